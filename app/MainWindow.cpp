@@ -1,0 +1,277 @@
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QLineEdit>
+
+#include "RecentFiles.h"
+#include "core/Progress.h"
+#include "core/Units.h"
+#include "importers/ImporterRegistry.h"
+#include "store/StoreFiles.h"
+#include "widgets/ImportTask.h"
+#include "widgets/OpsView.h"
+#include "widgets/TimelinePlot.h"
+#include "widgets/TraceSession.h"
+
+namespace memviz {
+
+namespace {
+
+const char* const kSampleResource = ":/samples/sample_training_step.csv.gz";
+
+QString fileDialogFilter() {
+    QStringList all;
+    QStringList filters;
+    for (const auto& imp : allImporters()) {
+        QStringList patterns;
+        for (const auto& p : imp->filePatterns()) patterns << QString::fromStdString(p);
+        all << patterns;
+        filters << QStringLiteral("%1 (%2)").arg(QString::fromStdString(imp->displayName()), patterns.join(' '));
+    }
+    filters.prepend(QObject::tr("memviz store (*.memviz)"));
+    filters.prepend(QObject::tr("All supported files (*.memviz %1)").arg(all.join(' ')));
+    filters << QObject::tr("All files (*)");
+    return filters.join(QStringLiteral(";;"));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
+      opsView_(new OpsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)),
+      import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
+      devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
+      cancel_(new QPushButton(tr("Cancel"), this)) {
+    setWindowTitle(tr("memviz"));
+    setAcceptDrops(true);
+    splitter_->addWidget(timeline_);
+    splitter_->addWidget(opsView_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    setCentralWidget(splitter_);
+
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(220);
+    progress_->setVisible(false);
+    cancel_->setVisible(false);
+    statusBar()->addWidget(fileLabel_, 1);
+    statusBar()->addWidget(formatLabel_);
+    statusBar()->addWidget(devicesLabel_);
+    statusBar()->addWidget(peakLabel_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    connect(cancel_, &QPushButton::clicked, import_, &ImportTask::cancel);
+    connect(import_, &ImportTask::progress, progress_, &QProgressBar::setValue);
+    connect(import_, &ImportTask::succeeded, this,
+            [this](const QString& store, qint64 id, bool) { onImportSucceeded(store, id); });
+    connect(import_, &ImportTask::failed, this, &MainWindow::onImportFailed);
+    connect(import_, &ImportTask::cancelled, this, [this] {
+        setBusy(false);
+        statusBar()->showMessage(tr("Import cancelled; nothing was stored."), 5000);
+    });
+    connect(timeline_, &TimelinePlot::hoverTextChanged, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
+    connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateStatus);
+
+    createActions();
+    QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 820);
+    restoreState(settings.value("window/state").toByteArray());
+    splitter_->restoreState(settings.value("window/splitter").toByteArray());
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QSettings().value("lastDir").toString(),
+                                                          fileDialogFilter());
+        if (!path.isEmpty()) {
+            QSettings().setValue("lastDir", QFileInfo(path).absolutePath());
+            openFile(path);
+        }
+    });
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* reset = view->addAction(tr("&Reset Zoom"), timeline_, &TimelinePlot::resetZoom);
+    reset->setShortcut(Qt::Key_Home);
+    QAction* clear = view->addAction(tr("&Clear Selection"), this, [this] { session_->setSelection(std::nullopt); });
+    clear->setShortcut(Qt::Key_Escape);
+    QAction* find = view->addAction(tr("&Filter Operators"), this, [this] {
+        opsView_->filterEdit()->setFocus();
+        opsView_->filterEdit()->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&How to Use the Timeline"), this, [this] {
+        QMessageBox::information(this, tr("Timeline"),
+                                 tr("Wheel: zoom the time axis. Drag: pan.\n"
+                                    "Shift+drag or right-drag: select a time window; the operator table then shows "
+                                    "only that window.\nDouble-click or Esc: clear the selection. Home: whole trace."));
+    });
+    help->addAction(tr("&About memviz"), this, [this] {
+        QMessageBox::about(this, tr("About memviz"),
+                           tr("memviz %1\nSee where memory went, and what to change.").arg(MEMVIZ_VERSION));
+    });
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList files = recent::files();
+    for (const QString& f : files) recentMenu_->addAction(f, this, [this, f] { openFile(f); });
+    if (!files.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear List"), this, [this] {
+            recent::clear();
+            updateRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+QString MainWindow::importStoreFor(const QString& path) {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/imports";
+    QDir().mkpath(dir);
+    const QByteArray key = QCryptographicHash::hash(QFileInfo(path).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1);
+    return dir + "/" + QString::fromLatin1(key.toHex().left(16)) + ".memviz";
+}
+
+void MainWindow::openFile(const QString& path) {
+    if (import_->isRunning()) {
+        statusBar()->showMessage(tr("An import is still running; cancel it first."), 5000);
+        return;
+    }
+    openedSource_ = path;
+    setBusy(true);
+    statusBar()->showMessage(tr("Opening %1…").arg(path));
+    import_->start(path, importStoreFor(path));
+}
+
+void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
+    const OpenedTrace t = openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId);
+    showOpened(QString::fromStdString(t.storePath), t.traceId, path);
+}
+
+namespace {
+
+QString sampleFilePath() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/samples";
+    QDir().mkpath(dir);
+    const QString target = dir + "/sample_training_step.csv.gz";
+    QFile resource(kSampleResource);
+    if (QFileInfo(target).size() != resource.size()) {
+        QFile::remove(target);
+        resource.copy(target);
+    }
+    return target;
+}
+
+} // namespace
+
+void MainWindow::openSample() { openFile(sampleFilePath()); }
+
+void MainWindow::openInitial() {
+    const QStringList files = recent::files();
+    if (!files.isEmpty() && QFileInfo::exists(files.first())) openFile(files.first());
+    else openSample();
+}
+
+void MainWindow::onImportSucceeded(const QString& storePath, qint64 traceId) {
+    setBusy(false);
+    try {
+        showOpened(storePath, traceId, import_->path());
+        statusBar()->showMessage(tr("Opened %1").arg(import_->path()), 4000);
+    } catch (const std::exception& e) {
+        onImportFailed(QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::showOpened(const QString& storePath, qint64 traceId, const QString& sourcePath) {
+    session_->open(storePath, traceId);
+    openedSource_ = sourcePath;
+    if (!sourcePath.startsWith(QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/samples")) {
+        recent::add(QFileInfo(sourcePath).absoluteFilePath());
+        updateRecentMenu();
+    }
+    setWindowTitle(tr("%1 – memviz").arg(QFileInfo(sourcePath).fileName()));
+}
+
+void MainWindow::onImportFailed(const QString& message) {
+    setBusy(false);
+    statusBar()->clearMessage();
+    QMessageBox::warning(this, tr("Cannot open file"), message);
+}
+
+void MainWindow::setBusy(bool busy) {
+    progress_->setValue(0);
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+}
+
+void MainWindow::updateStatus() {
+    if (!session_->isOpen()) {
+        fileLabel_->setText(tr("No trace open – Ctrl+O to open one, or drop a file here"));
+        formatLabel_->clear();
+        devicesLabel_->clear();
+        peakLabel_->clear();
+        return;
+    }
+    const TraceSummary& s = session_->summary();
+    fileLabel_->setText(QString::fromStdString(s.trace.sourcePath));
+    formatLabel_->setText(QString::fromStdString(s.trace.format));
+    QStringList devices, peaks;
+    for (const DeviceSummary& d : s.devices) {
+        devices << QString::fromStdString(d.name);
+        peaks << tr("%1 peak %2").arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))));
+    }
+    devicesLabel_->setText(tr("devices: %1").arg(devices.join(", ")));
+    peakLabel_->setText(peaks.join("  "));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    import_->cancel();
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("window/splitter", splitter_->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+}
+
+} // namespace memviz

@@ -1,0 +1,72 @@
+#pragma once
+// The main window: wiring only. It opens files (dialog, drag-and-drop, recent files) through
+// an ImportTask, shows the TraceSession in the timeline and the operator table, and keeps
+// the status bar and the window state.
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSplitter;
+
+namespace memviz {
+
+class ImportTask;
+class OpsView;
+class RecentFiles;
+class TimelinePlot;
+class TraceSession;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens a trace or store in the background (progress in the status bar).
+    void openFile(const QString& path);
+    // Opens the bundled sample trace.
+    void openSample();
+    // Opens synchronously, for the screenshot command and tests. Throws on failure.
+    void openFileBlocking(const QString& path, qint64 traceId = 0);
+    // Opens what the user had last, or the sample on the first start.
+    void openInitial();
+
+    TraceSession* session() const { return session_; }
+    TimelinePlot* timeline() const { return timeline_; }
+    OpsView* opsView() const { return opsView_; }
+    // Where raw traces are imported (one store per source file, in the user's cache).
+    static QString importStoreFor(const QString& path);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void updateStatus();
+    void updateRecentMenu();
+    void onImportSucceeded(const QString& storePath, qint64 traceId);
+    void onImportFailed(const QString& message);
+    void setBusy(bool busy);
+    void showOpened(const QString& storePath, qint64 traceId, const QString& sourcePath);
+
+    TraceSession* session_;
+    TimelinePlot* timeline_;
+    OpsView* opsView_;
+    QSplitter* splitter_;
+    ImportTask* import_;
+    RecentFiles* recent_;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* fileLabel_;
+    QLabel* formatLabel_;
+    QLabel* devicesLabel_;
+    QLabel* peakLabel_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QString openedSource_;
+};
+
+} // namespace memviz

@@ -1,0 +1,120 @@
+#include "cli/Cli.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <cstring>
+
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "core/Errors.h"
+#include "importers/ImporterRegistry.h"
+#include "store/Database.h"
+
+namespace memviz::cli {
+
+namespace {
+
+const char* const kHelp = R"(memviz - see where memory went, and what to change
+
+usage:
+  memviz [FILE_OR_DB]                 open the window (no file: the last one, or the sample)
+  memviz --sample                     open the window on the bundled sample trace
+  memviz import FILE [--db OUT] [--format ID] [--json]
+                                      import a trace into a .memviz store
+  memviz summary FILE_OR_DB [--json] [--trace ID]
+                                      peak, final bytes and counts per device
+  memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] [--trace ID]
+                                      memory per operator (times in ns from the trace start)
+  memviz traces DB [--json]           the traces a store holds
+  memviz formats                      the trace formats memviz reads
+  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID]
+                                      render the main window offscreen to a PNG
+  memviz --help | --version
+
+FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
+store. Errors go to stderr with a non-zero exit status (1: bad input, 2: bad usage).
+)";
+
+const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot"};
+
+int tracesCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    parseOrThrow(p, args, 1, "memviz traces DB [--json]");
+    Database db(p.positionalArguments().first().toStdString(), Database::Mode::ReadOnly);
+    const auto traces = listTraces(db);
+    if (p.isSet("json")) {
+        QJsonArray a;
+        for (const auto& t : traces) a.append(summaryJson(loadSummary(db, t.id)));
+        printOut(QString::fromUtf8(QJsonDocument(a).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    std::vector<QStringList> rows;
+    for (const auto& t : traces)
+        rows.push_back({QString::number(t.id), QString::fromStdString(t.format), QString::number(t.eventCount),
+                        QString::fromStdString(t.importedAt), QString::fromStdString(t.sourcePath)});
+    printOut(formatTable({"id", "format", "events", "imported", "source"}, rows));
+    return 0;
+}
+
+int formatsCommand(const QStringList& args) {
+    QCommandLineParser p;
+    parseOrThrow(p, args, 0, "memviz formats");
+    std::vector<QStringList> rows;
+    for (const auto& imp : allImporters()) {
+        QStringList patterns;
+        for (const auto& pat : imp->filePatterns()) patterns << QString::fromStdString(pat);
+        rows.push_back({QString::fromStdString(imp->id()), QString::fromStdString(imp->displayName()), patterns.join(' ')});
+    }
+    printOut(formatTable({"id", "format", "files"}, rows));
+    return 0;
+}
+
+} // namespace
+
+bool isCommandLineInvocation(int argc, char** argv) {
+    if (argc < 2) return false;
+    const char* a = argv[1];
+    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v"))
+        return true;
+    for (const char* c : kCommands)
+        if (!std::strcmp(a, c)) return true;
+    return false;
+}
+
+int run(int argc, char** argv) {
+    const QString command = QString::fromLocal8Bit(argv[1]);
+    if (command == "--help" || command == "-h") {
+        printOut(kHelp);
+        return 0;
+    }
+    if (command == "--version" || command == "-v") {
+        printOut(QStringLiteral("memviz %1\n").arg(MEMVIZ_VERSION));
+        return 0;
+    }
+    QStringList args;
+    for (int i = 2; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+    try {
+        if (command == "screenshot") return screenshotCommand(argc, argv, args);
+        QCoreApplication app(argc, argv);
+        if (command == "import") return importCommand(args);
+        if (command == "summary") return summaryCommand(args);
+        if (command == "ops") return opsCommand(args);
+        if (command == "traces") return tracesCommand(args);
+        if (command == "formats") return formatsCommand(args);
+    } catch (const UsageError& e) {
+        printErr("memviz " + command + ": " + e.message + "\n");
+        return 2;
+    } catch (const Cancelled&) {
+        printErr("memviz " + command + ": cancelled\n");
+        return 1;
+    } catch (const std::exception& e) {
+        printErr("memviz " + command + ": " + QString::fromUtf8(e.what()) + "\n");
+        return 1;
+    }
+    printErr("memviz: unknown command \"" + command + "\" (see memviz --help)\n");
+    return 2;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,18 @@
+#pragma once
+// The headless command line: `memviz <subcommand> ...`. Every subcommand prints data to
+// stdout (with --json where it prints data), errors to stderr, and returns an exit status.
+#include <QStringList>
+
+namespace memviz::cli {
+
+// True when argv names a subcommand or a global option, so main() runs headless.
+bool isCommandLineInvocation(int argc, char** argv);
+int run(int argc, char** argv);
+
+// Subcommands; `args` excludes the program name and the subcommand itself.
+int importCommand(const QStringList& args);
+int summaryCommand(const QStringList& args);
+int opsCommand(const QStringList& args);
+int screenshotCommand(int argc, char** argv, const QStringList& args);
+
+} // namespace memviz::cli

@@ -1,0 +1,50 @@
+#include "cli/CliSupport.h"
+
+#include <QTextStream>
+#include <cstdio>
+
+#include "core/Progress.h"
+
+namespace memviz::cli {
+
+void printOut(const QString& text) {
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+void printErr(const QString& text) {
+    const QByteArray bytes = text.toUtf8();
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+    std::fflush(stderr);
+}
+
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, int positionals, const QString& usage) {
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{parser.errorText() + "\nusage: " + usage};
+    if (parser.positionalArguments().size() != positionals)
+        throw UsageError{QStringLiteral("expected %1 file argument(s), got %2\nusage: %3")
+                             .arg(positionals)
+                             .arg(parser.positionalArguments().size())
+                             .arg(usage)};
+}
+
+OpenedSource::OpenedSource(const QString& path, qint64 traceId) {
+    const std::string file = path.toStdString();
+    std::string importStore;
+    if (!isStoreFile(file)) {
+        tempDir_ = std::make_unique<QTemporaryDir>();
+        importStore = (tempDir_->path() + "/import.memviz").toStdString();
+    }
+    opened_ = openTrace(file, importStore, Progress{}, traceId);
+}
+
+qint64 traceIdOption(const QCommandLineParser& parser) {
+    if (!parser.isSet("trace")) return 0;
+    bool ok = false;
+    const qint64 id = parser.value("trace").toLongLong(&ok);
+    if (!ok || id <= 0) throw UsageError{"--trace needs a positive trace id, got \"" + parser.value("trace") + "\""};
+    return id;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,40 @@
+#pragma once
+// Helpers shared by the subcommands: opening a store or raw trace, printing, errors.
+#include <QCommandLineParser>
+#include <QString>
+#include <QTemporaryDir>
+#include <memory>
+
+#include "store/StoreFiles.h"
+
+namespace memviz::cli {
+
+// Thrown for bad command-line usage; run() prints it with the usage hint, exit status 2.
+struct UsageError {
+    QString message;
+};
+
+void printOut(const QString& text);
+void printErr(const QString& text);
+
+// Parses `args` (subcommand options only) and throws UsageError on unknown options or a
+// wrong number of positional arguments.
+void parseOrThrow(QCommandLineParser& parser, const QStringList& args, int positionals, const QString& usage);
+
+// A store or raw trace opened for reading. A raw trace is imported into a temporary store
+// that lives as long as this object.
+class OpenedSource {
+public:
+    OpenedSource(const QString& path, qint64 traceId);
+    const std::string& storePath() const { return opened_.storePath; }
+    std::int64_t traceId() const { return opened_.traceId; }
+
+private:
+    std::unique_ptr<QTemporaryDir> tempDir_;
+    OpenedTrace opened_;
+};
+
+// --trace ID option value (0 = latest).
+qint64 traceIdOption(const QCommandLineParser& parser);
+
+} // namespace memviz::cli

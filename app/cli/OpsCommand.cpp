@@ -1,0 +1,65 @@
+#include <QJsonDocument>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "store/Database.h"
+
+namespace memviz::cli {
+
+namespace {
+
+std::optional<int> deviceIndex(const TraceSummary& s, const QString& name) {
+    if (name.isEmpty()) return std::nullopt;
+    QStringList known;
+    for (const DeviceSummary& d : s.devices) {
+        if (QString::fromStdString(d.name).compare(name, Qt::CaseInsensitive) == 0) return d.device;
+        known << QString::fromStdString(d.name);
+    }
+    throw UsageError{"no device \"" + name + "\" in this trace (devices: " + known.join(", ") + ")"};
+}
+
+std::optional<TimeRange> rangeOption(const QString& text) {
+    if (text.isEmpty()) return std::nullopt;
+    const QStringList parts = text.split(':');
+    bool ok1 = false, ok2 = false;
+    const qint64 begin = parts.size() == 2 ? parts[0].toLongLong(&ok1) : 0;
+    const qint64 end = parts.size() == 2 ? parts[1].toLongLong(&ok2) : 0;
+    if (!ok1 || !ok2 || end < begin)
+        throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
+    return TimeRange{begin, end};
+}
+
+} // namespace
+
+int opsCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"limit", "Print at most N operators.", "N"});
+    p.addOption({"device", "Only this device (cpu, cuda:0, ...).", "NAME"});
+    p.addOption({"range", "Only events in this time window (ns from the trace start).", "BEGIN:END"});
+    p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
+    const QString usage = "memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] [--trace ID]";
+    parseOrThrow(p, args, 1, usage);
+    qsizetype limit = -1;
+    if (p.isSet("limit")) {
+        bool ok = false;
+        limit = p.value("limit").toLongLong(&ok);
+        if (!ok || limit < 0) throw UsageError{"--limit needs a non-negative number, got \"" + p.value("limit") + "\""};
+    }
+    const auto range = rangeOption(p.value("range"));
+    OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
+    Database db(source.storePath(), Database::Mode::ReadOnly);
+    const TraceSummary summary = loadSummary(db, source.traceId());
+    OpsFilter filter;
+    filter.device = deviceIndex(summary, p.value("device"));
+    filter.range = range;
+    std::vector<OpRow> rows = queryOps(db, source.traceId(), filter);
+    if (limit >= 0 && static_cast<std::size_t>(limit) < rows.size()) rows.resize(static_cast<std::size_t>(limit));
+    if (p.isSet("json"))
+        printOut(QString::fromUtf8(QJsonDocument(opsJson(summary, rows, p.value("device"))).toJson(QJsonDocument::Indented)));
+    else printOut(opsText(rows));
+    return 0;
+}
+
+} // namespace memviz::cli

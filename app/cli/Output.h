@@ -1,0 +1,21 @@
+#pragma once
+// How the command line prints summaries and operator tables, as JSON and as text.
+#include <QJsonObject>
+#include <QString>
+#include <vector>
+
+#include "store/OpsQuery.h"
+#include "store/TraceQueries.h"
+
+namespace memviz::cli {
+
+QJsonObject summaryJson(const TraceSummary& summary);
+QString summaryText(const TraceSummary& summary);
+
+QJsonObject opsJson(const TraceSummary& summary, const std::vector<OpRow>& rows, const QString& device);
+QString opsText(const std::vector<OpRow>& rows);
+
+// Columns padded to their widest cell; the first column left-aligned, the rest right-aligned.
+QString formatTable(const QStringList& header, const std::vector<QStringList>& rows);
+
+} // namespace memviz::cli

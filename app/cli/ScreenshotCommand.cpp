@@ -1,0 +1,52 @@
+#include <QApplication>
+#include <QPixmap>
+#include <QScreen>
+
+#include "MainWindow.h"
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "widgets/OpsView.h"
+#include "widgets/TimelinePlot.h"
+
+namespace memviz::cli {
+
+int screenshotCommand(int argc, char** argv, const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"out", "PNG file to write.", "PNG"});
+    p.addOption({"size", "Window size (default 1400x900).", "WxH"});
+    p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
+    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID]";
+    parseOrThrow(p, args, 1, usage);
+    if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
+    QSize size(1400, 900);
+    if (p.isSet("size")) {
+        const QStringList wh = p.value("size").split('x');
+        bool ok1 = false, ok2 = false;
+        if (wh.size() == 2) size = QSize(wh[0].toInt(&ok1), wh[1].toInt(&ok2));
+        if (!ok1 || !ok2 || size.width() < 200 || size.height() < 150 || size.width() > 8000 || size.height() > 8000)
+            throw UsageError{"--size needs WxH between 200x150 and 8000x8000, got \"" + p.value("size") + "\""};
+    }
+    const qint64 traceId = traceIdOption(p);
+    // Headless: render offscreen unless the caller chose a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("memviz-screenshot"); // keeps the user's settings and recent files untouched
+    MainWindow window;
+    window.resize(size);
+    window.openFileBlocking(p.positionalArguments().first(), traceId);
+    window.show();
+    QApplication::processEvents();
+    window.timeline()->refreshNow();
+    window.opsView()->waitForQuery();
+    QApplication::processEvents();
+    const QPixmap shot = window.grab();
+    const QString out = p.value("out");
+    if (!shot.save(out, "PNG")) {
+        printErr("memviz screenshot: cannot write " + out + "\n");
+        return 1;
+    }
+    printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(out).arg(shot.width()).arg(shot.height()));
+    return 0;
+}
+
+} // namespace memviz::cli

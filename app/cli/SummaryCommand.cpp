@@ -1,0 +1,23 @@
+#include <QJsonDocument>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "store/Database.h"
+
+namespace memviz::cli {
+
+int summaryCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
+    parseOrThrow(p, args, 1, "memviz summary FILE_OR_DB [--json] [--trace ID]");
+    OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
+    Database db(source.storePath(), Database::Mode::ReadOnly);
+    const TraceSummary summary = loadSummary(db, source.traceId());
+    if (p.isSet("json")) printOut(QString::fromUtf8(QJsonDocument(summaryJson(summary)).toJson(QJsonDocument::Indented)));
+    else printOut(summaryText(summary));
+    return 0;
+}
+
+} // namespace memviz::cli

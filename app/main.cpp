@@ -1,0 +1,23 @@
+// memviz: a subcommand runs headless (cli::run); anything else opens the window.
+#include <QApplication>
+#include <QFileInfo>
+
+#include "MainWindow.h"
+#include "cli/Cli.h"
+
+int main(int argc, char** argv) {
+    Q_INIT_RESOURCE(memviz); // the resources live in a static library
+    QCoreApplication::setOrganizationName("memviz");
+    QCoreApplication::setApplicationName("memviz");
+    QCoreApplication::setApplicationVersion(MEMVIZ_VERSION);
+    if (memviz::cli::isCommandLineInvocation(argc, argv)) return memviz::cli::run(argc, argv);
+
+    QApplication app(argc, argv);
+    memviz::MainWindow window;
+    window.show();
+    const QStringList args = QApplication::arguments().mid(1);
+    if (args.contains("--sample")) window.openSample();
+    else if (!args.isEmpty()) window.openFile(args.first());
+    else window.openInitial();
+    return QApplication::exec();
+}

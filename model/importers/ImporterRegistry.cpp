@@ -1,0 +1,75 @@
+#include "importers/ImporterRegistry.h"
+
+#include <filesystem>
+#include <sys/stat.h>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "importers/alloclog/AllocLogImporter.h"
+#include "io/InputFile.h"
+#include "store/TraceWriter.h"
+
+namespace memviz {
+
+const std::vector<std::unique_ptr<Importer>>& allImporters() {
+    static const std::vector<std::unique_ptr<Importer>> list = [] {
+        std::vector<std::unique_ptr<Importer>> v;
+        // One line per format.
+        v.push_back(std::make_unique<AllocLogImporter>());
+        return v;
+    }();
+    return list;
+}
+
+const Importer* importerById(std::string_view id) {
+    for (const auto& imp : allImporters())
+        if (imp->id() == id) return imp.get();
+    return nullptr;
+}
+
+const Importer& detectImporter(const std::string& path) {
+    const std::string head = InputFile::head(path, kSniffBytes);
+    if (head.empty()) {
+        InputFile probe(path); // throws a clear error for a missing or unreadable file
+        throw ImportError(path + ": the file is empty");
+    }
+    const std::string fileName = std::filesystem::path(path).filename().string();
+    const Importer* best = nullptr;
+    int bestScore = 0;
+    for (const auto& imp : allImporters()) {
+        const int score = imp->sniff(head, fileName);
+        if (score > bestScore) {
+            bestScore = score;
+            best = imp.get();
+        }
+    }
+    if (!best) throw ImportError(path + ": unrecognised file format (none of the supported formats matches its content)");
+    return *best;
+}
+
+std::int64_t importFile(Database& db, const std::string& path, const Progress& progress, const std::string& formatId) {
+    const Importer* importer = nullptr;
+    if (!formatId.empty()) {
+        importer = importerById(formatId);
+        if (!importer) throw ImportError("unknown format id \"" + formatId + "\"");
+    } else {
+        importer = &detectImporter(path);
+    }
+    InputFile in(path);
+    TraceInfo info;
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(path, ec);
+    info.sourcePath = ec ? path : absolute.lexically_normal().string();
+    info.format = importer->id();
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        info.sourceSize = st.st_size;
+        info.sourceMtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    }
+    TraceWriter writer(db, info);
+    importer->run(in, writer, progress);
+    progress.checkCancelled();
+    return writer.commit();
+}
+
+} // namespace memviz

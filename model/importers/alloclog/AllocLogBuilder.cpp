@@ -1,0 +1,78 @@
+#include "importers/alloclog/AllocLogBuilder.h"
+
+#include <string>
+
+#include "store/TraceWriter.h"
+
+namespace memviz {
+
+AllocLogBuilder::AllocLogBuilder(TraceWriter& out) : out_(out) {}
+
+std::uint16_t AllocLogBuilder::deviceIndex(std::string_view name) {
+    if (name.empty()) name = "cpu";
+    if (haveDevice_ && name == lastDeviceName_) return lastDevice_;
+    const std::uint16_t d = out_.device(name);
+    while (liveSeries_.size() <= d) {
+        const auto index = static_cast<std::uint16_t>(liveSeries_.size());
+        liveSeries_.push_back(out_.createSeries(index, "allocated", "bytes", true));
+    }
+    lastDeviceName_ = name;
+    lastDevice_ = d;
+    haveDevice_ = true;
+    return d;
+}
+
+void AllocLogBuilder::add(const AllocLogRecord& r, std::int64_t line) {
+    const auto where = [line] { return "line " + std::to_string(line); };
+    if (!origin_) {
+        origin_ = r.timeNs;
+        out_.setEpochNs(r.timeNs);
+    }
+    std::int64_t t = 0;
+    if (__builtin_sub_overflow(r.timeNs, *origin_, &t) || t < lastTime_) {
+        out_.warn("out_of_order_time", where(),
+                  "records with a time earlier than the record before them; drawn at the earlier record's time");
+        t = lastTime_;
+    }
+    lastTime_ = t;
+
+    Event e;
+    e.timeNs = t;
+    e.device = deviceIndex(r.device);
+    e.address = r.address;
+    e.op = r.op.empty() ? kNoName : out_.name(NameKind::Op, r.op);
+    e.category = r.category.empty() ? kNoName : out_.name(NameKind::Category, r.category);
+    e.stack = r.stack.empty() ? kNoName : out_.name(NameKind::Stack, r.stack);
+
+    if (r.isAlloc) {
+        e.kind = EventKind::Alloc;
+        e.size = *r.size;
+        if (const auto replaced = tracker_.alloc(e.device, e.address, e.size, e.op)) {
+            out_.warn("duplicate_alloc", where(),
+                      "allocations at an address that was still live; the earlier allocation is counted as freed");
+            Event implicitFree = e;
+            implicitFree.kind = EventKind::Free;
+            implicitFree.size = replaced->size;
+            implicitFree.op = replaced->op;
+            implicitFree.flags = kFlagImplicit;
+            out_.addEvent(implicitFree);
+        }
+    } else {
+        e.kind = EventKind::Free;
+        if (const auto block = tracker_.free(e.device, e.address)) {
+            e.size = block->size;
+            if (e.op == kNoName) e.op = block->op;
+            if (r.size && *r.size != block->size)
+                out_.warn("free_size_mismatch", where(),
+                          "frees whose size differs from their allocation; the allocation's size is used");
+        } else {
+            e.size = 0;
+            e.flags = kFlagUnmatched;
+            out_.warn("unmatched_free", where(), "frees of an address with no live allocation; ignored for live bytes");
+        }
+    }
+    out_.addEvent(e);
+    out_.addPoint(liveSeries_[e.device], t, tracker_.live(e.device));
+}
+
+} // namespace memviz

@@ -1,0 +1,21 @@
+#pragma once
+// The two encodings of the allocation log. Both hand records to an AllocLogBuilder.
+#include <string>
+#include <string_view>
+
+namespace memviz {
+
+class AllocLogBuilder;
+class LineReader;
+class Progress;
+
+// `header` is the first non-comment line, already read from `lines`.
+void readAllocLogCsv(LineReader& lines, std::string_view header, AllocLogBuilder& builder, const Progress& progress);
+void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuilder& builder, const Progress& progress);
+
+// "trace.csv: line 12 (byte 345)" for error messages.
+std::string lineLocation(const LineReader& lines);
+// Reports progress every so many records.
+void reportLineProgress(LineReader& lines, const Progress& progress);
+
+} // namespace memviz

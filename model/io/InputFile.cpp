@@ -1,0 +1,182 @@
+#include "io/InputFile.h"
+
+#include <cstring>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "core/Errors.h"
+
+namespace memviz {
+
+namespace {
+constexpr std::size_t kInputBuffer = 1 << 20;
+}
+
+const char* compressionName(Compression c) {
+    switch (c) {
+    case Compression::Gzip: return "gzip";
+    case Compression::Zstd: return "zstd";
+    case Compression::None: break;
+    }
+    return "none";
+}
+
+struct InputFile::Decoder {
+    z_stream z{};
+    bool zInit = false;
+    ZSTD_DStream* zstd = nullptr;
+    ~Decoder() {
+        if (zInit) inflateEnd(&z);
+        if (zstd) ZSTD_freeDStream(zstd);
+    }
+};
+
+InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBuffer) {
+    file_ = std::fopen(path_.c_str(), "rb");
+    if (!file_) throw ImportError(path_ + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fileno(file_), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            std::fclose(file_);
+            file_ = nullptr;
+            throw ImportError(path_ + ": is a directory, not a trace file");
+        }
+        fileSize_ = st.st_size;
+    }
+    refill();
+    const auto* b = reinterpret_cast<const unsigned char*>(inBuf_.data());
+    if (inLen_ >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+        compression_ = Compression::Gzip;
+        decoder_ = std::make_unique<Decoder>();
+        if (inflateInit2(&decoder_->z, 15 + 32) != Z_OK) fail("cannot initialise zlib");
+        decoder_->zInit = true;
+    } else if (inLen_ >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd) {
+        compression_ = Compression::Zstd;
+        decoder_ = std::make_unique<Decoder>();
+        decoder_->zstd = ZSTD_createDStream();
+        if (!decoder_->zstd) fail("cannot initialise zstd");
+        ZSTD_initDStream(decoder_->zstd);
+    }
+}
+
+InputFile::~InputFile() {
+    if (file_) std::fclose(file_);
+}
+
+void InputFile::fail(const std::string& what) const {
+    throw ImportError(path_ + ": " + what);
+}
+
+bool InputFile::refill() {
+    if (inEof_) return false;
+    inPos_ = 0;
+    inLen_ = std::fread(inBuf_.data(), 1, inBuf_.size(), file_);
+    if (inLen_ < inBuf_.size()) {
+        if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
+        inEof_ = true;
+    }
+    return inLen_ > 0;
+}
+
+std::size_t InputFile::read(char* dst, std::size_t capacity) {
+    std::size_t produced = 0;
+    if (compression_ == Compression::None) {
+        while (produced < capacity) {
+            if (inPos_ == inLen_ && !refill()) break;
+            const std::size_t n = std::min(capacity - produced, inLen_ - inPos_);
+            std::memcpy(dst + produced, inBuf_.data() + inPos_, n);
+            inPos_ += n;
+            fileOffset_ += static_cast<std::int64_t>(n);
+            produced += n;
+        }
+        dataOffset_ += static_cast<std::int64_t>(produced);
+        return produced;
+    }
+    while (produced < capacity) {
+        if (inPos_ == inLen_) {
+            if (!refill()) {
+                // Hand out what was decoded first; the next call reports the truncation.
+                if (!streamEnded_ && produced == 0)
+                    fail(std::string("truncated ") + compressionName(compression_) +
+                         " stream: the data ends at byte " + std::to_string(fileOffset_) +
+                         " before the end of the compressed stream");
+                break;
+            }
+        }
+        const std::size_t before = inPos_;
+        if (compression_ == Compression::Gzip) {
+            z_stream& z = decoder_->z;
+            if (streamEnded_) {
+                // Another gzip member follows (concatenated .gz files are valid).
+                if (inflateReset(&z) != Z_OK) fail("zlib reset failed");
+                streamEnded_ = false;
+            }
+            z.next_in = reinterpret_cast<Bytef*>(inBuf_.data() + inPos_);
+            z.avail_in = static_cast<uInt>(inLen_ - inPos_);
+            z.next_out = reinterpret_cast<Bytef*>(dst + produced);
+            z.avail_out = static_cast<uInt>(std::min<std::size_t>(capacity - produced, 1u << 30));
+            const std::size_t outBefore = z.avail_out;
+            const int rc = inflate(&z, Z_NO_FLUSH);
+            inPos_ = inLen_ - z.avail_in;
+            produced += outBefore - z.avail_out;
+            if (rc == Z_STREAM_END) streamEnded_ = true;
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+                fail("corrupt gzip data near byte " + std::to_string(fileOffset_ + static_cast<std::int64_t>(inPos_ - before)) +
+                     ": " + (z.msg ? z.msg : "inflate error"));
+        } else {
+            ZSTD_inBuffer in{inBuf_.data(), inLen_, inPos_};
+            ZSTD_outBuffer out{dst + produced, capacity - produced, 0};
+            const std::size_t rc = ZSTD_decompressStream(decoder_->zstd, &out, &in);
+            if (ZSTD_isError(rc))
+                fail("corrupt zstd data near byte " + std::to_string(fileOffset_) + ": " +
+                     ZSTD_getErrorName(rc));
+            inPos_ = in.pos;
+            produced += out.pos;
+            streamEnded_ = (rc == 0);
+        }
+        fileOffset_ += static_cast<std::int64_t>(inPos_ - before);
+    }
+    dataOffset_ += static_cast<std::int64_t>(produced);
+    return produced;
+}
+
+std::string InputFile::readAll(std::size_t limit) {
+    std::string out;
+    std::size_t size = 0;
+    out.resize(1 << 20);
+    for (;;) {
+        if (size == out.size()) {
+            if (out.size() >= limit) fail("decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
+            out.resize(std::min(limit, out.size() * 2));
+        }
+        const std::size_t n = read(out.data() + size, out.size() - size);
+        if (n == 0) break;
+        size += n;
+    }
+    out.resize(size);
+    return out;
+}
+
+std::string InputFile::head(const std::string& path, std::size_t n) {
+    try {
+        InputFile f(path);
+        std::string out(n, '\0');
+        std::size_t got = 0;
+        try {
+            while (got < n) {
+                const std::size_t r = f.read(out.data() + got, n - got);
+                if (r == 0) break;
+                got += r;
+            }
+        } catch (const ImportError&) {
+            // A damaged stream still sniffs by what it decoded; the importer reports the damage.
+        }
+        out.resize(got);
+        return out;
+    } catch (const ImportError&) {
+        return {};
+    }
+}
+
+} // namespace memviz

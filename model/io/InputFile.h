@@ -1,0 +1,63 @@
+#pragma once
+// A file read as a stream of bytes, transparently decompressing gzip and zstd (sniffed by
+// their magic bytes, not the extension). Importers read through this so that every format
+// accepts plain and compressed files alike.
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace memviz {
+
+enum class Compression { None, Gzip, Zstd };
+
+const char* compressionName(Compression c);
+
+class InputFile {
+public:
+    // Throws ImportError when the file cannot be opened.
+    explicit InputFile(std::string path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    // Reads up to `capacity` decompressed bytes into dst; returns 0 at the end of the data.
+    // Throws ImportError for a corrupt or truncated compressed stream, naming the byte offset.
+    std::size_t read(char* dst, std::size_t capacity);
+
+    // Reads everything that is left (for formats that need the whole document in memory).
+    // `limit` guards against decompression bombs: exceeding it is an ImportError.
+    std::string readAll(std::size_t limit);
+
+    const std::string& path() const { return path_; }
+    Compression compression() const { return compression_; }
+    std::int64_t fileSize() const { return fileSize_; }
+    // Bytes of the file (compressed) consumed so far: the basis for progress.
+    std::int64_t fileOffset() const { return fileOffset_; }
+    // Decompressed bytes handed out so far.
+    std::int64_t dataOffset() const { return dataOffset_; }
+
+    // The first `n` decompressed bytes of a file, for sniffing; empty when unreadable.
+    static std::string head(const std::string& path, std::size_t n);
+
+private:
+    bool refill();
+    [[noreturn]] void fail(const std::string& what) const;
+
+    std::string path_;
+    std::FILE* file_ = nullptr;
+    Compression compression_ = Compression::None;
+    std::int64_t fileSize_ = 0;
+    std::int64_t fileOffset_ = 0;
+    std::int64_t dataOffset_ = 0;
+    std::vector<char> inBuf_;
+    std::size_t inPos_ = 0;
+    std::size_t inLen_ = 0;
+    bool inEof_ = false;
+    bool streamEnded_ = false;
+    struct Decoder;
+    std::unique_ptr<Decoder> decoder_;
+};
+
+} // namespace memviz

@@ -1,0 +1,72 @@
+#include "io/LineReader.h"
+
+#include <cstring>
+
+#include "core/Errors.h"
+#include "io/InputFile.h"
+
+namespace memviz {
+
+namespace {
+constexpr std::size_t kBlock = 4u << 20;
+}
+
+LineReader::LineReader(InputFile& in, std::size_t maxLineBytes)
+    : in_(in), maxLine_(maxLineBytes), buf_(kBlock + kPadding) {}
+
+bool LineReader::fill() {
+    if (eof_) return false;
+    // Move the partial line to the front, grow when one line exceeds the block.
+    if (begin_ > 0) {
+        std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+    }
+    if (buf_.size() - kPadding - end_ < kBlock / 2) {
+        if (end_ > maxLine_)
+            throw ImportError(in_.path() + ": line " + std::to_string(lineNumber_ + 1) +
+                              " is longer than " + std::to_string(maxLine_) + " bytes");
+        buf_.resize(buf_.size() * 2);
+    }
+    const std::size_t n = in_.read(buf_.data() + end_, buf_.size() - kPadding - end_);
+    if (n == 0) eof_ = true;
+    end_ += n;
+    std::memset(buf_.data() + end_, 0, kPadding);
+    return n > 0;
+}
+
+bool LineReader::next(std::string_view& line) {
+    std::size_t scanFrom = begin_;
+    for (;;) {
+        const char* start = buf_.data() + scanFrom;
+        const void* nl = std::memchr(start, '\n', end_ - scanFrom);
+        if (nl) {
+            const std::size_t pos = static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
+            std::size_t len = pos - begin_;
+            if (len > 0 && buf_[begin_ + len - 1] == '\r') --len;
+            line = std::string_view(buf_.data() + begin_, len);
+            ++lineNumber_;
+            lineOffset_ = consumed_;
+            consumed_ += static_cast<std::int64_t>(pos + 1 - begin_);
+            begin_ = pos + 1;
+            unterminated_ = false;
+            return true;
+        }
+        const std::size_t scanned = end_ - begin_;
+        if (!fill()) {
+            if (begin_ == end_) return false;
+            std::size_t len = end_ - begin_;
+            if (buf_[begin_ + len - 1] == '\r') --len;
+            line = std::string_view(buf_.data() + begin_, len);
+            ++lineNumber_;
+            lineOffset_ = consumed_;
+            consumed_ += static_cast<std::int64_t>(end_ - begin_);
+            begin_ = end_;
+            unterminated_ = true;
+            return true;
+        }
+        scanFrom = begin_ + scanned;
+    }
+}
+
+} // namespace memviz

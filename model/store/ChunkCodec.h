@@ -1,0 +1,27 @@
+#pragma once
+// Packs runs of events and series points into compressed column BLOBs (one row per chunk),
+// the shape that keeps millions of raw events fast to write and to read back by time range.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "trace/Event.h"
+
+namespace memviz {
+
+struct SeriesPoint {
+    std::int64_t t = 0;
+    std::int64_t v = 0;
+    bool operator==(const SeriesPoint&) const = default;
+};
+
+constexpr int kCodecZstdColumns = 1;
+
+std::vector<unsigned char> encodeEvents(std::span<const Event> events);
+// Throws StoreError for a damaged blob.
+std::vector<Event> decodeEvents(std::span<const unsigned char> blob);
+
+std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> points);
+std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob);
+
+} // namespace memviz

@@ -1,0 +1,15 @@
+#pragma once
+// The .memviz schema: its current version and the migration steps that reach it.
+// Documented in docs/schema.md; every change is a new step, never an edit of an old one.
+namespace memviz {
+
+class Database;
+
+constexpr int kSchemaVersion = 1;
+
+// Brings an opened database to kSchemaVersion, one step per version, each in its own
+// transaction. A new (empty) file is initialised. Throws StoreError for a file that is not a
+// memviz store or that a newer memviz wrote. With readOnly, only checks the version.
+void migrateSchema(Database& db, bool readOnly);
+
+} // namespace memviz

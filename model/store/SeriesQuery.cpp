@@ -1,0 +1,142 @@
+#include "store/SeriesQuery.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+
+#include "store/Database.h"
+#include "store/SeriesWriter.h"
+
+namespace memviz {
+
+namespace {
+
+constexpr int kRawPointsPerColumn = 8;
+
+std::optional<std::int64_t> firstBucketEndingAtOrAfter(Database& db, std::int64_t seriesId, std::int64_t t) {
+    Statement s(db, "SELECT bucket FROM series_lod WHERE series_id = ? AND level = 1 AND t_last >= ? "
+                    "ORDER BY t_last, bucket LIMIT 1");
+    s.bind(1, seriesId).bind(2, t);
+    if (!s.step()) return std::nullopt;
+    return s.int64(0);
+}
+
+std::optional<SeriesPoint> lastPointBefore(Database& db, std::int64_t seriesId, std::int64_t t) {
+    Statement s(db, "SELECT t_last, v_last FROM series_lod WHERE series_id = ? AND level = 1 AND t_last < ? "
+                    "ORDER BY t_last DESC, bucket DESC LIMIT 1");
+    s.bind(1, seriesId).bind(2, t);
+    if (!s.step()) return std::nullopt;
+    return SeriesPoint{s.int64(0), s.int64(1)};
+}
+
+std::int64_t bucketPoints(int level) {
+    std::int64_t n = kLodBase;
+    for (int i = 1; i < level; ++i) n *= kLodFactor;
+    return n;
+}
+
+void readRaw(Database& db, std::int64_t seriesId, TimeRange r, std::vector<SeriesPoint>& out) {
+    Statement s(db, "SELECT t_first, data FROM series_chunks WHERE series_id = ? AND t_last >= ? ORDER BY t_last, chunk");
+    s.bind(1, seriesId).bind(2, r.begin);
+    while (s.step()) {
+        const std::int64_t tFirst = s.int64(0);
+        for (const SeriesPoint& p : decodePoints(s.blob(1))) {
+            if (p.t < r.begin) continue;
+            out.push_back(p);
+            if (p.t > r.end) return; // one point past the end closes the last step
+        }
+        if (tFirst > r.end) return;
+    }
+}
+
+// Buckets of one level overlapping the range, as their four characteristic points.
+void readLevel(Database& db, std::int64_t seriesId, int level, TimeRange r, std::vector<SeriesPoint>& out) {
+    Statement s(db, "SELECT t_first, v_first, t_min, v_min, t_max, v_max, t_last, v_last FROM series_lod "
+                    "WHERE series_id = ? AND level = ? AND t_last >= ? ORDER BY t_last, bucket");
+    s.bind(1, seriesId).bind(2, level).bind(3, r.begin);
+    while (s.step()) {
+        const SeriesPoint first{s.int64(0), s.int64(1)};
+        if (first.t > r.end) {
+            out.push_back(first);
+            return;
+        }
+        std::array<SeriesPoint, 4> p{first, SeriesPoint{s.int64(2), s.int64(3)}, SeriesPoint{s.int64(4), s.int64(5)},
+                                     SeriesPoint{s.int64(6), s.int64(7)}};
+        std::stable_sort(p.begin() + 1, p.end() - 1, [](const SeriesPoint& a, const SeriesPoint& b) { return a.t < b.t; });
+        out.insert(out.end(), p.begin(), p.end());
+    }
+}
+
+// Keeps, per pixel column, the first, lowest, highest and last point, in time order.
+std::vector<SeriesPoint> binByColumn(const std::vector<SeriesPoint>& in, TimeRange r, int columns) {
+    std::vector<SeriesPoint> out;
+    out.reserve(static_cast<std::size_t>(columns) * 4 + 4);
+    const double span = static_cast<double>(std::max<std::int64_t>(1, r.end - r.begin));
+    auto columnOf = [&](std::int64_t t) {
+        if (t < r.begin) return -1;
+        if (t > r.end) return columns;
+        return std::min(columns - 1, static_cast<int>(static_cast<double>(t - r.begin) / span * columns));
+    };
+    std::size_t i = 0;
+    while (i < in.size()) {
+        const int col = columnOf(in[i].t);
+        std::size_t j = i;
+        SeriesPoint lo = in[i], hi = in[i];
+        while (j < in.size() && columnOf(in[j].t) == col) {
+            if (in[j].v < lo.v) lo = in[j];
+            if (in[j].v > hi.v) hi = in[j];
+            ++j;
+        }
+        std::array<SeriesPoint, 4> p{in[i], lo, hi, in[j - 1]};
+        std::stable_sort(p.begin() + 1, p.end() - 1, [](const SeriesPoint& a, const SeriesPoint& b) { return a.t < b.t; });
+        for (const SeriesPoint& q : p)
+            if (out.empty() || !(out.back() == q)) out.push_back(q);
+        i = j;
+    }
+    return out;
+}
+
+} // namespace
+
+SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int columns) {
+    columns = std::max(1, columns);
+    if (r.end < r.begin) std::swap(r.begin, r.end);
+    SeriesWindow w;
+    const auto before = lastPointBefore(db, seriesId, r.begin);
+    if (before) w.points.push_back(*before);
+    const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, r.begin);
+    if (!b0) return w; // the range lies after the last point
+    const auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
+    const std::int64_t lastBucket = b1 ? *b1 : std::numeric_limits<std::int64_t>::max() / 2;
+    const std::int64_t estimate = (std::min(lastBucket, *b0 + (std::int64_t{1} << 40)) - *b0 + 1) * kLodBase;
+
+    std::vector<SeriesPoint> pts;
+    if (estimate <= static_cast<std::int64_t>(columns) * kRawPointsPerColumn) {
+        readRaw(db, seriesId, r, pts);
+        w.level = 0;
+    } else {
+        int level = 1;
+        while (estimate / bucketPoints(level + 1) >= columns) ++level;
+        readLevel(db, seriesId, level, r, pts);
+        w.level = level;
+    }
+    std::vector<SeriesPoint> binned = binByColumn(pts, r, columns);
+    w.points.insert(w.points.end(), binned.begin(), binned.end());
+    return w;
+}
+
+std::optional<std::int64_t> seriesValueAt(Database& db, std::int64_t seriesId, std::int64_t t) {
+    Statement s(db, "SELECT t_first, data FROM series_chunks WHERE series_id = ? AND t_first <= ? "
+                    "ORDER BY t_last DESC, chunk DESC LIMIT 1");
+    s.bind(1, seriesId).bind(2, t);
+    if (!s.step()) return std::nullopt;
+    std::optional<std::int64_t> value;
+    for (const SeriesPoint& p : decodePoints(s.blob(1))) {
+        if (p.t > t) break;
+        value = p.v;
+    }
+    return value;
+}
+
+} // namespace memviz

@@ -1,0 +1,233 @@
+#include "store/TraceWriter.h"
+
+#include <chrono>
+#include <ctime>
+
+#include "core/Errors.h"
+#include "store/ChunkCodec.h"
+#include "store/SeriesWriter.h"
+
+namespace memviz {
+
+namespace {
+
+constexpr std::size_t kEventsPerChunk = 65536;
+
+std::string isoNowUtc() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void bindOptional(Statement& s, int index, const std::optional<std::int64_t>& v) {
+    if (v) s.bind(index, *v);
+    else s.bindNull(index);
+}
+
+} // namespace
+
+std::int32_t NameTable::intern(std::string_view name) {
+    if (auto it = ids_.find(name); it != ids_.end()) return it->second;
+    const auto id = static_cast<std::int32_t>(names_.size());
+    names_.emplace_back(name);
+    ids_.emplace(std::string(name), id);
+    return id;
+}
+
+struct TraceWriter::DeviceState {
+    std::int64_t events = 0, allocs = 0, frees = 0, unmatchedFrees = 0;
+    std::vector<OpStat> ops; // index op + 1 (0 = no op)
+    SeriesWriter* primary = nullptr;
+};
+
+TraceWriter::TraceWriter(Database& db, TraceInfo info)
+    : db_(db),
+      info_(std::move(info)),
+      tx_(db),
+      insertEventChunk_(db, "INSERT INTO event_chunks(trace_id, chunk, first_seq, event_count, t_first, t_last, codec, data) "
+                            "VALUES (?,?,?,?,?,?,?,?)"),
+      insertSeriesChunk_(db, "INSERT INTO series_chunks(series_id, chunk, point_count, t_first, t_last, codec, data) "
+                             "VALUES (?,?,?,?,?,?,?)"),
+      insertLod_(db, "INSERT INTO series_lod(series_id, level, t_last, bucket, t_first, v_first, v_last, v_min, t_min, "
+                     "v_max, t_max) VALUES (?,?,?,?,?,?,?,?,?,?,?)") {
+    Statement s(db, "INSERT INTO traces(source_path, format, imported_at, source_size, source_mtime_ns, epoch_ns, "
+                    "time_kind) VALUES (?,?,?,?,?,?,?)");
+    s.bind(1, info_.sourcePath).bind(2, info_.format).bind(3, isoNowUtc());
+    bindOptional(s, 4, info_.sourceSize);
+    bindOptional(s, 5, info_.sourceMtimeNs);
+    bindOptional(s, 6, info_.epochNs);
+    s.bind(7, info_.timeKind);
+    s.run();
+    traceId_ = db.lastInsertRowId();
+    pending_.reserve(kEventsPerChunk);
+}
+
+TraceWriter::~TraceWriter() = default; // tx_ rolls back unless commit() ran
+
+std::uint16_t TraceWriter::device(std::string_view name) {
+    const std::int32_t id = devices_.intern(name);
+    if (id > 65535) throw ImportError("more than 65536 devices");
+    deviceState(static_cast<std::uint16_t>(id));
+    return static_cast<std::uint16_t>(id);
+}
+
+TraceWriter::DeviceState& TraceWriter::deviceState(std::uint16_t device) {
+    while (deviceStates_.size() <= device) deviceStates_.push_back(std::make_unique<DeviceState>());
+    return *deviceStates_[device];
+}
+
+std::int32_t TraceWriter::name(NameKind kind, std::string_view text) {
+    return names_[static_cast<int>(kind)].intern(text);
+}
+
+std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
+                                       bool primary) {
+    Statement s(db_, "INSERT INTO series(trace_id, device, name, unit) VALUES (?,?,?,?)");
+    s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).run();
+    const std::int64_t id = db_.lastInsertRowId();
+    seriesIndex_[id] = series_.size();
+    series_.push_back(std::make_unique<SeriesWriter>(id, insertSeriesChunk_, insertLod_));
+    if (primary) deviceState(device).primary = series_.back().get();
+    return id;
+}
+
+void TraceWriter::noteTime(std::int64_t t) {
+    if (t > maxTime_) maxTime_ = t;
+}
+
+void TraceWriter::addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value) {
+    series_[seriesIndex_.at(seriesId)]->add(timeNs, value);
+    noteTime(timeNs);
+}
+
+void TraceWriter::addEvent(const Event& e) {
+    DeviceState& d = deviceState(e.device);
+    ++d.events;
+    const std::size_t opIndex = static_cast<std::size_t>(e.op + 1);
+    if (d.ops.size() <= opIndex) d.ops.resize(opIndex + 1);
+    OpStat& op = d.ops[opIndex];
+    if (e.kind == EventKind::Alloc) {
+        ++d.allocs;
+        ++op.allocs;
+        op.bytesAllocated += e.size;
+        if (e.size > op.largest) op.largest = e.size;
+    } else {
+        ++d.frees;
+        if (e.flags & kFlagUnmatched) ++d.unmatchedFrees;
+        else {
+            ++op.frees;
+            op.bytesFreed += e.size;
+        }
+    }
+    noteTime(e.timeNs);
+    pending_.push_back(e);
+    ++eventSeq_;
+    if (pending_.size() == kEventsPerChunk) flushEvents();
+}
+
+void TraceWriter::flushEvents() {
+    if (pending_.empty()) return;
+    const auto blob = encodeEvents(pending_);
+    insertEventChunk_.bind(1, traceId_)
+        .bind(2, chunkCount_++)
+        .bind(3, eventSeq_ - static_cast<std::int64_t>(pending_.size()))
+        .bind(4, static_cast<std::int64_t>(pending_.size()))
+        .bind(5, pending_.front().timeNs)
+        .bind(6, pending_.back().timeNs)
+        .bind(7, kCodecZstdColumns)
+        .bindBlob(8, blob)
+        .run();
+    pending_.clear();
+}
+
+void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message) {
+    auto it = warnings_.find(kind);
+    if (it == warnings_.end())
+        it = warnings_.emplace(std::string(kind), Warning{0, std::string(location), std::string(message)}).first;
+    ++it->second.count;
+}
+
+void TraceWriter::setMetadata(std::string_view key, std::string_view value) {
+    metadata_[std::string(key)] = std::string(value);
+}
+
+void TraceWriter::writeDerivedTables() {
+    Statement dev(db_, "INSERT INTO devices(trace_id, device, name) VALUES (?,?,?)");
+    for (std::size_t i = 0; i < devices_.names().size(); ++i)
+        dev.bind(1, traceId_).bind(2, static_cast<std::int64_t>(i)).bind(3, devices_.names()[i]).run();
+
+    Statement nm(db_, "INSERT INTO names(trace_id, kind, id, name) VALUES (?,?,?,?)");
+    for (int kind = 0; kind < 3; ++kind)
+        for (std::size_t i = 0; i < names_[kind].names().size(); ++i)
+            nm.bind(1, traceId_).bind(2, kind).bind(3, static_cast<std::int64_t>(i)).bind(4, names_[kind].names()[i]).run();
+
+    Statement upd(db_, "UPDATE series SET point_count = ?, t_first = ?, t_last = ?, v_min = ?, v_max = ?, v_final = ? "
+                       "WHERE id = ?");
+    for (auto& s : series_) {
+        s->finish();
+        const LodBucket& t = s->total();
+        upd.bind(1, t.count);
+        if (t.count) upd.bind(2, t.tFirst).bind(3, t.tLast).bind(4, t.vMin).bind(5, t.vMax).bind(6, t.vLast);
+        else upd.bindNull(2).bindNull(3).bindNull(4).bindNull(5).bindNull(6);
+        upd.bind(7, s->id()).run();
+    }
+
+    Statement sum(db_, "INSERT INTO device_summary(trace_id, device, events, allocs, frees, unmatched_frees, "
+                       "peak_bytes, peak_time_ns, final_bytes, duration_ns) VALUES (?,?,?,?,?,?,?,?,?,?)");
+    Statement ops(db_, "INSERT INTO op_stats(trace_id, device, op, allocs, frees, bytes_allocated, bytes_freed, "
+                       "largest_alloc) VALUES (?,?,?,?,?,?,?,?)");
+    for (std::size_t dIndex = 0; dIndex < deviceStates_.size(); ++dIndex) {
+        const DeviceState& d = *deviceStates_[dIndex];
+        const bool hasSeries = d.primary && d.primary->total().count > 0;
+        sum.bind(1, traceId_)
+            .bind(2, static_cast<std::int64_t>(dIndex))
+            .bind(3, d.events)
+            .bind(4, d.allocs)
+            .bind(5, d.frees)
+            .bind(6, d.unmatchedFrees)
+            .bind(7, hasSeries ? d.primary->total().vMax : 0)
+            .bind(8, hasSeries ? d.primary->peakTime() : 0)
+            .bind(9, hasSeries ? d.primary->total().vLast : 0)
+            .bind(10, maxTime_)
+            .run();
+        for (std::size_t i = 0; i < d.ops.size(); ++i) {
+            const OpStat& o = d.ops[i];
+            if (!o.used()) continue;
+            ops.bind(1, traceId_)
+                .bind(2, static_cast<std::int64_t>(dIndex))
+                .bind(3, static_cast<std::int64_t>(i) - 1)
+                .bind(4, o.allocs)
+                .bind(5, o.frees)
+                .bind(6, o.bytesAllocated)
+                .bind(7, o.bytesFreed)
+                .bind(8, o.largest)
+                .run();
+        }
+    }
+
+    Statement warn(db_, "INSERT INTO import_warnings(trace_id, kind, count, first_location, message) VALUES (?,?,?,?,?)");
+    for (const auto& [kind, w] : warnings_)
+        warn.bind(1, traceId_).bind(2, kind).bind(3, w.count).bind(4, w.firstLocation).bind(5, w.message).run();
+
+    Statement meta(db_, "INSERT INTO trace_metadata(trace_id, key, value) VALUES (?,?,?)");
+    for (const auto& [key, value] : metadata_) meta.bind(1, traceId_).bind(2, key).bind(3, value).run();
+
+    Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ? WHERE id = ?");
+    tr.bind(1, maxTime_).bind(2, eventSeq_);
+    bindOptional(tr, 3, info_.epochNs);
+    tr.bind(4, traceId_).run();
+}
+
+std::int64_t TraceWriter::commit() {
+    if (committed_) throw StoreError("trace already committed");
+    flushEvents();
+    writeDerivedTables();
+    tx_.commit();
+    committed_ = true;
+    return traceId_;
+}
+
+} // namespace memviz

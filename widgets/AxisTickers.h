@@ -1,0 +1,31 @@
+#pragma once
+// Axis tickers whose labels follow the visible range's magnitude: bytes in B/KiB/MiB/GiB,
+// times in ns/µs/ms/s. The owning plot puts the unit into the axis label.
+#include <qcustomplot.h>
+
+#include "core/Units.h"
+
+namespace memviz {
+
+class ScaledAxisTicker : public QCPAxisTicker {
+public:
+    enum class Quantity { Bytes, Time };
+    explicit ScaledAxisTicker(Quantity q) : quantity_(q) {}
+
+    // Picks the unit for a range; returns true when it changed.
+    bool updateUnit(const QCPRange& range);
+    QString unitSuffix() const { return QString::fromUtf8(unit_.suffix); }
+
+protected:
+    double getTickStep(const QCPRange& range) override;
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+
+private:
+    Quantity quantity_;
+    ScaledUnit unit_{1.0, "B"};
+};
+
+// 1, 2 or 5 times a power of ten, at least `raw`.
+double niceStep(double raw);
+
+} // namespace memviz

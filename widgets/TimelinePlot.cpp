@@ -1,0 +1,263 @@
+#include "widgets/TimelinePlot.h"
+
+#include <qcustomplot.h>
+
+#include <QKeyEvent>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "core/Units.h"
+#include "widgets/AxisTickers.h"
+#include "widgets/TraceSession.h"
+
+namespace memviz {
+
+namespace {
+
+QColor deviceColor(int i) {
+    static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                                     QColor(227, 119, 194), QColor(127, 127, 127)};
+    return palette[static_cast<std::size_t>(i) % std::size(palette)];
+}
+
+QString bytesText(double b) { return QString::fromStdString(formatBytes(b)); }
+QString timeText(double ns) { return QString::fromStdString(formatDuration(ns)); }
+
+} // namespace
+
+TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), plot_(new QCustomPlot(this)),
+      timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumHeight(220);
+
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot_->xAxis->setTicker(timeTicker_);
+    plot_->yAxis->setTicker(bytesTicker_);
+    plot_->legend->setVisible(true);
+    plot_->legend->setBrush(QColor(255, 255, 255, 220));
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->setNoAntialiasingOnDrag(true);
+
+    selectionRect_ = new QCPItemRect(plot_);
+    selectionRect_->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    selectionRect_->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    selectionRect_->setPen(QPen(QColor(90, 90, 200, 160)));
+    selectionRect_->setBrush(QColor(90, 90, 200, 50));
+    selectionRect_->setVisible(false);
+    selectionRect_->setSelectable(false);
+
+    cursorLine_ = new QCPItemStraightLine(plot_);
+    cursorLine_->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DotLine));
+    cursorLine_->setVisible(false);
+    cursorLine_->setSelectable(false);
+    readout_ = new QCPItemText(plot_);
+    readout_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    readout_->position->setCoords(0.995, 0.01);
+    readout_->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    readout_->setTextAlignment(Qt::AlignRight);
+    readout_->setBrush(QColor(255, 255, 255, 220));
+    readout_->setPadding(QMargins(4, 2, 4, 2));
+    readout_->setVisible(false);
+    readout_->setSelectable(false);
+
+    refreshTimer_.setSingleShot(true);
+    refreshTimer_.setInterval(0);
+    connect(&refreshTimer_, &QTimer::timeout, this, &TimelinePlot::refreshData);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!refreshing_) scheduleRefresh();
+    });
+    connect(plot_, &QCustomPlot::mousePress, this, &TimelinePlot::onMousePress);
+    connect(plot_, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
+    connect(plot_, &QCustomPlot::mouseRelease, this, &TimelinePlot::onMouseRelease);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { session_->setSelection(std::nullopt); });
+    connect(session_, &TraceSession::traceChanged, this, &TimelinePlot::rebuild);
+    connect(session_, &TraceSession::selectionChanged, this, &TimelinePlot::updateSelectionItem);
+    rebuild();
+}
+
+TimelinePlot::~TimelinePlot() = default;
+
+void TimelinePlot::rebuild() {
+    plot_->clearGraphs();
+    // Peak markers belong to the previous trace.
+    for (int i = plot_->itemCount() - 1; i >= 0; --i) {
+        QCPAbstractItem* item = plot_->item(i);
+        if (item != selectionRect_ && item != cursorLine_ && item != readout_) plot_->removeItem(item);
+    }
+    graphs_.clear();
+    seriesIds_.clear();
+    lastLevels_.clear();
+    if (!session_->isOpen()) {
+        plot_->replot();
+        return;
+    }
+    const TraceSummary& summary = session_->summary();
+    for (const SeriesInfo& s : session_->series()) {
+        QCPGraph* g = plot_->addGraph();
+        const QColor color = deviceColor(s.device);
+        g->setPen(QPen(color, 1.6));
+        g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        g->setAdaptiveSampling(true);
+        g->setName(QString::fromStdString(s.deviceName) + (s.name == "allocated" ? QString() : " " + QString::fromStdString(s.name)));
+        graphs_.push_back(g);
+        seriesIds_.push_back(s.id);
+    }
+    lastLevels_.assign(graphs_.size(), 0);
+    for (const DeviceSummary& d : summary.devices) {
+        if (d.peakBytes <= 0) continue;
+        auto* tracer = new QCPItemTracer(plot_);
+        tracer->position->setCoords(static_cast<double>(d.peakTimeNs), static_cast<double>(d.peakBytes));
+        tracer->setStyle(QCPItemTracer::tsCircle);
+        tracer->setSize(8);
+        tracer->setPen(QPen(QColor(200, 30, 30), 2));
+        tracer->setBrush(QColor(255, 255, 255));
+        auto* label = new QCPItemText(plot_);
+        label->position->setParentAnchor(tracer->position);
+        label->position->setCoords(6, -4);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setText(tr("peak %1: %2 at %3")
+                           .arg(QString::fromStdString(d.name), bytesText(static_cast<double>(d.peakBytes)),
+                                timeText(static_cast<double>(d.peakTimeNs))));
+        label->setColor(QColor(160, 20, 20));
+        label->setBrush(QColor(255, 255, 255, 200));
+        label->setPadding(QMargins(3, 1, 3, 1));
+    }
+    updateSelectionItem();
+    resetZoom();
+}
+
+void TimelinePlot::resetZoom() {
+    const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
+    const double span = std::max<double>(1.0, static_cast<double>(r.end - r.begin));
+    plot_->xAxis->setRange(static_cast<double>(r.begin) - span * 0.01, static_cast<double>(r.end) + span * 0.02);
+    refreshNow();
+}
+
+void TimelinePlot::scheduleRefresh() { refreshTimer_.start(); }
+
+void TimelinePlot::refreshNow() {
+    refreshTimer_.stop();
+    refreshData();
+}
+
+void TimelinePlot::refreshData() {
+    if (!session_->isOpen()) return;
+    refreshing_ = true;
+    const QCPRange xr = plot_->xAxis->range();
+    const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
+    const int columns = std::max(1, plot_->axisRect()->width());
+    double yMax = 0;
+    lastPointCount_ = 0;
+    for (std::size_t i = 0; i < graphs_.size(); ++i) {
+        const SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
+        QVector<double> keys, values;
+        keys.reserve(static_cast<qsizetype>(w.points.size()));
+        values.reserve(static_cast<qsizetype>(w.points.size()));
+        for (const SeriesPoint& p : w.points) {
+            keys.push_back(static_cast<double>(p.t));
+            values.push_back(static_cast<double>(p.v));
+            yMax = std::max(yMax, static_cast<double>(p.v));
+        }
+        graphs_[i]->setData(keys, values, true);
+        lastLevels_[i] = w.level;
+        lastPointCount_ += static_cast<int>(w.points.size());
+    }
+    plot_->yAxis->setRange(0, yMax > 0 ? yMax * 1.12 : 1024);
+    updateAxisLabels();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    refreshing_ = false;
+}
+
+void TimelinePlot::updateAxisLabels() {
+    timeTicker_->updateUnit(plot_->xAxis->range());
+    bytesTicker_->updateUnit(plot_->yAxis->range());
+    const bool byIndex = session_->isOpen() && session_->summary().trace.timeKind == "index";
+    plot_->xAxis->setLabel(byIndex ? tr("Event number") : tr("Time since trace start (%1)").arg(timeTicker_->unitSuffix()));
+    plot_->yAxis->setLabel(tr("Allocated memory (%1)").arg(bytesTicker_->unitSuffix()));
+}
+
+void TimelinePlot::updateSelectionItem() {
+    const auto& sel = session_->selection();
+    selectionRect_->setVisible(sel.has_value());
+    if (sel) {
+        selectionRect_->topLeft->setCoords(static_cast<double>(sel->begin), 0);
+        selectionRect_->bottomRight->setCoords(static_cast<double>(sel->end), 1);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString TimelinePlot::readoutAt(std::int64_t t) {
+    if (!session_->isOpen()) return {};
+    QStringList parts{timeText(static_cast<double>(t))};
+    for (std::size_t i = 0; i < graphs_.size(); ++i) {
+        const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
+        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? bytesText(static_cast<double>(*v)) : tr("none"));
+    }
+    return parts.join(QStringLiteral("   "));
+}
+
+void TimelinePlot::onMousePress(QMouseEvent* event) {
+    const bool select = event->button() == Qt::RightButton ||
+                        (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (!select || !session_->isOpen()) return;
+    plot_->setInteraction(QCP::iRangeDrag, false);
+    selecting_ = true;
+    selectStart_ = plot_->xAxis->pixelToCoord(event->position().x());
+}
+
+void TimelinePlot::onMouseMove(QMouseEvent* event) {
+    const double x = plot_->xAxis->pixelToCoord(event->position().x());
+    if (selecting_) {
+        selectionRect_->setVisible(true);
+        selectionRect_->topLeft->setCoords(std::min(selectStart_, x), 0);
+        selectionRect_->bottomRight->setCoords(std::max(selectStart_, x), 1);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    if (!session_->isOpen() || !plot_->axisRect()->rect().contains(event->position().toPoint())) {
+        cursorLine_->setVisible(false);
+        readout_->setVisible(false);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const QString text = readoutAt(static_cast<std::int64_t>(std::llround(x)));
+    cursorLine_->point1->setCoords(x, 0);
+    cursorLine_->point2->setCoords(x, 1);
+    cursorLine_->setVisible(true);
+    readout_->setText(text);
+    readout_->setVisible(true);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit hoverTextChanged(text);
+}
+
+void TimelinePlot::onMouseRelease(QMouseEvent* event) {
+    if (!selecting_) return;
+    selecting_ = false;
+    plot_->setInteraction(QCP::iRangeDrag, true);
+    const double x = plot_->xAxis->pixelToCoord(event->position().x());
+    const double pixels = std::fabs(plot_->xAxis->coordToPixel(x) - plot_->xAxis->coordToPixel(selectStart_));
+    if (pixels < 3) {
+        session_->setSelection(std::nullopt);
+        return;
+    }
+    session_->setSelection(TimeRange{static_cast<std::int64_t>(std::llround(std::min(x, selectStart_))),
+                                     static_cast<std::int64_t>(std::llround(std::max(x, selectStart_)))});
+}
+
+void TimelinePlot::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape) session_->setSelection(std::nullopt);
+    else if (event->key() == Qt::Key_Home) resetZoom();
+    else QWidget::keyPressEvent(event);
+}
+
+} // namespace memviz

@@ -1,0 +1,51 @@
+#pragma once
+// The trace the window shows and the time window the user selected on it. One object owns
+// both; views listen to its signals and ask it for data (cf. hotspot's FilterAndZoomStack).
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "store/Database.h"
+#include "store/SeriesQuery.h"
+#include "store/TraceQueries.h"
+
+namespace memviz {
+
+class TraceSession : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceSession(QObject* parent = nullptr);
+    ~TraceSession() override;
+
+    // Opens the store read-only and shows one of its traces. Throws StoreError.
+    void open(const QString& storePath, qint64 traceId);
+    void close();
+    bool isOpen() const { return db_ != nullptr; }
+
+    Database& database() { return *db_; }
+    QString storePath() const { return storePath_; }
+    qint64 traceId() const { return traceId_; }
+    const TraceSummary& summary() const { return summary_; }
+    const std::vector<SeriesInfo>& series() const { return series_; }
+    // Time span of the trace, [0, duration].
+    TimeRange fullRange() const { return {0, summary_.trace.durationNs}; }
+
+    const std::optional<TimeRange>& selection() const { return selection_; }
+    void setSelection(std::optional<TimeRange> range);
+
+signals:
+    void traceChanged();
+    void selectionChanged();
+
+private:
+    std::unique_ptr<Database> db_;
+    QString storePath_;
+    qint64 traceId_ = 0;
+    TraceSummary summary_;
+    std::vector<SeriesInfo> series_;
+    std::optional<TimeRange> selection_;
+};
+
+} // namespace memviz
