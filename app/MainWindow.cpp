@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(settings.value("window/state").toByteArray());
-    splitter_->restoreState(settings.value("window/splitter").toByteArray());
+    if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({560, 300});
     updateStatus();
 }
 

@@ -40,6 +40,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    timeTicker_->setTickCount(8);
+    bytesTicker_->setTickCount(6);
     plot_->xAxis->setTicker(timeTicker_);
     plot_->yAxis->setTicker(bytesTicker_);
     plot_->legend->setVisible(true);
@@ -123,8 +125,10 @@ void TimelinePlot::rebuild() {
         tracer->setBrush(QColor(255, 255, 255));
         auto* label = new QCPItemText(plot_);
         label->position->setParentAnchor(tracer->position);
-        label->position->setCoords(6, -4);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        // Labels of peaks in the right half open to the left, so they are never clipped.
+        const bool rightHalf = d.peakTimeNs * 2 > summary.trace.durationNs;
+        label->position->setCoords(rightHalf ? -6 : 6, -4);
+        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         label->setText(tr("peak %1: %2 at %3")
                            .arg(QString::fromStdString(d.name), bytesText(static_cast<double>(d.peakBytes)),
                                 timeText(static_cast<double>(d.peakTimeNs))));
@@ -167,6 +171,13 @@ void TimelinePlot::refreshData() {
             keys.push_back(static_cast<double>(p.t));
             values.push_back(static_cast<double>(p.v));
             yMax = std::max(yMax, static_cast<double>(p.v));
+        }
+        // The last value holds until the end of the trace.
+        const SeriesInfo& info = session_->series()[i];
+        const std::int64_t end = session_->fullRange().end;
+        if (!w.points.empty() && w.points.back().t >= info.tLast && info.tLast < end) {
+            keys.push_back(static_cast<double>(end));
+            values.push_back(static_cast<double>(info.vFinal));
         }
         graphs_[i]->setData(keys, values, true);
         lastLevels_[i] = w.level;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <optional>
 
 #include "store/Database.h"
@@ -107,17 +106,20 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
     if (before) w.points.push_back(*before);
     const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, r.begin);
     if (!b0) return w; // the range lies after the last point
-    const auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
-    const std::int64_t lastBucket = b1 ? *b1 : std::numeric_limits<std::int64_t>::max() / 2;
-    const std::int64_t estimate = (std::min(lastBucket, *b0 + (std::int64_t{1} << 40)) - *b0 + 1) * kLodBase;
+    auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
+    if (!b1) b1 = queryInt(db, "SELECT bucket FROM series_lod WHERE series_id = " + std::to_string(seriesId) +
+                                   " AND level = 1 ORDER BY t_last DESC, bucket DESC LIMIT 1");
+    const std::int64_t estimate = (b1.value_or(*b0) - *b0 + 1) * kLodBase;
 
     std::vector<SeriesPoint> pts;
     if (estimate <= static_cast<std::int64_t>(columns) * kRawPointsPerColumn) {
         readRaw(db, seriesId, r, pts);
         w.level = 0;
     } else {
+        const int maxLevel = static_cast<int>(
+            queryInt(db, "SELECT max(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(1));
         int level = 1;
-        while (estimate / bucketPoints(level + 1) >= columns) ++level;
+        while (level < maxLevel && estimate / bucketPoints(level + 1) >= columns) ++level;
         readLevel(db, seriesId, level, r, pts);
         w.level = level;
     }

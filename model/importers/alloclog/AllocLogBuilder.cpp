@@ -15,6 +15,8 @@ std::uint16_t AllocLogBuilder::deviceIndex(std::string_view name) {
     while (liveSeries_.size() <= d) {
         const auto index = static_cast<std::uint16_t>(liveSeries_.size());
         liveSeries_.push_back(out_.createSeries(index, "allocated", "bytes", true));
+        // Nothing is live on a device before its first record: the series starts at 0.
+        out_.addPoint(liveSeries_.back(), 0, 0);
     }
     lastDeviceName_ = name;
     lastDevice_ = d;
