@@ -20,6 +20,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QLineEdit>
 
 #include "RecentFiles.h"
@@ -57,14 +58,16 @@ QString fileDialogFilter() {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
-      opsView_(new OpsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)),
+      opsView_(new OpsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
       import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
     setWindowTitle(tr("memviz"));
     setAcceptDrops(true);
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(opsView_, tr("&Operators"));
     splitter_->addWidget(timeline_);
-    splitter_->addWidget(opsView_);
+    splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
     setCentralWidget(splitter_);

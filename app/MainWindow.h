@@ -9,6 +9,7 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 
 namespace memviz {
 
@@ -36,6 +37,8 @@ public:
     TraceSession* session() const { return session_; }
     TimelinePlot* timeline() const { return timeline_; }
     OpsView* opsView() const { return opsView_; }
+    // The views under the timeline, one tab each (operators, and format-specific views).
+    QTabWidget* detailTabs() const { return tabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
 
@@ -57,6 +60,7 @@ private:
     TimelinePlot* timeline_;
     OpsView* opsView_;
     QSplitter* splitter_;
+    QTabWidget* tabs_;
     ImportTask* import_;
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;
