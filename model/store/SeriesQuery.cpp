@@ -35,13 +35,19 @@ std::int64_t bucketPoints(int level) {
     return n;
 }
 
-void readRaw(Database& db, std::int64_t seriesId, TimeRange r, std::vector<SeriesPoint>& out) {
+// Raw points in the range, plus the last point before it (when the chunk holds it) and the
+// first point after it, so the step line reaches both edges.
+void readRaw(Database& db, std::int64_t seriesId, TimeRange r, std::vector<SeriesPoint>& out,
+             std::optional<SeriesPoint>& before) {
     Statement s(db, "SELECT t_first, data FROM series_chunks WHERE series_id = ? AND t_last >= ? ORDER BY t_last, chunk");
     s.bind(1, seriesId).bind(2, r.begin);
     while (s.step()) {
         const std::int64_t tFirst = s.int64(0);
         for (const SeriesPoint& p : decodePoints(s.blob(1))) {
-            if (p.t < r.begin) continue;
+            if (p.t < r.begin) {
+                before = p;
+                continue;
+            }
             out.push_back(p);
             if (p.t > r.end) return; // one point past the end closes the last step
         }
@@ -102,10 +108,14 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
     columns = std::max(1, columns);
     if (r.end < r.begin) std::swap(r.begin, r.end);
     SeriesWindow w;
-    const auto before = lastPointBefore(db, seriesId, r.begin);
-    if (before) w.points.push_back(*before);
+    // Chunks hold whole level-1 buckets, so the last bucket ending before the range ends
+    // with the last point before the range whenever the range's first chunk starts inside it.
+    std::optional<SeriesPoint> before = lastPointBefore(db, seriesId, r.begin);
     const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, r.begin);
-    if (!b0) return w; // the range lies after the last point
+    if (!b0) {
+        if (before) w.points.push_back(*before); // the range lies after the last point
+        return w;
+    }
     auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
     if (!b1) b1 = queryInt(db, "SELECT bucket FROM series_lod WHERE series_id = " + std::to_string(seriesId) +
                                    " AND level = 1 ORDER BY t_last DESC, bucket DESC LIMIT 1");
@@ -113,7 +123,7 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
 
     std::vector<SeriesPoint> pts;
     if (estimate <= static_cast<std::int64_t>(columns) * kRawPointsPerColumn) {
-        readRaw(db, seriesId, r, pts);
+        readRaw(db, seriesId, r, pts, before);
         w.level = 0;
     } else {
         const int maxLevel = static_cast<int>(
@@ -123,6 +133,7 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
         readLevel(db, seriesId, level, r, pts);
         w.level = level;
     }
+    if (before && (pts.empty() || pts.front().t >= r.begin)) w.points.push_back(*before);
     std::vector<SeriesPoint> binned = binByColumn(pts, r, columns);
     w.points.insert(w.points.end(), binned.begin(), binned.end());
     return w;

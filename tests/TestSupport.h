@@ -1,0 +1,77 @@
+#pragma once
+// Small helpers shared by the test suites: temporary files, the memviz binary, Python
+// oracles (independent computations with the standard library), and shared fixtures.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace memviz::test {
+
+// Writes `content` to `dir/name` and returns the path.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    f.write(content);
+    return path;
+}
+
+inline QByteArray readFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return f.readAll();
+}
+
+struct ProcessResult {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+inline ProcessResult runProcess(const QString& program, const QStringList& args, int timeoutMs = 300000) {
+    QProcess p;
+    p.start(program, args);
+    ProcessResult r;
+    if (!p.waitForStarted(10000)) {
+        r.err = "cannot start " + program.toUtf8();
+        return r;
+    }
+    p.waitForFinished(timeoutMs);
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+// The memviz executable built beside the tests.
+inline ProcessResult runMemviz(const QStringList& args) { return runProcess(QStringLiteral(MEMVIZ_BINARY), args); }
+
+// A Python interpreter with only the standard library is enough for the oracles.
+inline QString python() {
+    for (const char* candidate : {"/usr/bin/python3", "python3"}) {
+        const QString p = QStandardPaths::findExecutable(QString::fromLatin1(candidate));
+        if (!p.isEmpty()) return p;
+        if (QFileInfo(QString::fromLatin1(candidate)).isExecutable()) return QString::fromLatin1(candidate);
+    }
+    return {};
+}
+
+inline QString oracle(const QString& script) { return QStringLiteral(MEMVIZ_ORACLES) + "/" + script; }
+
+// Path of a file under ../shared/fixtures, or empty when the folder is absent.
+inline QString sharedFixture(const QString& relative) {
+    const QString path = QStringLiteral(MEMVIZ_SHARED_FIXTURES) + "/" + relative;
+    return QFileInfo::exists(path) ? path : QString();
+}
+
+} // namespace memviz::test
+
+// Skips the current test when a shared fixture is missing (a user's fresh clone).
+#define MEMVIZ_REQUIRE_FIXTURE(var, relative)                                                         \
+    const QString var = memviz::test::sharedFixture(relative);                                         \
+    if (var.isEmpty()) QSKIP(qPrintable("shared fixture " + QString(relative) + " is absent (../shared/fixtures)"))
