@@ -105,7 +105,9 @@ void TraceWriter::addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int6
 
 void TraceWriter::addEvent(const Event& e) {
     DeviceState& d = deviceState(e.device);
-    ++d.events;
+    // Inferred events (kFlagImplicit) move bytes but are not records of the file.
+    const bool recorded = !(e.flags & kFlagImplicit);
+    if (recorded) ++d.events;
     const std::size_t opIndex = static_cast<std::size_t>(e.op + 1);
     if (d.ops.size() <= opIndex) d.ops.resize(opIndex + 1);
     OpStat& op = d.ops[opIndex];
@@ -115,7 +117,7 @@ void TraceWriter::addEvent(const Event& e) {
         op.bytesAllocated += e.size;
         if (e.size > op.largest) op.largest = e.size;
     } else {
-        ++d.frees;
+        if (recorded) ++d.frees;
         if (e.flags & kFlagUnmatched) ++d.unmatchedFrees;
         else {
             ++op.frees;

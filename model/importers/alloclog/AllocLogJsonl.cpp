@@ -21,29 +21,25 @@ namespace od = simdjson::ondemand;
 
 static_assert(LineReader::kPadding >= simdjson::SIMDJSON_PADDING, "lines must carry simdjson's padding");
 
-[[noreturn]] void failAt(const LineReader& lines, const std::string& what) {
-    throw ImportError(lines.input().path() + ": " + lineLocation(lines) + ": " + what);
-}
-
 od::object objectOf(od::parser& parser, od::document& doc, std::string_view line, const LineReader& lines) {
     auto result = parser.iterate(line.data(), line.size(), line.size() + simdjson::SIMDJSON_PADDING);
-    if (result.error()) failAt(lines, std::string("invalid JSON: ") + simdjson::error_message(result.error()));
+    if (result.error()) failAtLine(lines, std::string("invalid JSON: ") + simdjson::error_message(result.error()));
     doc = std::move(result.value_unsafe());
     od::object obj;
-    if (doc.get_object().get(obj)) failAt(lines, "expected a JSON object");
+    if (doc.get_object().get(obj)) failAtLine(lines, "expected a JSON object");
     return obj;
 }
 
 // A number's text (or a string's content, for addresses written as "0x...").
 std::string_view scalarText(od::value& v, const LineReader& lines, std::string_view key) {
     od::json_type type;
-    if (v.type().get(type)) failAt(lines, "invalid JSON value for \"" + std::string(key) + "\"");
+    if (v.type().get(type)) failAtLine(lines, "invalid JSON value for \"" + std::string(key) + "\"");
     if (type == od::json_type::string) {
         std::string_view s;
-        if (v.get_string().get(s)) failAt(lines, "invalid string for \"" + std::string(key) + "\"");
+        if (v.get_string().get(s)) failAtLine(lines, "invalid string for \"" + std::string(key) + "\"");
         return s;
     }
-    if (type != od::json_type::number) failAt(lines, "\"" + std::string(key) + "\" must be a number");
+    if (type != od::json_type::number) failAtLine(lines, "\"" + std::string(key) + "\" must be a number");
     std::string_view raw = v.raw_json_token();
     return trimmed(std::string_view(raw.data(), raw.find_first_of(" \t\r\n,}]") == std::string_view::npos
                                                     ? raw.size()
@@ -52,7 +48,7 @@ std::string_view scalarText(od::value& v, const LineReader& lines, std::string_v
 
 std::string_view stringOf(od::value& v, const LineReader& lines, std::string_view key) {
     std::string_view s;
-    if (v.get_string().get(s)) failAt(lines, "\"" + std::string(key) + "\" must be a string");
+    if (v.get_string().get(s)) failAtLine(lines, "\"" + std::string(key) + "\" must be a string");
     return s;
 }
 
@@ -68,23 +64,23 @@ void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuild
         for (auto fieldResult : h) {
             od::field f;
             std::string_view key;
-            if (std::move(fieldResult).get(f) || f.unescaped_key().get(key)) failAt(lines, "invalid JSON in the header");
+            if (std::move(fieldResult).get(f) || f.unescaped_key().get(key)) failAtLine(lines, "invalid JSON in the header");
             if (key == "memviz_alloc_log") {
                 const auto v = parseInt64(scalarText(f.value(), lines, key));
-                if (!v || *v != 1) failAt(lines, "unsupported memviz_alloc_log version (this build reads version 1)");
+                if (!v || *v != 1) failAtLine(lines, "unsupported memviz_alloc_log version (this build reads version 1)");
                 versionSeen = true;
             } else if (key == "time_unit") {
                 const std::string_view unit = stringOf(f.value(), lines, key);
                 const auto ns = timeUnitNs(unit);
-                if (!ns) failAt(lines, "unknown time_unit \"" + std::string(unit) + "\" (use ns, us, ms or s)");
+                if (!ns) failAtLine(lines, "unknown time_unit \"" + std::string(unit) + "\" (use ns, us, ms or s)");
                 nsPerUnit = *ns;
             }
         }
     } catch (const simdjson::simdjson_error& e) {
-        failAt(lines, std::string("invalid JSON in the header: ") + e.what());
+        failAtLine(lines, std::string("invalid JSON in the header: ") + e.what());
     }
-    if (!versionSeen) failAt(lines, "the first line must be the header {\"memviz_alloc_log\": 1, \"time_unit\": \"ns\"}");
-    if (!nsPerUnit) failAt(lines, "the header must state \"time_unit\" (ns, us, ms or s)");
+    if (!versionSeen) failAtLine(lines, "the first line must be the header {\"memviz_alloc_log\": 1, \"time_unit\": \"ns\"}");
+    if (!nsPerUnit) failAtLine(lines, "the header must state \"time_unit\" (ns, us, ms or s)");
 
     std::string_view line;
     while (lines.next(line)) {
@@ -96,31 +92,31 @@ void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuild
             for (auto fieldResult : obj) {
                 od::field f;
                 std::string_view key;
-                if (std::move(fieldResult).get(f) || f.unescaped_key().get(key)) failAt(lines, "invalid JSON");
+                if (std::move(fieldResult).get(f) || f.unescaped_key().get(key)) failAtLine(lines, "invalid JSON");
                 od::value& v = f.value();
                 if (key == "time") {
                     const std::string_view text = scalarText(v, lines, key);
                     const auto t = parseTimeNs(text, nsPerUnit);
-                    if (!t) failAt(lines, "time " + std::string(text) + " does not fit in int64 nanoseconds");
+                    if (!t) failAtLine(lines, "time " + std::string(text) + " does not fit in int64 nanoseconds");
                     r.timeNs = *t;
                     haveTime = true;
                 } else if (key == "action") {
                     const std::string_view a = stringOf(v, lines, key);
                     if (a == "alloc") r.isAlloc = true;
                     else if (a == "free") r.isAlloc = false;
-                    else failAt(lines, "unknown action \"" + std::string(a) + "\" (expected alloc or free)");
+                    else failAtLine(lines, "unknown action \"" + std::string(a) + "\" (expected alloc or free)");
                     haveAction = true;
                 } else if (key == "address") {
                     const std::string_view text = scalarText(v, lines, key);
                     const auto a = parseAddress(text);
-                    if (!a) failAt(lines, "address \"" + std::string(text) + "\" is not a hex (0x...) or decimal address");
+                    if (!a) failAtLine(lines, "address \"" + std::string(text) + "\" is not a hex (0x...) or decimal address");
                     r.address = *a;
                     haveAddress = true;
                 } else if (key == "size") {
                     const std::string_view text = scalarText(v, lines, key);
                     const auto s = parseInt64(text);
-                    if (!s) failAt(lines, "size " + std::string(text) + " is not an integer");
-                    if (*s < 0) failAt(lines, "negative size " + std::string(text));
+                    if (!s) failAtLine(lines, "size " + std::string(text) + " is not an integer");
+                    if (*s < 0) failAtLine(lines, "negative size " + std::string(text));
                     r.size = *s;
                 } else if (key == "device") {
                     r.device = stringOf(v, lines, key);
@@ -131,17 +127,16 @@ void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuild
                 } else if (key == "stack") {
                     r.stack = stringOf(v, lines, key);
                 } else {
-                    failAt(lines, "unknown field \"" + std::string(key) + "\"");
+                    failAtLine(lines, "unknown field \"" + std::string(key) + "\"");
                 }
             }
-            if (!doc.current_location().error()) failAt(lines, "unexpected text after the JSON object");
+            if (!doc.current_location().error()) failAtLine(lines, "unexpected text after the JSON object");
         } catch (const simdjson::simdjson_error& e) {
-            failAt(lines, std::string("invalid JSON: ") + e.what() +
-                              (lines.lastLineUnterminated() ? " (the file ends in the middle of this record: truncated?)" : ""));
+            failAtLine(lines, std::string("invalid JSON: ") + e.what());
         }
         if (!haveTime || !haveAction || !haveAddress)
-            failAt(lines, std::string("missing \"") + (!haveTime ? "time" : !haveAction ? "action" : "address") + "\"");
-        if (r.isAlloc && !r.size) failAt(lines, "an alloc record needs a size");
+            failAtLine(lines, std::string("missing \"") + (!haveTime ? "time" : !haveAction ? "action" : "address") + "\"");
+        if (r.isAlloc && !r.size) failAtLine(lines, "an alloc record needs a size");
         builder.add(r, lines.lineNumber());
         reportLineProgress(lines, progress);
     }

@@ -13,8 +13,10 @@ class Progress;
 void readAllocLogCsv(LineReader& lines, std::string_view header, AllocLogBuilder& builder, const Progress& progress);
 void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuilder& builder, const Progress& progress);
 
-// "trace.csv: line 12 (byte 345)" for error messages.
+// "line 12 (byte 345)" for error messages.
 std::string lineLocation(const LineReader& lines);
+// Throws ImportError "FILE: line N (byte B): what", noting a truncated last line.
+[[noreturn]] void failAtLine(const LineReader& lines, const std::string& what);
 // Reports progress every so many records.
 void reportLineProgress(LineReader& lines, const Progress& progress);
 
