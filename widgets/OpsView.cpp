@@ -48,7 +48,7 @@ OpsView::OpsView(TraceSession* session, QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(table_);
 
-    connect(&watcher_, &QFutureWatcher<std::vector<OpRow>>::finished, this, &OpsView::onQueryFinished);
+    connect(&watcher_, &QFutureWatcher<QueryResult>::finished, this, &OpsView::onQueryFinished);
     connect(session_, &TraceSession::traceChanged, this, &OpsView::refresh);
     connect(session_, &TraceSession::selectionChanged, this, &OpsView::refresh);
     refresh();
@@ -77,30 +77,36 @@ void OpsView::refresh() {
     // Each query opens its own read connection: SQLite connections stay on one thread.
     const std::string store = session_->storePath().toStdString();
     const qint64 trace = session_->traceId();
+    pending_ = true;
     watcher_.setFuture(QtConcurrent::run([store, trace, filter] {
+        QueryResult result;
         try {
             Database db(store, Database::Mode::ReadOnly);
-            return queryOps(db, trace, filter);
-        } catch (const std::exception&) {
-            return std::vector<OpRow>{};
+            result.rows = queryOps(db, trace, filter);
+        } catch (const std::exception& e) {
+            result.error = QString::fromUtf8(e.what());
         }
+        return result;
     }));
 }
 
 void OpsView::onQueryFinished() {
+    pending_ = false;
     if (refreshAgain_) {
         refreshAgain_ = false;
         refresh();
         return;
     }
-    model_->setRows(watcher_.result());
+    QueryResult result = watcher_.result();
+    if (!result.error.isEmpty()) scope_->setText(tr("Cannot read operators: %1").arg(result.error));
+    model_->setRows(std::move(result.rows));
     emit rowsUpdated();
 }
 
 void OpsView::waitForQuery() {
-    while (watcher_.isRunning() || refreshAgain_) {
+    while (pending_) {
         watcher_.waitForFinished();
-        QCoreApplication::processEvents();
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
 }
 

@@ -2,6 +2,7 @@
 // The per-operator table with a filter box. Follows the session's selection: the whole
 // trace, or only the selected time window (queried off the GUI thread).
 #include <QFutureWatcher>
+#include <QString>
 #include <QWidget>
 #include <vector>
 
@@ -42,8 +43,13 @@ private:
     QTableView* table_;
     QLineEdit* filter_;
     QLabel* scope_;
-    QFutureWatcher<std::vector<OpRow>> watcher_;
+    struct QueryResult {
+        std::vector<OpRow> rows;
+        QString error;
+    };
+    QFutureWatcher<QueryResult> watcher_;
     bool refreshAgain_ = false;
+    bool pending_ = false; // a query was started and its rows have not landed yet
 };
 
 } // namespace memviz

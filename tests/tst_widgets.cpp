@@ -1,0 +1,255 @@
+// The GUI offscreen: the main window on the real sample, the timeline's interactions, the
+// operator table model, and the background import with progress and cancel.
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "core/Progress.h"
+#include "core/Units.h"
+#include "store/Database.h"
+#include "store/OpsQuery.h"
+#include "widgets/ImportTask.h"
+#include "widgets/OpsTableModel.h"
+#include "widgets/OpsView.h"
+#include "widgets/TimelinePlot.h"
+#include "widgets/TraceSession.h"
+
+using namespace memviz;
+
+namespace {
+
+QString samplePath() { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/sample/sample_training_step.csv.gz"; }
+
+QByteArray bigLog(int pairs) {
+    QByteArray s = "time_ns,action,address,size,op\n";
+    s.reserve(pairs * 60);
+    for (int i = 0; i < pairs; ++i) {
+        const QByteArray a = QByteArray::number(0x10000 + i * 64, 16);
+        s += QByteArray::number(i * 10) + ",alloc,0x" + a + "," + QByteArray::number(64 + i % 100) + ",op" +
+             QByteArray::number(i % 7) + "\n";
+        s += QByteArray::number(i * 10 + 5) + ",free,0x" + a + ",,\n";
+    }
+    return s;
+}
+
+} // namespace
+
+class TestWidgets : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void mainWindowShowsTheSample();
+    void opsModelIsAValidModel();
+    void filterBoxFiltersOperators();
+    void selectionRestrictsTheOperatorTable();
+    void shiftDragSelectsAWindow();
+    void wheelZoomsAndHomeResets();
+    void importTaskReportsProgress();
+    void importTaskCancels();
+};
+
+void TestWidgets::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("memviz-tests");
+    Q_INIT_RESOURCE(memviz);
+}
+
+void TestWidgets::mainWindowShowsTheSample() {
+    MainWindow w;
+    w.resize(1200, 800);
+    w.openFileBlocking(samplePath());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.timeline()->refreshNow();
+    w.opsView()->waitForQuery();
+    QVERIFY(w.session()->isOpen());
+    QCustomPlot* plot = w.timeline()->plot();
+    QCOMPARE(plot->graphCount(), 1);
+    QVERIFY(plot->graph(0)->dataCount() > 10);
+    // Fed from the pyramid: never more than 4 points per pixel column (+ edges).
+    QVERIFY(w.timeline()->lastPointCount() <= 4 * plot->axisRect()->width() + 4);
+    QVERIFY2(plot->xAxis->label().contains("(ms)") || plot->xAxis->label().contains("(s)"), qPrintable(plot->xAxis->label()));
+    QVERIFY2(plot->yAxis->label().contains("(MiB)"), qPrintable(plot->yAxis->label()));
+    // The peak marker's label quotes the summary's peak.
+    const auto& cpu = w.session()->summary().devices.at(0);
+    bool peakLabel = false;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
+            peakLabel |= text->text().contains(QString::fromStdString(formatBytes(static_cast<double>(cpu.peakBytes))));
+    QVERIFY(peakLabel);
+    QVERIFY(w.opsView()->model()->rowCount() > 5);
+    // The status bar shows the format and the peak.
+    QStringList labels;
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>()) labels << l->text();
+    QVERIFY2(labels.join(' ').contains("memviz-alloc-log"), qPrintable(labels.join('|')));
+    QVERIFY2(labels.join(' ').contains("peak"), qPrintable(labels.join('|')));
+    // The rendered window is not blank.
+    const QImage image = w.grab().toImage();
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4) colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+}
+
+void TestWidgets::opsModelIsAValidModel() {
+    OpsTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    std::vector<OpRow> rows;
+    for (int i = 0; i < 20; ++i) rows.push_back({"op" + std::to_string(i), i, i / 2, i * 1000, i * 400, i * 10});
+    model.setRows(rows);
+    QCOMPARE(model.rowCount(), 20);
+    QCOMPARE(model.index(3, OpsTableModel::NetBytes).data(OpsTableModel::SortRole).toLongLong(), 3000 - 1200);
+    QCOMPARE(model.index(3, OpsTableModel::BytesAllocated).data().toString(), QStringLiteral("2.93 KiB"));
+    QSortFilterProxyModel proxy;
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(OpsTableModel::SortRole);
+    proxy.sort(OpsTableModel::BytesAllocated, Qt::DescendingOrder);
+    // Numeric, not lexical: 19000 before 9000.
+    QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("op19"));
+    QCOMPARE(proxy.index(1, 0).data().toString(), QStringLiteral("op18"));
+    model.setRows({});
+    QCOMPARE(proxy.rowCount(), 0);
+}
+
+void TestWidgets::filterBoxFiltersOperators() {
+    TraceSession session;
+    QTemporaryDir dir;
+    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
+    session.open(QString::fromStdString(t.storePath), t.traceId);
+    OpsView view(&session);
+    view.waitForQuery();
+    const int all = view.table()->model()->rowCount();
+    view.filterEdit()->setText("BACKWARD");
+    const int filtered = view.table()->model()->rowCount();
+    QVERIFY(filtered > 0 && filtered < all);
+    for (int r = 0; r < filtered; ++r)
+        QVERIFY(view.table()->model()->index(r, 0).data().toString().contains("backward"));
+}
+
+void TestWidgets::selectionRestrictsTheOperatorTable() {
+    const QString py = test::python();
+    if (py.isEmpty()) QSKIP("no python3 for the oracle");
+    TraceSession session;
+    QTemporaryDir dir;
+    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
+    session.open(QString::fromStdString(t.storePath), t.traceId);
+    OpsView view(&session);
+    view.waitForQuery();
+    const TimeRange window{session.fullRange().end / 4, session.fullRange().end / 2};
+    session.setSelection(window);
+    view.waitForQuery();
+    const auto oracle = test::runProcess(py, {test::oracle("alloclog_summary.py"), samplePath(), "--range",
+                                              QStringLiteral("%1:%2").arg(window.begin).arg(window.end)});
+    QVERIFY2(oracle.exitCode == 0, oracle.err.constData());
+    const QJsonObject ops = QJsonDocument::fromJson(oracle.out).object()["ops"].toObject();
+    const auto& rows = view.model()->rows();
+    QCOMPARE(rows.size(), static_cast<std::size_t>(ops.size()));
+    for (const OpRow& r : rows) {
+        const QJsonObject e = ops[QString::fromStdString(r.name)].toObject();
+        QCOMPARE(r.bytesAllocated, e["allocated"].toInteger());
+        QCOMPARE(r.bytesFreed, e["freed"].toInteger());
+    }
+    const std::size_t inWindow = rows.size();
+    session.setSelection(std::nullopt);
+    view.waitForQuery();
+    QVERIFY(view.model()->rows().size() > inWindow);
+}
+
+void TestWidgets::shiftDragSelectsAWindow() {
+    TraceSession session;
+    QTemporaryDir dir;
+    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
+    session.open(QString::fromStdString(t.storePath), t.traceId);
+    TimelinePlot timeline(&session);
+    timeline.resize(1000, 400);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QCustomPlot* plot = timeline.plot();
+    plot->replot();
+    const QRect r = plot->axisRect()->rect();
+    const QPoint a(r.left() + r.width() / 4, r.center().y());
+    const QPoint b(r.left() + r.width() / 2, r.center().y());
+    QSignalSpy spy(&session, &TraceSession::selectionChanged);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, a);
+    QMouseEvent move(QEvent::MouseMove, b, plot->mapToGlobal(b), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+    QApplication::sendEvent(plot, &move);
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier, b);
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(session.selection().has_value());
+    const double expectBegin = plot->xAxis->pixelToCoord(a.x());
+    const double expectEnd = plot->xAxis->pixelToCoord(b.x());
+    QVERIFY(std::abs(static_cast<double>(session.selection()->begin) - expectBegin) <= 1.0);
+    QVERIFY(std::abs(static_cast<double>(session.selection()->end) - expectEnd) <= 1.0);
+    // A plain drag pans instead of selecting; a double-click clears the selection.
+    QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, b);
+    QVERIFY(!session.selection().has_value());
+}
+
+void TestWidgets::wheelZoomsAndHomeResets() {
+    TraceSession session;
+    QTemporaryDir dir;
+    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
+    session.open(QString::fromStdString(t.storePath), t.traceId);
+    TimelinePlot timeline(&session);
+    timeline.resize(1000, 400);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    QCustomPlot* plot = timeline.plot();
+    const double before = plot->xAxis->range().size();
+    const QPoint centre = plot->axisRect()->rect().center();
+    for (int i = 0; i < 6; ++i) {
+        QWheelEvent wheel(centre, plot->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(plot, &wheel);
+    }
+    QVERIFY(plot->xAxis->range().size() < before / 2);
+    timeline.refreshNow();
+    QVERIFY(plot->graph(0)->dataCount() > 0);
+    QTest::keyClick(&timeline, Qt::Key_Home);
+    QVERIFY(std::abs(plot->xAxis->range().size() - before) < before * 1e-6);
+}
+
+void TestWidgets::importTaskReportsProgress() {
+    QTemporaryDir dir;
+    const QString log = test::writeFile(dir, "big.csv", bigLog(150000));
+    ImportTask task;
+    QSignalSpy progress(&task, &ImportTask::progress);
+    QSignalSpy done(&task, &ImportTask::succeeded);
+    QSignalSpy failed(&task, &ImportTask::failed);
+    task.start(log, dir.filePath("s.memviz"));
+    QVERIFY(done.wait(60000));
+    QCOMPARE(failed.count(), 0);
+    QVERIFY(progress.count() >= 2);
+    QCOMPARE(progress.last().at(0).toInt(), 1000);
+    Database db(done.first().at(0).toString().toStdString(), Database::Mode::ReadOnly);
+    QCOMPARE(loadSummary(db, done.first().at(1).toLongLong()).devices.at(0).allocs, 150000);
+}
+
+void TestWidgets::importTaskCancels() {
+    QTemporaryDir dir;
+    const QString log = test::writeFile(dir, "big.csv", bigLog(400000));
+    ImportTask task;
+    QSignalSpy cancelled(&task, &ImportTask::cancelled);
+    QSignalSpy done(&task, &ImportTask::succeeded);
+    connect(&task, &ImportTask::progress, &task, [&task](int permille) { if (permille > 0) task.cancel(); });
+    task.start(log, dir.filePath("s.memviz"));
+    QVERIFY(cancelled.wait(60000));
+    QCOMPARE(done.count(), 0);
+    Database db(dir.filePath("s.memviz").toStdString(), Database::Mode::ReadOnly);
+    QCOMPARE(listTraces(db).size(), std::size_t{0});
+}
+
+QTEST_MAIN(TestWidgets)
+#include "tst_widgets.moc"
