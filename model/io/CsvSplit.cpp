@@ -1,6 +1,5 @@
 #include "io/CsvSplit.h"
 
-#include <cstring>
 
 namespace memviz {
 
@@ -12,19 +11,25 @@ std::string_view trimmed(std::string_view s) {
 
 bool CsvSplitter::split(std::string_view line, std::vector<std::string_view>& fields) {
     fields.clear();
-    if (std::memchr(line.data(), '"', line.size()) == nullptr) {
-        // Fast path: no quotes anywhere.
-        std::size_t start = 0;
-        for (;;) {
-            const void* hit = std::memchr(line.data() + start, sep_, line.size() - start);
-            if (!hit) {
-                fields.push_back(line.substr(start));
-                return true;
+    {
+        // Fast path: one pass that gives up at the first quote.
+        const char* start = line.data();
+        const char* const end = start + line.size();
+        bool quoted = false;
+        for (const char* p = start; p < end; ++p) {
+            if (*p == sep_) {
+                fields.emplace_back(start, static_cast<std::size_t>(p - start));
+                start = p + 1;
+            } else if (*p == '"') {
+                quoted = true;
+                break;
             }
-            const auto pos = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
-            fields.push_back(line.substr(start, pos - start));
-            start = pos + 1;
         }
+        if (!quoted) {
+            fields.emplace_back(start, static_cast<std::size_t>(end - start));
+            return true;
+        }
+        fields.clear();
     }
     // Quoted fields are copied without their quotes; reserve so views stay valid.
     unquoted_.clear();

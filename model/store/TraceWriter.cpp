@@ -85,11 +85,12 @@ std::int32_t TraceWriter::name(NameKind kind, std::string_view text) {
 
 std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
                                        bool primary) {
+    queue_.drain(); // the connection is the worker's while it has jobs
     Statement s(db_, "INSERT INTO series(trace_id, device, name, unit) VALUES (?,?,?,?)");
     s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).run();
     const std::int64_t id = db_.lastInsertRowId();
-    seriesIndex_[id] = series_.size();
     series_.push_back(std::make_unique<SeriesWriter>(id, insertSeriesChunk_, insertLod_));
+    pendingPoints_.emplace_back().reserve(kPointsPerChunk);
     if (primary) deviceState(device).primary = series_.back().get();
     return id;
 }
@@ -99,8 +100,23 @@ void TraceWriter::noteTime(std::int64_t t) {
 }
 
 void TraceWriter::addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value) {
-    series_[seriesIndex_.at(seriesId)]->add(timeNs, value);
+    // Ids of one writer's series are consecutive rowids, so the index is a subtraction.
+    const auto index = static_cast<std::size_t>(seriesId - (series_.empty() ? 0 : series_.front()->id()));
+    if (index >= series_.size() || series_[index]->id() != seriesId) throw StoreError("unknown series id");
+    auto& pending = pendingPoints_[index];
+    pending.push_back({timeNs, value});
+    if (pending.size() == kPointsPerChunk) flushPoints(index);
     noteTime(timeNs);
+}
+
+void TraceWriter::flushPoints(std::size_t index) {
+    if (pendingPoints_[index].empty()) return;
+    SeriesWriter* writer = series_[index].get();
+    queue_.post([writer, points = std::move(pendingPoints_[index])] {
+        for (const SeriesPoint& p : points) writer->add(p.t, p.v);
+    });
+    pendingPoints_[index] = {};
+    pendingPoints_[index].reserve(kPointsPerChunk);
 }
 
 void TraceWriter::addEvent(const Event& e) {
@@ -132,17 +148,22 @@ void TraceWriter::addEvent(const Event& e) {
 
 void TraceWriter::flushEvents() {
     if (pending_.empty()) return;
-    const auto blob = encodeEvents(pending_);
-    insertEventChunk_.bind(1, traceId_)
-        .bind(2, chunkCount_++)
-        .bind(3, eventSeq_ - static_cast<std::int64_t>(pending_.size()))
-        .bind(4, static_cast<std::int64_t>(pending_.size()))
-        .bind(5, pending_.front().timeNs)
-        .bind(6, pending_.back().timeNs)
-        .bind(7, kCodecZstdColumns)
-        .bindBlob(8, blob)
-        .run();
-    pending_.clear();
+    const std::int64_t chunk = chunkCount_++;
+    const std::int64_t firstSeq = eventSeq_ - static_cast<std::int64_t>(pending_.size());
+    queue_.post([this, chunk, firstSeq, events = std::move(pending_)] {
+        const auto blob = encodeEvents(events);
+        insertEventChunk_.bind(1, traceId_)
+            .bind(2, chunk)
+            .bind(3, firstSeq)
+            .bind(4, static_cast<std::int64_t>(events.size()))
+            .bind(5, events.front().timeNs)
+            .bind(6, events.back().timeNs)
+            .bind(7, kCodecZstdColumns)
+            .bindBlob(8, blob)
+            .run();
+    });
+    pending_ = {};
+    pending_.reserve(kEventsPerChunk);
 }
 
 void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message) {
@@ -226,6 +247,8 @@ void TraceWriter::writeDerivedTables() {
 std::int64_t TraceWriter::commit() {
     if (committed_) throw StoreError("trace already committed");
     flushEvents();
+    for (std::size_t i = 0; i < series_.size(); ++i) flushPoints(i);
+    queue_.drain();
     writeDerivedTables();
     tx_.commit();
     committed_ = true;

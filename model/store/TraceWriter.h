@@ -3,6 +3,7 @@
 // go in through prepared statements, derived tables (summary, per-op aggregates, level of
 // detail) are built as the rows stream by, and nothing is visible until commit(). A writer
 // destroyed without commit() (an error, a cancel) rolls back and leaves the file as it was.
+// Compression and row writes run on a worker thread (WorkQueue) while the importer parses.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -12,7 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "store/WorkQueue.h"
 #include "trace/Event.h"
 
 namespace memviz {
@@ -85,6 +88,7 @@ private:
     };
 
     void flushEvents();
+    void flushPoints(std::size_t seriesIndex);
     void noteTime(std::int64_t t);
     DeviceState& deviceState(std::uint16_t device);
     void writeDerivedTables();
@@ -103,11 +107,14 @@ private:
     NameTable devices_;
     NameTable names_[3];
     std::vector<std::unique_ptr<DeviceState>> deviceStates_;
+    // Touched only by the work queue's thread until commit() drains it.
     std::vector<std::unique_ptr<SeriesWriter>> series_;
-    std::unordered_map<std::int64_t, std::size_t> seriesIndex_;
+    std::vector<std::vector<SeriesPoint>> pendingPoints_; // per series, filled by the parser
     std::map<std::string, Warning, std::less<>> warnings_;
     std::map<std::string, std::string, std::less<>> metadata_;
     bool committed_ = false;
+    // Last member: destroyed (joined) first, before the statements and the transaction.
+    WorkQueue queue_;
 };
 
 } // namespace memviz

@@ -3,9 +3,9 @@
 // the live byte count per device. Shared by every importer whose format has addresses.
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "trace/AddressMap.h"
 #include "trace/Event.h"
 
 namespace memviz {
@@ -30,7 +30,7 @@ public:
 
 private:
     void ensure(std::uint16_t device);
-    std::vector<std::unordered_map<std::int64_t, Block>> blocks_;
+    std::vector<AddressMap<Block>> blocks_;
     std::vector<std::int64_t> live_;
 };
 

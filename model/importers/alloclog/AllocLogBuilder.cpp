@@ -24,6 +24,14 @@ std::uint16_t AllocLogBuilder::deviceIndex(std::string_view name) {
     return d;
 }
 
+std::int32_t AllocLogBuilder::nameId(NameKind kind, std::string_view text, LastName& last) {
+    if (text.empty()) return kNoName;
+    if (last.id != kNoName && text == last.text) return last.id;
+    last.text.assign(text);
+    last.id = out_.name(kind, text);
+    return last.id;
+}
+
 void AllocLogBuilder::add(const AllocLogRecord& r, std::int64_t line) {
     const auto where = [line] { return "line " + std::to_string(line); };
     if (!origin_) {
@@ -42,9 +50,9 @@ void AllocLogBuilder::add(const AllocLogRecord& r, std::int64_t line) {
     e.timeNs = t;
     e.device = deviceIndex(r.device);
     e.address = r.address;
-    e.op = r.op.empty() ? kNoName : out_.name(NameKind::Op, r.op);
-    e.category = r.category.empty() ? kNoName : out_.name(NameKind::Category, r.category);
-    e.stack = r.stack.empty() ? kNoName : out_.name(NameKind::Stack, r.stack);
+    e.op = nameId(NameKind::Op, r.op, lastOp_);
+    e.category = nameId(NameKind::Category, r.category, lastCategory_);
+    e.stack = nameId(NameKind::Stack, r.stack, lastStack_);
 
     if (r.isAlloc) {
         e.kind = EventKind::Alloc;

@@ -32,6 +32,12 @@ public:
 
 private:
     std::uint16_t deviceIndex(std::string_view name);
+    // Consecutive records mostly repeat their op, category and stack: skip the hash lookup.
+    struct LastName {
+        std::string text;
+        std::int32_t id = kNoName;
+    };
+    std::int32_t nameId(NameKind kind, std::string_view text, LastName& last);
 
     TraceWriter& out_;
     LiveBytesTracker tracker_;
@@ -39,6 +45,7 @@ private:
     std::string lastDeviceName_;
     std::uint16_t lastDevice_ = 0;
     bool haveDevice_ = false;
+    LastName lastOp_, lastCategory_, lastStack_;
     std::optional<std::int64_t> origin_;
     std::int64_t lastTime_ = 0;
 };
