@@ -1,6 +1,6 @@
 // memviz: a subcommand runs headless (cli::run); anything else opens the window.
 #include <QApplication>
-#include <QFileInfo>
+#include <QIcon>
 
 #include "MainWindow.h"
 #include "cli/Cli.h"
@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     if (memviz::cli::isCommandLineInvocation(argc, argv)) return memviz::cli::run(argc, argv);
 
     QApplication app(argc, argv);
+    QApplication::setWindowIcon(QIcon(":/icons/memviz.png"));
     memviz::MainWindow window;
     window.show();
     const QStringList args = QApplication::arguments().mid(1);

@@ -1,49 +1,16 @@
-// Writes a synthetic memviz allocation log (CSV) of N events: a training-loop-like pattern
-// with a working set that grows and shrinks, 40 operators, a few stacks, random sizes.
-// usage: gen_alloclog N OUT.csv [SEED]
+// usage: gen_alloclog N OUT.csv [SEED] — writes a synthetic allocation log of N events.
 #include <cstdio>
 #include <cstdlib>
-#include <random>
-#include <vector>
+
+#include "AllocLogGenerator.h"
 
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr, "usage: %s N OUT.csv [SEED]\n", argv[0]);
         return 2;
     }
-    const long long n = std::atoll(argv[1]);
-    std::FILE* out = std::fopen(argv[2], "w");
-    if (!out) {
-        std::perror(argv[2]);
-        return 1;
-    }
-    std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
-    std::vector<unsigned long long> live;
-    live.reserve(1 << 20);
-    unsigned long long nextAddress = 0x7f0000000000ull;
-    long long t = 1000000000;
-    std::fputs("time_ns,action,address,size,device,op,category,stack\n", out);
-    static const char* categories[] = {"forward", "backward", "optimizer"};
-    for (long long i = 0; i < n; ++i) {
-        t += 1 + static_cast<long long>(rng() % 200);
-        // The working set follows a slow wave, like activations over a training step.
-        const double phase = static_cast<double>(i % 2000000) / 2000000.0;
-        const std::size_t target = static_cast<std::size_t>(2000 + 60000 * (phase < 0.5 ? phase : 1 - phase));
-        const bool alloc = live.empty() || (live.size() < target ? rng() % 10 < 7 : rng() % 10 < 3);
-        const unsigned op = static_cast<unsigned>(rng() % 40);
-        if (alloc) {
-            const unsigned long long size = 64ull << (rng() % 14);
-            live.push_back(nextAddress);
-            std::fprintf(out, "%lld,alloc,0x%llx,%llu,cpu,aten::op%u,%s,train;step;layer%u\n", t, nextAddress, size, op,
-                         categories[op % 3], op % 8);
-            nextAddress += size + 64;
-        } else {
-            const std::size_t k = rng() % live.size();
-            std::fprintf(out, "%lld,free,0x%llx,,cpu,,,\n", t, live[k]);
-            live[k] = live.back();
-            live.pop_back();
-        }
-    }
-    std::fclose(out);
-    return 0;
+    const bool ok = memviz::bench::writeSyntheticAllocLog(argv[2], std::atoll(argv[1]),
+                                                         argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+    if (!ok) std::perror(argv[2]);
+    return ok ? 0 : 1;
 }

@@ -7,7 +7,7 @@ namespace memviz {
 double niceStep(double raw) {
     if (!(raw > 0) || !std::isfinite(raw)) return 1.0;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
         if (m * magnitude >= raw * 0.999) return m * magnitude;
     return 10.0 * magnitude;
 }

@@ -25,7 +25,7 @@ private:
     ScaledUnit unit_{1.0, "B"};
 };
 
-// 1, 2 or 5 times a power of ten, at least `raw`.
+// 1, 2, 2.5 or 5 times a power of ten, at least `raw`.
 double niceStep(double raw);
 
 } // namespace memviz

@@ -44,7 +44,8 @@ OpsView::OpsView(TraceSession* session, QWidget* parent)
     top->addWidget(scope_, 1);
     top->addWidget(filter_, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(0, 4, 0, 0);
+    top->setContentsMargins(6, 0, 6, 0);
     layout->addLayout(top);
     layout->addWidget(table_);
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The two things a developer does, each from a fresh Debian 12 machine:
+#   packaging/dev.sh run    install what is missing, build, open the app on the sample trace
+#   packaging/dev.sh test   install what is missing, build, run the whole test suite headless
+# Also: build (install + build only), bench (build and run the benchmarks).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+action=${1:-test}
+build=${MEMVIZ_BUILD_DIR:-build}
+
+bash packaging/install-deps.sh
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)"
+
+case "$action" in
+  run)
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+      echo "memviz: no display; running under Xvfb (use 'memviz screenshot' for a PNG)" >&2
+      exec xvfb-run -a "$build/app/memviz" --sample
+    fi
+    exec "$build/app/memviz" --sample
+    ;;
+  test)
+    cd "$build"
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j 2
+    ;;
+  build)
+    ;;
+  bench)
+    exec "$build/bench/bench_store"
+    ;;
+  *)
+    echo "usage: $0 run|test|build|bench" >&2
+    exit 2
+    ;;
+esac
