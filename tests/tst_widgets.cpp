@@ -88,6 +88,10 @@ void TestWidgets::mainWindowShowsTheSample() {
         if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)))
             peakLabel |= text->text().contains(QString::fromStdString(formatBytes(static_cast<double>(cpu.peakBytes))));
     QVERIFY(peakLabel);
+    // The hover read-out at the peak time names the peak bytes exactly.
+    const QString readout = w.timeline()->readoutAt(cpu.peakTimeNs);
+    QVERIFY2(readout.contains(QString::fromStdString(formatBytes(static_cast<double>(cpu.peakBytes)))), qPrintable(readout));
+    QVERIFY2(readout.contains(QString::fromStdString(formatDuration(static_cast<double>(cpu.peakTimeNs)))), qPrintable(readout));
     QVERIFY(w.opsView()->model()->rowCount() > 5);
     // The status bar shows the format and the peak.
     QStringList labels;
