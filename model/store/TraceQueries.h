@@ -56,6 +56,7 @@ struct SeriesInfo {
     std::string deviceName;
     std::string name;
     std::string unit;
+    std::string display = "line"; // "line" or "stack" (cumulative band of a stacked chart)
     std::int64_t pointCount = 0;
     std::int64_t tFirst = 0, tLast = 0;
     std::int64_t vMin = 0, vMax = 0, vFinal = 0;

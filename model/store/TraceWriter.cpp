@@ -84,15 +84,24 @@ std::int32_t TraceWriter::name(NameKind kind, std::string_view text) {
 }
 
 std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                                       bool primary) {
+                                       bool primary, std::string_view display) {
+    if (display != "line" && display != "stack") throw StoreError("unknown series display \"" + std::string(display) + "\"");
     queue_.drain(); // the connection is the worker's while it has jobs
-    Statement s(db_, "INSERT INTO series(trace_id, device, name, unit) VALUES (?,?,?,?)");
-    s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).run();
+    Statement s(db_, "INSERT INTO series(trace_id, device, name, unit, display) VALUES (?,?,?,?,?)");
+    s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).bind(5, display).run();
     const std::int64_t id = db_.lastInsertRowId();
     series_.push_back(std::make_unique<SeriesWriter>(id, insertSeriesChunk_, insertLod_));
     pendingPoints_.emplace_back().reserve(kPointsPerChunk);
     if (primary) deviceState(device).primary = series_.back().get();
     return id;
+}
+
+std::int32_t TraceWriter::thread(std::string_view label) { return threads_.intern(label); }
+
+RowAppender& TraceWriter::appender(std::string_view insertSql, int columns) {
+    queue_.drain(); // preparing a statement uses the connection
+    appenders_.push_back(std::make_unique<RowAppender>(db_, queue_, insertSql, columns));
+    return *appenders_.back();
 }
 
 void TraceWriter::noteTime(std::int64_t t) {
@@ -183,9 +192,13 @@ void TraceWriter::writeDerivedTables() {
         dev.bind(1, traceId_).bind(2, static_cast<std::int64_t>(i)).bind(3, devices_.names()[i]).run();
 
     Statement nm(db_, "INSERT INTO names(trace_id, kind, id, name) VALUES (?,?,?,?)");
-    for (int kind = 0; kind < 3; ++kind)
+    for (int kind = 0; kind < kNameKinds; ++kind)
         for (std::size_t i = 0; i < names_[kind].names().size(); ++i)
             nm.bind(1, traceId_).bind(2, kind).bind(3, static_cast<std::int64_t>(i)).bind(4, names_[kind].names()[i]).run();
+
+    Statement th(db_, "INSERT INTO threads(trace_id, thread, name) VALUES (?,?,?)");
+    for (std::size_t i = 0; i < threads_.names().size(); ++i)
+        th.bind(1, traceId_).bind(2, static_cast<std::int64_t>(i)).bind(3, threads_.names()[i]).run();
 
     Statement upd(db_, "UPDATE series SET point_count = ?, t_first = ?, t_last = ?, v_min = ?, v_max = ?, v_final = ? "
                        "WHERE id = ?");
@@ -248,6 +261,7 @@ std::int64_t TraceWriter::commit() {
     if (committed_) throw StoreError("trace already committed");
     flushEvents();
     for (std::size_t i = 0; i < series_.size(); ++i) flushPoints(i);
+    for (auto& a : appenders_) a->flush();
     queue_.drain();
     writeDerivedTables();
     tx_.commit();

@@ -15,6 +15,7 @@
 
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "store/RowAppender.h"
 #include "store/WorkQueue.h"
 #include "trace/Event.h"
 
@@ -59,11 +60,20 @@ public:
 
     // A series of (time, value) points. The primary series of a device is the one its
     // summary (peak, final bytes) is computed from: live allocated bytes.
+    // `display` says how the timeline draws it: "line" (a step line) or "stack" (a filled
+    // band of a stacked chart; its values are cumulative: this series plus the stack series
+    // of the device created before it).
     std::int64_t createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                              bool primary);
+                              bool primary, std::string_view display = "line");
     void addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value);
 
     void addEvent(const Event& event);
+
+    // A thread index for a label (e.g. "pid 12 tid 34"), in order of first appearance.
+    std::int32_t thread(std::string_view label);
+    // Bulk rows for a relational table: `insertSql` with `columns` placeholders, all integers
+    // (RowAppender::kNull for NULL). The appender lives as long as the writer.
+    RowAppender& appender(std::string_view insertSql, int columns);
 
     // A counted, reported problem that did not stop the import (e.g. unmatched frees).
     void warn(std::string_view kind, std::string_view location, std::string_view message);
@@ -105,7 +115,9 @@ private:
     std::int64_t chunkCount_ = 0;
     std::int64_t maxTime_ = 0;
     NameTable devices_;
-    NameTable names_[3];
+    NameTable names_[kNameKinds];
+    NameTable threads_;
+    std::vector<std::unique_ptr<RowAppender>> appenders_;
     std::vector<std::unique_ptr<DeviceState>> deviceStates_;
     // Touched only by the work queue's thread until commit() drains it.
     std::vector<std::unique_ptr<SeriesWriter>> series_;

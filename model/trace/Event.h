@@ -32,6 +32,7 @@ struct Event {
 };
 
 // Kinds of interned names (the `names.kind` column).
-enum class NameKind : int { Op = 0, Category = 1, Stack = 2 };
+enum class NameKind : int { Op = 0, Category = 1, Stack = 2, Shapes = 3 };
+constexpr int kNameKinds = 4;
 
 } // namespace memviz
