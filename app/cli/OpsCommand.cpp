@@ -4,6 +4,8 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "store/Database.h"
+#include "store/ProfilerQuery.h"
+#include <algorithm>
 
 namespace memviz::cli {
 
@@ -39,7 +41,9 @@ int opsCommand(const QStringList& args) {
     p.addOption({"device", "Only this device (cpu, cuda:0, ...).", "NAME"});
     p.addOption({"range", "Only events in this time window (ns from the trace start).", "BEGIN:END"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
-    const QString usage = "memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] [--trace ID]";
+    p.addOption({"group-by-shapes", "Profiler traces: one row per operator and input shapes."});
+    const QString usage = "memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] "
+                          "[--group-by-shapes] [--trace ID]";
     parseOrThrow(p, args, 1, usage);
     qsizetype limit = -1;
     if (p.isSet("limit")) {
@@ -51,8 +55,26 @@ int opsCommand(const QStringList& args) {
     OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
     Database db(source.storePath(), Database::Mode::ReadOnly);
     const TraceSummary summary = loadSummary(db, source.traceId());
+    const std::optional<int> device = deviceIndex(summary, p.value("device"));
+    if (hasProfilerCalls(db, source.traceId())) {
+        const bool grouped = p.isSet("group-by-shapes");
+        ProfilerOpsTable table = queryProfilerOps(db, source.traceId(), range, grouped);
+        std::vector<int> devices;
+        if (device) devices.push_back(*device);
+        else
+            for (std::size_t d = 0; d < table.devices.size(); ++d) devices.push_back(static_cast<int>(d));
+        if (device) // sort by self memory on the chosen device, like sort_by="self_<device>_memory_usage"
+            std::stable_sort(table.rows.begin(), table.rows.end(), [d = static_cast<std::size_t>(*device)](const auto& a, const auto& b) {
+                return a.memory[d].selfBytes > b.memory[d].selfBytes;
+            });
+        if (limit >= 0 && static_cast<std::size_t>(limit) < table.rows.size()) table.rows.resize(static_cast<std::size_t>(limit));
+        if (p.isSet("json"))
+            printOut(QString::fromUtf8(QJsonDocument(profilerOpsJson(summary, table, devices, grouped)).toJson(QJsonDocument::Indented)));
+        else printOut(profilerOpsText(table, devices, grouped));
+        return 0;
+    }
     OpsFilter filter;
-    filter.device = deviceIndex(summary, p.value("device"));
+    filter.device = device;
     filter.range = range;
     std::vector<OpRow> rows = queryOps(db, source.traceId(), filter);
     if (limit >= 0 && static_cast<std::size_t>(limit) < rows.size()) rows.resize(static_cast<std::size_t>(limit));

@@ -100,6 +100,55 @@ QJsonObject opsJson(const TraceSummary& s, const std::vector<OpRow>& rows, const
                        {"ops", ops}};
 }
 
+QJsonObject profilerOpsJson(const TraceSummary& s, const ProfilerOpsTable& table, const std::vector<int>& devices,
+                            bool grouped) {
+    QJsonArray ops;
+    for (const ProfilerOpRow& r : table.rows) {
+        QJsonObject memory;
+        for (int d : devices) {
+            const OpMemory& m = r.memory[static_cast<std::size_t>(d)];
+            memory.insert(QString::fromStdString(table.devices[static_cast<std::size_t>(d)]),
+                          QJsonObject{{"mem", num(m.bytes)},
+                                      {"self_mem", num(m.selfBytes)},
+                                      {"allocs", num(m.allocs)},
+                                      {"alloc_bytes", num(m.allocBytes)},
+                                      {"self_allocs", num(m.selfAllocs)},
+                                      {"self_alloc_bytes", num(m.selfAllocBytes)}});
+        }
+        QJsonObject row{{"name", QString::fromStdString(r.name)}, {"calls", num(r.calls)}, {"memory", memory}};
+        if (grouped) row.insert("input_shapes", QString::fromStdString(r.shapes));
+        ops.append(row);
+    }
+    return QJsonObject{{"format", QString::fromStdString(s.trace.format)},
+                       {"source", QString::fromStdString(s.trace.sourcePath)},
+                       {"trace_id", num(s.trace.id)},
+                       {"semantics", "key_averages"},
+                       {"grouped_by_input_shapes", grouped},
+                       {"ops", ops}};
+}
+
+QString profilerOpsText(const ProfilerOpsTable& table, const std::vector<int>& devices, bool grouped) {
+    QStringList header{"name"};
+    if (grouped) header << "input shapes";
+    header << "calls";
+    for (int d : devices) {
+        const QString name = QString::fromStdString(table.devices[static_cast<std::size_t>(d)]);
+        header << name + " mem" << "self " + name + " mem" << name + " allocs";
+    }
+    std::vector<QStringList> cells;
+    for (const ProfilerOpRow& r : table.rows) {
+        QStringList row{QString::fromStdString(r.name)};
+        if (grouped) row << QString::fromStdString(r.shapes);
+        row << QString::number(r.calls);
+        for (int d : devices) {
+            const OpMemory& m = r.memory[static_cast<std::size_t>(d)];
+            row << bytes(m.bytes) << bytes(m.selfBytes) << QString::number(m.allocs);
+        }
+        cells.push_back(row);
+    }
+    return formatTable(header, cells);
+}
+
 QString opsText(const std::vector<OpRow>& rows) {
     std::vector<QStringList> cells;
     for (const OpRow& r : rows)

@@ -141,20 +141,25 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
     return produced;
 }
 
-std::string InputFile::readAll(std::size_t limit) {
+std::string InputFile::readAll(std::size_t limit, std::size_t padding) {
     std::string out;
     std::size_t size = 0;
-    out.resize(1 << 20);
+    // Plain files: one allocation of the right size; compressed: grow by doubling.
+    std::size_t capacity = compression_ == Compression::None && fileSize_ > 0
+                               ? static_cast<std::size_t>(fileSize_) + 1
+                               : std::size_t{1} << 20;
+    out.resize(std::min(capacity, limit + 1) + padding);
     for (;;) {
-        if (size == out.size()) {
-            if (out.size() >= limit) fail("decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
-            out.resize(std::min(limit, out.size() * 2));
+        if (size + padding == out.size()) {
+            if (size > limit) fail("decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
+            out.resize(std::min(limit + 1, size * 2) + padding);
         }
-        const std::size_t n = read(out.data() + size, out.size() - size);
+        const std::size_t n = read(out.data() + size, out.size() - padding - size);
         if (n == 0) break;
         size += n;
+        if (size > limit) fail("decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");
     }
-    out.resize(size);
+    out.resize(size); // shrinking keeps the capacity, so the padding stays allocated
     return out;
 }
 

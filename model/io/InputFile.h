@@ -27,8 +27,9 @@ public:
     std::size_t read(char* dst, std::size_t capacity);
 
     // Reads everything that is left (for formats that need the whole document in memory).
-    // `limit` guards against decompression bombs: exceeding it is an ImportError.
-    std::string readAll(std::size_t limit);
+    // `limit` guards against decompression bombs: exceeding it is an ImportError. The
+    // string's capacity exceeds its size by at least `padding` bytes (simdjson needs 64).
+    std::string readAll(std::size_t limit, std::size_t padding = 0);
 
     const std::string& path() const { return path_; }
     Compression compression() const { return compression_; }

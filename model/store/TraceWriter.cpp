@@ -175,11 +175,12 @@ void TraceWriter::flushEvents() {
     pending_.reserve(kEventsPerChunk);
 }
 
-void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message) {
+void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message, std::int64_t count) {
+    if (count <= 0) return;
     auto it = warnings_.find(kind);
     if (it == warnings_.end())
         it = warnings_.emplace(std::string(kind), Warning{0, std::string(location), std::string(message)}).first;
-    ++it->second.count;
+    it->second.count += count;
 }
 
 void TraceWriter::setMetadata(std::string_view key, std::string_view value) {

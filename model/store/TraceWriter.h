@@ -68,6 +68,8 @@ public:
     void addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value);
 
     void addEvent(const Event& event);
+    // The trace lasts at least until t (e.g. the end of the last op call).
+    void extendDuration(std::int64_t t) { noteTime(t); }
 
     // A thread index for a label (e.g. "pid 12 tid 34"), in order of first appearance.
     std::int32_t thread(std::string_view label);
@@ -76,7 +78,7 @@ public:
     RowAppender& appender(std::string_view insertSql, int columns);
 
     // A counted, reported problem that did not stop the import (e.g. unmatched frees).
-    void warn(std::string_view kind, std::string_view location, std::string_view message);
+    void warn(std::string_view kind, std::string_view location, std::string_view message, std::int64_t count = 1);
     void setMetadata(std::string_view key, std::string_view value);
     // The source clock's reading at t = 0 (ns), when the importer learns it while reading.
     void setEpochNs(std::int64_t epochNs) { info_.epochNs = epochNs; }

@@ -62,6 +62,13 @@ public:
         return found;
     }
 
+    template <typename F>
+    void forEach(F&& f) const {
+        if (hasSentinel_) f(kEmpty, sentinelValue_);
+        for (const Slot& s : slots_)
+            if (s.key != kEmpty) f(s.key, s.value);
+    }
+
 private:
     static constexpr std::int64_t kEmpty = std::numeric_limits<std::int64_t>::min();
     struct Slot {

@@ -1,0 +1,297 @@
+#include "importers/profiler/ChromeTraceScanner.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "store/TraceWriter.h"
+
+namespace memviz {
+
+namespace od = simdjson::ondemand;
+
+std::string deviceTypeName(int type) {
+    static const char* const names[] = {"cpu",  "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                                        "fpga", "ort",  "xla",    "vulkan", "metal",  "xpu",   "mps",
+                                        "meta", "hpu",  "ve",     "lazy",   "ipu",    "mtia",  "privateuseone"};
+    if (type >= 0 && type < static_cast<int>(std::size(names))) return names[type];
+    return "device" + std::to_string(type);
+}
+
+bool countsAsCpuMemory(int type) { return type == 0 || type == 2 || type == 5; }
+
+namespace {
+
+// The categories of CPU-side events: the ones key_averages attributes memory to.
+bool isCpuSideCategory(std::string_view cat) {
+    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" ||
+           cat == "cuda_driver" || cat == "Runtime" || cat == "python_function";
+}
+
+// A JSON number token in microseconds ("1623142623460121", "12.345", "1e3") to ns, exactly
+// for integers and up to three decimals.
+bool microsToNs(std::string_view text, std::int64_t& ns) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    const std::size_t dot = text.find('.');
+    if (text.find_first_of("eE") == std::string_view::npos) {
+        std::int64_t whole = 0;
+        const std::string_view intPart = text.substr(0, dot);
+        const bool negative = !intPart.empty() && intPart.front() == '-';
+        auto [p, ec] = std::from_chars(intPart.data(), intPart.data() + intPart.size(), whole);
+        if (ec != std::errc() || p != intPart.data() + intPart.size()) return false;
+        std::int64_t frac = 0;
+        if (dot != std::string_view::npos) {
+            std::string_view digits = text.substr(dot + 1);
+            int scale = 100;
+            for (std::size_t i = 0; i < digits.size(); ++i) {
+                if (digits[i] < '0' || digits[i] > '9') return false;
+                if (i < 3) frac += (digits[i] - '0') * scale, scale /= 10;
+                else if (i == 3 && digits[i] >= '5') frac += 1; // round half up at ns
+            }
+        }
+        if (__builtin_mul_overflow(whole, 1000, &ns)) return false;
+        ns += negative ? -frac : frac;
+        return true;
+    }
+    double d = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec != std::errc() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
+    ns = static_cast<std::int64_t>(std::llround(d * 1000.0));
+    return true;
+}
+
+struct EventFields {
+    std::string_view ph, cat, name, pid, tid, ts, dur, inputDims;
+    bool hasTs = false, hasDur = false;
+    // [memory] args
+    std::int64_t deviceType = 0, deviceId = -1, addr = 0, bytes = 0, totalAllocated = 0, totalReserved = 0;
+    bool hasDeviceType = false, hasBytes = false, hasAddr = false, hasTotalAllocated = false, hasTotalReserved = false;
+    bool badArg = false;
+};
+
+// Text of a scalar value: a number's token or a string's content.
+std::string_view scalarText(od::value v) {
+    if (v.type() == od::json_type::string) return v.get_string();
+    std::string_view raw = v.raw_json_token();
+    const std::size_t end = raw.find_first_of(" \t\r\n,}]");
+    return end == std::string_view::npos ? raw : raw.substr(0, end);
+}
+
+bool intArg(od::value v, std::int64_t& out) {
+    if (v.type() != od::json_type::number) return false;
+    std::int64_t i = 0;
+    if (!v.get_int64().get(i)) {
+        out = i;
+        return true;
+    }
+    std::uint64_t u = 0; // addresses above 2^63
+    if (!v.get_uint64().get(u)) {
+        out = static_cast<std::int64_t>(u);
+        return true;
+    }
+    return false;
+}
+
+void readArgs(od::object args, EventFields& e) {
+    for (auto field : args) {
+        const std::string_view key = field.unescaped_key();
+        od::value v = field.value();
+        std::int64_t n = 0;
+        if (key == "Device Type") {
+            e.hasDeviceType = intArg(v, n);
+            e.badArg |= !e.hasDeviceType;
+            e.deviceType = n;
+        } else if (key == "Device Id") {
+            if (intArg(v, n)) e.deviceId = n;
+            else e.badArg = true;
+        } else if (key == "Bytes") {
+            e.hasBytes = intArg(v, n);
+            e.badArg |= !e.hasBytes;
+            e.bytes = n;
+        } else if (key == "Addr") {
+            e.hasAddr = intArg(v, n);
+            e.addr = n;
+        } else if (key == "Total Allocated") {
+            e.hasTotalAllocated = intArg(v, n);
+            e.totalAllocated = n;
+        } else if (key == "Total Reserved") {
+            e.hasTotalReserved = intArg(v, n);
+            e.totalReserved = n;
+        } else if (key == "Input Dims" && v.type() == od::json_type::array) {
+            od::array dims = v.get_array();
+            e.inputDims = dims.raw_json();
+        }
+    }
+}
+
+// "[[1, 2], []]" whatever the spacing in the file, like str(evt.input_shapes).
+std::string normaliseShapes(std::string_view raw) {
+    std::string out;
+    out.reserve(raw.size() + 8);
+    for (char c : raw) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+        out.push_back(c);
+        if (c == ',') out.push_back(' ');
+    }
+    return out;
+}
+
+class Scanner {
+public:
+    Scanner(const std::string& path, const std::string& json, TraceWriter& out, const Progress& progress)
+        : path_(path), json_(json), out_(out), progress_(progress) {
+        noShapes_ = out_.name(NameKind::Shapes, "");
+    }
+
+    ScannedTrace run() {
+        od::parser parser;
+        try {
+            doc_ = parser.iterate(json_.data(), json_.size(), json_.capacity());
+            if (doc_.type() == od::json_type::array) {
+                scanEvents(doc_.get_array());
+            } else {
+                for (auto field : doc_.get_object()) {
+                    const std::string_view key = field.unescaped_key();
+                    if (key == "traceEvents") scanEvents(field.value().get_array());
+                    else if (key == "baseTimeNanoseconds") baseTimeNs_ = field.value().get_int64();
+                    else if (key == "schemaVersion") out_.setMetadata("schemaVersion", std::string(scalarText(field.value())));
+                    else if (key == "distributedInfo") out_.setMetadata("distributedInfo", std::string(std::string_view(field.value().raw_json_token())));
+                }
+            }
+            if (!doc_.current_location().error()) throw ImportError(location() + ": unexpected text after the trace");
+        } catch (const simdjson::simdjson_error& e) {
+            throw ImportError(location() + ": invalid JSON: " + simdjson::error_message(e.error()));
+        }
+        if (!sawEvents_) throw ImportError(path_ + ": no traceEvents in the trace");
+        return finish();
+    }
+
+private:
+    std::string location() {
+        const char* at = nullptr;
+        if (!doc_.current_location().get(at) && at >= json_.data() && at <= json_.data() + json_.size())
+            return path_ + ": byte " + std::to_string(at - json_.data());
+        return path_ + ": at the end of the data (truncated?)";
+    }
+
+    void scanEvents(od::array events) {
+        sawEvents_ = true;
+        for (auto element : events) {
+            od::object obj = element.get_object();
+            EventFields e;
+            for (auto field : obj) {
+                const std::string_view key = field.unescaped_key();
+                od::value v = field.value();
+                if (key == "ph") e.ph = v.get_string();
+                else if (key == "cat") e.cat = v.get_string();
+                else if (key == "name") e.name = v.get_string();
+                else if (key == "pid") e.pid = scalarText(v);
+                else if (key == "tid") e.tid = scalarText(v);
+                else if (key == "ts") e.ts = scalarText(v), e.hasTs = true;
+                else if (key == "dur") e.dur = scalarText(v), e.hasDur = true;
+                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
+            }
+            take(e);
+            if ((++result_.eventCount & 0xffff) == 0) {
+                const char* at = nullptr;
+                if (!doc_.current_location().get(at)) progress_.update(at - json_.data(), static_cast<std::int64_t>(json_.size()));
+                else progress_.checkCancelled();
+            }
+        }
+    }
+
+    std::int32_t thread(const EventFields& e) {
+        std::string label(e.pid);
+        label += '/';
+        label += e.tid;
+        return out_.thread(label);
+    }
+
+    void skipMemory(const std::string& why) {
+        if (result_.skippedMemory++ == 0)
+            result_.firstSkipLocation = "event " + std::to_string(result_.eventCount) + " (" + location() + "): " + why;
+    }
+
+    void take(const EventFields& e) {
+        std::int64_t ts = 0;
+        if (e.hasTs && !microsToNs(e.ts, ts)) {
+            if (e.name == "[memory]") skipMemory("non-numeric ts");
+            return;
+        }
+        if (e.hasTs) {
+            minTs_ = std::min(minTs_, ts);
+            std::int64_t dur = 0;
+            if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) maxEnd_ = std::max(maxEnd_, ts + dur);
+            else maxEnd_ = std::max(maxEnd_, ts);
+        }
+        const bool oom = e.name == "[OutOfMemory]";
+        if (e.name == "[memory]" || oom) {
+            if (!e.hasTs) return skipMemory("no ts");
+            if (e.badArg || !e.hasDeviceType || (!e.hasBytes && !oom)) return skipMemory("missing or non-numeric args");
+            MemoryRecord m;
+            m.t = ts;
+            m.bytes = e.bytes;
+            m.address = e.addr;
+            m.hasAddress = e.hasAddr;
+            m.totalAllocated = e.totalAllocated;
+            m.totalReserved = e.totalReserved;
+            m.hasTotals = e.hasTotalAllocated && e.hasTotalReserved;
+            m.deviceType = static_cast<std::int32_t>(e.deviceType);
+            m.deviceId = static_cast<std::int32_t>(e.deviceId);
+            m.thread = thread(e);
+            m.outOfMemory = oom;
+            m.order = static_cast<std::int64_t>(result_.memory.size());
+            result_.memory.push_back(m);
+            return;
+        }
+        if (e.ph != "X" || !isCpuSideCategory(e.cat) || !e.hasTs) return;
+        if (e.cat == "Operator") sawOldOperators_ = true;
+        OpRecord op;
+        op.t = ts;
+        std::int64_t dur = 0;
+        if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) op.dur = dur;
+        op.thread = thread(e);
+        op.name = out_.name(NameKind::Op, e.name);
+        op.shapes = e.inputDims.empty() ? noShapes_ : out_.name(NameKind::Shapes, normaliseShapes(e.inputDims));
+        result_.ops.push_back(op);
+    }
+
+    ScannedTrace finish() {
+        if (minTs_ == std::numeric_limits<std::int64_t>::max()) minTs_ = 0;
+        for (MemoryRecord& m : result_.memory) m.t -= minTs_;
+        for (OpRecord& o : result_.ops) o.t -= minTs_;
+        result_.originNs = minTs_ + baseTimeNs_;
+        result_.endNs = maxEnd_ == std::numeric_limits<std::int64_t>::min() ? 0 : maxEnd_ - minTs_;
+        result_.family = sawOldOperators_ ? "pytorch<=1.9" : (baseTimeNs_ ? "pytorch>=2.4" : "pytorch1.10-2.3");
+        return std::move(result_);
+    }
+
+    const std::string& path_;
+    const std::string& json_;
+    TraceWriter& out_;
+    const Progress& progress_;
+    od::document doc_;
+    ScannedTrace result_;
+    std::int32_t noShapes_ = 0;
+    std::int64_t minTs_ = std::numeric_limits<std::int64_t>::max();
+    std::int64_t maxEnd_ = std::numeric_limits<std::int64_t>::min();
+    std::int64_t baseTimeNs_ = 0;
+    bool sawEvents_ = false;
+    bool sawOldOperators_ = false;
+};
+
+} // namespace
+
+ScannedTrace scanChromeTrace(const std::string& path, const std::string& json, TraceWriter& out,
+                             const Progress& progress) {
+    if (json.capacity() < json.size() + simdjson::SIMDJSON_PADDING)
+        throw ImportError(path + ": internal error: the JSON buffer lacks simdjson's padding");
+    return Scanner(path, json, out, progress).run();
+}
+
+} // namespace memviz

@@ -1,0 +1,49 @@
+#pragma once
+// What the Chrome-trace scanner keeps of a torch.profiler trace: memory events and CPU-side
+// op calls, with times already in ns from the trace start.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace memviz {
+
+struct MemoryRecord {
+    std::int64_t t = 0;
+    std::int64_t bytes = 0; // positive: allocation, negative: free
+    std::int64_t address = 0;
+    std::int64_t totalAllocated = 0;
+    std::int64_t totalReserved = 0;
+    std::int32_t deviceType = 0; // c10::DeviceType: 0 CPU, 1 CUDA, ...
+    std::int32_t deviceId = -1;
+    std::int32_t thread = 0;
+    bool hasAddress = false;
+    bool hasTotals = false;
+    bool outOfMemory = false; // an [OutOfMemory] event
+    std::int64_t order = 0;   // position in the file, to keep ties stable
+};
+
+struct OpRecord {
+    std::int64_t t = 0;
+    std::int64_t dur = 0;
+    std::int32_t thread = 0;
+    std::int32_t name = 0;   // NameKind::Op id
+    std::int32_t shapes = 0; // NameKind::Shapes id ("" when the trace has no Input Dims)
+};
+
+struct ScannedTrace {
+    std::vector<MemoryRecord> memory;
+    std::vector<OpRecord> ops;
+    std::int64_t originNs = 0;       // source time of t = 0
+    std::int64_t endNs = 0;          // last event end, from t = 0
+    std::string family;              // "pytorch<=1.9", "pytorch1.10-2.3", "pytorch>=2.4"
+    std::int64_t eventCount = 0;     // all trace events
+    std::int64_t skippedMemory = 0;  // [memory] events with missing or non-numeric args
+    std::string firstSkipLocation;
+};
+
+// c10::DeviceType names for device labels ("cuda:0"); unknown types are "device<N>".
+std::string deviceTypeName(int type);
+// key_averages counts these device types as CPU memory (CPU, MKLDNN, IDEEP).
+bool countsAsCpuMemory(int type);
+
+} // namespace memviz

@@ -1,0 +1,290 @@
+#include "importers/profiler/ProfilerTraceBuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "core/Progress.h"
+#include "store/RowAppender.h"
+#include "store/TraceWriter.h"
+#include "trace/AddressMap.h"
+
+namespace memviz {
+
+CallTree buildCallTree(const std::vector<OpRecord>& ops) {
+    CallTree tree;
+    tree.parent.assign(ops.size(), -1);
+    tree.depth.assign(ops.size(), 0);
+    std::vector<std::int32_t> order(ops.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+        const OpRecord& x = ops[static_cast<std::size_t>(a)];
+        const OpRecord& y = ops[static_cast<std::size_t>(b)];
+        if (x.thread != y.thread) return x.thread < y.thread;
+        if (x.t != y.t) return x.t < y.t;
+        return x.t + x.dur > y.t + y.dur; // longer first: the parent before its children
+    });
+    std::vector<std::int32_t> open;
+    std::int32_t thread = -1;
+    for (std::int32_t i : order) {
+        const OpRecord& e = ops[static_cast<std::size_t>(i)];
+        if (e.thread != thread) {
+            open.clear();
+            thread = e.thread;
+        }
+        const std::int64_t end = e.t + e.dur;
+        while (!open.empty()) {
+            const OpRecord& p = ops[static_cast<std::size_t>(open.back())];
+            const std::int64_t parentEnd = p.t + p.dur;
+            if (e.t >= parentEnd || end > parentEnd) {
+                if (e.t < parentEnd && end > parentEnd) ++tree.overlaps; // starts inside, ends outside
+                open.pop_back();
+            } else {
+                tree.parent[static_cast<std::size_t>(i)] = open.back();
+                tree.depth[static_cast<std::size_t>(i)] = tree.depth[static_cast<std::size_t>(open.back())] + 1;
+                break;
+            }
+        }
+        open.push_back(i);
+    }
+    return tree;
+}
+
+namespace {
+
+struct DeviceKey {
+    std::int32_t type, id;
+    auto operator<=>(const DeviceKey&) const = default;
+};
+
+// Per device: memory records in time order with running sums, so the memory inside any
+// interval is two binary searches away (key_averages: records with start in [ts, ts + dur]).
+struct DeviceTimeline {
+    std::vector<std::int64_t> t;
+    std::vector<std::int64_t> bytes;      // prefix sums, size n + 1
+    std::vector<std::int64_t> allocs;     // prefix count of positive records
+    std::vector<std::int64_t> allocBytes; // prefix sum of positive Bytes
+
+    void add(std::int64_t time, std::int64_t b) {
+        if (t.empty()) bytes = {0}, allocs = {0}, allocBytes = {0};
+        t.push_back(time);
+        bytes.push_back(bytes.back() + b);
+        allocs.push_back(allocs.back() + (b > 0 ? 1 : 0));
+        allocBytes.push_back(allocBytes.back() + (b > 0 ? b : 0));
+    }
+    struct Usage {
+        std::int64_t bytes = 0, allocs = 0, allocBytes = 0;
+        bool any() const { return bytes || allocs || allocBytes; }
+    };
+    Usage within(std::int64_t begin, std::int64_t end) const {
+        if (t.empty()) return {};
+        const auto lo = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), begin) - t.begin());
+        const auto hi = static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), end) - t.begin());
+        if (hi <= lo) return {};
+        return {bytes[hi] - bytes[lo], allocs[hi] - allocs[lo], allocBytes[hi] - allocBytes[lo]};
+    }
+};
+
+std::string deviceLabel(const DeviceKey& k) {
+    if (k.type == 0) return "cpu";
+    return deviceTypeName(k.type) + (k.id >= 0 ? ":" + std::to_string(k.id) : "");
+}
+
+// The innermost call open at a time on each thread, for times visited in increasing order.
+class InnermostCall {
+public:
+    InnermostCall(const std::vector<OpRecord>& ops, const CallTree& tree) : ops_(ops), tree_(tree) {
+        for (std::size_t i = 0; i < ops.size(); ++i) byThread_[ops[i].thread].push_back(static_cast<std::int32_t>(i));
+        for (auto& [thread, list] : byThread_)
+            std::sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
+                return ops[static_cast<std::size_t>(a)].t < ops[static_cast<std::size_t>(b)].t;
+            });
+    }
+    // Call index, or -1.
+    std::int32_t at(std::int32_t thread, std::int64_t t) {
+        auto it = byThread_.find(thread);
+        if (it == byThread_.end()) return -1;
+        Cursor& c = cursors_[thread];
+        const auto& list = it->second;
+        while (c.next < list.size() && ops_[static_cast<std::size_t>(list[c.next])].t <= t) c.current = list[c.next++];
+        // Climb from the latest started call to the innermost one still open at t.
+        std::int32_t k = c.current;
+        while (k >= 0 && ops_[static_cast<std::size_t>(k)].t + ops_[static_cast<std::size_t>(k)].dur < t)
+            k = tree_.parent[static_cast<std::size_t>(k)];
+        return k;
+    }
+
+private:
+    struct Cursor {
+        std::size_t next = 0;
+        std::int32_t current = -1;
+    };
+    const std::vector<OpRecord>& ops_;
+    const CallTree& tree_;
+    std::map<std::int32_t, std::vector<std::int32_t>> byThread_;
+    std::map<std::int32_t, Cursor> cursors_;
+};
+
+struct PendingAllocation {
+    std::int64_t size = 0, t = 0;
+    std::int32_t op = kNoName, thread = 0;
+};
+
+} // namespace
+
+void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progress) {
+    std::stable_sort(s.memory.begin(), s.memory.end(), [](const MemoryRecord& a, const MemoryRecord& b) { return a.t < b.t; });
+
+    // Devices in a stable order: cpu first, then by type and id.
+    std::map<DeviceKey, std::uint16_t> devices;
+    for (const MemoryRecord& m : s.memory) devices.emplace(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}, 0);
+    std::map<DeviceKey, bool> hasTotals;
+    for (const MemoryRecord& m : s.memory) {
+        auto [it, fresh] = hasTotals.emplace(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}, m.hasTotals);
+        if (!fresh) it->second = it->second && m.hasTotals;
+    }
+    std::vector<std::int64_t> allocatedSeries, reservedSeries;
+    for (auto& [key, index] : devices) {
+        index = out.device(deviceLabel(key));
+        const bool totals = hasTotals[key];
+        allocatedSeries.resize(index + 1u, -1);
+        reservedSeries.resize(index + 1u, -1);
+        allocatedSeries[index] = out.createSeries(index, "allocated", "bytes", true);
+        out.addPoint(allocatedSeries[index], 0, 0);
+        if (totals) {
+            reservedSeries[index] = out.createSeries(index, "reserved", "bytes", false);
+            out.addPoint(reservedSeries[index], 0, 0);
+        }
+        out.setMetadata("allocated_source:" + deviceLabel(key),
+                        totals ? "Total Allocated" : "running sum of Bytes (the trace has no totals)");
+    }
+    out.setMetadata("profiler_family", s.family);
+    out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
+             s.skippedMemory);
+
+    const CallTree tree = buildCallTree(s.ops);
+    out.warn("overlapping_ops", "", "op calls that start inside another call on their thread but end after it; "
+             "they are not counted as its children", tree.overlaps);
+    progress.checkCancelled();
+
+    // Events, series and allocation lifetimes, in time order.
+    InnermostCall innermost(s.ops, tree);
+    std::vector<std::int64_t> running(allocatedSeries.size(), 0);
+    std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
+    RowAppender& allocations = out.appender(
+        "INSERT INTO allocations(trace_id, id, device, address, size, t_alloc, t_free, op, thread) VALUES (?,?,?,?,?,?,?,?,?)", 9);
+    std::int64_t allocationId = 0;
+    const std::int64_t traceId = out.traceId();
+    std::vector<DeviceTimeline> timelines(allocatedSeries.size());
+    std::int64_t processed = 0;
+    for (const MemoryRecord& m : s.memory) {
+        const std::uint16_t d = devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId});
+        const std::int32_t call = innermost.at(m.thread, m.t);
+        const std::int32_t op = call >= 0 ? s.ops[static_cast<std::size_t>(call)].name : kNoName;
+        if (m.outOfMemory) {
+            out.warn("out_of_memory", "t=" + std::to_string(m.t) + " ns", "[OutOfMemory] events: an allocation failed");
+            continue;
+        }
+        timelines[d].add(m.t, m.bytes);
+        Event e;
+        e.timeNs = m.t;
+        e.device = d;
+        e.address = m.address;
+        e.size = m.bytes < 0 ? -m.bytes : m.bytes;
+        e.kind = m.bytes >= 0 ? EventKind::Alloc : EventKind::Free;
+        e.op = op;
+        if (m.hasAddress) {
+            if (e.kind == EventKind::Alloc) {
+                if (const auto replaced = live[d].put(m.address, {e.size, m.t, op, m.thread}))
+                    allocations.add({traceId, allocationId++, d, m.address, replaced->size, replaced->t, m.t, replaced->op,
+                                     replaced->thread});
+            } else if (const auto a = live[d].take(m.address)) {
+                allocations.add({traceId, allocationId++, d, m.address, a->size, a->t, m.t, a->op, a->thread});
+            } else {
+                e.flags = kFlagUnmatched;
+                out.warn("unmatched_free", "t=" + std::to_string(m.t) + " ns",
+                         "frees of memory allocated before the profiler started (no allocation in the trace)");
+                allocations.add({traceId, allocationId++, d, m.address, e.size, RowAppender::kNull, m.t, op, m.thread});
+            }
+        }
+        out.addEvent(e);
+        running[d] += m.bytes;
+        out.addPoint(allocatedSeries[d], m.t, m.hasTotals && reservedSeries[d] >= 0 ? m.totalAllocated : running[d]);
+        if (reservedSeries[d] >= 0) out.addPoint(reservedSeries[d], m.t, m.totalReserved);
+        if ((++processed & 0xffff) == 0) progress.checkCancelled();
+    }
+    // Allocations still live at the end of the trace.
+    for (std::size_t d = 0; d < live.size(); ++d) {
+        std::vector<std::pair<std::int64_t, PendingAllocation>> rest;
+        live[d].forEach([&](std::int64_t address, const PendingAllocation& a) { rest.emplace_back(address, a); });
+        std::sort(rest.begin(), rest.end(), [](const auto& x, const auto& y) { return x.second.t < y.second.t; });
+        for (const auto& [address, a] : rest)
+            allocations.add({traceId, allocationId++, static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull,
+                             a.op, a.thread});
+    }
+
+    // Every call with its memory per device, inclusive and self (key_averages semantics).
+    RowAppender& calls = out.appender(
+        "INSERT INTO profiler_calls(trace_id, call, thread, name, shapes, ts, dur, parent, depth) VALUES (?,?,?,?,?,?,?,?,?)", 9);
+    RowAppender& callMemory = out.appender(
+        "INSERT INTO profiler_call_memory(trace_id, call, device, bytes, self_bytes, allocs, alloc_bytes, self_allocs, "
+        "self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?)",
+        9);
+    const std::size_t nDevices = timelines.size();
+    std::vector<DeviceTimeline::Usage> inclusive(s.ops.size() * nDevices);
+    for (std::size_t i = 0; i < s.ops.size(); ++i)
+        for (std::size_t d = 0; d < nDevices; ++d)
+            inclusive[i * nDevices + d] = timelines[d].within(s.ops[i].t, s.ops[i].t + s.ops[i].dur);
+    std::vector<DeviceTimeline::Usage> self = inclusive;
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        const std::int32_t p = tree.parent[i];
+        if (p < 0) continue;
+        for (std::size_t d = 0; d < nDevices; ++d) {
+            auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
+            const auto& ci = inclusive[i * nDevices + d];
+            ps.bytes -= ci.bytes;
+            ps.allocs -= ci.allocs;
+            ps.allocBytes -= ci.allocBytes;
+        }
+    }
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        const OpRecord& o = s.ops[i];
+        const auto id = static_cast<std::int64_t>(i);
+        calls.add({traceId, id, o.thread, o.name, o.shapes, o.t, o.dur, tree.parent[i], tree.depth[i]});
+        for (std::size_t d = 0; d < nDevices; ++d) {
+            const auto& in = inclusive[i * nDevices + d];
+            const auto& se = self[i * nDevices + d];
+            if (in.any() || se.any())
+                callMemory.add({traceId, id, static_cast<std::int64_t>(d), in.bytes, se.bytes, in.allocs, in.allocBytes,
+                                se.allocs, se.allocBytes});
+        }
+    }
+
+    // Memory events inside no call are their own "[memory]" calls, as in key_averages.
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    spans.reserve(s.ops.size());
+    for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
+    std::sort(spans.begin(), spans.end());
+    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    for (const auto& sp : spans) {
+        if (!merged.empty() && sp.first <= merged.back().second) merged.back().second = std::max(merged.back().second, sp.second);
+        else merged.push_back(sp);
+    }
+    const std::int32_t memoryName = out.name(NameKind::Op, "[memory]");
+    const std::int32_t noShapes = out.name(NameKind::Shapes, "");
+    std::size_t span = 0;
+    std::int64_t nextCall = static_cast<std::int64_t>(s.ops.size());
+    for (const MemoryRecord& m : s.memory) {
+        if (m.outOfMemory) continue;
+        while (span < merged.size() && merged[span].second < m.t) ++span;
+        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
+        const std::uint16_t d = devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId});
+        const std::int64_t id = nextCall++;
+        calls.add({traceId, id, m.thread, memoryName, noShapes, m.t, 0, -1, 0});
+        const std::int64_t positive = m.bytes > 0 ? 1 : 0;
+        callMemory.add({traceId, id, d, m.bytes, m.bytes, positive, positive * m.bytes, positive, positive * m.bytes});
+    }
+    out.setMetadata("profiler_calls", std::to_string(nextCall));
+}
+
+} // namespace memviz
