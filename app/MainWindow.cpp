@@ -28,7 +28,11 @@
 #include "core/Units.h"
 #include "importers/ImporterRegistry.h"
 #include "store/StoreFiles.h"
+#include "store/ProfilerQuery.h"
+#include "store/TraceQueries.h"
+#include "widgets/AllocationsView.h"
 #include "widgets/ImportTask.h"
+#include "widgets/ProfilerOpsView.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
@@ -58,14 +62,14 @@ QString fileDialogFilter() {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
-      opsView_(new OpsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
+      opsView_(new OpsView(session_, this)), profilerOpsView_(new ProfilerOpsView(session_, this)),
+      allocationsView_(new AllocationsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
       import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
     setWindowTitle(tr("memviz"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
-    tabs_->addTab(opsView_, tr("&Operators"));
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
@@ -93,8 +97,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(timeline_, &TimelinePlot::hoverTextChanged, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateStatus);
+    connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateTabs);
 
     createActions();
+    updateTabs();
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(settings.value("window/state").toByteArray());
@@ -126,9 +132,11 @@ void MainWindow::createActions() {
     reset->setShortcut(Qt::Key_Home);
     QAction* clear = view->addAction(tr("&Clear Selection"), this, [this] { session_->setSelection(std::nullopt); });
     clear->setShortcut(Qt::Key_Escape);
-    QAction* find = view->addAction(tr("&Filter Operators"), this, [this] {
-        opsView_->filterEdit()->setFocus();
-        opsView_->filterEdit()->selectAll();
+    QAction* find = view->addAction(tr("&Filter Table"), this, [this] {
+        if (auto* table = qobject_cast<AsyncTableView*>(tabs_->currentWidget())) {
+            table->filterEdit()->setFocus();
+            table->filterEdit()->selectAll();
+        }
     });
     find->setShortcut(QKeySequence::Find);
 
@@ -257,6 +265,28 @@ void MainWindow::updateStatus() {
     }
     devicesLabel_->setText(tr("devices: %1").arg(devices.join(", ")));
     peakLabel_->setText(peaks.join("  "));
+}
+
+void MainWindow::updateTabs() {
+    bool profiler = false, allocations = false, ops = false;
+    if (session_->isOpen()) {
+        Database& db = session_->database();
+        profiler = hasProfilerCalls(db, session_->traceId());
+        allocations = countAllocations(db, session_->traceId()) > 0;
+        ops = !profiler && hasOpNames(db, session_->traceId());
+    }
+    const QWidget* current = tabs_->currentWidget();
+    while (tabs_->count()) tabs_->removeTab(0);
+    const auto show = [this](AsyncTableView* view, bool on, const QString& title) {
+        view->setActive(on);
+        view->setVisible(on);
+        if (on) tabs_->addTab(view, title);
+    };
+    show(profilerOpsView_, profiler, tr("&Operators"));
+    show(opsView_, ops, tr("&Operators"));
+    show(allocationsView_, allocations, tr("&Memory Events"));
+    if (current && tabs_->indexOf(const_cast<QWidget*>(current)) >= 0) tabs_->setCurrentWidget(const_cast<QWidget*>(current));
+    tabs_->setVisible(tabs_->count() > 0);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

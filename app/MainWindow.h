@@ -13,7 +13,9 @@ class QTabWidget;
 
 namespace memviz {
 
+class AllocationsView;
 class ImportTask;
+class ProfilerOpsView;
 class OpsView;
 class RecentFiles;
 class TimelinePlot;
@@ -37,6 +39,8 @@ public:
     TraceSession* session() const { return session_; }
     TimelinePlot* timeline() const { return timeline_; }
     OpsView* opsView() const { return opsView_; }
+    ProfilerOpsView* profilerOpsView() const { return profilerOpsView_; }
+    AllocationsView* allocationsView() const { return allocationsView_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
@@ -50,6 +54,8 @@ protected:
 private:
     void createActions();
     void updateStatus();
+    // Shows the detail tabs that the open trace has data for.
+    void updateTabs();
     void updateRecentMenu();
     void onImportSucceeded(const QString& storePath, qint64 traceId);
     void onImportFailed(const QString& message);
@@ -59,6 +65,8 @@ private:
     TraceSession* session_;
     TimelinePlot* timeline_;
     OpsView* opsView_;
+    ProfilerOpsView* profilerOpsView_;
+    AllocationsView* allocationsView_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
     ImportTask* import_;

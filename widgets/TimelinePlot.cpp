@@ -6,9 +6,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/Units.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/CallSpanOverlay.h"
+#include "widgets/PeakMarkers.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
@@ -19,6 +22,14 @@ QColor deviceColor(int i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                                      QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
                                      QColor(227, 119, 194), QColor(127, 127, 127)};
+    return palette[static_cast<std::size_t>(i) % std::size(palette)];
+}
+
+// Memory categories, in PyTorch's memory-timeline order.
+QColor categoryColor(int i) {
+    static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 187, 120), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                                     QColor(227, 119, 194), QColor(170, 170, 170)};
     return palette[static_cast<std::size_t>(i) % std::size(palette)];
 }
 
@@ -44,9 +55,15 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     bytesTicker_->setTickCount(6);
     plot_->xAxis->setTicker(timeTicker_);
     plot_->yAxis->setTicker(bytesTicker_);
+    // The legend sits in a row above the plot, so it never hides data or peak labels.
     plot_->legend->setVisible(true);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(6);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->legend->setMargins(QMargins(8, 4, 8, 0));
     plot_->setNoAntialiasingOnDrag(true);
 
     selectionRect_ = new QCPItemRect(plot_);
@@ -81,6 +98,11 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     connect(plot_, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
     connect(plot_, &QCustomPlot::mouseRelease, this, &TimelinePlot::onMouseRelease);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { session_->setSelection(std::nullopt); });
+    overlay_ = new CallSpanOverlay(plot_, session_, this);
+    connect(session_, &TraceSession::highlightedOpChanged, this, [this] {
+        overlay_->update();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(session_, &TraceSession::traceChanged, this, &TimelinePlot::rebuild);
     connect(session_, &TraceSession::selectionChanged, this, &TimelinePlot::updateSelectionItem);
     rebuild();
@@ -90,52 +112,54 @@ TimelinePlot::~TimelinePlot() = default;
 
 void TimelinePlot::rebuild() {
     plot_->clearGraphs();
-    // Peak markers belong to the previous trace.
+    // Markers belong to the previous trace; the selection, cursor and read-out stay.
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
-        if (item != selectionRect_ && item != cursorLine_ && item != readout_) plot_->removeItem(item);
+        if (item != selectionRect_ && item != cursorLine_ && item != readout_ && !overlay_->owns(item)) plot_->removeItem(item);
     }
     graphs_.clear();
     seriesIds_.clear();
     lastLevels_.clear();
     if (!session_->isOpen()) {
+        overlay_->update();
         plot_->replot();
         return;
     }
-    const TraceSummary& summary = session_->summary();
+    std::map<int, QCPGraph*> lastStack; // per device, the band below the next one
+    int stackIndex = 0;
     for (const SeriesInfo& s : session_->series()) {
         QCPGraph* g = plot_->addGraph();
         const QColor color = deviceColor(s.device);
-        g->setPen(QPen(color, 1.6));
-        g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+        const QString device = QString::fromStdString(s.deviceName);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
-        g->setName(QString::fromStdString(s.deviceName) + (s.name == "allocated" ? QString() : " " + QString::fromStdString(s.name)));
+        const bool deviceHasStacks = std::any_of(session_->series().begin(), session_->series().end(), [&](const SeriesInfo& o) {
+            return o.device == s.device && o.display == "stack";
+        });
+        if (s.display == "stack") {
+            const QColor band = categoryColor(stackIndex++);
+            g->setPen(QPen(band.darker(120), 1));
+            g->setBrush(QColor(band.red(), band.green(), band.blue(), 190));
+            if (QCPGraph* below = lastStack[s.device]) g->setChannelFillGraph(below);
+            lastStack[s.device] = g;
+            g->setName(QString::fromStdString(s.name));
+        } else if (s.name == "reserved") {
+            g->setPen(QPen(color, 1.4, Qt::DashLine));
+            g->setName(tr("%1 reserved").arg(device));
+        } else if (deviceHasStacks) {
+            g->setPen(QPen(QColor(40, 40, 40), 1.2));
+            g->setName(tr("%1 total").arg(device));
+        } else {
+            g->setPen(QPen(color, 1.6));
+            g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+            const bool summed = session_->metadata("allocated_source:" + device).startsWith("running sum");
+            g->setName(summed ? tr("%1 allocated (running sum of Bytes)").arg(device) : device);
+        }
         graphs_.push_back(g);
         seriesIds_.push_back(s.id);
     }
     lastLevels_.assign(graphs_.size(), 0);
-    for (const DeviceSummary& d : summary.devices) {
-        if (d.peakBytes <= 0) continue;
-        auto* tracer = new QCPItemTracer(plot_);
-        tracer->position->setCoords(static_cast<double>(d.peakTimeNs), static_cast<double>(d.peakBytes));
-        tracer->setStyle(QCPItemTracer::tsCircle);
-        tracer->setSize(8);
-        tracer->setPen(QPen(QColor(200, 30, 30), 2));
-        tracer->setBrush(QColor(255, 255, 255));
-        auto* label = new QCPItemText(plot_);
-        label->position->setParentAnchor(tracer->position);
-        // Labels of peaks in the right half open to the left, so they are never clipped.
-        const bool rightHalf = d.peakTimeNs * 2 > summary.trace.durationNs;
-        label->position->setCoords(rightHalf ? -6 : 6, -4);
-        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-        label->setText(tr("peak %1: %2 at %3")
-                           .arg(QString::fromStdString(d.name), bytesText(static_cast<double>(d.peakBytes)),
-                                timeText(static_cast<double>(d.peakTimeNs))));
-        label->setColor(QColor(160, 20, 20));
-        label->setBrush(QColor(255, 255, 255, 200));
-        label->setPadding(QMargins(3, 1, 3, 1));
-    }
+    addPeakMarkers(plot_, *session_);
     updateSelectionItem();
     resetZoom();
 }
@@ -185,6 +209,7 @@ void TimelinePlot::refreshData() {
     }
     plot_->yAxis->setRange(0, yMax > 0 ? yMax * 1.12 : 1024);
     updateAxisLabels();
+    overlay_->update();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     refreshing_ = false;
 }
@@ -194,7 +219,7 @@ void TimelinePlot::updateAxisLabels() {
     bytesTicker_->updateUnit(plot_->yAxis->range());
     const bool byIndex = session_->isOpen() && session_->summary().trace.timeKind == "index";
     plot_->xAxis->setLabel(byIndex ? tr("Event number") : tr("Time since trace start (%1)").arg(timeTicker_->unitSuffix()));
-    plot_->yAxis->setLabel(tr("Allocated memory (%1)").arg(bytesTicker_->unitSuffix()));
+    plot_->yAxis->setLabel(tr("Memory (%1)").arg(bytesTicker_->unitSuffix()));
 }
 
 void TimelinePlot::updateSelectionItem() {
@@ -210,11 +235,18 @@ void TimelinePlot::updateSelectionItem() {
 QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
     QStringList parts{timeText(static_cast<double>(t))};
-    for (std::size_t i = 0; i < graphs_.size(); ++i) {
+    std::map<int, std::int64_t> below; // stack series hold running totals per device
+    const auto& series = session_->series();
+    for (std::size_t i = 0; i < graphs_.size() && i < series.size(); ++i) {
         const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
-        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? bytesText(static_cast<double>(*v)) : tr("none"));
+        std::optional<std::int64_t> own = v;
+        if (series[i].display == "stack" && v) {
+            own = *v - below[series[i].device];
+            below[series[i].device] = *v;
+        }
+        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), own ? bytesText(static_cast<double>(*own)) : tr("none"));
     }
-    return parts.join(QStringLiteral("   "));
+    return parts.join(graphs_.size() > 3 ? QStringLiteral("\n") : QStringLiteral("   "));
 }
 
 void TimelinePlot::onMousePress(QMouseEvent* event) {

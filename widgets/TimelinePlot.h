@@ -1,6 +1,7 @@
 #pragma once
-// Live bytes over time, one step line per device, fed from the level-of-detail pyramid for
-// the visible range and pixel width. Wheel zooms and drag pans the time axis; Shift+drag
+// Memory over time, fed from the level-of-detail pyramid for the visible range and pixel
+// width: a step line per device's allocated bytes (dashed: reserved), or a stacked chart
+// when the trace has stacked series (memory categories). Wheel zooms and drag pans the time axis; Shift+drag
 // (or right-drag) selects a time window; the peak is marked; hovering reads out exact values.
 #include <QPointer>
 #include <QTimer>
@@ -19,6 +20,7 @@ class QWheelEvent;
 
 namespace memviz {
 
+class CallSpanOverlay;
 class ScaledAxisTicker;
 class TraceSession;
 
@@ -33,6 +35,7 @@ public:
     void resetZoom();
     // Redraws now instead of on the next event loop turn (screenshots, tests).
     void refreshNow();
+    CallSpanOverlay* callSpans() const { return overlay_; }
     // Pyramid level behind the last redraw of each series (0 = raw points).
     const std::vector<int>& lastLevels() const { return lastLevels_; }
     // Points handed to the plot in the last redraw, all series together.
@@ -67,6 +70,7 @@ private:
     QCPItemRect* selectionRect_ = nullptr;
     QCPItemStraightLine* cursorLine_ = nullptr;
     QCPItemText* readout_ = nullptr;
+    CallSpanOverlay* overlay_ = nullptr;
     QTimer refreshTimer_;
     bool selecting_ = false;
     double selectStart_ = 0;

@@ -3,6 +3,7 @@
 // both; views listen to its signals and ask it for data (cf. hotspot's FilterAndZoomStack).
 #include <QObject>
 #include <QString>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -35,9 +36,16 @@ public:
     const std::optional<TimeRange>& selection() const { return selection_; }
     void setSelection(std::optional<TimeRange> range);
 
+    // An operator whose calls the timeline marks (empty: none).
+    const QString& highlightedOp() const { return highlightedOp_; }
+    void setHighlightedOp(const QString& name);
+    // Trace metadata value, or empty.
+    QString metadata(const QString& key) const;
+
 signals:
     void traceChanged();
     void selectionChanged();
+    void highlightedOpChanged();
 
 private:
     std::unique_ptr<Database> db_;
@@ -46,6 +54,8 @@ private:
     TraceSummary summary_;
     std::vector<SeriesInfo> series_;
     std::optional<TimeRange> selection_;
+    QString highlightedOp_;
+    std::map<QString, QString> metadata_;
 };
 
 } // namespace memviz

@@ -24,11 +24,13 @@ usage:
                                       import a trace into a .memviz store
   memviz summary FILE_OR_DB [--json] [--trace ID]
                                       peak, final bytes and counts per device
-  memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] [--trace ID]
-                                      memory per operator (times in ns from the trace start)
+  memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END]
+             [--group-by-shapes] [--trace ID]
+                                      memory per operator (times in ns from the trace start;
+                                      profiler traces: key_averages semantics)
   memviz traces DB [--json]           the traces a store holds
   memviz formats                      the trace formats memviz reads
-  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID]
+  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab TITLE]
                                       render the main window offscreen to a PNG
   memviz --help | --version
 

@@ -5,7 +5,9 @@
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
-#include "widgets/OpsView.h"
+#include <QTabWidget>
+
+#include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
 
 namespace memviz::cli {
@@ -15,7 +17,8 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     p.addOption({"out", "PNG file to write.", "PNG"});
     p.addOption({"size", "Window size (default 1400x900).", "WxH"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
-    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID]";
+    p.addOption({"tab", "Show this detail tab (its title, e.g. \"Memory Events\").", "TITLE"});
+    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab TITLE]";
     parseOrThrow(p, args, 1, usage);
     if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
     QSize size(1400, 900);
@@ -35,9 +38,21 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     window.resize(size);
     window.openFileBlocking(p.positionalArguments().first(), traceId);
     window.show();
+    if (p.isSet("tab")) {
+        QTabWidget* tabs = window.detailTabs();
+        QStringList titles;
+        int found = -1;
+        for (int i = 0; i < tabs->count(); ++i) {
+            const QString title = tabs->tabText(i).remove('&');
+            titles << title;
+            if (title.compare(p.value("tab"), Qt::CaseInsensitive) == 0) found = i;
+        }
+        if (found < 0) throw UsageError{"no tab \"" + p.value("tab") + "\" for this trace (tabs: " + titles.join(", ") + ")"};
+        tabs->setCurrentIndex(found);
+    }
     QApplication::processEvents();
     window.timeline()->refreshNow();
-    window.opsView()->waitForQuery();
+    for (AsyncTableView* view : window.findChildren<AsyncTableView*>()) view->waitForQuery();
     QApplication::processEvents();
     const QPixmap shot = window.grab();
     const QString out = p.value("out");

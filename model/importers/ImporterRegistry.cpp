@@ -6,6 +6,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "importers/alloclog/AllocLogImporter.h"
+#include "importers/memtimeline/MemoryTimelineImporter.h"
 #include "importers/profiler/ChromeTraceImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
@@ -18,6 +19,7 @@ const std::vector<std::unique_ptr<Importer>>& allImporters() {
         // One line per format.
         v.push_back(std::make_unique<AllocLogImporter>());
         v.push_back(std::make_unique<ChromeTraceImporter>());
+        v.push_back(std::make_unique<MemoryTimelineImporter>());
         return v;
     }();
     return list;

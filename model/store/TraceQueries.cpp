@@ -87,6 +87,14 @@ TraceSummary loadSummary(Database& db, std::int64_t traceId) {
     return out;
 }
 
+std::vector<std::pair<std::string, std::string>> loadMetadata(Database& db, std::int64_t traceId) {
+    Statement s(db, "SELECT key, value FROM trace_metadata WHERE trace_id = ? ORDER BY key");
+    s.bind(1, traceId);
+    std::vector<std::pair<std::string, std::string>> out;
+    while (s.step()) out.emplace_back(s.text(0), s.text(1));
+    return out;
+}
+
 std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT s.id, s.device, d.name, s.name, s.unit, s.point_count, coalesce(s.t_first, 0), "
                     "coalesce(s.t_last, 0), coalesce(s.v_min, 0), coalesce(s.v_max, 0), coalesce(s.v_final, 0), s.display "
@@ -111,6 +119,16 @@ std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId) {
         out.push_back(std::move(i));
     }
     return out;
+}
+
+} // namespace memviz
+
+namespace memviz {
+
+bool hasOpNames(Database& db, std::int64_t traceId) {
+    Statement s(db, "SELECT 1 FROM op_stats WHERE trace_id = ? AND op >= 0 LIMIT 1");
+    s.bind(1, traceId);
+    return s.step();
 }
 
 } // namespace memviz

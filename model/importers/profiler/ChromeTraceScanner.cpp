@@ -8,6 +8,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "io/JsonError.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -165,7 +166,7 @@ public:
             }
             if (!doc_.current_location().error()) throw ImportError(location() + ": unexpected text after the trace");
         } catch (const simdjson::simdjson_error& e) {
-            throw ImportError(location() + ": invalid JSON: " + simdjson::error_message(e.error()));
+            throw ImportError(describeJsonError(path_, json_, doc_, e.error()));
         }
         if (!sawEvents_) throw ImportError(path_ + ": no traceEvents in the trace");
         return finish();

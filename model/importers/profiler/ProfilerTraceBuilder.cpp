@@ -150,11 +150,10 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         allocatedSeries.resize(index + 1u, -1);
         reservedSeries.resize(index + 1u, -1);
         allocatedSeries[index] = out.createSeries(index, "allocated", "bytes", true);
-        out.addPoint(allocatedSeries[index], 0, 0);
-        if (totals) {
-            reservedSeries[index] = out.createSeries(index, "reserved", "bytes", false);
-            out.addPoint(reservedSeries[index], 0, 0);
-        }
+        // A running sum starts at 0 by definition; reported totals start at their first value
+        // (memory allocated before the profiler started is already in them).
+        if (!totals) out.addPoint(allocatedSeries[index], 0, 0);
+        else reservedSeries[index] = out.createSeries(index, "reserved", "bytes", false);
         out.setMetadata("allocated_source:" + deviceLabel(key),
                         totals ? "Total Allocated" : "running sum of Bytes (the trace has no totals)");
     }

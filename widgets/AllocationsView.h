@@ -1,0 +1,25 @@
+#pragma once
+// The memory-events table of a trace with addresses: allocations paired with their frees,
+// unpaired allocations (alive at the end) and unpaired frees (allocated before the trace).
+#include "widgets/AsyncTableView.h"
+
+namespace memviz {
+
+class AllocationsModel;
+
+class AllocationsView : public AsyncTableView {
+    Q_OBJECT
+public:
+    static constexpr std::size_t kMaxRows = 200000;
+    explicit AllocationsView(TraceSession* session, QWidget* parent = nullptr);
+    AllocationsModel* model() const { return model_; }
+
+protected:
+    Query makeQuery(qint64 traceId, std::optional<TimeRange> range) override;
+    void clearRows() override;
+
+private:
+    AllocationsModel* model_;
+};
+
+} // namespace memviz

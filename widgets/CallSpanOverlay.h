@@ -1,0 +1,31 @@
+#pragma once
+// Marks the calls of the operator selected in a table as a band of spans at the bottom of
+// the timeline, for the visible range (spans closer than a pixel are merged).
+#include <QObject>
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractItem;
+
+namespace memviz {
+
+class TraceSession;
+
+class CallSpanOverlay : public QObject {
+    Q_OBJECT
+public:
+    CallSpanOverlay(QCustomPlot* plot, TraceSession* session, QObject* parent = nullptr);
+    // Redraws for the plot's current range (call after the range changed).
+    void update();
+    int spanCount() const { return static_cast<int>(items_.size()) - (items_.empty() ? 0 : 1); }
+    bool owns(const QCPAbstractItem* item) const;
+
+private:
+    void clear();
+
+    QCustomPlot* plot_;
+    TraceSession* session_;
+    std::vector<QCPAbstractItem*> items_;
+};
+
+} // namespace memviz
