@@ -214,8 +214,11 @@ private:
     }
 
     void skipMemory(const std::string& why) {
-        if (result_.skippedMemory++ == 0)
-            result_.firstSkipLocation = "event " + std::to_string(result_.eventCount) + " (" + location() + "): " + why;
+        if (result_.skippedMemory++ == 0) {
+            const char* at = nullptr;
+            const std::string byte = !doc_.current_location().get(at) ? ", byte " + std::to_string(at - json_.data()) : "";
+            result_.firstSkipLocation = "event " + std::to_string(result_.eventCount + 1) + byte + ": " + why;
+        }
     }
 
     void take(const EventFields& e) {
