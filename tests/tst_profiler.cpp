@@ -296,7 +296,7 @@ void TestProfiler::badInput() {
         QVERIFY2(QString(e.what()).contains(mustSay), e.what());
     }
     QCOMPARE(listTraces(db).size(), std::size_t{0});
-    QCOMPARE(*queryInt(db, "SELECT count(*) FROM profiler_calls"), 0);
+    QCOMPARE(*queryInt(db, "SELECT count(*) FROM record_chunks"), 0);
 }
 
 void TestProfiler::skippedMemoryEventsAreCounted() {

@@ -62,6 +62,8 @@ private slots:
 void TestWidgets::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("memviz-tests");
+    // Start from an empty import cache: stores written by an older build must not leak in.
+    QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively();
     Q_INIT_RESOURCE(memviz);
 }
 

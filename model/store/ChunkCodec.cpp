@@ -137,3 +137,35 @@ std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
 }
 
 } // namespace memviz
+
+namespace memviz {
+
+std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std::size_t columns) {
+    const std::size_t n = columns ? rows.size() / columns : 0;
+    std::vector<unsigned char> raw;
+    raw.reserve(4 + rows.size() * 8);
+    const auto count = static_cast<std::uint32_t>(n);
+    raw.resize(4);
+    std::memcpy(raw.data(), &count, 4);
+    putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns] - (i ? rows[(i - 1) * columns] : 0); });
+    for (std::size_t c = 1; c < columns; ++c)
+        putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns + c]; });
+    return compress(raw);
+}
+
+std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std::size_t columns) {
+    const std::vector<unsigned char> raw = decompress(blob, kMaxChunkBytes);
+    if (columns == 0) throw StoreError("damaged chunk in the store (no columns)");
+    const std::size_t n = readCount(raw, 8 * columns);
+    std::vector<std::int64_t> rows(n * columns);
+    const unsigned char* p = raw.data() + 4;
+    std::int64_t t = 0;
+    for (std::size_t i = 0; i < n; ++i) rows[i * columns] = (t += getAt<std::int64_t>(p, i));
+    for (std::size_t c = 1; c < columns; ++c) {
+        p += n * 8;
+        for (std::size_t i = 0; i < n; ++i) rows[i * columns + c] = getAt<std::int64_t>(p, i);
+    }
+    return rows;
+}
+
+} // namespace memviz

@@ -24,4 +24,9 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob);
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> points);
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob);
 
+// Fixed-width int64 records (row-major in memory, `columns` per record), stored column by
+// column; column 0 is a non-decreasing time and is delta-coded.
+std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std::size_t columns);
+std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std::size_t columns);
+
 } // namespace memviz

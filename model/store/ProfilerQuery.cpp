@@ -4,16 +4,14 @@
 #include <map>
 
 #include "store/Database.h"
+#include "store/RecordChunks.h"
+#include "store/RecordLayouts.h"
+#include "store/RowAppender.h"
 #include "trace/Event.h"
 
 namespace memviz {
 
 namespace {
-
-void bindRange(Statement& s, int first, const std::optional<TimeRange>& range) {
-    if (range) s.bind(first, range->begin).bind(first + 1, range->end);
-    else s.bindNull(first).bindNull(first + 1);
-}
 
 std::vector<std::string> deviceNames(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT device, name FROM devices WHERE trace_id = ? ORDER BY device");
@@ -27,10 +25,107 @@ std::vector<std::string> deviceNames(Database& db, std::int64_t traceId) {
     return names;
 }
 
+std::vector<std::string> namesOf(Database& db, std::int64_t traceId, NameKind kind) {
+    Statement s(db, "SELECT id, name FROM names WHERE trace_id = ? AND kind = ? ORDER BY id");
+    s.bind(1, traceId).bind(2, static_cast<int>(kind));
+    std::vector<std::string> names;
+    while (s.step()) {
+        const auto id = static_cast<std::size_t>(s.int64(0));
+        if (names.size() <= id) names.resize(id + 1);
+        names[id] = s.text(1);
+    }
+    return names;
+}
+
+std::string nameAt(const std::vector<std::string>& names, std::int64_t id) {
+    return id >= 0 && static_cast<std::size_t>(id) < names.size() ? names[static_cast<std::size_t>(id)] : std::string();
+}
+
+std::vector<std::string> threadNames(Database& db, std::int64_t traceId) {
+    Statement s(db, "SELECT thread, name FROM threads WHERE trace_id = ? ORDER BY thread");
+    s.bind(1, traceId);
+    std::vector<std::string> names;
+    while (s.step()) {
+        const auto id = static_cast<std::size_t>(s.int64(0));
+        if (names.size() <= id) names.resize(id + 1);
+        names[id] = s.text(1);
+    }
+    return names;
+}
+
+void sortRows(ProfilerOpsTable& table) {
+    std::sort(table.rows.begin(), table.rows.end(), [](const ProfilerOpRow& a, const ProfilerOpRow& b) {
+        const std::int64_t x = a.memory.empty() ? 0 : a.memory[0].selfBytes;
+        const std::int64_t y = b.memory.empty() ? 0 : b.memory[0].selfBytes;
+        if (x != y) return x > y;
+        return a.name != b.name ? a.name < b.name : a.shapes < b.shapes;
+    });
+}
+
+// The whole trace, from the totals written at import.
+void wholeTrace(Database& db, std::int64_t traceId, bool grouped, ProfilerOpsTable& table) {
+    const std::string shapes = grouped ? "shapes" : "-1";
+    const std::string groupBy = grouped ? "name, shapes" : "name";
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
+    const auto ops = namesOf(db, traceId, NameKind::Op);
+    const auto shapeNames = namesOf(db, traceId, NameKind::Shapes);
+    Statement calls(db, "SELECT name, " + shapes + ", sum(calls) FROM profiler_op_calls WHERE trace_id = ? GROUP BY " + groupBy);
+    calls.bind(1, traceId);
+    while (calls.step()) {
+        ProfilerOpRow row;
+        row.name = nameAt(ops, calls.int64(0));
+        row.shapes = grouped ? nameAt(shapeNames, calls.int64(1)) : std::string();
+        row.calls = calls.int64(2);
+        row.memory.resize(table.devices.size());
+        index[{calls.int64(0), calls.int64(1)}] = table.rows.size();
+        table.rows.push_back(std::move(row));
+    }
+    Statement mem(db, "SELECT name, " + shapes + ", device, sum(bytes), sum(self_bytes), sum(allocs), sum(alloc_bytes), "
+                      "sum(self_allocs), sum(self_alloc_bytes) FROM profiler_op_memory WHERE trace_id = ? GROUP BY " +
+                      groupBy + ", device");
+    mem.bind(1, traceId);
+    while (mem.step()) {
+        const auto it = index.find({mem.int64(0), mem.int64(1)});
+        const auto d = static_cast<std::size_t>(mem.int64(2));
+        if (it == index.end() || d >= table.devices.size()) continue;
+        table.rows[it->second].memory[d] = {mem.int64(3), mem.int64(4), mem.int64(5), mem.int64(6), mem.int64(7), mem.int64(8)};
+    }
+}
+
+// A window: the calls starting in it, read from the call chunks that can overlap it.
+void window(Database& db, std::int64_t traceId, TimeRange range, bool grouped, ProfilerOpsTable& table) {
+    namespace cr = call_records;
+    const std::size_t devices = table.devices.size();
+    std::map<std::pair<std::int64_t, std::int64_t>, ProfilerOpRow> rows;
+    readRecordChunks(db, traceId, cr::kKind, range, [&](std::span<const std::int64_t> r) {
+        if (!range.contains(r[cr::Start])) return;
+        ProfilerOpRow& row = rows[{r[cr::Name], grouped ? r[cr::Shapes] : -1}];
+        row.memory.resize(devices);
+        ++row.calls;
+        for (std::size_t d = 0; d < devices && cr::FirstMemory + (d + 1) * cr::kMemoryValues <= r.size(); ++d) {
+            const std::int64_t* v = r.data() + cr::FirstMemory + d * cr::kMemoryValues;
+            OpMemory& m = row.memory[d];
+            m.bytes += v[0];
+            m.selfBytes += v[1];
+            m.allocs += v[2];
+            m.allocBytes += v[3];
+            m.selfAllocs += v[4];
+            m.selfAllocBytes += v[5];
+        }
+    });
+    const auto ops = namesOf(db, traceId, NameKind::Op);
+    const auto shapeNames = namesOf(db, traceId, NameKind::Shapes);
+    for (auto& [key, row] : rows) {
+        row.name = nameAt(ops, key.first);
+        row.shapes = grouped ? nameAt(shapeNames, key.second) : std::string();
+        table.rows.push_back(std::move(row));
+    }
+}
+
 } // namespace
 
 bool hasProfilerCalls(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT 1 FROM profiler_calls WHERE trace_id = ? LIMIT 1");
+    Statement s(db, "SELECT 1 FROM profiler_op_calls WHERE trace_id = ? LIMIT 1");
     s.bind(1, traceId);
     return s.step();
 }
@@ -38,88 +133,54 @@ bool hasProfilerCalls(Database& db, std::int64_t traceId) {
 ProfilerOpsTable queryProfilerOps(Database& db, std::int64_t traceId, std::optional<TimeRange> range, bool groupByShapes) {
     ProfilerOpsTable table;
     table.devices = deviceNames(db, traceId);
-    const std::string shapes = groupByShapes ? "c.shapes" : "-1";
-    const std::string groupBy = groupByShapes ? "c.name, c.shapes" : "c.name";
-    const std::string where = " WHERE c.trace_id = ?1 AND (?2 IS NULL OR c.ts BETWEEN ?2 AND ?3) ";
-    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> index;
-    Statement calls(db, "SELECT c.name, " + shapes + ", count(*), n.name, coalesce(sh.name, '') FROM profiler_calls c "
-                        "JOIN names n ON n.trace_id = c.trace_id AND n.kind = " + std::to_string(int(NameKind::Op)) +
-                        " AND n.id = c.name LEFT JOIN names sh ON sh.trace_id = c.trace_id AND sh.kind = " +
-                        std::to_string(int(NameKind::Shapes)) + " AND sh.id = " + shapes + where + "GROUP BY " + groupBy);
-    calls.bind(1, traceId);
-    bindRange(calls, 2, range);
-    while (calls.step()) {
-        ProfilerOpRow row;
-        row.name = calls.text(3);
-        row.shapes = groupByShapes ? calls.text(4) : std::string();
-        row.calls = calls.int64(2);
-        row.memory.resize(table.devices.size());
-        index[{calls.int64(0), calls.int64(1)}] = table.rows.size();
-        table.rows.push_back(std::move(row));
-    }
-    Statement mem(db, "SELECT c.name, " + shapes + ", m.device, sum(m.bytes), sum(m.self_bytes), sum(m.allocs), "
-                      "sum(m.alloc_bytes), sum(m.self_allocs), sum(m.self_alloc_bytes) FROM profiler_calls c "
-                      "JOIN profiler_call_memory m ON m.trace_id = c.trace_id AND m.call = c.call" + where +
-                      "GROUP BY " + groupBy + ", m.device");
-    mem.bind(1, traceId);
-    bindRange(mem, 2, range);
-    while (mem.step()) {
-        const auto it = index.find({mem.int64(0), mem.int64(1)});
-        const auto d = static_cast<std::size_t>(mem.int64(2));
-        if (it == index.end() || d >= table.devices.size()) continue;
-        table.rows[it->second].memory[d] = {mem.int64(3), mem.int64(4), mem.int64(5), mem.int64(6), mem.int64(7), mem.int64(8)};
-    }
-    std::sort(table.rows.begin(), table.rows.end(), [](const ProfilerOpRow& a, const ProfilerOpRow& b) {
-        const std::int64_t x = a.memory.empty() ? 0 : a.memory[0].selfBytes;
-        const std::int64_t y = b.memory.empty() ? 0 : b.memory[0].selfBytes;
-        if (x != y) return x > y;
-        return a.name != b.name ? a.name < b.name : a.shapes < b.shapes;
-    });
+    if (range) window(db, traceId, *range, groupByShapes, table);
+    else wholeTrace(db, traceId, groupByShapes, table);
+    sortRows(table);
     return table;
 }
 
 std::vector<AllocationRow> queryAllocations(Database& db, std::int64_t traceId, std::optional<TimeRange> range,
                                             std::size_t limit) {
-    Statement s(db, "SELECT a.id, d.name, a.address, a.size, a.t_alloc, a.t_free, coalesce(n.name, ''), coalesce(t.name, '') "
-                    "FROM allocations a JOIN devices d ON d.trace_id = a.trace_id AND d.device = a.device "
-                    "LEFT JOIN names n ON n.trace_id = a.trace_id AND n.kind = 0 AND n.id = a.op "
-                    "LEFT JOIN threads t ON t.trace_id = a.trace_id AND t.thread = a.thread "
-                    "WHERE a.trace_id = ?1 AND (?2 IS NULL OR a.t_alloc BETWEEN ?2 AND ?3 "
-                    "OR (a.t_alloc IS NULL AND a.t_free BETWEEN ?2 AND ?3)) "
-                    "ORDER BY coalesce(a.t_alloc, a.t_free), a.id LIMIT ?4");
-    s.bind(1, traceId);
-    bindRange(s, 2, range);
-    s.bind(4, static_cast<std::int64_t>(limit));
+    namespace ar = allocation_records;
+    const auto devices = deviceNames(db, traceId);
+    const auto ops = namesOf(db, traceId, NameKind::Op);
+    const auto threads = threadNames(db, traceId);
     std::vector<AllocationRow> rows;
-    while (s.step()) {
-        AllocationRow r;
-        r.id = s.int64(0);
-        r.device = s.text(1);
-        r.address = s.int64(2);
-        r.size = s.int64(3);
-        if (!s.isNull(4)) r.allocTime = s.int64(4);
-        if (!s.isNull(5)) r.freeTime = s.int64(5);
-        r.op = s.text(6);
-        r.thread = s.text(7);
-        rows.push_back(std::move(r));
-    }
+    std::int64_t index = 0;
+    readRecordChunks(db, traceId, ar::kKind, range, [&](std::span<const std::int64_t> r) {
+        const std::int64_t id = index++;
+        if (rows.size() >= limit || (range && !range->contains(r[ar::Key]))) return;
+        AllocationRow row;
+        row.id = id;
+        row.device = nameAt(devices, r[ar::Device]);
+        row.address = r[ar::Address];
+        row.size = r[ar::Size];
+        if (r[ar::AllocTime] != RowAppender::kNull) row.allocTime = r[ar::AllocTime];
+        if (r[ar::FreeTime] != RowAppender::kNull) row.freeTime = r[ar::FreeTime];
+        row.op = nameAt(ops, r[ar::Op]);
+        row.thread = nameAt(threads, r[ar::Thread]);
+        rows.push_back(std::move(row));
+    });
     return rows;
 }
 
 std::int64_t countAllocations(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT count(*) FROM allocations WHERE trace_id = ?");
-    s.bind(1, traceId);
-    return s.step() ? s.int64(0) : 0;
+    return countRecords(db, traceId, allocation_records::kKind);
 }
 
 std::vector<CallSpan> queryCallSpans(Database& db, std::int64_t traceId, const std::string& name, TimeRange range,
                                      std::size_t limit) {
-    Statement s(db, "SELECT c.ts, c.ts + c.dur FROM profiler_calls c JOIN names n ON n.trace_id = c.trace_id AND "
-                    "n.kind = 0 AND n.id = c.name WHERE c.trace_id = ?1 AND n.name = ?2 AND c.ts <= ?4 AND "
-                    "c.ts + c.dur >= ?3 ORDER BY c.ts LIMIT ?5");
-    s.bind(1, traceId).bind(2, name).bind(3, range.begin).bind(4, range.end).bind(5, static_cast<std::int64_t>(limit));
+    namespace cr = call_records;
+    Statement s(db, "SELECT id FROM names WHERE trace_id = ? AND kind = ? AND name = ?");
+    s.bind(1, traceId).bind(2, static_cast<int>(NameKind::Op)).bind(3, name);
+    if (!s.step()) return {};
+    const std::int64_t nameId = s.int64(0);
     std::vector<CallSpan> spans;
-    while (s.step()) spans.push_back({s.int64(0), s.int64(1)});
+    readRecordChunks(db, traceId, cr::kKind, range, [&](std::span<const std::int64_t> r) {
+        if (spans.size() >= limit || r[cr::Name] != nameId) return;
+        const std::int64_t end = r[cr::Start] + r[cr::Duration];
+        if (r[cr::Start] <= range.end && end >= range.begin) spans.push_back({r[cr::Start], end});
+    });
     return spans;
 }
 

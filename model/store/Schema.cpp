@@ -133,8 +133,8 @@ CREATE INDEX series_by_trace ON series(trace_id, device);
 CREATE INDEX series_chunks_by_time ON series_chunks(series_id, t_last);
 )SQL";
 
-// Version 2: how each series is drawn; profiler op calls with their key_averages memory;
-// allocation lifetimes (an allocation paired with its free); thread names.
+// Version 2: how each series is drawn; thread names; raw record streams other than events
+// (profiler op calls, allocation lifetimes) as chunks; per-operator profiler totals.
 constexpr const char* kSchemaV2 = R"SQL(
 ALTER TABLE series ADD COLUMN display TEXT NOT NULL DEFAULT 'line';
 CREATE TABLE threads (
@@ -143,21 +143,30 @@ CREATE TABLE threads (
     name     TEXT    NOT NULL,
     PRIMARY KEY (trace_id, thread)
 ) WITHOUT ROWID;
-CREATE TABLE profiler_calls (
+CREATE TABLE record_chunks (
     trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    call     INTEGER NOT NULL,
-    thread   INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    chunk    INTEGER NOT NULL,
+    count    INTEGER NOT NULL,
+    t_first  INTEGER NOT NULL,
+    t_last   INTEGER NOT NULL,
+    t_end    INTEGER NOT NULL,
+    columns  INTEGER NOT NULL,
+    codec    INTEGER NOT NULL,
+    data     BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, kind, chunk)
+);
+CREATE TABLE profiler_op_calls (
+    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
     name     INTEGER NOT NULL,
     shapes   INTEGER NOT NULL,
-    ts       INTEGER NOT NULL,
-    dur      INTEGER NOT NULL,
-    parent   INTEGER NOT NULL,
-    depth    INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, call)
+    calls    INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, name, shapes)
 ) WITHOUT ROWID;
-CREATE TABLE profiler_call_memory (
+CREATE TABLE profiler_op_memory (
     trace_id         INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    call             INTEGER NOT NULL,
+    name             INTEGER NOT NULL,
+    shapes           INTEGER NOT NULL,
     device           INTEGER NOT NULL,
     bytes            INTEGER NOT NULL,
     self_bytes       INTEGER NOT NULL,
@@ -165,26 +174,8 @@ CREATE TABLE profiler_call_memory (
     alloc_bytes      INTEGER NOT NULL,
     self_allocs      INTEGER NOT NULL,
     self_alloc_bytes INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, call, device)
+    PRIMARY KEY (trace_id, name, shapes, device)
 ) WITHOUT ROWID;
-CREATE TABLE allocations (
-    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    id       INTEGER NOT NULL,
-    device   INTEGER NOT NULL,
-    address  INTEGER NOT NULL,
-    size     INTEGER NOT NULL,
-    t_alloc  INTEGER,
-    t_free   INTEGER,
-    op       INTEGER NOT NULL,
-    thread   INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, id)
-) WITHOUT ROWID;
-)SQL";
-
-constexpr const char* kIndexesV2 = R"SQL(
-CREATE INDEX profiler_calls_by_time ON profiler_calls(trace_id, ts);
-CREATE INDEX profiler_calls_by_name ON profiler_calls(trace_id, name, ts);
-CREATE INDEX allocations_by_time ON allocations(trace_id, t_alloc);
 )SQL";
 
 struct Step {
@@ -194,7 +185,7 @@ struct Step {
 
 constexpr Step kSteps[] = {
     {1, {kSchemaV1, kIndexesV1}},
-    {2, {kSchemaV2, kIndexesV2}},
+    {2, {kSchemaV2, nullptr}},
 };
 
 bool hasForeignTables(Database& db) {

@@ -52,7 +52,9 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
       insertSeriesChunk_(db, "INSERT INTO series_chunks(series_id, chunk, point_count, t_first, t_last, codec, data) "
                              "VALUES (?,?,?,?,?,?,?)"),
       insertLod_(db, "INSERT INTO series_lod(series_id, level, t_last, bucket, t_first, v_first, v_last, v_min, t_min, "
-                     "v_max, t_max) VALUES (?,?,?,?,?,?,?,?,?,?,?)") {
+                     "v_max, t_max) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+      insertRecordChunk_(db, "INSERT INTO record_chunks(trace_id, kind, chunk, count, t_first, t_last, t_end, columns, "
+                             "codec, data) VALUES (?,?,?,?,?,?,?,?,?,?)") {
     Statement s(db, "INSERT INTO traces(source_path, format, imported_at, source_size, source_mtime_ns, epoch_ns, "
                     "time_kind) VALUES (?,?,?,?,?,?,?)");
     s.bind(1, info_.sourcePath).bind(2, info_.format).bind(3, isoNowUtc());
@@ -173,6 +175,24 @@ void TraceWriter::flushEvents() {
     });
     pending_ = {};
     pending_.reserve(kEventsPerChunk);
+}
+
+void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,
+                                 std::int64_t tLast, std::int64_t tEnd, std::int64_t columns, std::vector<std::int64_t> rows) {
+    queue_.post([this, kind, chunk, count, tFirst, tLast, tEnd, columns, rows = std::move(rows)] {
+        const auto blob = encodeRecords(rows, static_cast<std::size_t>(columns));
+        insertRecordChunk_.bind(1, traceId_)
+            .bind(2, kind)
+            .bind(3, chunk)
+            .bind(4, count)
+            .bind(5, tFirst)
+            .bind(6, tLast)
+            .bind(7, tEnd)
+            .bind(8, columns)
+            .bind(9, kCodecZstdColumns)
+            .bindBlob(10, blob)
+            .run();
+    });
 }
 
 void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message, std::int64_t count) {

@@ -1,10 +1,13 @@
 #include "importers/profiler/ProfilerTraceBuilder.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 
 #include "core/Progress.h"
+#include "store/RecordChunks.h"
+#include "store/RecordLayouts.h"
 #include "store/RowAppender.h"
 #include "store/TraceWriter.h"
 #include "trace/AddressMap.h"
@@ -130,6 +133,45 @@ struct PendingAllocation {
     std::int32_t op = kNoName, thread = 0;
 };
 
+// Calls sorted by start as record chunks (parents renumbered), and the per-operator totals.
+void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t columns, std::size_t nDevices) {
+    namespace cr = call_records;
+    const std::size_t n = calls.size() / columns;
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
+    std::vector<std::int64_t> position(n);
+    for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
+    RecordChunkWriter writer(out, cr::kKind, columns, [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
+    std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>> totals;
+    std::vector<std::int64_t> row(columns);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::int64_t* src = calls.data() + order[k] * columns;
+        std::copy(src, src + columns, row.begin());
+        if (row[cr::Parent] >= 0) row[cr::Parent] = position[static_cast<std::size_t>(row[cr::Parent])];
+        writer.add(row);
+        auto& [count, sums] = totals[{row[cr::Name], row[cr::Shapes]}];
+        ++count;
+        sums.resize(nDevices * cr::kMemoryValues, 0);
+        for (std::size_t v = 0; v < sums.size(); ++v) sums[v] += row[cr::FirstMemory + v];
+    }
+    writer.finish();
+    RowAppender& callCounts = out.appender("INSERT INTO profiler_op_calls(trace_id, name, shapes, calls) VALUES (?,?,?,?)", 4);
+    RowAppender& memory = out.appender(
+        "INSERT INTO profiler_op_memory(trace_id, name, shapes, device, bytes, self_bytes, allocs, alloc_bytes, self_allocs, "
+        "self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        10);
+    for (const auto& [key, value] : totals) {
+        callCounts.add({out.traceId(), key.first, key.second, value.first});
+        for (std::size_t d = 0; d < nDevices; ++d) {
+            const std::int64_t* v = value.second.data() + d * cr::kMemoryValues;
+            if (std::any_of(v, v + cr::kMemoryValues, [](std::int64_t x) { return x != 0; }))
+                memory.add({out.traceId(), key.first, key.second, static_cast<std::int64_t>(d), v[0], v[1], v[2], v[3], v[4], v[5]});
+        }
+    }
+}
+
 } // namespace
 
 void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progress) {
@@ -170,10 +212,12 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     InnermostCall innermost(s.ops, tree);
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
     std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
-    RowAppender& allocations = out.appender(
-        "INSERT INTO allocations(trace_id, id, device, address, size, t_alloc, t_free, op, thread) VALUES (?,?,?,?,?,?,?,?,?)", 9);
-    std::int64_t allocationId = 0;
-    const std::int64_t traceId = out.traceId();
+    namespace ar = allocation_records;
+    std::vector<std::array<std::int64_t, ar::Columns>> allocations;
+    const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
+                              std::int64_t tFree, std::int64_t op, std::int64_t thread) {
+        allocations.push_back({tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
+    };
     std::vector<DeviceTimeline> timelines(allocatedSeries.size());
     std::int64_t processed = 0;
     for (const MemoryRecord& m : s.memory) {
@@ -195,15 +239,14 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         if (m.hasAddress) {
             if (e.kind == EventKind::Alloc) {
                 if (const auto replaced = live[d].put(m.address, {e.size, m.t, op, m.thread}))
-                    allocations.add({traceId, allocationId++, d, m.address, replaced->size, replaced->t, m.t, replaced->op,
-                                     replaced->thread});
+                    lifetime(d, m.address, replaced->size, replaced->t, m.t, replaced->op, replaced->thread);
             } else if (const auto a = live[d].take(m.address)) {
-                allocations.add({traceId, allocationId++, d, m.address, a->size, a->t, m.t, a->op, a->thread});
+                lifetime(d, m.address, a->size, a->t, m.t, a->op, a->thread);
             } else {
                 e.flags = kFlagUnmatched;
                 out.warn("unmatched_free", "t=" + std::to_string(m.t) + " ns",
                          "frees of memory allocated before the profiler started (no allocation in the trace)");
-                allocations.add({traceId, allocationId++, d, m.address, e.size, RowAppender::kNull, m.t, op, m.thread});
+                lifetime(d, m.address, e.size, RowAppender::kNull, m.t, op, m.thread);
             }
         }
         out.addEvent(e);
@@ -213,22 +256,19 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         if ((++processed & 0xffff) == 0) progress.checkCancelled();
     }
     // Allocations still live at the end of the trace.
-    for (std::size_t d = 0; d < live.size(); ++d) {
-        std::vector<std::pair<std::int64_t, PendingAllocation>> rest;
-        live[d].forEach([&](std::int64_t address, const PendingAllocation& a) { rest.emplace_back(address, a); });
-        std::sort(rest.begin(), rest.end(), [](const auto& x, const auto& y) { return x.second.t < y.second.t; });
-        for (const auto& [address, a] : rest)
-            allocations.add({traceId, allocationId++, static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull,
-                             a.op, a.thread});
-    }
+    for (std::size_t d = 0; d < live.size(); ++d)
+        live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
+            lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
+        });
+    std::stable_sort(allocations.begin(), allocations.end(), [](const auto& x, const auto& y) { return x[ar::Key] < y[ar::Key]; });
+    RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
+        return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
+    });
+    for (const auto& a : allocations) lifetimes.add(a);
+    lifetimes.finish();
+    progress.checkCancelled();
 
     // Every call with its memory per device, inclusive and self (key_averages semantics).
-    RowAppender& calls = out.appender(
-        "INSERT INTO profiler_calls(trace_id, call, thread, name, shapes, ts, dur, parent, depth) VALUES (?,?,?,?,?,?,?,?,?)", 9);
-    RowAppender& callMemory = out.appender(
-        "INSERT INTO profiler_call_memory(trace_id, call, device, bytes, self_bytes, allocs, alloc_bytes, self_allocs, "
-        "self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?)",
-        9);
     const std::size_t nDevices = timelines.size();
     std::vector<DeviceTimeline::Usage> inclusive(s.ops.size() * nDevices);
     for (std::size_t i = 0; i < s.ops.size(); ++i)
@@ -246,18 +286,21 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
             ps.allocBytes -= ci.allocBytes;
         }
     }
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
-        const OpRecord& o = s.ops[i];
-        const auto id = static_cast<std::int64_t>(i);
-        calls.add({traceId, id, o.thread, o.name, o.shapes, o.t, o.dur, tree.parent[i], tree.depth[i]});
+    namespace cr = call_records;
+    const std::size_t columns = cr::columns(nDevices);
+    std::vector<std::int64_t> calls;
+    calls.reserve((s.ops.size() + 1024) * columns);
+    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
+        calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
         for (std::size_t d = 0; d < nDevices; ++d) {
-            const auto& in = inclusive[i * nDevices + d];
-            const auto& se = self[i * nDevices + d];
-            if (in.any() || se.any())
-                callMemory.add({traceId, id, static_cast<std::int64_t>(d), in.bytes, se.bytes, in.allocs, in.allocBytes,
-                                se.allocs, se.allocBytes});
+            const auto [in, se] = memory(d);
+            calls.insert(calls.end(), {in.bytes, se.bytes, in.allocs, in.allocBytes, se.allocs, se.allocBytes});
         }
-    }
+    };
+    for (std::size_t i = 0; i < s.ops.size(); ++i)
+        addCall(s.ops[i], tree.parent[i], tree.depth[i], [&](std::size_t d) {
+            return std::pair{inclusive[i * nDevices + d], self[i * nDevices + d]};
+        });
 
     // Memory events inside no call are their own "[memory]" calls, as in key_averages.
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
@@ -269,21 +312,23 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         if (!merged.empty() && sp.first <= merged.back().second) merged.back().second = std::max(merged.back().second, sp.second);
         else merged.push_back(sp);
     }
-    const std::int32_t memoryName = out.name(NameKind::Op, "[memory]");
-    const std::int32_t noShapes = out.name(NameKind::Shapes, "");
+    const OpRecord memoryCall{0, 0, 0, out.name(NameKind::Op, "[memory]"), out.name(NameKind::Shapes, "")};
     std::size_t span = 0;
-    std::int64_t nextCall = static_cast<std::int64_t>(s.ops.size());
     for (const MemoryRecord& m : s.memory) {
         if (m.outOfMemory) continue;
         while (span < merged.size() && merged[span].second < m.t) ++span;
         if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
-        const std::uint16_t d = devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId});
-        const std::int64_t id = nextCall++;
-        calls.add({traceId, id, m.thread, memoryName, noShapes, m.t, 0, -1, 0});
+        const auto d = static_cast<std::size_t>(devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}));
+        OpRecord call = memoryCall;
+        call.t = m.t;
+        call.thread = m.thread;
         const std::int64_t positive = m.bytes > 0 ? 1 : 0;
-        callMemory.add({traceId, id, d, m.bytes, m.bytes, positive, positive * m.bytes, positive, positive * m.bytes});
+        const DeviceTimeline::Usage usage{m.bytes, positive, positive * m.bytes};
+        addCall(call, -1, 0, [&](std::size_t dev) {
+            return dev == d ? std::pair{usage, usage} : std::pair{DeviceTimeline::Usage{}, DeviceTimeline::Usage{}};
+        });
     }
-    out.setMetadata("profiler_calls", std::to_string(nextCall));
+    writeCalls(out, calls, columns, nDevices);
 }
 
 } // namespace memviz

@@ -1,0 +1,59 @@
+// End-to-end import of a large synthetic profiler trace (default: >= 5M memory events,
+// > 1 GB; MEMVIZ_BENCH_MEMORY_EVENTS overrides): MB/s, events/s and the importer's peak RSS.
+// The trace is generated once in MEMVIZ_BENCH_DIR (default /tmp/memviz-bench).
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "ChromeTraceGenerator.h"
+#include "core/Progress.h"
+#include "importers/ImporterRegistry.h"
+#include "store/Database.h"
+
+namespace fs = std::filesystem;
+using namespace memviz;
+
+namespace {
+
+std::int64_t memoryEventCount() {
+    const char* env = std::getenv("MEMVIZ_BENCH_MEMORY_EVENTS");
+    return env ? std::atoll(env) : 5000000;
+}
+
+fs::path benchDir() {
+    const char* env = std::getenv("MEMVIZ_BENCH_DIR");
+    fs::path dir = env ? env : "/tmp/memviz-bench";
+    fs::create_directories(dir);
+    return dir;
+}
+
+void BM_ImportProfilerTrace(benchmark::State& state) {
+    const fs::path trace = benchDir() / ("profiler-" + std::to_string(memoryEventCount()) + ".pt.trace.json");
+    static bench::ChromeTraceStats stats;
+    if (!fs::exists(trace) || stats.bytes == 0) stats = bench::writeSyntheticChromeTrace(trace.string(), memoryEventCount());
+    const fs::path store = benchDir() / "profiler-import.memviz";
+    for (auto _ : state) {
+        state.PauseTiming();
+        for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + suffix);
+        state.ResumeTiming();
+        Database db(store.string());
+        benchmark::DoNotOptimize(importFile(db, trace.string(), Progress{}));
+    }
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    state.counters["trace_MB"] = static_cast<double>(stats.bytes) / 1e6;
+    state.counters["MB_per_s"] = benchmark::Counter(static_cast<double>(stats.bytes) / 1e6 * static_cast<double>(state.iterations()),
+                                                    benchmark::Counter::kIsRate);
+    state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(stats.events * state.iterations()),
+                                                        benchmark::Counter::kIsRate);
+    state.counters["memory_events"] = static_cast<double>(stats.memoryEvents);
+    state.counters["peak_RSS_MB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    state.counters["RSS_over_size"] = static_cast<double>(usage.ru_maxrss) * 1024.0 / static_cast<double>(stats.bytes);
+}
+BENCHMARK(BM_ImportProfilerTrace)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+
+} // namespace
+
+BENCHMARK_MAIN();
