@@ -6,6 +6,8 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "importers/alloclog/AllocLogImporter.h"
+#include "importers/heaptrack/HeaptrackImporter.h"
+#include "importers/massif/MassifImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
@@ -16,6 +18,8 @@ const std::vector<std::unique_ptr<Importer>>& allImporters() {
         std::vector<std::unique_ptr<Importer>> v;
         // One line per format.
         v.push_back(std::make_unique<AllocLogImporter>());
+        v.push_back(std::make_unique<HeaptrackImporter>());
+        v.push_back(std::make_unique<MassifImporter>());
         return v;
     }();
     return list;

@@ -4,6 +4,7 @@
 
 #include "core/Errors.h"
 #include "store/Database.h"
+#include "store/NativeSchema.h"
 
 namespace memviz {
 
@@ -140,6 +141,7 @@ struct Step {
 
 constexpr Step kSteps[] = {
     {1, {kSchemaV1, kIndexesV1}},
+    {2, {kNativeSchemaSql, nullptr}}, // heaptrack and massif tables, series.style
 };
 
 bool hasForeignTables(Database& db) {
