@@ -34,7 +34,10 @@ const Importer* importerById(std::string_view id) {
 const Importer& detectImporter(const std::string& path) {
     const std::string head = InputFile::head(path, kSniffBytes);
     if (head.empty()) {
-        InputFile probe(path); // throws a clear error for a missing or unreadable file
+        // A missing, unreadable, or corrupt / truncated compressed file throws its own error here.
+        InputFile probe(path);
+        char byte = 0;
+        probe.read(&byte, 1);
         throw ImportError(path + ": the file is empty");
     }
     const std::string fileName = std::filesystem::path(path).filename().string();

@@ -17,9 +17,15 @@ std::vector<std::string> HeaptrackImporter::filePatterns() const {
 }
 
 int HeaptrackImporter::sniff(std::string_view head, std::string_view fileName) const {
-    // heaptrack files start with "v <heaptrack version> <file version>", both hex.
-    const std::size_t nl = head.find('\n');
-    std::string_view first = head.substr(0, nl);
+    // heaptrack files start with "v <heaptrack version> <file version>", both hex (after
+    // comments, in handwritten files).
+    std::string_view first;
+    while (!head.empty()) {
+        const std::size_t nl = head.find('\n');
+        first = head.substr(0, nl);
+        if (!first.starts_with('#')) break;
+        head = nl == std::string_view::npos ? std::string_view() : head.substr(nl + 1);
+    }
     if (!first.starts_with("v ")) return 0;
     first.remove_prefix(2);
     const std::size_t space = first.find(' ');
