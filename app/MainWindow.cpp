@@ -29,6 +29,7 @@
 #include "importers/ImporterRegistry.h"
 #include "store/StoreFiles.h"
 #include "widgets/ImportTask.h"
+#include "widgets/NativeTabs.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
@@ -66,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
     tabs_->addTab(opsView_, tr("&Operators"));
+    nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);

@@ -14,6 +14,7 @@ class QTabWidget;
 namespace memviz {
 
 class ImportTask;
+class NativeTabs;
 class OpsView;
 class RecentFiles;
 class TimelinePlot;
@@ -39,6 +40,7 @@ public:
     OpsView* opsView() const { return opsView_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
+    NativeTabs* nativeTabs() const { return nativeTabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
 
@@ -61,6 +63,7 @@ private:
     OpsView* opsView_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
+    NativeTabs* nativeTabs_;
     ImportTask* import_;
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;

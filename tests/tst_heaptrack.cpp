@@ -143,8 +143,8 @@ void TestHeaptrack::everyRecordType() {
     const std::vector<SeriesInfo> series = listSeries(db, id);
     const SeriesInfo* heap = seriesNamed(series, "consumed");
     const SeriesInfo* rss = seriesNamed(series, "RSS");
-    const SeriesInfo* rate = seriesNamed(series, "allocations");
-    const SeriesInfo* temporary = seriesNamed(series, "temporary allocations");
+    const SeriesInfo* rate = seriesNamed(series, "allocations per second");
+    const SeriesInfo* temporary = seriesNamed(series, "temporary allocations per second");
     QVERIFY(heap && rss && rate && temporary);
     QCOMPARE(heap->vMax, 1316);
     QCOMPARE(heap->vFinal, 1016);

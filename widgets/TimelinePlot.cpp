@@ -6,24 +6,26 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/Units.h"
+#include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/StackedSeries.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
 
 namespace {
 
-QColor deviceColor(int i) {
+QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                                      QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
                                      QColor(227, 119, 194), QColor(127, 127, 127)};
-    return palette[static_cast<std::size_t>(i) % std::size(palette)];
+    return palette[i % std::size(palette)];
 }
 
 QString bytesText(double b) { return QString::fromStdString(formatBytes(b)); }
-QString timeText(double ns) { return QString::fromStdString(formatDuration(ns)); }
 
 } // namespace
 
@@ -97,17 +99,42 @@ void TimelinePlot::rebuild() {
     }
     graphs_.clear();
     seriesIds_.clear();
+    stackedOn_.clear();
     lastLevels_.clear();
+    plot_->yAxis2->setVisible(false);
     if (!session_->isOpen()) {
         plot_->replot();
         return;
     }
     const TraceSummary& summary = session_->summary();
-    for (const SeriesInfo& s : session_->series()) {
-        QCPGraph* g = plot_->addGraph();
-        const QColor color = deviceColor(s.device);
-        g->setPen(QPen(color, 1.6));
-        g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+    xKind_ = xKindOf(summary.trace.timeKind);
+    timeTicker_->setQuantity(tickerQuantity(xKind_));
+    std::map<int, int> stackTop; // per device, the last stacked graph
+    // Only the first byte series of a device without stacked series is filled, so that a
+    // second line (RSS over heap, say) does not hide the first.
+    std::map<int, int> filled;
+    for (const SeriesInfo& s : session_->series())
+        if (s.style == kSeriesStacked) filled[s.device] = 1;
+    for (std::size_t i = 0; i < session_->series().size(); ++i) {
+        const SeriesInfo& s = session_->series()[i];
+        // Bytes on the left axis; rates and other units on the right one, dashed.
+        const bool bytes = s.unit == "bytes";
+        QCPGraph* g = plot_->addGraph(plot_->xAxis, bytes ? plot_->yAxis : plot_->yAxis2);
+        if (!bytes) plot_->yAxis2->setVisible(true);
+        const QColor color = seriesColor(i);
+        g->setPen(QPen(color, 1.6, bytes ? Qt::SolidLine : Qt::DashLine));
+        int below = -2;
+        if (s.style == kSeriesStacked) {
+            const auto top = stackTop.find(s.device);
+            below = top == stackTop.end() ? -1 : top->second;
+            g->setBrush(QColor(color.red(), color.green(), color.blue(), 110));
+            if (below >= 0) g->setChannelFillGraph(graphs_[static_cast<std::size_t>(below)]);
+            stackTop[s.device] = static_cast<int>(graphs_.size());
+        } else {
+            const bool fill = bytes && !filled[s.device]++;
+            g->setBrush(fill ? QBrush(QColor(color.red(), color.green(), color.blue(), 35)) : QBrush(Qt::NoBrush));
+        }
+        stackedOn_.push_back(below);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
         g->setName(QString::fromStdString(s.deviceName) + (s.name == "allocated" ? QString() : " " + QString::fromStdString(s.name)));
@@ -131,7 +158,7 @@ void TimelinePlot::rebuild() {
         label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         label->setText(tr("peak %1: %2 at %3")
                            .arg(QString::fromStdString(d.name), bytesText(static_cast<double>(d.peakBytes)),
-                                timeText(static_cast<double>(d.peakTimeNs))));
+                                xValueText(xKind_, static_cast<double>(d.peakTimeNs))));
         label->setColor(QColor(160, 20, 20));
         label->setBrush(QColor(255, 255, 255, 200));
         label->setPadding(QMargins(3, 1, 3, 1));
@@ -160,30 +187,33 @@ void TimelinePlot::refreshData() {
     const QCPRange xr = plot_->xAxis->range();
     const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
     const int columns = std::max(1, plot_->axisRect()->width());
-    double yMax = 0;
+    double yMax = 0, y2Max = 0;
     lastPointCount_ = 0;
+    std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
-        const SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
-        QVector<double> keys, values;
-        keys.reserve(static_cast<qsizetype>(w.points.size()));
-        values.reserve(static_cast<qsizetype>(w.points.size()));
-        for (const SeriesPoint& p : w.points) {
-            keys.push_back(static_cast<double>(p.t));
-            values.push_back(static_cast<double>(p.v));
-            yMax = std::max(yMax, static_cast<double>(p.v));
-        }
+        SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
+        lastLevels_[i] = w.level;
+        lastPointCount_ += static_cast<int>(w.points.size());
+        std::vector<SeriesPoint> points = std::move(w.points);
         // The last value holds until the end of the trace.
         const SeriesInfo& info = session_->series()[i];
         const std::int64_t end = session_->fullRange().end;
-        if (!w.points.empty() && w.points.back().t >= info.tLast && info.tLast < end) {
-            keys.push_back(static_cast<double>(end));
-            values.push_back(static_cast<double>(info.vFinal));
+        if (!points.empty() && points.back().t >= info.tLast && info.tLast < end) points.push_back({end, info.vFinal});
+        if (stackedOn_[i] >= 0) points = stackOnto(drawn[static_cast<std::size_t>(stackedOn_[i])], points);
+        QVector<double> keys, values;
+        keys.reserve(static_cast<qsizetype>(points.size()));
+        values.reserve(static_cast<qsizetype>(points.size()));
+        double& axisMax = graphs_[i]->valueAxis() == plot_->yAxis2 ? y2Max : yMax;
+        for (const SeriesPoint& p : points) {
+            keys.push_back(static_cast<double>(p.t));
+            values.push_back(static_cast<double>(p.v));
+            axisMax = std::max(axisMax, static_cast<double>(p.v));
         }
         graphs_[i]->setData(keys, values, true);
-        lastLevels_[i] = w.level;
-        lastPointCount_ += static_cast<int>(w.points.size());
+        if (stackedOn_[i] > -2) drawn[i] = std::move(points);
     }
     plot_->yAxis->setRange(0, yMax > 0 ? yMax * 1.12 : 1024);
+    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * 1.12 : 10);
     updateAxisLabels();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     refreshing_ = false;
@@ -192,9 +222,13 @@ void TimelinePlot::refreshData() {
 void TimelinePlot::updateAxisLabels() {
     timeTicker_->updateUnit(plot_->xAxis->range());
     bytesTicker_->updateUnit(plot_->yAxis->range());
-    const bool byIndex = session_->isOpen() && session_->summary().trace.timeKind == "index";
-    plot_->xAxis->setLabel(byIndex ? tr("Event number") : tr("Time since trace start (%1)").arg(timeTicker_->unitSuffix()));
+    plot_->xAxis->setLabel(xAxisLabel(xKind_, timeTicker_->unitSuffix()));
     plot_->yAxis->setLabel(tr("Allocated memory (%1)").arg(bytesTicker_->unitSuffix()));
+    for (const SeriesInfo& s : session_->isOpen() ? session_->series() : std::vector<SeriesInfo>{})
+        if (s.unit != "bytes") {
+            plot_->yAxis2->setLabel(QString::fromStdString(s.unit));
+            break;
+        }
 }
 
 void TimelinePlot::updateSelectionItem() {
@@ -209,10 +243,11 @@ void TimelinePlot::updateSelectionItem() {
 
 QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
-    QStringList parts{timeText(static_cast<double>(t))};
+    QStringList parts{xValueText(xKind_, static_cast<double>(t))};
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
-        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? bytesText(static_cast<double>(*v)) : tr("none"));
+        const std::string& unit = session_->series()[i].unit;
+        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? seriesValueText(unit, static_cast<double>(*v)) : tr("none"));
     }
     return parts.join(QStringLiteral("   "));
 }
@@ -220,6 +255,8 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
 void TimelinePlot::onMousePress(QMouseEvent* event) {
     const bool select = event->button() == Qt::RightButton ||
                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    clickCandidate_ = event->button() == Qt::LeftButton && !select;
+    pressPos_ = event->position();
     if (!select || !session_->isOpen()) return;
     plot_->setInteraction(QCP::iRangeDrag, false);
     selecting_ = true;
@@ -252,7 +289,13 @@ void TimelinePlot::onMouseMove(QMouseEvent* event) {
 }
 
 void TimelinePlot::onMouseRelease(QMouseEvent* event) {
-    if (!selecting_) return;
+    if (!selecting_) {
+        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < 3;
+        clickCandidate_ = false;
+        if (click && session_->isOpen())
+            emit timeClicked(static_cast<std::int64_t>(std::llround(plot_->xAxis->pixelToCoord(event->position().x()))));
+        return;
+    }
     selecting_ = false;
     plot_->setInteraction(QCP::iRangeDrag, true);
     const double x = plot_->xAxis->pixelToCoord(event->position().x());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "store/SeriesQuery.h"
+#include "widgets/TraceAxis.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -42,6 +43,8 @@ public:
 
 signals:
     void hoverTextChanged(const QString& text);
+    // A plain left click (no drag) at this x, e.g. to pick the massif snapshot there.
+    void timeClicked(std::int64_t x);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -62,6 +65,9 @@ private:
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
     std::vector<QCPGraph*> graphs_;
     std::vector<std::int64_t> seriesIds_;
+    // Per graph: -2 = not stacked, -1 = bottom of a stack, else the graph it stacks on.
+    std::vector<int> stackedOn_;
+    XKind xKind_ = XKind::Time;
     std::vector<int> lastLevels_;
     int lastPointCount_ = 0;
     QCPItemRect* selectionRect_ = nullptr;
@@ -69,6 +75,8 @@ private:
     QCPItemText* readout_ = nullptr;
     QTimer refreshTimer_;
     bool selecting_ = false;
+    bool clickCandidate_ = false;
+    QPointF pressPos_;
     double selectStart_ = 0;
     bool refreshing_ = false;
 };

@@ -85,10 +85,10 @@ std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::
     return out;
 }
 
-std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId) {
+std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId, std::int64_t limit) {
     Statement s(db, "SELECT node_id, allocations, temporary, peak_bytes, leaked_bytes FROM heaptrack_site_stacks "
-                    "WHERE trace_id = ? AND site_id = ? ORDER BY peak_bytes DESC, allocations DESC, node_id");
-    s.bind(1, traceId).bind(2, siteId);
+                    "WHERE trace_id = ? AND site_id = ? ORDER BY peak_bytes DESC, allocations DESC, node_id LIMIT ?");
+    s.bind(1, traceId).bind(2, siteId).bind(3, limit > 0 ? limit : std::int64_t(-1));
     std::vector<SiteStack> out;
     while (s.step()) {
         SiteStack k;

@@ -61,8 +61,9 @@ struct SiteStack {
 std::optional<HeaptrackSummary> loadHeaptrackSummary(Database& db, std::int64_t traceId);
 // Sorted by peak bytes, then allocations, largest first.
 std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t traceId);
-// The backtraces of one site, sorted by peak bytes, then allocations.
-std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId);
+// The backtraces of one site, sorted by peak bytes, then allocations; at most `limit` of
+// them when limit > 0.
+std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId, std::int64_t limit = 0);
 // The frames of a backtrace node and its callers, innermost first.
 std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::int64_t nodeId);
 

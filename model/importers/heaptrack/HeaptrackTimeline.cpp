@@ -95,9 +95,9 @@ void HeaptrackTimeline::finish(std::int64_t pageSize) {
         const std::int64_t rss = out_.createSeries(device_, "RSS", "bytes", false);
         for (const SeriesPoint& p : rssPages_) out_.addPoint(rss, p.t * kNsPerMs, p.v * pageSize);
     }
-    const std::int64_t allocs = out_.createSeries(device_, "allocations", "calls/s", false);
+    const std::int64_t allocs = out_.createSeries(device_, "allocations per second", "calls/s", false);
     for (const SeriesPoint& p : allocRate_) out_.addPoint(allocs, p.t * kNsPerMs, p.v);
-    const std::int64_t temporary = out_.createSeries(device_, "temporary allocations", "calls/s", false);
+    const std::int64_t temporary = out_.createSeries(device_, "temporary allocations per second", "calls/s", false);
     for (const SeriesPoint& p : temporaryRate_) out_.addPoint(temporary, p.t * kNsPerMs, p.v);
 }
 
