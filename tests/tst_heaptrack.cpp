@@ -140,6 +140,14 @@ void TestHeaptrack::everyRecordType() {
     QCOMPARE(sites[2].peakBytes, 16);
     QCOMPARE(sites[2].leakedBytes, 16);
 
+    // An event's address is its allocation info.
+    const auto info3 = lookupAllocInfo(db, id, 3);
+    QVERIFY(info3);
+    QCOMPARE(info3->size, 200);
+    QCOMPARE(info3->nodeId, 2);
+    QCOMPARE(lookupAllocInfo(db, id, 0)->nodeId, 3);
+    QVERIFY(!lookupAllocInfo(db, id, 4));
+
     const std::vector<SeriesInfo> series = listSeries(db, id);
     const SeriesInfo* heap = seriesNamed(series, "consumed");
     const SeriesInfo* rss = seriesNamed(series, "RSS");

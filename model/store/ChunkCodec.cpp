@@ -32,8 +32,16 @@ T getAt(const unsigned char* base, std::size_t i) {
 }
 
 std::vector<unsigned char> compress(const std::vector<unsigned char>& raw) {
+    // One context per thread, reused: a fresh one per chunk costs more (allocating and
+    // clearing its tables) than compressing the chunk.
+    struct Context {
+        ZSTD_CCtx* cctx = ZSTD_createCCtx();
+        ~Context() { ZSTD_freeCCtx(cctx); }
+    };
+    thread_local Context context;
+    if (!context.cctx) throw StoreError("zstd compression failed: out of memory");
     std::vector<unsigned char> out(ZSTD_compressBound(raw.size()));
-    const std::size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), kLevel);
+    const std::size_t n = ZSTD_compressCCtx(context.cctx, out.data(), out.size(), raw.data(), raw.size(), kLevel);
     if (ZSTD_isError(n)) throw StoreError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
     out.resize(n);
     return out;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
 
 namespace memviz {
@@ -32,6 +33,19 @@ std::optional<HeaptrackSummary> loadHeaptrackSummary(Database& db, std::int64_t 
     h.peakRssBytes = s.int64(9);
     h.totalTimeMs = s.int64(10);
     return h;
+}
+
+std::optional<HeaptrackAllocInfo> lookupAllocInfo(Database& db, std::int64_t traceId, std::int64_t infoId) {
+    Statement s(db, "SELECT first_info, info_count, data FROM heaptrack_alloc_info_chunks "
+                    "WHERE trace_id = ? AND first_info <= ? ORDER BY first_info DESC LIMIT 1");
+    s.bind(1, traceId).bind(2, infoId);
+    if (!s.step() || infoId < 0) return std::nullopt;
+    const std::int64_t offset = infoId - s.int64(0);
+    if (offset >= s.int64(1)) return std::nullopt;
+    const std::vector<SeriesPoint> infos = decodePoints(s.blob(2));
+    if (offset >= static_cast<std::int64_t>(infos.size())) return std::nullopt;
+    const SeriesPoint& p = infos[static_cast<std::size_t>(offset)];
+    return HeaptrackAllocInfo{p.t, p.v};
 }
 
 std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t traceId) {

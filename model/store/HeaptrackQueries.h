@@ -57,6 +57,15 @@ struct SiteStack {
     std::vector<StackFrame> frames; // the site's frame first, then its callers
 };
 
+// An allocation info: what a heaptrack event's address stands for.
+struct HeaptrackAllocInfo {
+    std::int64_t size = 0;
+    std::int64_t nodeId = 0; // its backtrace (queryBacktrace)
+};
+
+// Allocation infos are stored in chunks of this many.
+constexpr std::size_t kHeaptrackInfosPerChunk = 65536;
+
 // nullopt when the trace is not a heaptrack import.
 std::optional<HeaptrackSummary> loadHeaptrackSummary(Database& db, std::int64_t traceId);
 // Sorted by peak bytes, then allocations, largest first.
@@ -66,6 +75,9 @@ std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t trac
 std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId, std::int64_t limit = 0);
 // The frames of a backtrace node and its callers, innermost first.
 std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::int64_t nodeId);
+
+// nullopt for an info the trace does not have.
+std::optional<HeaptrackAllocInfo> lookupAllocInfo(Database& db, std::int64_t traceId, std::int64_t infoId);
 
 // "fn", or "0x7f3a…" for an unresolved frame.
 std::string frameFunctionText(const std::string& function, std::int64_t address);

@@ -46,13 +46,16 @@ CREATE TABLE heaptrack_trace_nodes (
     parent_id INTEGER NOT NULL,
     PRIMARY KEY (trace_id, node_id)
 ) WITHOUT ROWID;
--- heaptrack: allocation infos (size, backtrace); an event's address is its info_id.
-CREATE TABLE heaptrack_alloc_infos (
-    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    info_id  INTEGER NOT NULL,
-    size     INTEGER NOT NULL,
-    node_id  INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, info_id)
+-- heaptrack: allocation infos (size, backtrace node); an event's address is its info id.
+-- There can be millions, so they are packed like series points (ChunkCodec's point columns,
+-- t = size, v = node_id), info_count of them from first_info on.
+CREATE TABLE heaptrack_alloc_info_chunks (
+    trace_id   INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    first_info INTEGER NOT NULL,
+    info_count INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    data       BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, first_info)
 ) WITHOUT ROWID;
 -- heaptrack: bottom-up allocation sites (the frame that called the allocation function),
 -- merged the way heaptrack_print merges them.

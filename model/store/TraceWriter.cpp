@@ -64,9 +64,14 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
     s.run();
     traceId_ = db.lastInsertRowId();
     pending_.reserve(kEventsPerChunk);
+    encoding_.events.reserve(kEventsPerChunk);
 }
 
-TraceWriter::~TraceWriter() = default; // tx_ rolls back unless commit() ran
+TraceWriter::~TraceWriter() {
+    // tx_ rolls back unless commit() ran; a chunk still being encoded is waited for (its
+    // result, or error, no longer matters).
+    if (encoding_.blob.valid()) encoding_.blob.wait();
+}
 
 std::uint16_t TraceWriter::device(std::string_view name) {
     const std::int32_t id = devices_.intern(name);
@@ -141,17 +146,28 @@ void TraceWriter::addEvent(const Event& e) {
 
 void TraceWriter::flushEvents() {
     if (pending_.empty()) return;
-    const auto blob = encodeEvents(pending_);
+    storeEncodedChunk();
+    // The two event buffers swap roles, so neither is reallocated per chunk.
+    std::swap(pending_, encoding_.events);
+    pending_.clear();
+    encoding_.chunk = chunkCount_++;
+    encoding_.firstSeq = eventSeq_ - static_cast<std::int64_t>(encoding_.events.size());
+    encoding_.blob = std::async(std::launch::async, [events = &encoding_.events] { return encodeEvents(*events); });
+}
+
+void TraceWriter::storeEncodedChunk() {
+    if (!encoding_.blob.valid()) return;
+    const auto blob = encoding_.blob.get();
+    const std::vector<Event>& events = encoding_.events;
     insertEventChunk_.bind(1, traceId_)
-        .bind(2, chunkCount_++)
-        .bind(3, eventSeq_ - static_cast<std::int64_t>(pending_.size()))
-        .bind(4, static_cast<std::int64_t>(pending_.size()))
-        .bind(5, pending_.front().timeNs)
-        .bind(6, pending_.back().timeNs)
+        .bind(2, encoding_.chunk)
+        .bind(3, encoding_.firstSeq)
+        .bind(4, static_cast<std::int64_t>(events.size()))
+        .bind(5, events.front().timeNs)
+        .bind(6, events.back().timeNs)
         .bind(7, kCodecZstdColumns)
         .bindBlob(8, blob)
         .run();
-    pending_.clear();
 }
 
 void TraceWriter::warn(std::string_view kind, std::string_view location, std::string_view message) {
@@ -237,6 +253,7 @@ void TraceWriter::writeDerivedTables() {
 std::int64_t TraceWriter::commit() {
     if (committed_) throw StoreError("trace already committed");
     flushEvents();
+    storeEncodedChunk();
     writeDerivedTables();
     tx_.commit();
     committed_ = true;

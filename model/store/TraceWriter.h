@@ -4,6 +4,7 @@
 // detail) are built as the rows stream by, and nothing is visible until commit(). A writer
 // destroyed without commit() (an error, a cancel) rolls back and leaves the file as it was.
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,8 @@ private:
     };
 
     void flushEvents();
+    // Waits for the chunk being encoded on the worker thread and inserts it.
+    void storeEncodedChunk();
     void noteTime(std::int64_t t);
     DeviceState& deviceState(std::uint16_t device);
     void writeDerivedTables();
@@ -111,6 +114,14 @@ private:
     Statement insertSeriesChunk_;
     Statement insertLod_;
     std::vector<Event> pending_;
+    // Full chunks are compressed on a worker thread while the importer goes on reading;
+    // one chunk at a time, inserted in order.
+    struct EncodingChunk {
+        std::vector<Event> events;
+        std::future<std::vector<unsigned char>> blob;
+        std::int64_t chunk = 0, firstSeq = 0;
+    };
+    EncodingChunk encoding_;
     std::int64_t eventSeq_ = 0;
     std::int64_t chunkCount_ = 0;
     std::int64_t maxTime_ = 0;

@@ -2,7 +2,9 @@
 
 #include "importers/heaptrack/HeaptrackModel.h"
 #include "importers/heaptrack/HeaptrackReader.h"
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "store/HeaptrackQueries.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -58,13 +60,21 @@ void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel
             .bind(3, static_cast<std::int64_t>(m.nodes[i].ip))
             .bind(4, static_cast<std::int64_t>(m.nodes[i].parent))
             .run();
-    Statement a(db, "INSERT INTO heaptrack_alloc_infos(trace_id, info_id, size, node_id) VALUES (?,?,?,?)");
-    for (std::size_t i = 0; i < m.infos.size(); ++i)
+    Statement a(db, "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, data) "
+                    "VALUES (?,?,?,?,?)");
+    std::vector<SeriesPoint> chunk;
+    chunk.reserve(kHeaptrackInfosPerChunk);
+    for (std::size_t first = 0; first < m.infos.size(); first += kHeaptrackInfosPerChunk) {
+        chunk.clear();
+        for (std::size_t i = first; i < m.infos.size() && chunk.size() < kHeaptrackInfosPerChunk; ++i)
+            chunk.push_back({m.infos[i].size, static_cast<std::int64_t>(m.infos[i].node)});
         a.bind(1, traceId)
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind(3, m.infos[i].size)
-            .bind(4, static_cast<std::int64_t>(m.infos[i].node))
+            .bind(2, static_cast<std::int64_t>(first))
+            .bind(3, static_cast<std::int64_t>(chunk.size()))
+            .bind(4, kCodecZstdColumns)
+            .bindBlob(5, encodePoints(chunk))
             .run();
+    }
 }
 
 void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
