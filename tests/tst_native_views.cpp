@@ -166,7 +166,7 @@ void TestNativeViews::heaptrackWindow() {
     QCustomPlot* plot = window.timeline()->plot();
     QCOMPARE(plot->graphCount(), 4);
     QVERIFY(plot->yAxis2->visible());
-    QCOMPARE(plot->yAxis2->label(), QStringLiteral("calls/s"));
+    QVERIFY2(plot->yAxis2->label().startsWith("calls/s"), qPrintable(plot->yAxis2->label()));
     QCOMPARE(plot->graph(2)->valueAxis(), plot->yAxis2);
     QVERIFY(plot->xAxis->label().startsWith("Time since trace start"));
 

@@ -32,7 +32,8 @@ QString bytesText(double b) { return QString::fromStdString(formatBytes(b)); }
 TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), plot_(new QCustomPlot(this)),
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
-      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)),
+      otherTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Count)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -46,6 +47,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     bytesTicker_->setTickCount(6);
     plot_->xAxis->setTicker(timeTicker_);
     plot_->yAxis->setTicker(bytesTicker_);
+    otherTicker_->setTickCount(6);
+    plot_->yAxis2->setTicker(otherTicker_);
     plot_->legend->setVisible(true);
     plot_->legend->setBrush(QColor(255, 255, 255, 220));
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
@@ -222,11 +225,14 @@ void TimelinePlot::refreshData() {
 void TimelinePlot::updateAxisLabels() {
     timeTicker_->updateUnit(plot_->xAxis->range());
     bytesTicker_->updateUnit(plot_->yAxis->range());
+    otherTicker_->updateUnit(plot_->yAxis2->range());
     plot_->xAxis->setLabel(xAxisLabel(xKind_, timeTicker_->unitSuffix()));
     plot_->yAxis->setLabel(tr("Allocated memory (%1)").arg(bytesTicker_->unitSuffix()));
     for (const SeriesInfo& s : session_->isOpen() ? session_->series() : std::vector<SeriesInfo>{})
         if (s.unit != "bytes") {
-            plot_->yAxis2->setLabel(QString::fromStdString(s.unit));
+            const QString unit = QString::fromStdString(s.unit);
+            const QString scale = otherTicker_->unitSuffix();
+            plot_->yAxis2->setLabel(scale.isEmpty() ? unit : QStringLiteral("%1 (%2)").arg(unit, scale));
             break;
         }
 }

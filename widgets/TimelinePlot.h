@@ -63,6 +63,7 @@ private:
     QCustomPlot* plot_;
     QSharedPointer<ScaledAxisTicker> timeTicker_;
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
+    QSharedPointer<ScaledAxisTicker> otherTicker_; // the second value axis (rates, counts)
     std::vector<QCPGraph*> graphs_;
     std::vector<std::int64_t> seriesIds_;
     // Per graph: -2 = not stacked, -1 = bottom of a stack, else the graph it stacks on.
