@@ -120,9 +120,33 @@ void HeaptrackReader::fail(const std::string& message) const {
                       "` record: " + message);
 }
 
+// The whole of `text` as a hex number of at most 16 digits.
+static bool parseHexField(std::string_view text, std::uint64_t& out) {
+    if (text.empty() || text.size() > 16) return false;
+    std::uint64_t v = 0;
+    for (const char c : text) {
+        const unsigned char d = kHex.digit[static_cast<unsigned char>(c)];
+        if (d == kNotHex) return false;
+        v = (v << 4) | d;
+    }
+    out = v;
+    return true;
+}
+
 void HeaptrackReader::run(const Progress& progress) {
     std::string_view line;
     while (lines_.next(line)) {
+        // Most lines are "+ INDEX" or "- INDEX" naming a defined info; anything else, or
+        // anything wrong with them, takes the general path, which also reports errors.
+        std::uint64_t index = 0;
+        if (line.size() > 2 && line[1] == ' ' && (line[0] == '+' || line[0] == '-') && haveVersion_ &&
+            parseHexField(line.substr(2), index) && index < model_.infos.size()) {
+            if (line[0] == '+') allocate(index);
+            else deallocate(index);
+            if ((lines_.lineNumber() & 0xffff) == 0)
+                progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
+            continue;
+        }
         try {
             dispatch(line);
         } catch (const CutOffLine&) {
@@ -298,8 +322,11 @@ std::uint64_t HeaptrackReader::infoIndex(Fields& f) {
     return index;
 }
 
-void HeaptrackReader::onAllocation(Fields& f) {
-    const std::uint64_t index = infoIndex(f);
+void HeaptrackReader::onAllocation(Fields& f) { allocate(infoIndex(f)); }
+
+void HeaptrackReader::onDeallocation(Fields& f) { deallocate(infoIndex(f)); }
+
+void HeaptrackReader::allocate(std::uint64_t index) {
     const HeaptrackInfo& info = model_.infos[index];
     HeaptrackCost& cost = model_.costs[info.node];
     model_.bump(cost, info.size);
@@ -311,8 +338,7 @@ void HeaptrackReader::onAllocation(Fields& f) {
     timeline_.alloc(index, info.size, info.op);
 }
 
-void HeaptrackReader::onDeallocation(Fields& f) {
-    const std::uint64_t index = infoIndex(f);
+void HeaptrackReader::deallocate(std::uint64_t index) {
     // heaptrack compares with the last `+` and then forgets it, so a `- 0` right after
     // another `-` also counts as temporary; we keep that to report the same figures.
     const bool temporary = lastAllocated_ == index;

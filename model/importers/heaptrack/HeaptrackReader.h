@@ -43,6 +43,8 @@ private:
     void onAllocationInfo(Fields& f);
     void onAllocation(Fields& f);
     void onDeallocation(Fields& f);
+    void allocate(std::uint64_t info);
+    void deallocate(std::uint64_t info);
     void onTime(Fields& f);
     std::uint32_t stringIndex(Fields& f, const char* what);
     std::uint64_t infoIndex(Fields& f);
