@@ -36,13 +36,16 @@ while [ "$i" -lt "$runs" ]; do
     timed "$work/import.times" "$memviz" import "$recording" --db "$work/out.memviz"
     i=$((i + 1))
 done
+best() { sort -n | head -1; }
 for what in print import; do
     wall=$(cut -d' ' -f1 <"$work/$what.times" | median)
     cpu=$(cut -d' ' -f2 <"$work/$what.times" | median)
-    eval "${what}_wall=$wall ${what}_cpu=$cpu"
-    echo "$what runs (wall cpu): $(tr '\n' ',' <"$work/$what.times") median wall ${wall} s, cpu ${cpu} s"
+    bestwall=$(cut -d' ' -f1 <"$work/$what.times" | best)
+    eval "${what}_wall=$wall ${what}_cpu=$cpu ${what}_best=$bestwall"
+    echo "$what runs (wall cpu): $(tr '\n' ',' <"$work/$what.times") median wall ${wall} s, cpu ${cpu} s, best wall ${bestwall} s"
 done
-echo "ratio memviz / heaptrack_print: wall $(echo "scale=3; $import_wall / $print_wall" | bc), cpu $(echo "scale=3; $import_cpu / $print_cpu" | bc)"
+ratio() { echo "scale=3; $1 / $2" | bc; }
+echo "ratio memviz / heaptrack_print: median wall $(ratio "$import_wall" "$print_wall"), best wall $(ratio "$import_best" "$print_best"), median cpu $(ratio "$import_cpu" "$print_cpu")"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "database: $(du -h "$work/out.memviz" | cut -f1)"
 "$memviz" summary "$work/out.memviz"

@@ -29,6 +29,9 @@ void appendNumber(std::string& key, std::uint64_t v) {
 } // namespace
 
 HeaptrackModel::HeaptrackModel() {
+    // Big recordings define hundreds of thousands of infos; reserving address space (pages
+    // are only backed once touched) saves the copies and page faults of growing by doubling.
+    infos.reserve(std::size_t{1} << 20);
     strings.emplace_back();
     ips.emplace_back();
     nodes.emplace_back();
