@@ -1,5 +1,5 @@
 /* A program for the heaptrack import benchmark (bench/native/heaptrack_vs_print.sh): about
- * 1.6 million allocation calls from a few dozen call sites at varying stack depths, with a
+ * 1.6 million allocation calls from four sites reached through call chains of varying depth, with a
  * working set that grows and shrinks, spread over about a second. */
 #include <stdint.h>
 #include <stdlib.h>
