@@ -32,6 +32,7 @@
 #include "store/TraceQueries.h"
 #include "widgets/AllocationsView.h"
 #include "widgets/ImportTask.h"
+#include "widgets/NativeTabs.h"
 #include "widgets/ProfilerOpsView.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowTitle(tr("memviz"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
+    nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
@@ -275,17 +277,19 @@ void MainWindow::updateTabs() {
         allocations = countAllocations(db, session_->traceId()) > 0;
         ops = !profiler && hasOpNames(db, session_->traceId());
     }
-    const QWidget* current = tabs_->currentWidget();
-    while (tabs_->count()) tabs_->removeTab(0);
-    const auto show = [this](AsyncTableView* view, bool on, const QString& title) {
-        view->setActive(on);
-        view->setVisible(on);
-        if (on) tabs_->addTab(view, title);
+    // Only these views are placed here; format-specific panels place their own tabs.
+    const auto place = [this](AsyncTableView* view, bool wanted, const QString& title) {
+        view->setActive(wanted);
+        const int at = tabs_->indexOf(view);
+        if (wanted && at < 0) tabs_->addTab(view, title);
+        else if (!wanted && at >= 0) {
+            tabs_->removeTab(at);
+            view->hide();
+        }
     };
-    show(profilerOpsView_, profiler, tr("&Operators"));
-    show(opsView_, ops, tr("&Operators"));
-    show(allocationsView_, allocations, tr("&Memory Events"));
-    if (current && tabs_->indexOf(const_cast<QWidget*>(current)) >= 0) tabs_->setCurrentWidget(const_cast<QWidget*>(current));
+    place(profilerOpsView_, profiler, tr("&Operators"));
+    place(opsView_, ops, tr("&Operators"));
+    place(allocationsView_, allocations, tr("&Memory Events"));
     tabs_->setVisible(tabs_->count() > 0);
 }
 

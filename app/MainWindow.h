@@ -16,6 +16,7 @@ namespace memviz {
 class AllocationsView;
 class ImportTask;
 class ProfilerOpsView;
+class NativeTabs;
 class OpsView;
 class RecentFiles;
 class TimelinePlot;
@@ -43,6 +44,7 @@ public:
     AllocationsView* allocationsView() const { return allocationsView_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
+    NativeTabs* nativeTabs() const { return nativeTabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
 
@@ -69,6 +71,7 @@ private:
     AllocationsView* allocationsView_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
+    NativeTabs* nativeTabs_;
     ImportTask* import_;
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;

@@ -16,6 +16,7 @@
 #include "store/ProfilerQuery.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
+#include "store/TraceWriter.h"
 #include "widgets/AllocationsModel.h"
 #include "widgets/ProfilerOpsModel.h"
 
@@ -328,20 +329,20 @@ void TestProfiler::memoryTimelineRaw() {
     QCOMPARE(s.devices.at(0).allocs, 3);
     QCOMPARE(s.devices.at(0).frees, 1);
     QCOMPARE(s.trace.durationNs, 1000);
-    // Stacked series hold running totals in category order.
+    // One stacked series per category, each with its own bytes.
     std::map<std::string, std::int64_t> atStart, atEnd;
     for (const auto& x : listSeries(*t->db, t->trace)) {
-        if (x.display != "stack") continue;
+        if (x.style != kSeriesStacked) continue;
         atStart[x.name] = seriesValueAt(*t->db, x.id, 0).value();
         atEnd[x.name] = seriesValueAt(*t->db, x.id, 1000).value();
     }
     QCOMPARE(atStart.size(), std::size_t{8});
     QCOMPARE(atStart["parameter"], 100);
-    QCOMPARE(atStart["activation"], 100);     // parameter + 0
-    QCOMPARE(atStart["gradient"], 300);       // + 200
-    QCOMPARE(atStart["unknown"], 350);        // + 50
+    QCOMPARE(atStart["activation"], 0); // created, then moved on to the next version
+    QCOMPARE(atStart["gradient"], 200);
+    QCOMPARE(atStart["unknown"], 50);
     QCOMPARE(atEnd["parameter"], 0);
-    QCOMPARE(atEnd["unknown"], 250);
+    QCOMPARE(atEnd["unknown"], 50);
 }
 
 void TestProfiler::memoryTimelineCoalesced() {
@@ -440,12 +441,9 @@ void TestProfiler::realMemoryTimeline() {
     QCOMPARE(d.frees, e["frees"].toInteger());
     // The breakdown at the peak, from the stacked series.
     const QJsonObject breakdown = e["breakdown"].toObject();
-    std::int64_t below = 0;
     for (const auto& x : listSeries(db, trace)) {
-        if (x.display != "stack") continue;
-        const std::int64_t cumulative = seriesValueAt(db, x.id, d.peakTimeNs).value();
-        QCOMPARE(cumulative - below, breakdown[QString::fromStdString(x.name)].toInteger());
-        below = cumulative;
+        if (x.style != kSeriesStacked) continue;
+        QCOMPARE(seriesValueAt(db, x.id, d.peakTimeNs).value(), breakdown[QString::fromStdString(x.name)].toInteger());
     }
 }
 

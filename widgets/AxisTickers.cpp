@@ -12,12 +12,21 @@ double niceStep(double raw) {
     return 10.0 * magnitude;
 }
 
+ScaledUnit countUnitFor(double count) {
+    static const ScaledUnit units[] = {{1e12, "trillions"}, {1e9, "billions"}, {1e6, "millions"}, {1e3, "thousands"}};
+    for (const ScaledUnit& u : units)
+        if (std::fabs(count) >= u.divisor) return u;
+    return {1.0, ""};
+}
+
 bool ScaledAxisTicker::updateUnit(const QCPRange& range) {
     const double magnitude = std::max(std::fabs(range.lower), std::fabs(range.upper));
     const double span = range.size();
     // Times are labelled by the span (a 2 ms window late in a trace reads better in ms);
     // bytes by the largest value shown.
-    const ScaledUnit next = quantity_ == Quantity::Bytes ? byteUnitFor(magnitude) : timeUnitFor(span > 0 ? span : magnitude);
+    const ScaledUnit next = quantity_ == Quantity::Bytes ? byteUnitFor(magnitude)
+                            : quantity_ == Quantity::Count ? countUnitFor(magnitude)
+                                                           : timeUnitFor(span > 0 ? span : magnitude);
     const bool changed = next.divisor != unit_.divisor;
     unit_ = next;
     return changed;

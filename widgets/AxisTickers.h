@@ -9,8 +9,10 @@ namespace memviz {
 
 class ScaledAxisTicker : public QCPAxisTicker {
 public:
-    enum class Quantity { Bytes, Time };
+    enum class Quantity { Bytes, Time, Count };
     explicit ScaledAxisTicker(Quantity q) : quantity_(q) {}
+    void setQuantity(Quantity q) { quantity_ = q; }
+    Quantity quantity() const { return quantity_; }
 
     // Picks the unit for a range; returns true when it changed.
     bool updateUnit(const QCPRange& range);
@@ -24,6 +26,9 @@ private:
     Quantity quantity_;
     ScaledUnit unit_{1.0, "B"};
 };
+
+// Plain counts in thousands, millions, ... (the suffix is a word for the axis label; "" = ones).
+ScaledUnit countUnitFor(double count);
 
 // 1, 2, 2.5 or 5 times a power of ten, at least `raw`.
 double niceStep(double raw);

@@ -6,18 +6,16 @@
 
 #include "core/Units.h"
 #include "store/SeriesQuery.h"
+#include "store/TraceWriter.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
 
 QString stackBreakdownAt(TraceSession& session, int device, std::int64_t t) {
     std::vector<std::pair<std::int64_t, QString>> parts;
-    std::int64_t below = 0;
     for (const SeriesInfo& s : session.series()) {
-        if (s.device != device || s.display != "stack") continue;
-        const std::int64_t cumulative = seriesValueAt(session.database(), s.id, t).value_or(below);
-        const std::int64_t own = cumulative - below; // stack series hold running totals
-        below = cumulative;
+        if (s.device != device || s.style != kSeriesStacked) continue;
+        const std::int64_t own = seriesValueAt(session.database(), s.id, t).value_or(0);
         if (own != 0) parts.emplace_back(own, QString::fromStdString(s.name));
     }
     std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -27,7 +25,7 @@ QString stackBreakdownAt(TraceSession& session, int device, std::int64_t t) {
     return lines.join(QStringLiteral("\n"));
 }
 
-void addPeakMarkers(QCustomPlot* plot, TraceSession& session) {
+void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::function<QString(double)>& xText) {
     const TraceSummary& summary = session.summary();
     for (const DeviceSummary& d : summary.devices) {
         if (d.peakBytes <= 0) continue;
@@ -47,7 +45,7 @@ void addPeakMarkers(QCustomPlot* plot, TraceSession& session) {
         QString text = QObject::tr("peak %1: %2 at %3")
                            .arg(QString::fromStdString(d.name),
                                 QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
-                                QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))));
+                                xText(static_cast<double>(d.peakTimeNs)));
         const QString breakdown = stackBreakdownAt(session, d.device, d.peakTimeNs);
         if (!breakdown.isEmpty()) {
             // A tall label hangs down beside the peak: above it there is no room.

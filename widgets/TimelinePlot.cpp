@@ -9,39 +9,42 @@
 #include <map>
 
 #include "core/Units.h"
+#include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/CallSpanOverlay.h"
 #include "widgets/PeakMarkers.h"
+#include "widgets/StackedSeries.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
 
 namespace {
 
-QColor deviceColor(int i) {
+QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                                      QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
                                      QColor(227, 119, 194), QColor(127, 127, 127)};
-    return palette[static_cast<std::size_t>(i) % std::size(palette)];
+    return palette[i % std::size(palette)];
 }
 
-// Memory categories, in PyTorch's memory-timeline order.
-QColor categoryColor(int i) {
-    static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 187, 120), QColor(44, 160, 44),
-                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                     QColor(227, 119, 194), QColor(170, 170, 170)};
-    return palette[static_cast<std::size_t>(i) % std::size(palette)];
+// Legend text: the device for its allocated bytes, else device and series name; a device
+// whose allocated bytes are a running sum (profiler traces without totals) says so.
+QString seriesLabel(const SeriesInfo& s, const TraceSession& session) {
+    const QString device = QString::fromStdString(s.deviceName);
+    if (s.style == kSeriesStacked) return QString::fromStdString(s.name);
+    if (s.name != "allocated") return device + " " + QString::fromStdString(s.name);
+    if (session.metadata("allocated_source:" + device).startsWith("running sum"))
+        return QObject::tr("%1 allocated (running sum of Bytes)").arg(device);
+    return device;
 }
-
-QString bytesText(double b) { return QString::fromStdString(formatBytes(b)); }
-QString timeText(double ns) { return QString::fromStdString(formatDuration(ns)); }
 
 } // namespace
 
 TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), plot_(new QCustomPlot(this)),
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
-      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)),
+      otherTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Count)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -55,6 +58,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     bytesTicker_->setTickCount(6);
     plot_->xAxis->setTicker(timeTicker_);
     plot_->yAxis->setTicker(bytesTicker_);
+    otherTicker_->setTickCount(6);
+    plot_->yAxis2->setTicker(otherTicker_);
     // The legend sits in a row above the plot, so it never hides data or peak labels.
     plot_->legend->setVisible(true);
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
@@ -112,54 +117,58 @@ TimelinePlot::~TimelinePlot() = default;
 
 void TimelinePlot::rebuild() {
     plot_->clearGraphs();
-    // Markers belong to the previous trace; the selection, cursor and read-out stay.
+    // Peak markers belong to the previous trace.
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
         if (item != selectionRect_ && item != cursorLine_ && item != readout_ && !overlay_->owns(item)) plot_->removeItem(item);
     }
     graphs_.clear();
     seriesIds_.clear();
+    stackedOn_.clear();
     lastLevels_.clear();
+    plot_->yAxis2->setVisible(false);
     if (!session_->isOpen()) {
         overlay_->update();
         plot_->replot();
         return;
     }
-    std::map<int, QCPGraph*> lastStack; // per device, the band below the next one
-    int stackIndex = 0;
-    for (const SeriesInfo& s : session_->series()) {
-        QCPGraph* g = plot_->addGraph();
-        const QColor color = deviceColor(s.device);
-        const QString device = QString::fromStdString(s.deviceName);
+    const TraceSummary& summary = session_->summary();
+    xKind_ = xKindOf(summary.trace.timeKind);
+    timeTicker_->setQuantity(tickerQuantity(xKind_));
+    std::map<int, int> stackTop; // per device, the last stacked graph
+    // Only the first byte series of a device without stacked series is filled, so that a
+    // second line (RSS over heap, say) does not hide the first.
+    std::map<int, int> filled;
+    for (const SeriesInfo& s : session_->series())
+        if (s.style == kSeriesStacked) filled[s.device] = 1;
+    for (std::size_t i = 0; i < session_->series().size(); ++i) {
+        const SeriesInfo& s = session_->series()[i];
+        // Bytes on the left axis; rates and other units on the right one, dashed.
+        const bool bytes = s.unit == "bytes";
+        QCPGraph* g = plot_->addGraph(plot_->xAxis, bytes ? plot_->yAxis : plot_->yAxis2);
+        if (!bytes) plot_->yAxis2->setVisible(true);
+        const QColor color = seriesColor(i);
+        g->setPen(QPen(color, 1.6, bytes && s.name != "reserved" ? Qt::SolidLine : Qt::DashLine));
+        int below = -2;
+        if (s.style == kSeriesStacked) {
+            const auto top = stackTop.find(s.device);
+            below = top == stackTop.end() ? -1 : top->second;
+            g->setBrush(QColor(color.red(), color.green(), color.blue(), 110));
+            if (below >= 0) g->setChannelFillGraph(graphs_[static_cast<std::size_t>(below)]);
+            stackTop[s.device] = static_cast<int>(graphs_.size());
+        } else {
+            const bool fill = bytes && !filled[s.device]++;
+            g->setBrush(fill ? QBrush(QColor(color.red(), color.green(), color.blue(), 35)) : QBrush(Qt::NoBrush));
+        }
+        stackedOn_.push_back(below);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
-        const bool deviceHasStacks = std::any_of(session_->series().begin(), session_->series().end(), [&](const SeriesInfo& o) {
-            return o.device == s.device && o.display == "stack";
-        });
-        if (s.display == "stack") {
-            const QColor band = categoryColor(stackIndex++);
-            g->setPen(QPen(band.darker(120), 1));
-            g->setBrush(QColor(band.red(), band.green(), band.blue(), 190));
-            if (QCPGraph* below = lastStack[s.device]) g->setChannelFillGraph(below);
-            lastStack[s.device] = g;
-            g->setName(QString::fromStdString(s.name));
-        } else if (s.name == "reserved") {
-            g->setPen(QPen(color, 1.4, Qt::DashLine));
-            g->setName(tr("%1 reserved").arg(device));
-        } else if (deviceHasStacks) {
-            g->setPen(QPen(QColor(40, 40, 40), 1.2));
-            g->setName(tr("%1 total").arg(device));
-        } else {
-            g->setPen(QPen(color, 1.6));
-            g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
-            const bool summed = session_->metadata("allocated_source:" + device).startsWith("running sum");
-            g->setName(summed ? tr("%1 allocated (running sum of Bytes)").arg(device) : device);
-        }
+        g->setName(seriesLabel(s, *session_));
         graphs_.push_back(g);
         seriesIds_.push_back(s.id);
     }
     lastLevels_.assign(graphs_.size(), 0);
-    addPeakMarkers(plot_, *session_);
+    addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); });
     updateSelectionItem();
     resetZoom();
 }
@@ -184,30 +193,33 @@ void TimelinePlot::refreshData() {
     const QCPRange xr = plot_->xAxis->range();
     const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
     const int columns = std::max(1, plot_->axisRect()->width());
-    double yMax = 0;
+    double yMax = 0, y2Max = 0;
     lastPointCount_ = 0;
+    std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
-        const SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
-        QVector<double> keys, values;
-        keys.reserve(static_cast<qsizetype>(w.points.size()));
-        values.reserve(static_cast<qsizetype>(w.points.size()));
-        for (const SeriesPoint& p : w.points) {
-            keys.push_back(static_cast<double>(p.t));
-            values.push_back(static_cast<double>(p.v));
-            yMax = std::max(yMax, static_cast<double>(p.v));
-        }
+        SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
+        lastLevels_[i] = w.level;
+        lastPointCount_ += static_cast<int>(w.points.size());
+        std::vector<SeriesPoint> points = std::move(w.points);
         // The last value holds until the end of the trace.
         const SeriesInfo& info = session_->series()[i];
         const std::int64_t end = session_->fullRange().end;
-        if (!w.points.empty() && w.points.back().t >= info.tLast && info.tLast < end) {
-            keys.push_back(static_cast<double>(end));
-            values.push_back(static_cast<double>(info.vFinal));
+        if (!points.empty() && points.back().t >= info.tLast && info.tLast < end) points.push_back({end, info.vFinal});
+        if (stackedOn_[i] >= 0) points = stackOnto(drawn[static_cast<std::size_t>(stackedOn_[i])], points);
+        QVector<double> keys, values;
+        keys.reserve(static_cast<qsizetype>(points.size()));
+        values.reserve(static_cast<qsizetype>(points.size()));
+        double& axisMax = graphs_[i]->valueAxis() == plot_->yAxis2 ? y2Max : yMax;
+        for (const SeriesPoint& p : points) {
+            keys.push_back(static_cast<double>(p.t));
+            values.push_back(static_cast<double>(p.v));
+            axisMax = std::max(axisMax, static_cast<double>(p.v));
         }
         graphs_[i]->setData(keys, values, true);
-        lastLevels_[i] = w.level;
-        lastPointCount_ += static_cast<int>(w.points.size());
+        if (stackedOn_[i] > -2) drawn[i] = std::move(points);
     }
     plot_->yAxis->setRange(0, yMax > 0 ? yMax * 1.12 : 1024);
+    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * 1.12 : 10);
     updateAxisLabels();
     overlay_->update();
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -217,9 +229,16 @@ void TimelinePlot::refreshData() {
 void TimelinePlot::updateAxisLabels() {
     timeTicker_->updateUnit(plot_->xAxis->range());
     bytesTicker_->updateUnit(plot_->yAxis->range());
-    const bool byIndex = session_->isOpen() && session_->summary().trace.timeKind == "index";
-    plot_->xAxis->setLabel(byIndex ? tr("Event number") : tr("Time since trace start (%1)").arg(timeTicker_->unitSuffix()));
+    otherTicker_->updateUnit(plot_->yAxis2->range());
+    plot_->xAxis->setLabel(xAxisLabel(xKind_, timeTicker_->unitSuffix()));
     plot_->yAxis->setLabel(tr("Memory (%1)").arg(bytesTicker_->unitSuffix()));
+    for (const SeriesInfo& s : session_->isOpen() ? session_->series() : std::vector<SeriesInfo>{})
+        if (s.unit != "bytes") {
+            const QString unit = QString::fromStdString(s.unit);
+            const QString scale = otherTicker_->unitSuffix();
+            plot_->yAxis2->setLabel(scale.isEmpty() ? unit : QStringLiteral("%1 (%2)").arg(unit, scale));
+            break;
+        }
 }
 
 void TimelinePlot::updateSelectionItem() {
@@ -234,17 +253,11 @@ void TimelinePlot::updateSelectionItem() {
 
 QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
-    QStringList parts{timeText(static_cast<double>(t))};
-    std::map<int, std::int64_t> below; // stack series hold running totals per device
-    const auto& series = session_->series();
-    for (std::size_t i = 0; i < graphs_.size() && i < series.size(); ++i) {
+    QStringList parts{xValueText(xKind_, static_cast<double>(t))};
+    for (std::size_t i = 0; i < graphs_.size(); ++i) {
         const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
-        std::optional<std::int64_t> own = v;
-        if (series[i].display == "stack" && v) {
-            own = *v - below[series[i].device];
-            below[series[i].device] = *v;
-        }
-        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), own ? bytesText(static_cast<double>(*own)) : tr("none"));
+        const std::string& unit = session_->series()[i].unit;
+        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? seriesValueText(unit, static_cast<double>(*v)) : tr("none"));
     }
     return parts.join(graphs_.size() > 3 ? QStringLiteral("\n") : QStringLiteral("   "));
 }
@@ -252,6 +265,8 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
 void TimelinePlot::onMousePress(QMouseEvent* event) {
     const bool select = event->button() == Qt::RightButton ||
                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    clickCandidate_ = event->button() == Qt::LeftButton && !select;
+    pressPos_ = event->position();
     if (!select || !session_->isOpen()) return;
     plot_->setInteraction(QCP::iRangeDrag, false);
     selecting_ = true;
@@ -284,7 +299,13 @@ void TimelinePlot::onMouseMove(QMouseEvent* event) {
 }
 
 void TimelinePlot::onMouseRelease(QMouseEvent* event) {
-    if (!selecting_) return;
+    if (!selecting_) {
+        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < 3;
+        clickCandidate_ = false;
+        if (click && session_->isOpen())
+            emit timeClicked(static_cast<std::int64_t>(std::llround(plot_->xAxis->pixelToCoord(event->position().x()))));
+        return;
+    }
     selecting_ = false;
     plot_->setInteraction(QCP::iRangeDrag, true);
     const double x = plot_->xAxis->pixelToCoord(event->position().x());

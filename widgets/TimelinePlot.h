@@ -1,7 +1,7 @@
 #pragma once
 // Memory over time, fed from the level-of-detail pyramid for the visible range and pixel
-// width: a step line per device's allocated bytes (dashed: reserved), or a stacked chart
-// when the trace has stacked series (memory categories). Wheel zooms and drag pans the time axis; Shift+drag
+// width: step lines per series (dashed: reserved, or non-byte units on the right axis), or
+// stacked areas for stacked series (memory categories, massif heap/extra/stacks). Wheel zooms and drag pans the time axis; Shift+drag
 // (or right-drag) selects a time window; the peak is marked; hovering reads out exact values.
 #include <QPointer>
 #include <QTimer>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "store/SeriesQuery.h"
+#include "widgets/TraceAxis.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -35,6 +36,7 @@ public:
     void resetZoom();
     // Redraws now instead of on the next event loop turn (screenshots, tests).
     void refreshNow();
+    // Marks the calls of the operator the session highlights.
     CallSpanOverlay* callSpans() const { return overlay_; }
     // Pyramid level behind the last redraw of each series (0 = raw points).
     const std::vector<int>& lastLevels() const { return lastLevels_; }
@@ -45,6 +47,8 @@ public:
 
 signals:
     void hoverTextChanged(const QString& text);
+    // A plain left click (no drag) at this x, e.g. to pick the massif snapshot there.
+    void timeClicked(std::int64_t x);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -63,8 +67,12 @@ private:
     QCustomPlot* plot_;
     QSharedPointer<ScaledAxisTicker> timeTicker_;
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
+    QSharedPointer<ScaledAxisTicker> otherTicker_; // the second value axis (rates, counts)
     std::vector<QCPGraph*> graphs_;
     std::vector<std::int64_t> seriesIds_;
+    // Per graph: -2 = not stacked, -1 = bottom of a stack, else the graph it stacks on.
+    std::vector<int> stackedOn_;
+    XKind xKind_ = XKind::Time;
     std::vector<int> lastLevels_;
     int lastPointCount_ = 0;
     QCPItemRect* selectionRect_ = nullptr;
@@ -73,6 +81,8 @@ private:
     CallSpanOverlay* overlay_ = nullptr;
     QTimer refreshTimer_;
     bool selecting_ = false;
+    bool clickCandidate_ = false;
+    QPointF pressPos_;
     double selectStart_ = 0;
     bool refreshing_ = false;
 };

@@ -11,6 +11,13 @@ QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static
 QString duration(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns))); }
 // Exact 64-bit integers in JSON (std::int64_t is not qint64 on LP64).
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
+// A position on the trace's time axis, in its own unit (massif counts instructions or bytes).
+QString position(const TraceSummary& s, std::int64_t x) {
+    if (s.trace.timeKind == "instructions") return QStringLiteral("%1 instr").arg(x);
+    if (s.trace.timeKind == "bytes") return QStringLiteral("%1 B alloc'd").arg(x);
+    if (s.trace.timeKind == "index") return QStringLiteral("event %1").arg(x);
+    return duration(x);
+}
 } // namespace
 
 QJsonObject summaryJson(const TraceSummary& s) {
@@ -68,11 +75,11 @@ QString summaryText(const TraceSummary& s) {
                       .arg(QString::fromStdString(s.trace.sourcePath), QString::fromStdString(s.trace.format))
                       .arg(s.trace.id)
                       .arg(QString::fromStdString(s.trace.importedAt));
-    out += QStringLiteral("duration %1, %2 events\n\n").arg(duration(s.trace.durationNs)).arg(s.trace.eventCount);
+    out += QStringLiteral("duration %1, %2 events\n\n").arg(position(s, s.trace.durationNs)).arg(s.trace.eventCount);
     std::vector<QStringList> rows;
     for (const DeviceSummary& d : s.devices)
         rows.push_back({QString::fromStdString(d.name), QString::number(d.events), QString::number(d.allocs),
-                        QString::number(d.frees), bytes(d.peakBytes), duration(d.peakTimeNs), bytes(d.finalBytes)});
+                        QString::number(d.frees), bytes(d.peakBytes), position(s, d.peakTimeNs), bytes(d.finalBytes)});
     out += formatTable({"device", "events", "allocs", "frees", "peak", "peak at", "final"}, rows);
     for (const ImportWarning& w : s.warnings)
         out += QStringLiteral("\nwarning: %1 x%2 (first at %3): %4")

@@ -8,6 +8,8 @@
 #include "importers/alloclog/AllocLogImporter.h"
 #include "importers/memtimeline/MemoryTimelineImporter.h"
 #include "importers/profiler/ChromeTraceImporter.h"
+#include "importers/heaptrack/HeaptrackImporter.h"
+#include "importers/massif/MassifImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
@@ -20,6 +22,8 @@ const std::vector<std::unique_ptr<Importer>>& allImporters() {
         v.push_back(std::make_unique<AllocLogImporter>());
         v.push_back(std::make_unique<ChromeTraceImporter>());
         v.push_back(std::make_unique<MemoryTimelineImporter>());
+        v.push_back(std::make_unique<HeaptrackImporter>());
+        v.push_back(std::make_unique<MassifImporter>());
         return v;
     }();
     return list;
@@ -34,7 +38,10 @@ const Importer* importerById(std::string_view id) {
 const Importer& detectImporter(const std::string& path) {
     const std::string head = InputFile::head(path, kSniffBytes);
     if (head.empty()) {
-        InputFile probe(path); // throws a clear error for a missing or unreadable file
+        // A missing, unreadable, or corrupt / truncated compressed file throws its own error here.
+        InputFile probe(path);
+        char byte = 0;
+        probe.read(&byte, 1);
         throw ImportError(path + ": the file is empty");
     }
     const std::string fileName = std::filesystem::path(path).filename().string();

@@ -1,6 +1,8 @@
 #include "store/ChunkCodec.h"
 
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <zstd.h>
 
 #include "core/Errors.h"
@@ -31,12 +33,52 @@ T getAt(const unsigned char* base, std::size_t i) {
     return v;
 }
 
-std::vector<unsigned char> compress(const std::vector<unsigned char>& raw) {
-    std::vector<unsigned char> out(ZSTD_compressBound(raw.size()));
-    const std::size_t n = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), kLevel);
+// Compression state reused across chunks (and threads): a fresh zstd context and fresh
+// multi-megabyte buffers per chunk cost more, in page faults, than compressing the chunk.
+struct Scratch {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    std::vector<unsigned char> raw, out;
+    ~Scratch() { ZSTD_freeCCtx(cctx); }
+};
+
+class ScratchLease {
+public:
+    ScratchLease() {
+        const std::lock_guard lock(mutex());
+        if (!idle().empty()) {
+            scratch_ = std::move(idle().back());
+            idle().pop_back();
+        }
+        if (!scratch_) scratch_ = std::make_unique<Scratch>();
+        if (!scratch_->cctx) throw StoreError("zstd compression failed: out of memory");
+        scratch_->raw.clear();
+    }
+    ~ScratchLease() {
+        const std::lock_guard lock(mutex());
+        if (idle().size() < 4) idle().push_back(std::move(scratch_));
+    }
+    ScratchLease(const ScratchLease&) = delete;
+    ScratchLease& operator=(const ScratchLease&) = delete;
+    Scratch& operator*() const { return *scratch_; }
+
+private:
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    static std::vector<std::unique_ptr<Scratch>>& idle() {
+        static std::vector<std::unique_ptr<Scratch>> pool;
+        return pool;
+    }
+    std::unique_ptr<Scratch> scratch_;
+};
+
+// Compresses s.raw; the result is a fresh vector of just the compressed bytes.
+std::vector<unsigned char> compress(Scratch& s) {
+    s.out.resize(ZSTD_compressBound(s.raw.size()));
+    const std::size_t n = ZSTD_compressCCtx(s.cctx, s.out.data(), s.out.size(), s.raw.data(), s.raw.size(), kLevel);
     if (ZSTD_isError(n)) throw StoreError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
-    out.resize(n);
-    return out;
+    return std::vector<unsigned char>(s.out.begin(), s.out.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 std::vector<unsigned char> decompress(std::span<const unsigned char> blob, std::size_t maxSize) {
@@ -64,7 +106,8 @@ constexpr std::size_t kMaxChunkBytes = 256u << 20;
 
 std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     const std::size_t n = ev.size();
-    std::vector<unsigned char> raw;
+    const ScratchLease scratch;
+    std::vector<unsigned char>& raw = (*scratch).raw;
     raw.reserve(4 + n * kEventBytes);
     const auto count = static_cast<std::uint32_t>(n);
     raw.resize(4);
@@ -78,7 +121,7 @@ std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     putColumn<std::uint16_t>(raw, n, [&](std::size_t i) { return ev[i].device; });
     putColumn<std::uint8_t>(raw, n, [&](std::size_t i) { return static_cast<std::uint8_t>(ev[i].kind); });
     putColumn<std::uint8_t>(raw, n, [&](std::size_t i) { return ev[i].flags; });
-    return compress(raw);
+    return compress(*scratch);
 }
 
 std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
@@ -114,14 +157,15 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
 
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> pts) {
     const std::size_t n = pts.size();
-    std::vector<unsigned char> raw;
+    const ScratchLease scratch;
+    std::vector<unsigned char>& raw = (*scratch).raw;
     raw.reserve(4 + n * kPointBytes);
     const auto count = static_cast<std::uint32_t>(n);
     raw.resize(4);
     std::memcpy(raw.data(), &count, 4);
     putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return pts[i].t - (i ? pts[i - 1].t : 0); });
     putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return pts[i].v - (i ? pts[i - 1].v : 0); });
-    return compress(raw);
+    return compress(*scratch);
 }
 
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
@@ -142,7 +186,8 @@ namespace memviz {
 
 std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std::size_t columns) {
     const std::size_t n = columns ? rows.size() / columns : 0;
-    std::vector<unsigned char> raw;
+    const ScratchLease scratch;
+    std::vector<unsigned char>& raw = (*scratch).raw;
     raw.reserve(4 + rows.size() * 8);
     const auto count = static_cast<std::uint32_t>(n);
     raw.resize(4);
@@ -150,7 +195,7 @@ std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std
     putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns] - (i ? rows[(i - 1) * columns] : 0); });
     for (std::size_t c = 1; c < columns; ++c)
         putColumn<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns + c]; });
-    return compress(raw);
+    return compress(*scratch);
 }
 
 std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std::size_t columns) {

@@ -4,6 +4,7 @@
 
 #include "core/Errors.h"
 #include "store/Database.h"
+#include "store/NativeSchema.h"
 
 namespace memviz {
 
@@ -133,10 +134,9 @@ CREATE INDEX series_by_trace ON series(trace_id, device);
 CREATE INDEX series_chunks_by_time ON series_chunks(series_id, t_last);
 )SQL";
 
-// Version 2: how each series is drawn; thread names; raw record streams other than events
-// (profiler op calls, allocation lifetimes) as chunks; per-operator profiler totals.
-constexpr const char* kSchemaV2 = R"SQL(
-ALTER TABLE series ADD COLUMN display TEXT NOT NULL DEFAULT 'line';
+// Version 3: thread names; raw record streams other than events (profiler op calls,
+// allocation lifetimes) as chunks; per-operator profiler totals.
+constexpr const char* kSchemaV3 = R"SQL(
 CREATE TABLE threads (
     trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
     thread   INTEGER NOT NULL,
@@ -185,7 +185,8 @@ struct Step {
 
 constexpr Step kSteps[] = {
     {1, {kSchemaV1, kIndexesV1}},
-    {2, {kSchemaV2, nullptr}},
+    {2, {kNativeSchemaSql, nullptr}}, // heaptrack and massif tables, series.style
+    {3, {kSchemaV3, nullptr}},        // profiler calls and totals, record chunks, threads
 };
 
 bool hasForeignTables(Database& db) {

@@ -97,8 +97,8 @@ std::vector<std::pair<std::string, std::string>> loadMetadata(Database& db, std:
 
 std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT s.id, s.device, d.name, s.name, s.unit, s.point_count, coalesce(s.t_first, 0), "
-                    "coalesce(s.t_last, 0), coalesce(s.v_min, 0), coalesce(s.v_max, 0), coalesce(s.v_final, 0), s.display "
-                    "FROM series s JOIN devices d ON d.trace_id = s.trace_id AND d.device = s.device "
+                    "coalesce(s.t_last, 0), coalesce(s.v_min, 0), coalesce(s.v_max, 0), coalesce(s.v_final, 0), "
+                    "s.style FROM series s JOIN devices d ON d.trace_id = s.trace_id AND d.device = s.device "
                     "WHERE s.trace_id = ? ORDER BY s.device, s.id");
     s.bind(1, traceId);
     std::vector<SeriesInfo> out;
@@ -115,7 +115,7 @@ std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId) {
         i.vMin = s.int64(8);
         i.vMax = s.int64(9);
         i.vFinal = s.int64(10);
-        i.display = s.text(11);
+        i.style = s.text(11);
         out.push_back(std::move(i));
     }
     return out;

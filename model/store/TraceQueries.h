@@ -56,10 +56,10 @@ struct SeriesInfo {
     std::string deviceName;
     std::string name;
     std::string unit;
-    std::string display = "line"; // "line" or "stack" (cumulative band of a stacked chart)
     std::int64_t pointCount = 0;
     std::int64_t tFirst = 0, tLast = 0;
     std::int64_t vMin = 0, vMax = 0, vFinal = 0;
+    std::string style; // display hint: "" = step line, "stacked" = stacked area (kSeriesStacked)
 };
 
 std::vector<TraceRecord> listTraces(Database& db);

@@ -41,6 +41,7 @@ struct TraceWriter::DeviceState {
     std::int64_t events = 0, allocs = 0, frees = 0, unmatchedFrees = 0;
     std::vector<OpStat> ops; // index op + 1 (0 = no op)
     SeriesWriter* primary = nullptr;
+    std::optional<std::pair<std::int64_t, std::int64_t>> peakOverride; // bytes, time
 };
 
 TraceWriter::TraceWriter(Database& db, TraceInfo info)
@@ -86,16 +87,32 @@ std::int32_t TraceWriter::name(NameKind kind, std::string_view text) {
 }
 
 std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                                       bool primary, std::string_view display) {
-    if (display != "line" && display != "stack") throw StoreError("unknown series display \"" + std::string(display) + "\"");
+                                       bool primary, std::string_view style) {
     queue_.drain(); // the connection is the worker's while it has jobs
-    Statement s(db_, "INSERT INTO series(trace_id, device, name, unit, display) VALUES (?,?,?,?,?)");
-    s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).bind(5, display).run();
+    Statement s(db_, "INSERT INTO series(trace_id, device, name, unit, style) VALUES (?,?,?,?,?)");
+    s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).bind(5, style).run();
     const std::int64_t id = db_.lastInsertRowId();
     series_.push_back(std::make_unique<SeriesWriter>(id, insertSeriesChunk_, insertLod_));
     pendingPoints_.emplace_back().reserve(kPointsPerChunk);
     if (primary) deviceState(device).primary = series_.back().get();
     return id;
+}
+
+void TraceWriter::setSeriesStyle(std::int64_t seriesId, std::string_view style) {
+    queue_.drain();
+    Statement s(db_, "UPDATE series SET style = ? WHERE id = ?");
+    s.bind(1, style).bind(2, seriesId).run();
+}
+
+void TraceWriter::setDevicePeak(std::uint16_t device, std::int64_t bytes, std::int64_t timeNs) {
+    deviceState(device).peakOverride = std::make_pair(bytes, timeNs);
+    noteTime(timeNs);
+}
+
+Database& TraceWriter::database() {
+    queue_.drain();
+    queue_.setSynchronous(true);
+    return db_;
 }
 
 std::int32_t TraceWriter::thread(std::string_view label) { return threads_.intern(label); }
@@ -239,14 +256,16 @@ void TraceWriter::writeDerivedTables() {
     for (std::size_t dIndex = 0; dIndex < deviceStates_.size(); ++dIndex) {
         const DeviceState& d = *deviceStates_[dIndex];
         const bool hasSeries = d.primary && d.primary->total().count > 0;
+        const std::int64_t peakBytes = d.peakOverride ? d.peakOverride->first : hasSeries ? d.primary->total().vMax : 0;
+        const std::int64_t peakTime = d.peakOverride ? d.peakOverride->second : hasSeries ? d.primary->peakTime() : 0;
         sum.bind(1, traceId_)
             .bind(2, static_cast<std::int64_t>(dIndex))
             .bind(3, d.events)
             .bind(4, d.allocs)
             .bind(5, d.frees)
             .bind(6, d.unmatchedFrees)
-            .bind(7, hasSeries ? d.primary->total().vMax : 0)
-            .bind(8, hasSeries ? d.primary->peakTime() : 0)
+            .bind(7, peakBytes)
+            .bind(8, peakTime)
             .bind(9, hasSeries ? d.primary->total().vLast : 0)
             .bind(10, maxTime_)
             .run();
@@ -272,10 +291,10 @@ void TraceWriter::writeDerivedTables() {
     Statement meta(db_, "INSERT INTO trace_metadata(trace_id, key, value) VALUES (?,?,?)");
     for (const auto& [key, value] : metadata_) meta.bind(1, traceId_).bind(2, key).bind(3, value).run();
 
-    Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ? WHERE id = ?");
+    Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ?, time_kind = ? WHERE id = ?");
     tr.bind(1, maxTime_).bind(2, eventSeq_);
     bindOptional(tr, 3, info_.epochNs);
-    tr.bind(4, traceId_).run();
+    tr.bind(4, info_.timeKind).bind(5, traceId_).run();
 }
 
 std::int64_t TraceWriter::commit() {

@@ -23,13 +23,18 @@ namespace memviz {
 
 class SeriesWriter;
 
+// Series style: a filled area stacked on the stacked series of the device created before it
+// (values are the series' own; the timeline adds them up).
+inline constexpr const char* kSeriesStacked = "stacked";
+
 struct TraceInfo {
     std::string sourcePath;
     std::string format;                     // importer id, e.g. "memviz-alloc-log"
     std::optional<std::int64_t> epochNs;    // source clock at t = 0, when known
     std::optional<std::int64_t> sourceSize; // bytes, to recognise the file again
     std::optional<std::int64_t> sourceMtimeNs;
-    std::string timeKind = "time";          // "time" (ns) or "index" (event number)
+    std::string timeKind = "time";          // "time" (ns), "index" (event number), or the
+                                            // x unit of a profiler: "instructions", "bytes"
 };
 
 // Interns strings with heterogeneous lookup, so string_views from a parse buffer don't allocate.
@@ -60,12 +65,15 @@ public:
 
     // A series of (time, value) points. The primary series of a device is the one its
     // summary (peak, final bytes) is computed from: live allocated bytes.
-    // `display` says how the timeline draws it: "line" (a step line) or "stack" (a filled
-    // band of a stacked chart; its values are cumulative: this series plus the stack series
-    // of the device created before it).
+    // `style` says how the timeline draws it: "" (a step line) or kSeriesStacked.
     std::int64_t createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                              bool primary, std::string_view display = "line");
+                              bool primary, std::string_view style = "");
     void addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value);
+    // How the timeline draws a series ("" = step line, kSeriesStacked = stacked area).
+    void setSeriesStyle(std::int64_t seriesId, std::string_view style);
+    // For formats that name their own peak (massif's peak snapshot): the device summary's
+    // peak becomes this instead of the primary series' maximum.
+    void setDevicePeak(std::uint16_t device, std::int64_t bytes, std::int64_t timeNs);
 
     void addEvent(const Event& event);
     // The trace lasts at least until t (e.g. the end of the last op call).
@@ -85,11 +93,17 @@ public:
     void setMetadata(std::string_view key, std::string_view value);
     // The source clock's reading at t = 0 (ns), when the importer learns it while reading.
     void setEpochNs(std::int64_t epochNs) { info_.epochNs = epochNs; }
+    // What the time axis counts, when the format says so (see TraceInfo::timeKind).
+    void setTimeKind(std::string_view kind) { info_.timeKind = kind; }
 
     // Writes the derived tables and commits; returns the new trace id.
     std::int64_t commit();
     std::int64_t traceId() const { return traceId_; }
     std::int64_t eventCount() const { return eventSeq_; }
+    // For importers that keep format-specific tables: rows written through it are part of
+    // this import's transaction. From the first call on, the writer stops handing work to its
+    // worker thread (the connection must not be used by two threads at once).
+    Database& database();
 
 private:
     struct DeviceState;

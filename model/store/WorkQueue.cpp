@@ -22,7 +22,17 @@ void WorkQueue::rethrow() {
     }
 }
 
+void WorkQueue::setSynchronous(bool synchronous) {
+    drain();
+    std::lock_guard lock(mutex_);
+    synchronous_ = synchronous;
+}
+
 void WorkQueue::post(std::function<void()> job) {
+    if (synchronous_) { // only the posting thread changes this flag
+        job();
+        return;
+    }
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [this] { return jobs_.size() < maxPending_ || error_; });
     rethrow();

@@ -22,6 +22,8 @@ public:
     void post(std::function<void()> job);
     // Waits until every queued job has run; rethrows the first error a job threw.
     void drain();
+    // From now on post() runs jobs on the calling thread (after draining).
+    void setSynchronous(bool synchronous);
 
 private:
     void run();
@@ -33,6 +35,7 @@ private:
     std::size_t maxPending_;
     bool busy_ = false;
     bool stop_ = false;
+    bool synchronous_ = false;
     std::exception_ptr error_;
     std::thread worker_;
 };

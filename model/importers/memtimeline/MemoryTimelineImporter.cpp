@@ -49,17 +49,18 @@ public:
     Builder(TraceWriter& out, bool withEvents) : out_(out), withEvents_(withEvents) {
         device_ = out.device("profiled device"); // the export does not say which one
         total_ = out.createSeries(device_, "total", "bytes", true);
-        for (int c = 0; c < kCategories; ++c) stack_[static_cast<std::size_t>(c)] = out.createSeries(device_, kMemoryCategories[c], "bytes", false, "stack");
+        for (int c = 0; c < kCategories; ++c)
+            stack_[static_cast<std::size_t>(c)] = out.createSeries(device_, kMemoryCategories[c], "bytes", false, kSeriesStacked);
         for (int c = 0; c < kCategories; ++c) categoryName_[static_cast<std::size_t>(c)] = out.name(NameKind::Category, kMemoryCategories[c]);
     }
     // Sizes per category at time t (ns from the start).
     void point(std::int64_t t, const std::array<std::int64_t, kCategories>& sizes) {
-        std::int64_t cumulative = 0;
+        std::int64_t total = 0;
         for (std::size_t c = 0; c < kCategories; ++c) {
-            cumulative += sizes[c];
-            out_.addPoint(stack_[c], t, cumulative);
+            total += sizes[c];
+            out_.addPoint(stack_[c], t, sizes[c]);
         }
-        out_.addPoint(total_, t, cumulative);
+        out_.addPoint(total_, t, total);
     }
     void event(std::int64_t t, bool alloc, std::int64_t bytes, int category) {
         if (!withEvents_) return;

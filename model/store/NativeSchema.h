@@ -1,0 +1,115 @@
+#pragma once
+// Schema step for native-profiler recordings (heaptrack, Valgrind massif), kept apart from
+// Schema.cpp so that format owners add their tables without editing each other's SQL.
+// Documented in docs/formats-native.md.
+namespace memviz {
+
+// Adds a display hint to every series, and the heaptrack and massif tables.
+inline constexpr const char* kNativeSchemaSql = R"SQL(
+-- How the timeline draws a series: '' = a step line, 'stacked' = a filled area stacked on
+-- the 'stacked' series before it (same device, in creation order).
+ALTER TABLE series ADD COLUMN style TEXT NOT NULL DEFAULT '';
+
+-- heaptrack: one row per trace with heaptrack_print's headline figures.
+CREATE TABLE heaptrack_totals (
+    trace_id          INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE,
+    heaptrack_version INTEGER NOT NULL,
+    file_version      INTEGER NOT NULL,
+    command           TEXT    NOT NULL,
+    calls             INTEGER NOT NULL, -- calls to allocation functions
+    temporary         INTEGER NOT NULL, -- temporary allocations
+    peak_bytes        INTEGER NOT NULL, -- peak heap memory consumption
+    peak_time_ms      INTEGER NOT NULL,
+    leaked_bytes      INTEGER NOT NULL, -- total memory leaked, suppressions applied
+    suppressed_bytes  INTEGER NOT NULL, -- leaks matched by a suppression
+    peak_rss_bytes    INTEGER NOT NULL,
+    total_time_ms     INTEGER NOT NULL  -- last timestamp + 1, as heaptrack_print reports it
+);
+-- heaptrack: instruction pointers and their frames; depth 0 is the frame at the address,
+-- depth 1.. the frames inlined into it (innermost first). Empty text = unknown.
+CREATE TABLE heaptrack_frames (
+    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    ip_id    INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    address  INTEGER NOT NULL,
+    module   TEXT    NOT NULL,
+    function TEXT    NOT NULL,
+    file     TEXT    NOT NULL,
+    line     INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, ip_id, depth)
+) WITHOUT ROWID;
+-- heaptrack: the backtrace tree; a node is a frame (ip) and its caller (parent, 0 = root).
+CREATE TABLE heaptrack_trace_nodes (
+    trace_id  INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    node_id   INTEGER NOT NULL,
+    ip_id     INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, node_id)
+) WITHOUT ROWID;
+-- heaptrack: allocation infos (size, backtrace node); an event's address is its info id.
+-- There can be millions, so they are packed like series points (ChunkCodec's point columns,
+-- t = size, v = node_id), info_count of them from first_info on.
+CREATE TABLE heaptrack_alloc_info_chunks (
+    trace_id   INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    first_info INTEGER NOT NULL,
+    info_count INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    data       BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, first_info)
+) WITHOUT ROWID;
+-- heaptrack: bottom-up allocation sites (the frame that called the allocation function),
+-- merged the way heaptrack_print merges them.
+CREATE TABLE heaptrack_sites (
+    trace_id     INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    site_id      INTEGER NOT NULL,
+    ip_id        INTEGER NOT NULL,
+    function     TEXT    NOT NULL,
+    module       TEXT    NOT NULL,
+    file         TEXT    NOT NULL,
+    line         INTEGER NOT NULL,
+    allocations  INTEGER NOT NULL,
+    temporary    INTEGER NOT NULL,
+    peak_bytes   INTEGER NOT NULL,
+    leaked_bytes INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, site_id)
+) WITHOUT ROWID;
+-- heaptrack: the backtraces merged into each site, with their own costs.
+CREATE TABLE heaptrack_site_stacks (
+    trace_id     INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    site_id      INTEGER NOT NULL,
+    node_id      INTEGER NOT NULL,
+    allocations  INTEGER NOT NULL,
+    temporary    INTEGER NOT NULL,
+    peak_bytes   INTEGER NOT NULL,
+    leaked_bytes INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, site_id, node_id)
+) WITHOUT ROWID;
+
+-- massif: every snapshot as ms_print lists it; time is in the file's time_unit.
+CREATE TABLE massif_snapshots (
+    trace_id     INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    snapshot     INTEGER NOT NULL,
+    time         TEXT    NOT NULL, -- as written, in the file's time_unit
+    x            INTEGER NOT NULL, -- position on the timeline: ns for ms and s files, else the time
+    heap_bytes   INTEGER NOT NULL,
+    extra_bytes  INTEGER NOT NULL,
+    stacks_bytes INTEGER NOT NULL,
+    tree         TEXT    NOT NULL, -- 'empty', 'detailed' or 'peak'
+    PRIMARY KEY (trace_id, snapshot)
+) WITHOUT ROWID;
+-- massif: the heap tree of a detailed snapshot, nodes in file order (pre-order).
+CREATE TABLE massif_tree_nodes (
+    trace_id  INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    snapshot  INTEGER NOT NULL,
+    node_id   INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL, -- -1 for the root
+    bytes     INTEGER NOT NULL,
+    address   INTEGER,          -- NULL for the root and "below threshold" entries
+    function  TEXT    NOT NULL,
+    location  TEXT    NOT NULL, -- "file:line", a module, or empty
+    label     TEXT    NOT NULL, -- the label as written
+    PRIMARY KEY (trace_id, snapshot, node_id)
+) WITHOUT ROWID;
+)SQL";
+
+} // namespace memviz
