@@ -6,6 +6,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "importers/alloclog/AllocLogImporter.h"
+#include "importers/snapshot/SnapshotImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
@@ -16,6 +17,7 @@ const std::vector<std::unique_ptr<Importer>>& allImporters() {
         std::vector<std::unique_ptr<Importer>> v;
         // One line per format.
         v.push_back(std::make_unique<AllocLogImporter>());
+        v.push_back(std::make_unique<SnapshotImporter>());
         return v;
     }();
     return list;

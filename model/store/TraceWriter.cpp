@@ -114,7 +114,7 @@ void TraceWriter::addEvent(const Event& e) {
         ++op.allocs;
         op.bytesAllocated += e.size;
         if (e.size > op.largest) op.largest = e.size;
-    } else {
+    } else if (e.kind == EventKind::Free) {
         ++d.frees;
         if (e.flags & kFlagUnmatched) ++d.unmatchedFrees;
         else {
@@ -215,10 +215,10 @@ void TraceWriter::writeDerivedTables() {
     Statement meta(db_, "INSERT INTO trace_metadata(trace_id, key, value) VALUES (?,?,?)");
     for (const auto& [key, value] : metadata_) meta.bind(1, traceId_).bind(2, key).bind(3, value).run();
 
-    Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ? WHERE id = ?");
+    Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ?, time_kind = ? WHERE id = ?");
     tr.bind(1, maxTime_).bind(2, eventSeq_);
     bindOptional(tr, 3, info_.epochNs);
-    tr.bind(4, traceId_).run();
+    tr.bind(4, info_.timeKind).bind(5, traceId_).run();
 }
 
 std::int64_t TraceWriter::commit() {

@@ -60,6 +60,8 @@ public:
                               bool primary);
     void addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value);
 
+    // Alloc and Free events count in the summary and per-op tables; allocator records
+    // (EventKind::SegmentAlloc, ...) are stored and counted as events only.
     void addEvent(const Event& event);
 
     // A counted, reported problem that did not stop the import (e.g. unmatched frees).
@@ -67,6 +69,12 @@ public:
     void setMetadata(std::string_view key, std::string_view value);
     // The source clock's reading at t = 0 (ns), when the importer learns it while reading.
     void setEpochNs(std::int64_t epochNs) { info_.epochNs = epochNs; }
+    // "time" (ns) or "index" (event number), when the importer learns it while reading.
+    void setTimeKind(std::string_view kind) { info_.timeKind = std::string(kind); }
+
+    // The store, for importers that keep format-specific tables (written in this writer's
+    // transaction, so they commit or roll back with the trace).
+    Database& database() { return db_; }
 
     // Writes the derived tables and commits; returns the new trace id.
     std::int64_t commit();
