@@ -1,5 +1,6 @@
 #include "io/InputFile.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -144,7 +145,15 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
 std::string InputFile::readAll(std::size_t limit) {
     std::string out;
     std::size_t size = 0;
-    out.resize(1 << 20);
+    // An uncompressed file needs one read into a buffer of its size (+1 to see the end)
+    // instead of doubling: a 1 GB snapshot would otherwise take 2 GB while it is read.
+    const std::size_t rest = compression_ == Compression::None && fileSize_ > fileOffset_
+                                 ? static_cast<std::size_t>(fileSize_ - fileOffset_) + 1
+                                 : std::size_t{1} << 20;
+    if (compression_ == Compression::None && rest - 1 > limit)
+        fail("the file holds " + std::to_string(rest - 1) + " bytes, more than the limit of " + std::to_string(limit) +
+             " bytes");
+    out.resize(std::min(limit, std::max<std::size_t>(rest, 1 << 20)));
     for (;;) {
         if (size == out.size()) {
             if (out.size() >= limit) fail("decompressed data exceeds the limit of " + std::to_string(limit) + " bytes");

@@ -217,19 +217,14 @@ CREATE TABLE snapshot_blocks (
     state           TEXT    NOT NULL,
     stack           INTEGER NOT NULL
 );
-CREATE TABLE snapshot_allocations (
-    trace_id       INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device         INTEGER NOT NULL,
-    address        INTEGER NOT NULL,
-    requested_size INTEGER NOT NULL,
-    block_size     INTEGER,
-    alloc_seq      INTEGER NOT NULL,
-    free_seq       INTEGER,
-    t_alloc        INTEGER,
-    t_free         INTEGER,
-    stack          INTEGER NOT NULL,
-    free_stack     INTEGER NOT NULL,
-    origin         INTEGER NOT NULL
+CREATE TABLE snapshot_allocation_chunks (
+    trace_id    INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    device      INTEGER NOT NULL,
+    chunk       INTEGER NOT NULL,
+    row_count   INTEGER NOT NULL,
+    codec       INTEGER NOT NULL,
+    data        BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, device, chunk)
 );
 CREATE TABLE snapshot_ooms (
     trace_id          INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
@@ -254,7 +249,6 @@ CREATE TABLE snapshot_annotations (
 constexpr const char* kIndexesV2 = R"SQL(
 CREATE INDEX snapshot_segments_by_device ON snapshot_segments(trace_id, device, address);
 CREATE INDEX snapshot_blocks_by_device ON snapshot_blocks(trace_id, device, address);
-CREATE INDEX snapshot_allocations_by_seq ON snapshot_allocations(trace_id, device, alloc_seq);
 CREATE INDEX snapshot_ooms_by_device ON snapshot_ooms(trace_id, device, seq);
 CREATE INDEX snapshot_annotations_by_trace ON snapshot_annotations(trace_id, t);
 )SQL";

@@ -1,6 +1,9 @@
 #include "store/SnapshotTablesWriter.h"
 
+#include <algorithm>
+
 #include "store/ChunkCodec.h"
+#include "store/SnapshotCodec.h"
 
 namespace memviz {
 
@@ -29,8 +32,8 @@ SnapshotTablesWriter::SnapshotTablesWriter(Database& db, std::int64_t traceId)
                    "requested_size, stream, segment_type, pool_id, is_expandable, stack) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
       block_(db, "INSERT INTO snapshot_blocks(trace_id, device, segment_address, address, size, requested_size, state, "
                  "stack) VALUES (?,?,?,?,?,?,?,?)"),
-      allocation_(db, "INSERT INTO snapshot_allocations(trace_id, device, address, requested_size, block_size, alloc_seq, "
-                      "free_seq, t_alloc, t_free, stack, free_stack, origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
+      allocation_(db, "INSERT INTO snapshot_allocation_chunks(trace_id, device, chunk, row_count, codec, data) "
+                      "VALUES (?,?,?,?,?,?)"),
       oom_(db, "INSERT INTO snapshot_ooms(trace_id, device, seq, t, requested_bytes, device_free_bytes, stack) "
                "VALUES (?,?,?,?,?,?,?)"),
       annotation_(db, "INSERT INTO snapshot_annotations(trace_id, device, cuda_device, t, time_us, stage, name) "
@@ -113,14 +116,18 @@ void SnapshotTablesWriter::addBlock(const SnapshotBlockRow& r) {
         .run();
 }
 
-void SnapshotTablesWriter::addAllocation(const SnapshotAllocationRow& r) {
-    allocation_.bind(1, traceId_).bind(2, r.device).bind(3, r.address).bind(4, r.requestedSize);
-    bindOptional(allocation_, 5, r.blockSize);
-    allocation_.bind(6, r.allocSeq);
-    bindOptional(allocation_, 7, r.freeSeq);
-    bindOptional(allocation_, 8, r.tAlloc);
-    bindOptional(allocation_, 9, r.tFree);
-    allocation_.bind(10, r.stack).bind(11, r.freeStack).bind(12, r.origin).run();
+void SnapshotTablesWriter::addAllocations(int device, std::span<const SnapshotAllocationRow> rows) {
+    std::int64_t chunk = 0;
+    for (std::size_t at = 0; at < rows.size(); at += kAllocationsPerChunk) {
+        const auto part = rows.subspan(at, std::min(kAllocationsPerChunk, rows.size() - at));
+        allocation_.bind(1, traceId_)
+            .bind(2, device)
+            .bind(3, chunk++)
+            .bind(4, static_cast<std::int64_t>(part.size()))
+            .bind(5, kCodecZstdAllocationColumns)
+            .bindBlob(6, encodeAllocations(part))
+            .run();
+    }
 }
 
 void SnapshotTablesWriter::addOom(const SnapshotOomRow& r) {

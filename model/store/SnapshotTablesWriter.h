@@ -24,7 +24,8 @@ public:
     void addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events);
     void addSegment(const SnapshotSegmentRow& row);
     void addBlock(const SnapshotBlockRow& row);
-    void addAllocation(const SnapshotAllocationRow& row);
+    // All allocations of one device (written as chunks of kAllocationsPerChunk).
+    void addAllocations(int device, std::span<const SnapshotAllocationRow> rows);
     void addOom(const SnapshotOomRow& row);
     void addAnnotation(const SnapshotAnnotationRow& row);
 

@@ -17,6 +17,8 @@ std::optional<std::int64_t> timeAt(const std::vector<std::int64_t>& times, std::
 void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
     for (const Device& d : devices_) {
         const DeviceReplay& r = d.replay;
+        std::vector<SnapshotAllocationRow> rows;
+        rows.reserve(r.allocations.size());
         for (const Allocation& a : r.allocations) {
             SnapshotAllocationRow row;
             row.device = d.index;
@@ -30,8 +32,9 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
             row.stack = a.stack;
             row.freeStack = a.freeStack;
             row.origin = static_cast<int>(a.origin);
-            tables.addAllocation(row);
+            rows.push_back(row);
         }
+        tables.addAllocations(d.index, rows);
         for (const Segment* s : d.segments) {
             SnapshotSegmentRow seg;
             seg.device = d.index;

@@ -1,0 +1,19 @@
+#pragma once
+// Packs allocation lifetimes (SnapshotAllocationRow) into compressed column BLOBs, one row per
+// 64K allocations: a 1M-entry snapshot has ~300K of them, and as rows they took longer to
+// insert than Python takes to read the whole file.
+#include <span>
+#include <vector>
+
+#include "store/SnapshotRows.h"
+
+namespace memviz {
+
+constexpr int kCodecZstdAllocationColumns = 1;
+constexpr std::size_t kAllocationsPerChunk = 65536;
+
+std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationRow> rows);
+// `device` fills the rows' device field. Throws StoreError for a damaged blob.
+std::vector<SnapshotAllocationRow> decodeAllocations(std::span<const unsigned char> blob, int device);
+
+} // namespace memviz
