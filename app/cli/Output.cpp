@@ -68,11 +68,15 @@ QString summaryText(const TraceSummary& s) {
                       .arg(QString::fromStdString(s.trace.sourcePath), QString::fromStdString(s.trace.format))
                       .arg(s.trace.id)
                       .arg(QString::fromStdString(s.trace.importedAt));
-    out += QStringLiteral("duration %1, %2 events\n\n").arg(duration(s.trace.durationNs)).arg(s.trace.eventCount);
+    // Traces without times count in event numbers (time_kind "index").
+    const bool byIndex = s.trace.timeKind == "index";
+    const auto when = [byIndex](std::int64_t t) { return byIndex ? "#" + QString::number(t) : duration(t); };
+    out += byIndex ? QStringLiteral("no times recorded: positions are event numbers; %1 events\n\n").arg(s.trace.eventCount)
+                   : QStringLiteral("duration %1, %2 events\n\n").arg(duration(s.trace.durationNs)).arg(s.trace.eventCount);
     std::vector<QStringList> rows;
     for (const DeviceSummary& d : s.devices)
         rows.push_back({QString::fromStdString(d.name), QString::number(d.events), QString::number(d.allocs),
-                        QString::number(d.frees), bytes(d.peakBytes), duration(d.peakTimeNs), bytes(d.finalBytes)});
+                        QString::number(d.frees), bytes(d.peakBytes), when(d.peakTimeNs), bytes(d.finalBytes)});
     out += formatTable({"device", "events", "allocs", "frees", "peak", "peak at", "final"}, rows);
     for (const ImportWarning& w : s.warnings)
         out += QStringLiteral("\nwarning: %1 x%2 (first at %3): %4")

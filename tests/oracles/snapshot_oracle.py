@@ -9,7 +9,8 @@ docs/formats-snapshot.md:
   that allocated bytes start from;
 - reserved bytes end at the total size of the final segments; segment_alloc/map add,
   segment_free/unmap subtract;
-- times: ns from the earliest time_us when every entry has one, else the entry number.
+- times: ns from the earliest time_us when every entry has one, else the entry number;
+- pinned host memory (host_segments, host_traces) is one more device, "pinned host".
 
   snapshot_oracle.py FILE.pickle   prints one JSON object, devices keyed by memviz's name
 """
@@ -34,8 +35,12 @@ def main():
     if isinstance(snap, list):
         segments, traces = snap, []
     else:
-        segments = snap.get("segments") or []
+        segments = list(snap.get("segments") or [])
         traces = list(enumerate(snap.get("device_traces") or []))
+        # Pinned host memory: one more device, numbered -1.
+        segments += [dict(s, device=-1) for s in snap.get("host_segments") or []]
+        if snap.get("host_traces"):
+            traces.append((-1, snap["host_traces"]))
     entries_all = [e for _, t in traces for e in (t or [])]
     timed = bool(entries_all) and all("time_us" in e for e in entries_all)
     t0 = min(e["time_us"] for e in entries_all) if timed else 0

@@ -231,7 +231,7 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
 void SnapshotBuilder::writeWarnings(const Device& d) {
     const DeviceReplay& r = d.replay;
     const std::string at = deviceName(d.number);
-    for (std::int64_t i = 0; i < r.baselineBlocks; ++i)
+    for (std::int64_t i = 0; i < r.baselineBlocks && !d.entries->empty(); ++i)
         out_.warn("pre_existing_allocations", at,
                   "allocations made before the trace began (the trace's ring buffer had dropped their alloc); "
                   "allocated bytes start from them as a baseline");

@@ -1,6 +1,7 @@
 #include "importers/snapshot/StackTable.h"
 
 #include "core/Errors.h"
+#include "trace/StackSite.h"
 #include "trace/Event.h"
 
 namespace memviz::snapshot {
@@ -10,11 +11,6 @@ namespace {
 constexpr std::int32_t kUnseen = -2;
 
 std::size_t mix(std::size_t h, std::size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
-
-std::string_view baseName(std::string_view path) {
-    const std::size_t slash = path.find_last_of("/\\");
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
 
 } // namespace
 
@@ -81,12 +77,8 @@ std::int32_t StackTable::intern(const pickle::Value& list, const std::function<s
 
 std::string StackTable::siteOf(std::int32_t stack) const {
     if (stack < 0 || static_cast<std::size_t>(stack) >= stacks_.size()) return {};
-    for (const std::int32_t id : stacks_[static_cast<std::size_t>(stack)]) {
-        const Frame& f = frames_[static_cast<std::size_t>(id)];
-        if (f.filename.ends_with(".py"))
-            return f.name + " (" + std::string(baseName(f.filename)) + ":" + std::to_string(f.line) + ")";
-    }
-    return {};
+    return stackSite(stacks_[static_cast<std::size_t>(stack)],
+                     [this](std::int32_t id) -> const Frame& { return frames_[static_cast<std::size_t>(id)]; });
 }
 
 } // namespace memviz::snapshot
