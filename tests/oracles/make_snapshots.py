@@ -46,6 +46,8 @@ class Device:
         rounded = (size + 511) // 512 * 512
         if not self.segments or self.cursor + rounded > self.segments[-1][0] + self.segments[-1][1]:
             seg = max(2 * MB, rounded)
+            if self.expandable:
+                seg = max(4 * MB, (rounded + MB - 1) // MB * MB)
             if self.expandable and self.segments:
                 # grow the one expandable segment
                 self.entry("segment_map", self.segments[-1][0] + self.segments[-1][1], seg, t, [])
@@ -72,12 +74,18 @@ class Device:
             self.entry("free_completed", addr, size, t, stack)
 
     def release_empty_last_segment(self, t):
-        """segment_free / segment_unmap of the newest segment when nothing lives in it."""
+        """segment_free of the newest segment when nothing lives in it; an expandable segment
+        unmaps the free 2 MiB at its end instead."""
         base, size = self.segments[-1]
+        if self.expandable:
+            if base + size - self.cursor >= 2 * MB:
+                self.entry("segment_unmap", base + size - 2 * MB, 2 * MB, t, STACKS[2])
+                self.segments[-1][1] -= 2 * MB
+            return
         if any(base <= a < base + size for a in self.live):
             return
         self.segments.pop()
-        self.entry("segment_unmap" if self.expandable else "segment_free", base, size, t, STACKS[2])
+        self.entry("segment_free", base, size, t, STACKS[2])
         self.cursor = None if not self.segments else self.segments[-1][0] + self.segments[-1][1]
         if self.cursor is None:
             self.segments = []
@@ -123,7 +131,7 @@ def run(dev, steps, t0, rnd, timed=True, legacy_free=False, oom_every=0):
         tt = t if timed else None
         if dev.live and rnd.random() < 0.45:
             dev.free(rnd.choice(sorted(dev.live)), tt, legacy_free)
-            if rnd.random() < 0.1 and dev.segments:
+            if rnd.random() < (0.5 if dev.expandable else 0.1) and dev.segments:
                 dev.release_empty_last_segment(tt)
         else:
             dev.alloc(rnd.choice([100, 512, 4000, 70000, MB + 5, 3 * MB]), tt)
