@@ -32,6 +32,7 @@
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/snapshot/SnapshotPanel.h"
 
 namespace memviz {
 
@@ -66,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
     tabs_->addTab(opsView_, tr("&Operators"));
+    snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);

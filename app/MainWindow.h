@@ -16,6 +16,7 @@ namespace memviz {
 class ImportTask;
 class OpsView;
 class RecentFiles;
+class SnapshotPanel;
 class TimelinePlot;
 class TraceSession;
 
@@ -37,6 +38,8 @@ public:
     TraceSession* session() const { return session_; }
     TimelinePlot* timeline() const { return timeline_; }
     OpsView* opsView() const { return opsView_; }
+    // The CUDA memory snapshot views (tabs shown only for snapshot traces).
+    SnapshotPanel* snapshotPanel() const { return snapshotPanel_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
@@ -59,6 +62,7 @@ private:
     TraceSession* session_;
     TimelinePlot* timeline_;
     OpsView* opsView_;
+    SnapshotPanel* snapshotPanel_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
     ImportTask* import_;

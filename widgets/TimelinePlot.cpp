@@ -91,6 +91,7 @@ TimelinePlot::~TimelinePlot() = default;
 void TimelinePlot::rebuild() {
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
+    overlayItems_.clear(); // removed below with the peak markers, recreated at the end
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
         if (item != selectionRect_ && item != cursorLine_ && item != readout_) plot_->removeItem(item);
@@ -106,8 +107,12 @@ void TimelinePlot::rebuild() {
     for (const SeriesInfo& s : session_->series()) {
         QCPGraph* g = plot_->addGraph();
         const QColor color = deviceColor(s.device);
-        g->setPen(QPen(color, 1.6));
-        g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+        if (s.name == "allocated") {
+            g->setPen(QPen(color, 1.6));
+            g->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
+        } else { // secondary series (e.g. reserved bytes): a dashed line, no fill
+            g->setPen(QPen(color.darker(130), 1.3, Qt::DashLine));
+        }
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
         g->setName(QString::fromStdString(s.deviceName) + (s.name == "allocated" ? QString() : " " + QString::fromStdString(s.name)));
@@ -136,8 +141,80 @@ void TimelinePlot::rebuild() {
         label->setBrush(QColor(255, 255, 255, 200));
         label->setPadding(QMargins(3, 1, 3, 1));
     }
+    createOverlayItems();
     updateSelectionItem();
     resetZoom();
+}
+
+void TimelinePlot::setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions) {
+    markers_ = std::move(markers);
+    regions_ = std::move(regions);
+    createOverlayItems();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::setMoment(std::optional<std::int64_t> t, const QString& label) {
+    moment_ = t;
+    momentLabel_ = label;
+    createOverlayItems();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::createOverlayItems() {
+    for (QCPAbstractItem* item : overlayItems_) plot_->removeItem(item);
+    overlayItems_.clear();
+    // Regions as shaded bands with their label at the top, staggered so neighbours stay readable.
+    int lane = 0;
+    for (const TimelineRegion& r : regions_) {
+        auto* band = new QCPItemRect(plot_);
+        band->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        band->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        band->topLeft->setCoords(static_cast<double>(r.begin), 0);
+        band->bottomRight->setCoords(static_cast<double>(std::max(r.end, r.begin + 1)), 1);
+        band->setPen(QPen(QColor(r.color.red(), r.color.green(), r.color.blue(), 140)));
+        band->setBrush(QColor(r.color.red(), r.color.green(), r.color.blue(), 38));
+        band->setSelectable(false);
+        band->setLayer("background");
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(static_cast<double>(r.begin), 0.02 + 0.06 * (lane++ % 3));
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setText(r.label);
+        text->setColor(r.color.darker(160));
+        text->setBrush(QColor(255, 255, 255, 190));
+        text->setPadding(QMargins(2, 0, 2, 0));
+        text->setClipToAxisRect(true);
+        text->setSelectable(false);
+        overlayItems_.push_back(band);
+        overlayItems_.push_back(text);
+    }
+    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(static_cast<double>(t), 0);
+        line->point2->setCoords(static_cast<double>(t), 1);
+        line->setPen(QPen(color, 1.4, style));
+        line->setSelectable(false);
+        overlayItems_.push_back(line);
+        if (label.isEmpty()) return;
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(static_cast<double>(t), y);
+        // Labels right of the middle open to the left, so they are not clipped.
+        const bool rightHalf = session_->isOpen() && t * 2 > session_->fullRange().end;
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        text->setText(label);
+        text->setColor(color.darker(130));
+        text->setBrush(QColor(255, 255, 255, 210));
+        text->setPadding(QMargins(3, 1, 3, 1));
+        text->setClipToAxisRect(true);
+        text->setSelectable(false);
+        overlayItems_.push_back(text);
+    };
+    int markerLane = 0;
+    for (const TimelineMarker& m : markers_) addLine(m.t, m.color, Qt::SolidLine, m.label, 0.97 - 0.06 * (markerLane++ % 3));
+    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.80);
 }
 
 void TimelinePlot::resetZoom() {
@@ -194,7 +271,10 @@ void TimelinePlot::updateAxisLabels() {
     bytesTicker_->updateUnit(plot_->yAxis->range());
     const bool byIndex = session_->isOpen() && session_->summary().trace.timeKind == "index";
     plot_->xAxis->setLabel(byIndex ? tr("Event number") : tr("Time since trace start (%1)").arg(timeTicker_->unitSuffix()));
-    plot_->yAxis->setLabel(tr("Allocated memory (%1)").arg(bytesTicker_->unitSuffix()));
+    bool onlyAllocated = true;
+    if (session_->isOpen())
+        for (const SeriesInfo& s : session_->series()) onlyAllocated &= s.name == "allocated";
+    plot_->yAxis->setLabel((onlyAllocated ? tr("Allocated memory (%1)") : tr("Memory (%1)")).arg(bytesTicker_->unitSuffix()));
 }
 
 void TimelinePlot::updateSelectionItem() {
@@ -220,6 +300,7 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
 void TimelinePlot::onMousePress(QMouseEvent* event) {
     const bool select = event->button() == Qt::RightButton ||
                         (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    pressX_ = event->button() == Qt::LeftButton && !select ? event->position().x() : -1;
     if (!select || !session_->isOpen()) return;
     plot_->setInteraction(QCP::iRangeDrag, false);
     selecting_ = true;
@@ -252,7 +333,14 @@ void TimelinePlot::onMouseMove(QMouseEvent* event) {
 }
 
 void TimelinePlot::onMouseRelease(QMouseEvent* event) {
-    if (!selecting_) return;
+    if (!selecting_) {
+        // A click that did not drag picks a moment.
+        if (pressX_ >= 0 && std::fabs(event->position().x() - pressX_) < 3 && session_->isOpen() &&
+            plot_->axisRect()->rect().contains(event->position().toPoint()))
+            emit clicked(static_cast<std::int64_t>(std::llround(plot_->xAxis->pixelToCoord(event->position().x()))));
+        pressX_ = -1;
+        return;
+    }
     selecting_ = false;
     plot_->setInteraction(QCP::iRangeDrag, true);
     const double x = plot_->xAxis->pixelToCoord(event->position().x());

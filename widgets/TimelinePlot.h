@@ -2,9 +2,12 @@
 // Live bytes over time, one step line per device, fed from the level-of-detail pyramid for
 // the visible range and pixel width. Wheel zooms and drag pans the time axis; Shift+drag
 // (or right-drag) selects a time window; the peak is marked; hovering reads out exact values.
+#include <QColor>
 #include <QPointer>
+#include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "store/SeriesQuery.h"
@@ -14,6 +17,7 @@ class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPAbstractItem;
 class QMouseEvent;
 class QWheelEvent;
 
@@ -21,6 +25,20 @@ namespace memviz {
 
 class ScaledAxisTicker;
 class TraceSession;
+
+// A vertical line with a label at a time (e.g. an out-of-memory event).
+struct TimelineMarker {
+    std::int64_t t = 0;
+    QString label;
+    QColor color;
+};
+
+// A labelled time span (e.g. an annotation of the recorded program).
+struct TimelineRegion {
+    std::int64_t begin = 0, end = 0;
+    QString label;
+    QColor color;
+};
 
 class TimelinePlot : public QWidget {
     Q_OBJECT
@@ -40,8 +58,17 @@ public:
     // The hover read-out for a time (also shown on the plot while the mouse moves).
     QString readoutAt(std::int64_t t);
 
+    // Format-specific marks drawn over the series; they stay until replaced.
+    void setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions);
+    // The moment other views show (a dashed line), or none.
+    void setMoment(std::optional<std::int64_t> t, const QString& label = {});
+    const std::vector<TimelineMarker>& markers() const { return markers_; }
+    const std::vector<TimelineRegion>& regions() const { return regions_; }
+
 signals:
     void hoverTextChanged(const QString& text);
+    // A plain left click (no drag) at time t.
+    void clicked(std::int64_t t);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -55,6 +82,7 @@ private:
     void onMousePress(QMouseEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
+    void createOverlayItems();
 
     TraceSession* session_;
     QCustomPlot* plot_;
@@ -71,6 +99,12 @@ private:
     bool selecting_ = false;
     double selectStart_ = 0;
     bool refreshing_ = false;
+    double pressX_ = -1;
+    std::vector<TimelineMarker> markers_;
+    std::vector<TimelineRegion> regions_;
+    std::optional<std::int64_t> moment_;
+    QString momentLabel_;
+    std::vector<QCPAbstractItem*> overlayItems_;
 };
 
 } // namespace memviz

@@ -28,7 +28,7 @@ usage:
                                       memory per operator (times in ns from the trace start)
   memviz traces DB [--json]           the traces a store holds
   memviz formats                      the trace formats memviz reads
-  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID]
+  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
   memviz --help | --version
 

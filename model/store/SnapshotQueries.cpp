@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <limits>
 #include <map>
 
 #include "store/ChunkCodec.h"
@@ -147,6 +149,43 @@ std::vector<std::size_t> aliveAt(const std::vector<SnapshotAllocationRow>& all, 
     std::stable_sort(alive.begin(), alive.end(),
                      [&all](std::size_t x, std::size_t y) { return all[x].requestedSize > all[y].requestedSize; });
     return alive;
+}
+
+bool AllocationSearch::isAddress(std::string_view text) {
+    if (text.starts_with("0x") || text.starts_with("0X")) return true;
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all,
+                                           const std::vector<std::size_t>& indexes, const AllocationSearch& search,
+                                           const StackCatalog& stacks) {
+    std::string text = search.text;
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(text.begin());
+    if (text.empty()) return indexes;
+    std::vector<std::size_t> out;
+    if (AllocationSearch::isAddress(text)) {
+        const bool hex = text.size() > 1 && (text[1] == 'x' || text[1] == 'X');
+        const std::string needle = lower(hex ? text.substr(2) : text);
+        char buf[32];
+        for (const std::size_t i : indexes) {
+            const auto address = static_cast<unsigned long long>(all[i].address);
+            std::snprintf(buf, sizeof buf, hex ? "%llx" : "%llu", address);
+            if (std::string_view(buf).find(needle) != std::string_view::npos) out.push_back(i);
+        }
+        return out;
+    }
+    const std::unordered_set<std::int32_t> matching = stacks.stacksMatching(text);
+    for (const std::size_t i : indexes)
+        if (matching.count(all[i].stack) || matching.count(all[i].freeStack)) out.push_back(i);
+    return out;
+}
+
+std::int64_t roundedRequest(std::int64_t requested) {
+    constexpr std::int64_t kMinBlock = 512;
+    if (requested < kMinBlock) return kMinBlock;
+    if (requested > std::numeric_limits<std::int64_t>::max() - kMinBlock) return requested;
+    return (requested + kMinBlock - 1) / kMinBlock * kMinBlock;
 }
 
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t) {

@@ -18,6 +18,7 @@
 namespace memviz {
 
 class Database;
+struct StackCatalog;
 
 struct SnapshotOverview {
     std::vector<SnapshotDeviceStats> devices;
@@ -48,6 +49,22 @@ std::vector<SnapshotAllocationRow> loadAllocations(Database& db, std::int64_t tr
 // Indexes into `all` of the allocations alive after entry `moment` (-1: before the first
 // entry), largest first.
 std::vector<std::size_t> aliveAt(const std::vector<SnapshotAllocationRow>& all, std::int64_t moment);
+
+// What the search box of the allocation list means: text starting with "0x" (or only
+// decimal digits) looks for addresses containing those hex digits (or that decimal number);
+// anything else looks for allocations whose stack has a frame containing the text.
+struct AllocationSearch {
+    std::string text;
+    static bool isAddress(std::string_view text);
+};
+// Keeps the indexes (into `all`) that match; `stacks` answers frame-text searches.
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all,
+                                           const std::vector<std::size_t>& indexes, const AllocationSearch& search,
+                                           const StackCatalog& stacks);
+// The allocator's block for a request when the snapshot does not show it: CUDA's caching
+// allocator rounds requests up to multiples of 512 bytes (its default, without
+// roundup_power2_divisions), and a block can be larger still when a segment is not split.
+std::int64_t roundedRequest(std::int64_t requested);
 
 // The entry (index in the device's trace) in effect at time t: the last one at or before t;
 // -1 before the first.

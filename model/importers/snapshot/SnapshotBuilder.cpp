@@ -233,8 +233,8 @@ void SnapshotBuilder::writeWarnings(const Device& d) {
     const std::string at = deviceName(d.number);
     for (std::int64_t i = 0; i < r.baselineBlocks && !d.entries->empty(); ++i)
         out_.warn("pre_existing_allocations", at,
-                  "allocations made before the trace began (the trace's ring buffer had dropped their alloc); "
-                  "allocated bytes start from them as a baseline");
+                  "allocations whose alloc is not in the trace (recording began after them, or its ring buffer of "
+                  "max_entries dropped the oldest entries); allocated bytes start from them as a baseline");
     if (r.reservedInitial < 0)
         out_.warn("reserved_inconsistent", at,
                   "the segments at the end hold less memory than the trace's segment entries imply; reserved bytes "

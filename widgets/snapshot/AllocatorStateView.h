@@ -1,0 +1,47 @@
+#pragma once
+// The CUDA caching allocator at the chosen moment (memory_viz's "Allocator State History"):
+// its segments drawn with their blocks, the segment table, and fragmentation figures:
+// reserved, allocated, pending free, free (reserved - allocated), inactive split bytes (free
+// bytes in segments that also hold blocks, which cannot be given back), the largest free gap.
+#include <QWidget>
+
+#include "trace/AllocatorState.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace memviz {
+
+class SegmentMapWidget;
+class SegmentsModel;
+class SnapshotSession;
+class StackPane;
+
+class AllocatorStateView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AllocatorStateView(SnapshotSession* session, QWidget* parent = nullptr);
+
+    const AllocatorState& state() const { return state_; }
+    SegmentsModel* model() const { return model_; }
+    SegmentMapWidget* map() const { return map_; }
+    QString figuresText() const;
+
+private:
+    void refresh();
+    void selectSegment(std::size_t index);
+    void showBlock(std::size_t segment, std::size_t block);
+
+    SnapshotSession* session_;
+    AllocatorState state_;
+    SegmentsModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+    SegmentMapWidget* map_;
+    QLabel* moment_;
+    QLabel* figures_;
+    StackPane* stack_;
+};
+
+} // namespace memviz
