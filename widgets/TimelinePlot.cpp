@@ -136,7 +136,7 @@ void TimelinePlot::rebuild() {
         label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         label->setText(tr("peak %1: %2 at %3")
                            .arg(QString::fromStdString(d.name), bytesText(static_cast<double>(d.peakBytes)),
-                                timeText(static_cast<double>(d.peakTimeNs))));
+                                positionText(d.peakTimeNs)));
         label->setColor(QColor(160, 20, 20));
         label->setBrush(QColor(255, 255, 255, 200));
         label->setPadding(QMargins(3, 1, 3, 1));
@@ -175,11 +175,12 @@ void TimelinePlot::createOverlayItems() {
         band->setBrush(QColor(r.color.red(), r.color.green(), r.color.blue(), 38));
         band->setSelectable(false);
         band->setLayer("background");
+        // Labels along the bottom: the legend holds the top-left corner, OOM labels the top.
         auto* text = new QCPItemText(plot_);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(static_cast<double>(r.begin), 0.02 + 0.06 * (lane++ % 3));
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->position->setCoords(static_cast<double>(r.begin), 0.985 - 0.06 * (lane++ % 3));
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         text->setText(r.label);
         text->setColor(r.color.darker(160));
         text->setBrush(QColor(255, 255, 255, 190));
@@ -203,7 +204,7 @@ void TimelinePlot::createOverlayItems() {
         text->position->setCoords(static_cast<double>(t), y);
         // Labels right of the middle open to the left, so they are not clipped.
         const bool rightHalf = session_->isOpen() && t * 2 > session_->fullRange().end;
-        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         text->setText(label);
         text->setColor(color.darker(130));
         text->setBrush(QColor(255, 255, 255, 210));
@@ -212,9 +213,16 @@ void TimelinePlot::createOverlayItems() {
         text->setSelectable(false);
         overlayItems_.push_back(text);
     };
+    // The moment's label at the top, OOM labels in lanes below it.
+    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.01);
     int markerLane = 0;
-    for (const TimelineMarker& m : markers_) addLine(m.t, m.color, Qt::SolidLine, m.label, 0.97 - 0.06 * (markerLane++ % 3));
-    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.80);
+    for (const TimelineMarker& m : markers_) addLine(m.t, m.color, Qt::SolidLine, m.label, 0.08 + 0.06 * (markerLane++ % 3));
+}
+
+QString TimelinePlot::positionText(std::int64_t t) const {
+    // Traces without times count in event numbers (time_kind "index").
+    if (session_->isOpen() && session_->summary().trace.timeKind == "index") return tr("event %L1").arg(t);
+    return timeText(static_cast<double>(t));
 }
 
 void TimelinePlot::resetZoom() {
@@ -289,7 +297,7 @@ void TimelinePlot::updateSelectionItem() {
 
 QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
-    QStringList parts{timeText(static_cast<double>(t))};
+    QStringList parts{positionText(t)};
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
         parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? bytesText(static_cast<double>(*v)) : tr("none"));

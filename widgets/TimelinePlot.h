@@ -83,6 +83,8 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void createOverlayItems();
+    // A position on the time axis as text: a duration, or an event number.
+    QString positionText(std::int64_t t) const;
 
     TraceSession* session_;
     QCustomPlot* plot_;

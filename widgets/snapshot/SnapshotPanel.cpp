@@ -58,9 +58,9 @@ void SnapshotPanel::onMomentChanged() {
         timeline_->setMoment(std::nullopt);
         return;
     }
-    timeline_->setMoment(*session_->momentTime(), tr("shown below: %1").arg(session_->moment() == session_->peakMoment()
-                                                                              ? tr("peak")
-                                                                              : tr("entry %L1").arg(session_->moment())));
+    timeline_->setMoment(*session_->momentTime(), session_->moment() == session_->peakMoment()
+                                                      ? tr("tabs below: the peak")
+                                                      : tr("tabs below: entry %L1").arg(session_->moment()));
 }
 
 } // namespace memviz
