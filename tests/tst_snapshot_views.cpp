@@ -133,8 +133,10 @@ void TestSnapshotViews::allocatorStateAddsUp() {
     SnapshotSession* s = w.snapshotPanel()->session();
     AllocatorStateView* view = w.snapshotPanel()->stateView();
     s->setMoment(s->lastMoment());
+    view->waitForQuery();
     QCOMPARE(view->state().figures.reserved, s->deviceStats()->reservedFinal);
     s->setMoment(-1);
+    view->waitForQuery();
     QCOMPARE(view->state().figures.reserved, s->deviceStats()->reservedInitial);
     QCOMPARE(view->model()->rowCount(), static_cast<int>(view->state().segments.size()));
     QVERIFY(view->figuresText().contains("inactive split"));
@@ -164,11 +166,15 @@ void TestSnapshotViews::modelsPassTheTester() {
     QAbstractItemModelTester alive(panel->allocationsView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester segments(panel->stateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     SnapshotSession* s = panel->session();
-    for (std::int64_t m : {std::int64_t{-1}, s->peakMoment(), s->lastMoment(), s->lastMoment() / 2}) s->setMoment(m);
+    for (std::int64_t m : {std::int64_t{-1}, s->peakMoment(), s->lastMoment(), s->lastMoment() / 2}) {
+        s->setMoment(m);
+        panel->stateView()->waitForQuery();
+    }
     panel->allocationsView()->searchEdit()->setText("forward");
     panel->allocationsView()->searchEdit()->setText("0x7f");
     w.openFileBlocking(dir_.filePath("no_time_expandable.pickle"));
     w.openFileBlocking(dir_.filePath("legacy_segment_list.pickle"));
+    panel->stateView()->waitForQuery();
     QVERIFY(panel->stateView()->model()->rowCount() > 0);
     // Headers, sort keys and tool tips exist for every column.
     AliveAllocationsModel* model = panel->allocationsView()->model();

@@ -175,11 +175,12 @@ void TimelinePlot::createOverlayItems() {
         band->setBrush(QColor(r.color.red(), r.color.green(), r.color.blue(), 38));
         band->setSelectable(false);
         band->setLayer("background");
-        // Labels along the bottom: the legend holds the top-left corner, OOM labels the top.
+        // Labels near the bottom (the legend holds the top-left corner, OOM labels the top, the
+        // moment's label the bottom line).
         auto* text = new QCPItemText(plot_);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(static_cast<double>(r.begin), 0.985 - 0.06 * (lane++ % 3));
+        text->position->setCoords(static_cast<double>(r.begin), 0.925 - 0.06 * (lane++ % 3));
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         text->setText(r.label);
         text->setColor(r.color.darker(160));
@@ -190,7 +191,8 @@ void TimelinePlot::createOverlayItems() {
         overlayItems_.push_back(band);
         overlayItems_.push_back(text);
     }
-    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y) {
+    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y,
+                          Qt::Alignment vertical) {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(static_cast<double>(t), 0);
         line->point2->setCoords(static_cast<double>(t), 1);
@@ -204,7 +206,7 @@ void TimelinePlot::createOverlayItems() {
         text->position->setCoords(static_cast<double>(t), y);
         // Labels right of the middle open to the left, so they are not clipped.
         const bool rightHalf = session_->isOpen() && t * 2 > session_->fullRange().end;
-        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | vertical);
         text->setText(label);
         text->setColor(color.darker(130));
         text->setBrush(QColor(255, 255, 255, 210));
@@ -213,10 +215,11 @@ void TimelinePlot::createOverlayItems() {
         text->setSelectable(false);
         overlayItems_.push_back(text);
     };
-    // The moment's label at the top, OOM labels in lanes below it.
-    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.01);
+    // OOM labels in lanes from the top, the moment's label on the bottom line.
+    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.985, Qt::AlignBottom);
     int markerLane = 0;
-    for (const TimelineMarker& m : markers_) addLine(m.t, m.color, Qt::SolidLine, m.label, 0.08 + 0.06 * (markerLane++ % 3));
+    for (const TimelineMarker& m : markers_)
+        addLine(m.t, m.color, Qt::SolidLine, m.label, 0.02 + 0.06 * (markerLane++ % 3), Qt::AlignTop);
 }
 
 QString TimelinePlot::positionText(std::int64_t t) const {

@@ -8,6 +8,8 @@
 #include "cli/CliSupport.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
+#include "widgets/snapshot/AllocatorStateView.h"
+#include "widgets/snapshot/SnapshotPanel.h"
 
 namespace memviz::cli {
 
@@ -54,6 +56,7 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     QApplication::processEvents();
     window.timeline()->refreshNow();
     window.opsView()->waitForQuery();
+    window.snapshotPanel()->stateView()->waitForQuery();
     QApplication::processEvents();
     const QPixmap shot = window.grab();
     const QString out = p.value("out");

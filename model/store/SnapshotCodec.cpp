@@ -63,7 +63,7 @@ std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationR
     return out;
 }
 
-std::vector<SnapshotAllocationRow> decodeAllocations(std::span<const unsigned char> blob, int device) {
+void decodeAllocations(std::span<const unsigned char> blob, int device, std::vector<SnapshotAllocationRow>& out) {
     const unsigned long long size = ZSTD_getFrameContentSize(blob.data(), blob.size());
     if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size < 4 || size > kMaxRawBytes)
         throw StoreError("damaged allocation chunk in the store (bad frame header)");
@@ -73,7 +73,9 @@ std::vector<SnapshotAllocationRow> decodeAllocations(std::span<const unsigned ch
     std::uint32_t n;
     std::memcpy(&n, raw.data(), 4);
     if (raw.size() != 4 + std::size_t{n} * kRowBytes) throw StoreError("damaged allocation chunk in the store (size mismatch)");
-    std::vector<SnapshotAllocationRow> rows(n);
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    SnapshotAllocationRow* rows = out.data() + at;
     const unsigned char* p = raw.data() + 4;
     for (std::size_t i = 0; i < n; ++i) rows[i].device = device;
     for (std::size_t i = 0; i < n; ++i) rows[i].address = take<std::int64_t>(p, i);
@@ -95,7 +97,6 @@ std::vector<SnapshotAllocationRow> decodeAllocations(std::span<const unsigned ch
     for (std::size_t i = 0; i < n; ++i) rows[i].freeStack = take<std::int32_t>(p, i);
     p += n * 4;
     for (std::size_t i = 0; i < n; ++i) rows[i].origin = take<std::uint8_t>(p, i);
-    return rows;
 }
 
 } // namespace memviz

@@ -13,7 +13,8 @@ constexpr int kCodecZstdAllocationColumns = 1;
 constexpr std::size_t kAllocationsPerChunk = 65536;
 
 std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationRow> rows);
-// `device` fills the rows' device field. Throws StoreError for a damaged blob.
-std::vector<SnapshotAllocationRow> decodeAllocations(std::span<const unsigned char> blob, int device);
+// Appends the rows of a blob to `out`; `device` fills their device field. Throws StoreError
+// for a damaged blob.
+void decodeAllocations(std::span<const unsigned char> blob, int device, std::vector<SnapshotAllocationRow>& out);
 
 } // namespace memviz

@@ -130,13 +130,14 @@ std::vector<AnnotationSpan> annotationSpans(const std::vector<SnapshotAnnotation
 }
 
 std::vector<SnapshotAllocationRow> loadAllocations(Database& db, std::int64_t traceId, int device) {
+    Statement count(db, "SELECT coalesce(sum(row_count), 0) FROM snapshot_allocation_chunks WHERE trace_id = ? AND device = ?");
+    count.bind(1, traceId).bind(2, device);
+    std::vector<SnapshotAllocationRow> all;
+    if (count.step() && count.int64(0) > 0 && count.int64(0) < (std::int64_t{1} << 32))
+        all.reserve(static_cast<std::size_t>(count.int64(0)));
     Statement s(db, "SELECT data FROM snapshot_allocation_chunks WHERE trace_id = ? AND device = ? ORDER BY chunk");
     s.bind(1, traceId).bind(2, device);
-    std::vector<SnapshotAllocationRow> all;
-    while (s.step()) {
-        auto part = decodeAllocations(s.blob(0), device);
-        all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
-    }
+    while (s.step()) decodeAllocations(s.blob(0), device, all);
     return all;
 }
 

@@ -10,8 +10,10 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/Units.h"
+#include "store/Database.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SegmentMapWidget.h"
 #include "widgets/snapshot/SegmentsModel.h"
@@ -96,22 +98,72 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
         const QModelIndex source = proxy_->mapToSource(current);
         if (source.isValid()) map_->setSelectedSegment(static_cast<std::size_t>(source.row()));
     });
+    connect(&watcher_, &QFutureWatcher<AllocatorState>::finished, this, &AllocatorStateView::onStateReady);
     connect(session_, &SnapshotSession::reloaded, this, &AllocatorStateView::refresh);
     connect(session_, &SnapshotSession::momentChanged, this, &AllocatorStateView::refresh);
     refresh();
 }
 
+AllocatorStateView::~AllocatorStateView() { watcher_.waitForFinished(); }
+
+void AllocatorStateView::waitForQuery() {
+    while (pending_) {
+        watcher_.waitForFinished();
+        onStateReady(); // may start the rebuild asked for meanwhile
+    }
+}
+
 QString AllocatorStateView::figuresText() const { return figures_->text(); }
 
 void AllocatorStateView::refresh() {
-    state_ = {};
-    if (session_->isActive()) {
-        state_ = allocatorStateAt(session_->database(), session_->trace()->traceId(), session_->device(), session_->moment(),
-                                  session_->allocations());
+    if (pending_) {
+        refreshAgain_ = true;
+        return;
     }
+    moment_->setText(session_->describeMoment());
+    if (!session_->isActive()) {
+        state_ = {};
+        applyState();
+        return;
+    }
+    figures_->setText(tr("<span style='color:#666'>Rebuilding the allocator state %1…</span>").arg(session_->describeMoment()));
+    // Each query opens its own read connection: SQLite connections stay on one thread.
+    const std::string store = session_->trace()->storePath().toStdString();
+    const std::int64_t trace = session_->trace()->traceId();
+    const int device = session_->device();
+    const std::int64_t moment = session_->moment();
+    const auto allocations = session_->sharedAllocations();
+    pending_ = true;
+    watcher_.setFuture(QtConcurrent::run([store, trace, device, moment, allocations] {
+        try {
+            Database db(store, Database::Mode::ReadOnly);
+            return allocatorStateAt(db, trace, device, moment, *allocations);
+        } catch (const std::exception&) {
+            return AllocatorState{};
+        }
+    }));
+}
+
+void AllocatorStateView::onStateReady() {
+    if (!pending_) return; // already taken by waitForQuery()
+    pending_ = false;
+    if (refreshAgain_) {
+        refreshAgain_ = false;
+        refresh();
+        return;
+    }
+    state_ = watcher_.result();
+    applyState();
+}
+
+void AllocatorStateView::applyState() {
     model_->setSegments(state_.segments);
     map_->setState(&model_->segments(), &session_->stacks());
-    moment_->setText(session_->describeMoment());
+    showFigures();
+    stack_->showMessage(tr("Click a block to see where it was allocated."));
+}
+
+void AllocatorStateView::showFigures() {
     const StateFigures& f = state_.figures;
     QString text = tr("<b>Reserved</b> %1 in %L2 segments &nbsp;&middot;&nbsp; <b>allocated</b> %3 in %L4 blocks (%5 requested)"
                       " &nbsp;&middot;&nbsp; <b>pending free</b> %6 &nbsp;&middot;&nbsp; <b>free</b> (reserved &minus; "
@@ -129,7 +181,6 @@ void AllocatorStateView::refresh() {
         text += tr("<br><span style='color:#a00'>%L1 blocks lie outside every segment (inconsistent snapshot)</span>")
                     .arg(f.blocksOutsideSegments);
     figures_->setText(text);
-    stack_->showMessage(tr("Click a block to see where it was allocated."));
 }
 
 void AllocatorStateView::selectSegment(std::size_t index) {

@@ -8,7 +8,8 @@
 
 namespace memviz {
 
-SnapshotSession::SnapshotSession(TraceSession* trace, QObject* parent) : QObject(parent), trace_(trace) {
+SnapshotSession::SnapshotSession(TraceSession* trace, QObject* parent)
+    : QObject(parent), trace_(trace), allocations_(std::make_shared<const std::vector<SnapshotAllocationRow>>()) {
     connect(trace_, &TraceSession::traceChanged, this, &SnapshotSession::reload);
     reload();
 }
@@ -21,7 +22,7 @@ void SnapshotSession::reload() {
     active_ = trace_->isOpen() && isSnapshotTrace(trace_->database(), trace_->traceId());
     overview_ = {};
     stacks_ = {};
-    allocations_.clear();
+    allocations_ = std::make_shared<const std::vector<SnapshotAllocationRow>>();
     moment_ = -1;
     momentTime_.reset();
     if (active_) {
@@ -36,7 +37,8 @@ void SnapshotSession::reload() {
 }
 
 void SnapshotSession::loadDevice() {
-    allocations_ = loadAllocations(trace_->database(), trace_->traceId(), device_);
+    allocations_ = std::make_shared<const std::vector<SnapshotAllocationRow>>(
+        loadAllocations(trace_->database(), trace_->traceId(), device_));
     moment_ = peakMoment();
     momentTime_ = entryTime(trace_->database(), trace_->traceId(), device_, moment_);
 }

@@ -5,6 +5,7 @@
 // timeline sets the moment by a click.
 #include <QObject>
 #include <QString>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -33,7 +34,9 @@ public:
     int device() const { return device_; }
     void setDevice(int device);
     const SnapshotDeviceStats* deviceStats() const { return overview_.device(device_); }
-    const std::vector<SnapshotAllocationRow>& allocations() const { return allocations_; }
+    const std::vector<SnapshotAllocationRow>& allocations() const { return *allocations_; }
+    // The same, for work on another thread (stays valid after the session moves on).
+    std::shared_ptr<const std::vector<SnapshotAllocationRow>> sharedAllocations() const { return allocations_; }
 
     // The moment: after entry `moment()` of the device's trace (-1: before its first entry).
     std::int64_t moment() const { return moment_; }
@@ -63,7 +66,7 @@ private:
     SnapshotOverview overview_;
     StackCatalog stacks_;
     int device_ = 0;
-    std::vector<SnapshotAllocationRow> allocations_;
+    std::shared_ptr<const std::vector<SnapshotAllocationRow>> allocations_;
     std::int64_t moment_ = -1;
     std::optional<std::int64_t> momentTime_;
 };
