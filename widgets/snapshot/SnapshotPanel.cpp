@@ -28,14 +28,14 @@ SnapshotPanel::SnapshotPanel(TraceSession* trace, QTabWidget* tabs, TimelinePlot
 
 void SnapshotPanel::onReloaded() {
     const bool active = session_->isActive();
-    const QWidget* views[] = {allocations_, state_, summary_};
+    QWidget* const views[] = {allocations_, state_, summary_};
     const bool shown = tabs_->indexOf(allocations_) >= 0;
     if (active && !shown) {
         tabs_->addTab(allocations_, tr("&Allocations"));
         tabs_->addTab(state_, tr("Allocator &State"));
         tabs_->addTab(summary_, tr("S&napshot"));
     } else if (!active && shown) {
-        for (const QWidget* w : views) tabs_->removeTab(tabs_->indexOf(const_cast<QWidget*>(w)));
+        for (QWidget* w : views) tabs_->removeTab(tabs_->indexOf(w));
     }
     std::vector<TimelineMarker> markers;
     std::vector<TimelineRegion> regions;
