@@ -30,13 +30,14 @@
 #include "store/StoreFiles.h"
 #include "store/ProfilerQuery.h"
 #include "store/TraceQueries.h"
-#include "widgets/AllocationsView.h"
+#include "widgets/MemoryEventsView.h"
 #include "widgets/ImportTask.h"
 #include "widgets/NativeTabs.h"
 #include "widgets/ProfilerOpsView.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/snapshot/SnapshotPanel.h"
 
 namespace memviz {
 
@@ -64,7 +65,7 @@ QString fileDialogFilter() {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
       opsView_(new OpsView(session_, this)), profilerOpsView_(new ProfilerOpsView(session_, this)),
-      allocationsView_(new AllocationsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
+      memoryEventsView_(new MemoryEventsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
       import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
     nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
+    snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
@@ -275,21 +277,20 @@ void MainWindow::updateTabs() {
         Database& db = session_->database();
         profiler = hasProfilerCalls(db, session_->traceId());
         allocations = countAllocations(db, session_->traceId()) > 0;
-        ops = !profiler && hasOpNames(db, session_->traceId());
+        ops = !profiler && session_->summary().trace.eventCount > 0;
     }
-    // Only these views are placed here; format-specific panels place their own tabs.
-    const auto place = [this](AsyncTableView* view, bool wanted, const QString& title) {
+    // Only these views are placed here, first; format-specific panels place their own tabs.
+    int next = 0;
+    const auto place = [this, &next](AsyncTableView* view, bool wanted, const QString& title) {
         view->setActive(wanted);
         const int at = tabs_->indexOf(view);
-        if (wanted && at < 0) tabs_->addTab(view, title);
-        else if (!wanted && at >= 0) {
-            tabs_->removeTab(at);
-            view->hide();
-        }
+        if (at >= 0) tabs_->removeTab(at);
+        if (wanted) tabs_->insertTab(next++, view, title);
+        else view->hide();
     };
     place(profilerOpsView_, profiler, tr("&Operators"));
     place(opsView_, ops, tr("&Operators"));
-    place(allocationsView_, allocations, tr("&Memory Events"));
+    place(memoryEventsView_, allocations, tr("&Memory Events"));
     tabs_->setVisible(tabs_->count() > 0);
 }
 

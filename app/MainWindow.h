@@ -13,12 +13,13 @@ class QTabWidget;
 
 namespace memviz {
 
-class AllocationsView;
+class MemoryEventsView;
 class ImportTask;
 class ProfilerOpsView;
 class NativeTabs;
 class OpsView;
 class RecentFiles;
+class SnapshotPanel;
 class TimelinePlot;
 class TraceSession;
 
@@ -41,7 +42,9 @@ public:
     TimelinePlot* timeline() const { return timeline_; }
     OpsView* opsView() const { return opsView_; }
     ProfilerOpsView* profilerOpsView() const { return profilerOpsView_; }
-    AllocationsView* allocationsView() const { return allocationsView_; }
+    MemoryEventsView* memoryEventsView() const { return memoryEventsView_; }
+    // The CUDA memory snapshot views (tabs shown only for snapshot traces).
+    SnapshotPanel* snapshotPanel() const { return snapshotPanel_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     NativeTabs* nativeTabs() const { return nativeTabs_; }
@@ -68,7 +71,8 @@ private:
     TimelinePlot* timeline_;
     OpsView* opsView_;
     ProfilerOpsView* profilerOpsView_;
-    AllocationsView* allocationsView_;
+    MemoryEventsView* memoryEventsView_;
+    SnapshotPanel* snapshotPanel_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
     NativeTabs* nativeTabs_;

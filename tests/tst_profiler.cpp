@@ -17,7 +17,7 @@
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
-#include "widgets/AllocationsModel.h"
+#include "widgets/MemoryEventsModel.h"
 #include "widgets/ProfilerOpsModel.h"
 
 using namespace memviz;
@@ -366,7 +366,7 @@ void TestProfiler::modelsAreValid() {
     QCOMPARE(ops.headerData(5, Qt::Horizontal).toString(), QStringLiteral("Self cuda:0 Mem"));
     ops.setTable(queryProfilerOps(*t->db, t->trace, std::nullopt, true), true);
     QCOMPARE(ops.headerData(1, Qt::Horizontal).toString(), QStringLiteral("Input Shapes"));
-    AllocationsModel allocations;
+    MemoryEventsModel allocations;
     QAbstractItemModelTester allocTester(&allocations, QAbstractItemModelTester::FailureReportingMode::QtTest);
     allocations.setRows(queryAllocations(*t->db, t->trace, std::nullopt, 100));
     QCOMPARE(allocations.rowCount(), 4);

@@ -118,6 +118,7 @@ TimelinePlot::~TimelinePlot() = default;
 void TimelinePlot::rebuild() {
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
+    overlayItems_.clear(); // removed below with the peak markers, recreated at the end
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
         if (item != selectionRect_ && item != cursorLine_ && item != readout_ && !overlay_->owns(item)) plot_->removeItem(item);
@@ -169,8 +170,85 @@ void TimelinePlot::rebuild() {
     }
     lastLevels_.assign(graphs_.size(), 0);
     addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); });
+    createOverlayItems();
     updateSelectionItem();
     resetZoom();
+}
+
+void TimelinePlot::setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions) {
+    markers_ = std::move(markers);
+    regions_ = std::move(regions);
+    createOverlayItems();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::setMoment(std::optional<std::int64_t> t, const QString& label) {
+    moment_ = t;
+    momentLabel_ = label;
+    createOverlayItems();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::createOverlayItems() {
+    for (QCPAbstractItem* item : overlayItems_) plot_->removeItem(item);
+    overlayItems_.clear();
+    // Regions as shaded bands with their label at the top, staggered so neighbours stay readable.
+    int lane = 0;
+    for (const TimelineRegion& r : regions_) {
+        auto* band = new QCPItemRect(plot_);
+        band->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        band->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        band->topLeft->setCoords(static_cast<double>(r.begin), 0);
+        band->bottomRight->setCoords(static_cast<double>(std::max(r.end, r.begin + 1)), 1);
+        band->setPen(QPen(QColor(r.color.red(), r.color.green(), r.color.blue(), 140)));
+        band->setBrush(QColor(r.color.red(), r.color.green(), r.color.blue(), 38));
+        band->setSelectable(false);
+        band->setLayer("background");
+        // Labels near the bottom (the legend holds the top-left corner, OOM labels the top, the
+        // moment's label the bottom line).
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(static_cast<double>(r.begin), 0.925 - 0.06 * (lane++ % 3));
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        text->setText(r.label);
+        text->setColor(r.color.darker(160));
+        text->setBrush(QColor(255, 255, 255, 190));
+        text->setPadding(QMargins(2, 0, 2, 0));
+        text->setClipToAxisRect(true);
+        text->setSelectable(false);
+        overlayItems_.push_back(band);
+        overlayItems_.push_back(text);
+    }
+    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y,
+                          Qt::Alignment vertical) {
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(static_cast<double>(t), 0);
+        line->point2->setCoords(static_cast<double>(t), 1);
+        line->setPen(QPen(color, 1.4, style));
+        line->setSelectable(false);
+        overlayItems_.push_back(line);
+        if (label.isEmpty()) return;
+        auto* text = new QCPItemText(plot_);
+        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(static_cast<double>(t), y);
+        // Labels right of the middle open to the left, so they are not clipped.
+        const bool rightHalf = session_->isOpen() && t * 2 > session_->fullRange().end;
+        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | vertical);
+        text->setText(label);
+        text->setColor(color.darker(130));
+        text->setBrush(QColor(255, 255, 255, 210));
+        text->setPadding(QMargins(3, 1, 3, 1));
+        text->setClipToAxisRect(true);
+        text->setSelectable(false);
+        overlayItems_.push_back(text);
+    };
+    // OOM labels in lanes from the top, the moment's label on the bottom line.
+    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.985, Qt::AlignBottom);
+    int markerLane = 0;
+    for (const TimelineMarker& m : markers_)
+        addLine(m.t, m.color, Qt::SolidLine, m.label, 0.02 + 0.06 * (markerLane++ % 3), Qt::AlignTop);
 }
 
 void TimelinePlot::resetZoom() {

@@ -3,9 +3,12 @@
 // width: step lines per series (dashed: reserved, or non-byte units on the right axis), or
 // stacked areas for stacked series (memory categories, massif heap/extra/stacks). Wheel zooms and drag pans the time axis; Shift+drag
 // (or right-drag) selects a time window; the peak is marked; hovering reads out exact values.
+#include <QColor>
 #include <QPointer>
+#include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "store/SeriesQuery.h"
@@ -16,6 +19,7 @@ class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPAbstractItem;
 class QMouseEvent;
 class QWheelEvent;
 
@@ -24,6 +28,20 @@ namespace memviz {
 class CallSpanOverlay;
 class ScaledAxisTicker;
 class TraceSession;
+
+// A vertical line with a label at a time (e.g. an out-of-memory event).
+struct TimelineMarker {
+    std::int64_t t = 0;
+    QString label;
+    QColor color;
+};
+
+// A labelled time span (e.g. an annotation of the recorded program).
+struct TimelineRegion {
+    std::int64_t begin = 0, end = 0;
+    QString label;
+    QColor color;
+};
 
 class TimelinePlot : public QWidget {
     Q_OBJECT
@@ -45,6 +63,13 @@ public:
     // The hover read-out for a time (also shown on the plot while the mouse moves).
     QString readoutAt(std::int64_t t);
 
+    // Format-specific marks drawn over the series; they stay until replaced.
+    void setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions);
+    // The moment other views show (a dashed line), or none.
+    void setMoment(std::optional<std::int64_t> t, const QString& label = {});
+    const std::vector<TimelineMarker>& markers() const { return markers_; }
+    const std::vector<TimelineRegion>& regions() const { return regions_; }
+
 signals:
     void hoverTextChanged(const QString& text);
     // A plain left click (no drag) at this x, e.g. to pick the massif snapshot there.
@@ -62,6 +87,7 @@ private:
     void onMousePress(QMouseEvent* event);
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
+    void createOverlayItems();
 
     TraceSession* session_;
     QCustomPlot* plot_;
@@ -85,6 +111,11 @@ private:
     QPointF pressPos_;
     double selectStart_ = 0;
     bool refreshing_ = false;
+    std::vector<TimelineMarker> markers_;
+    std::vector<TimelineRegion> regions_;
+    std::optional<std::int64_t> moment_;
+    QString momentLabel_;
+    std::vector<QCPAbstractItem*> overlayItems_;
 };
 
 } // namespace memviz

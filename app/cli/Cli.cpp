@@ -30,7 +30,7 @@ usage:
                                       profiler traces: key_averages semantics)
   memviz traces DB [--json]           the traces a store holds
   memviz formats                      the trace formats memviz reads
-  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab TITLE]
+  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
   memviz --help | --version
 

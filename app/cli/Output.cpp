@@ -75,7 +75,9 @@ QString summaryText(const TraceSummary& s) {
                       .arg(QString::fromStdString(s.trace.sourcePath), QString::fromStdString(s.trace.format))
                       .arg(s.trace.id)
                       .arg(QString::fromStdString(s.trace.importedAt));
-    out += QStringLiteral("duration %1, %2 events\n\n").arg(position(s, s.trace.durationNs)).arg(s.trace.eventCount);
+    out += s.trace.timeKind == "index"
+               ? QStringLiteral("no times recorded: positions are event numbers; %1 events\n\n").arg(s.trace.eventCount)
+               : QStringLiteral("duration %1, %2 events\n\n").arg(position(s, s.trace.durationNs)).arg(s.trace.eventCount);
     std::vector<QStringList> rows;
     for (const DeviceSummary& d : s.devices)
         rows.push_back({QString::fromStdString(d.name), QString::number(d.events), QString::number(d.allocs),

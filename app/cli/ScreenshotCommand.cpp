@@ -1,6 +1,7 @@
 #include <QApplication>
 #include <QPixmap>
 #include <QScreen>
+#include <QTabWidget>
 
 #include "MainWindow.h"
 #include "cli/Cli.h"
@@ -9,6 +10,8 @@
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
+#include "widgets/snapshot/AllocatorStateView.h"
+#include "widgets/snapshot/SnapshotPanel.h"
 
 namespace memviz::cli {
 
@@ -17,8 +20,8 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     p.addOption({"out", "PNG file to write.", "PNG"});
     p.addOption({"size", "Window size (default 1400x900).", "WxH"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
-    p.addOption({"tab", "Show this detail tab (its title, e.g. \"Memory Events\").", "TITLE"});
-    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab TITLE]";
+    p.addOption({"tab", "Detail tab to show, by the start of its title (e.g. \"allocator\").", "NAME"});
+    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]";
     parseOrThrow(p, args, 1, usage);
     if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
     QSize size(1400, 900);
@@ -37,22 +40,25 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     MainWindow window;
     window.resize(size);
     window.openFileBlocking(p.positionalArguments().first(), traceId);
-    window.show();
     if (p.isSet("tab")) {
+        const QString wanted = p.value("tab");
         QTabWidget* tabs = window.detailTabs();
         QStringList titles;
         int found = -1;
         for (int i = 0; i < tabs->count(); ++i) {
             const QString title = tabs->tabText(i).remove('&');
             titles << title;
-            if (title.compare(p.value("tab"), Qt::CaseInsensitive) == 0) found = i;
+            if (found < 0 && title.startsWith(wanted, Qt::CaseInsensitive)) found = i;
         }
-        if (found < 0) throw UsageError{"no tab \"" + p.value("tab") + "\" for this trace (tabs: " + titles.join(", ") + ")"};
+        if (found < 0)
+            throw UsageError{"no tab starts with \"" + wanted + "\" for this trace (tabs: " + titles.join(", ") + ")"};
         tabs->setCurrentIndex(found);
     }
+    window.show();
     QApplication::processEvents();
     window.timeline()->refreshNow();
     for (AsyncTableView* view : window.findChildren<AsyncTableView*>()) view->waitForQuery();
+    window.snapshotPanel()->stateView()->waitForQuery();
     QApplication::processEvents();
     const QPixmap shot = window.grab();
     const QString out = p.value("out");

@@ -10,6 +10,7 @@
 #include "importers/profiler/ChromeTraceImporter.h"
 #include "importers/heaptrack/HeaptrackImporter.h"
 #include "importers/massif/MassifImporter.h"
+#include "importers/snapshot/SnapshotImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
@@ -24,6 +25,7 @@ const std::vector<std::unique_ptr<Importer>>& allImporters() {
         v.push_back(std::make_unique<MemoryTimelineImporter>());
         v.push_back(std::make_unique<HeaptrackImporter>());
         v.push_back(std::make_unique<MassifImporter>());
+        v.push_back(std::make_unique<SnapshotImporter>());
         return v;
     }();
     return list;

@@ -1,5 +1,6 @@
 #include "io/InputFile.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -144,10 +145,14 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
 std::string InputFile::readAll(std::size_t limit, std::size_t padding) {
     std::string out;
     std::size_t size = 0;
-    // Plain files: one allocation of the right size; compressed: grow by doubling.
-    std::size_t capacity = compression_ == Compression::None && fileSize_ > 0
-                               ? static_cast<std::size_t>(fileSize_) + 1
-                               : std::size_t{1} << 20;
+    if (compression_ == Compression::None && fileSize_ - fileOffset_ > static_cast<std::int64_t>(limit))
+        fail("the file holds " + std::to_string(fileSize_ - fileOffset_) + " bytes, more than the limit of " +
+             std::to_string(limit) + " bytes");
+    // Plain files: one allocation of the right size (+1 to see the end) instead of doubling,
+    // which would hold twice a 1 GB trace while it is read; compressed: grow by doubling.
+    const std::size_t capacity = compression_ == Compression::None && fileSize_ > fileOffset_
+                                     ? static_cast<std::size_t>(fileSize_ - fileOffset_) + 1
+                                     : std::size_t{1} << 20;
     out.resize(std::min(capacity, limit + 1) + padding);
     for (;;) {
         if (size + padding == out.size()) {

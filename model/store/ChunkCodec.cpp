@@ -146,7 +146,7 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
     p += n * 2;
     for (std::size_t i = 0; i < n; ++i) {
         const auto k = getAt<std::uint8_t>(p, i);
-        if (k != static_cast<std::uint8_t>(EventKind::Alloc) && k != static_cast<std::uint8_t>(EventKind::Free))
+        if (k < static_cast<std::uint8_t>(EventKind::Alloc) || k > kLastEventKind)
             throw StoreError("damaged chunk in the store (unknown event kind)");
         ev[i].kind = static_cast<EventKind>(k);
     }

@@ -53,7 +53,7 @@ std::unordered_map<std::int64_t, OpRow> window(Database& db, std::int64_t traceI
             if (!r.contains(e.timeNs) || (f.device && e.device != *f.device)) continue;
             OpRow& row = rows[e.op];
             if (e.kind == EventKind::Alloc) accumulate(row, 1, 0, e.size, 0, e.size);
-            else if (!(e.flags & kFlagUnmatched)) accumulate(row, 0, 1, 0, e.size, 0);
+            else if (e.kind == EventKind::Free && !(e.flags & kFlagUnmatched)) accumulate(row, 0, 1, 0, e.size, 0);
         }
     }
     return rows;

@@ -122,13 +122,3 @@ std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId) {
 }
 
 } // namespace memviz
-
-namespace memviz {
-
-bool hasOpNames(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT 1 FROM op_stats WHERE trace_id = ? AND op >= 0 LIMIT 1");
-    s.bind(1, traceId);
-    return s.step();
-}
-
-} // namespace memviz

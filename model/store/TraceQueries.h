@@ -73,7 +73,5 @@ std::optional<std::int64_t> findImportOf(Database& db, const std::string& source
 TraceSummary loadSummary(Database& db, std::int64_t traceId);
 std::vector<std::pair<std::string, std::string>> loadMetadata(Database& db, std::int64_t traceId);
 std::vector<SeriesInfo> listSeries(Database& db, std::int64_t traceId);
-// True when some event of the trace names its operator.
-bool hasOpNames(Database& db, std::int64_t traceId);
 
 } // namespace memviz

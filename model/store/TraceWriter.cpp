@@ -160,7 +160,7 @@ void TraceWriter::addEvent(const Event& e) {
         ++op.allocs;
         op.bytesAllocated += e.size;
         if (e.size > op.largest) op.largest = e.size;
-    } else {
+    } else if (e.kind == EventKind::Free) {
         if (recorded) ++d.frees;
         if (e.flags & kFlagUnmatched) ++d.unmatchedFrees;
         else {

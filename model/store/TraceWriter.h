@@ -75,6 +75,8 @@ public:
     // peak becomes this instead of the primary series' maximum.
     void setDevicePeak(std::uint16_t device, std::int64_t bytes, std::int64_t timeNs);
 
+    // Alloc and Free events count in the summary and per-op tables; allocator records
+    // (EventKind::SegmentAlloc, ...) are stored and counted as events only.
     void addEvent(const Event& event);
     // The trace lasts at least until t (e.g. the end of the last op call).
     void extendDuration(std::int64_t t) { noteTime(t); }

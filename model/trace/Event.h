@@ -1,5 +1,6 @@
 #pragma once
-// The raw event every importer emits: one allocation or free on one device.
+// The raw event every importer emits: one allocation or free on one device, or (for formats
+// that record the allocator itself, like CUDA memory snapshots) one allocator record.
 #include <cstdint>
 
 namespace memviz {
@@ -7,12 +8,23 @@ namespace memviz {
 enum class EventKind : std::uint8_t {
     Alloc = 1,
     Free = 2,
+    // Allocator records. They move no live bytes themselves; summaries and per-op tables
+    // count only Alloc and Free.
+    FreeRequested = 3, // a free was asked for; the memory is released later (Free)
+    SegmentAlloc = 4,  // the allocator reserved memory from the device (size = bytes)
+    SegmentFree = 5,   // ... and gave it back
+    SegmentMap = 6,    // an expandable segment grew by size bytes at address
+    SegmentUnmap = 7,  // ... and shrank
+    Oom = 8,           // an allocation failed: size = bytes asked for, address = bytes the device had free
+    Marker = 9,        // a record without bytes (a snapshot was taken, an annotation, an unknown action)
 };
+constexpr std::uint8_t kLastEventKind = 9;
 
 enum EventFlags : std::uint8_t {
     kFlagNone = 0,
     kFlagUnmatched = 1, // a free with no live allocation at its address (size 0)
     kFlagImplicit = 2,  // a free memviz inferred (an alloc reused a live address)
+    kFlagPreexisting = 4, // a free of an allocation made before the trace began (counted in a baseline)
 };
 
 constexpr std::int32_t kNoName = -1; // no op / category / stack

@@ -5,21 +5,21 @@
 
 namespace memviz {
 
-class AllocationsModel;
+class MemoryEventsModel;
 
-class AllocationsView : public AsyncTableView {
+class MemoryEventsView : public AsyncTableView {
     Q_OBJECT
 public:
     static constexpr std::size_t kMaxRows = 200000;
-    explicit AllocationsView(TraceSession* session, QWidget* parent = nullptr);
-    AllocationsModel* model() const { return model_; }
+    explicit MemoryEventsView(TraceSession* session, QWidget* parent = nullptr);
+    MemoryEventsModel* model() const { return model_; }
 
 protected:
     Query makeQuery(qint64 traceId, std::optional<TimeRange> range) override;
     void clearRows() override;
 
 private:
-    AllocationsModel* model_;
+    MemoryEventsModel* model_;
 };
 
 } // namespace memviz

@@ -1,4 +1,4 @@
-#include "widgets/AllocationsModel.h"
+#include "widgets/MemoryEventsModel.h"
 
 #include <limits>
 
@@ -6,18 +6,18 @@
 
 namespace memviz {
 
-AllocationsModel::AllocationsModel(QObject* parent) : QAbstractTableModel(parent) {}
+MemoryEventsModel::MemoryEventsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void AllocationsModel::setRows(std::vector<AllocationRow> rows) {
+void MemoryEventsModel::setRows(std::vector<AllocationRow> rows) {
     beginResetModel();
     rows_ = std::move(rows);
     endResetModel();
 }
 
-int AllocationsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
-int AllocationsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int MemoryEventsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int MemoryEventsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-QVariant AllocationsModel::data(const QModelIndex& index, int role) const {
+QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const AllocationRow& r = rows_[static_cast<std::size_t>(index.row())];
     const auto time = [&](const std::optional<std::int64_t>& t, const QString& missing) -> QVariant {
@@ -51,7 +51,7 @@ QVariant AllocationsModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant AllocationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant MemoryEventsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case Device: return tr("Device");

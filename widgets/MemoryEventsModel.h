@@ -8,13 +8,13 @@
 
 namespace memviz {
 
-class AllocationsModel : public QAbstractTableModel {
+class MemoryEventsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Device, Address, Size, Allocated, Released, Lifetime, Operator, Thread, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
-    explicit AllocationsModel(QObject* parent = nullptr);
+    explicit MemoryEventsModel(QObject* parent = nullptr);
     void setRows(std::vector<AllocationRow> rows);
     const std::vector<AllocationRow>& rows() const { return rows_; }
 

@@ -1,0 +1,97 @@
+#pragma once
+// A CUDA memory snapshot (torch.cuda.memory._dump_snapshot) as plain C++ values, read from its
+// pickle by SnapshotReader and turned into a trace by SnapshotBuilder. Frames are already
+// interned: `stack` fields index the StackTable (kNoName = no frames recorded).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trace/Event.h"
+
+namespace memviz::snapshot {
+
+enum class Action : std::uint8_t {
+    Alloc,
+    FreeRequested,
+    FreeCompleted,
+    Free, // legacy: one record for free_requested + free_completed
+    SegmentAlloc,
+    SegmentFree,
+    SegmentMap,
+    SegmentUnmap,
+    Snapshot,
+    Oom,
+    Annotate,
+    Unknown, // an action this memviz does not know; counted and kept as a marker
+};
+
+const char* actionName(Action a);
+
+struct Entry {
+    std::int64_t timeUs = 0; // valid when hasTime
+    std::int64_t addr = 0;   // for oom: the device's free bytes (device_free), when known
+    std::int64_t size = 0;   // bytes; the size the caller asked for (not the allocator's rounding)
+    std::int32_t stack = kNoName;
+    std::int32_t unknownAction = -1; // index into SnapshotData::unknownActions for Action::Unknown
+    Action action = Action::Unknown;
+    bool hasTime = false;
+    bool hasAddr = false;
+};
+
+enum class BlockState : std::uint8_t { ActiveAllocated, ActivePendingFree, Inactive, Unknown };
+
+const char* blockStateName(BlockState s);
+inline bool isAllocatedState(BlockState s) { return s == BlockState::ActiveAllocated || s == BlockState::ActivePendingFree; }
+
+struct Block {
+    std::int64_t address = 0;
+    std::int64_t size = 0;          // the allocator's block size
+    std::int64_t requestedSize = 0; // what the caller asked for
+    std::int32_t stack = kNoName;
+    BlockState state = BlockState::Unknown;
+};
+
+// Device numbers: the CUDA device index, or kHostDevice for pinned host memory
+// (host_segments / host_traces).
+constexpr std::int64_t kHostDevice = -1;
+
+// The memviz device name: "cuda:0", ..., "pinned host".
+inline std::string deviceName(std::int64_t number) {
+    return number == kHostDevice ? std::string("pinned host") : "cuda:" + std::to_string(number);
+}
+
+struct Segment {
+    std::int64_t cudaDevice = 0;
+    std::int64_t address = 0;
+    std::int64_t totalSize = 0;
+    std::int64_t allocatedSize = 0;
+    std::int64_t activeSize = 0;
+    std::int64_t requestedSize = 0;
+    std::int64_t stream = 0;
+    std::string segmentType; // "large" / "small"
+    std::string poolId;      // "(0, 0)"
+    bool expandable = false;
+    std::int32_t stack = kNoName;
+    std::vector<Block> blocks;
+};
+
+struct Annotation {
+    std::optional<std::int64_t> cudaDevice;
+    std::optional<std::int64_t> timeUs;
+    std::string stage; // START / END
+    std::string name;
+};
+
+struct SnapshotData {
+    bool legacySegmentList = false;            // a 2022 file: a bare list of segments
+    std::vector<Segment> segments;
+    std::vector<std::pair<std::int64_t, std::vector<Entry>>> traces; // (device number, its entries)
+    std::vector<Annotation> annotations;
+    std::vector<std::pair<std::string, std::string>> settings; // allocator_settings, flattened
+    std::vector<std::string> unknownActions;
+    std::vector<std::string> otherTopLevelKeys; // keys memviz does not read
+};
+
+} // namespace memviz::snapshot

@@ -1,0 +1,421 @@
+#include "pickle/PickleReader.h"
+
+#include <bit>
+#include <cstring>
+#include <unordered_map>
+
+#include "io/Utf8.h"
+#include "pickle/PickleOpcodes.h"
+
+namespace memviz::pickle {
+
+namespace {
+
+std::string hexByte(std::uint8_t b) {
+    static const char* digits = "0123456789abcdef";
+    return std::string("0x") + digits[b >> 4] + digits[b & 15];
+}
+
+std::string describeOp(std::uint8_t op) {
+    const char* name = opName(op);
+    return (name[0] == '?' ? std::string("byte") : std::string(name)) + " (" + hexByte(op) + ")";
+}
+
+constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
+constexpr std::uint64_t kProgressEvery = 16u << 20;
+
+} // namespace
+
+PickleError::PickleError(const std::string& problem, std::uint64_t offset, int opcode)
+    : ImportError("pickle: " + problem + " (" +
+                  (opcode >= 0 ? "opcode " + describeOp(static_cast<std::uint8_t>(opcode)) + " at " : std::string()) +
+                  "byte " + std::to_string(offset) + ")"),
+      offset_(offset),
+      opcode_(opcode) {}
+
+class Reader {
+public:
+    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress)
+        : limits_(limits), progress_(progress) {
+        doc_.bytes_ = std::move(bytes);
+        begin_ = reinterpret_cast<const unsigned char*>(doc_.bytes_.data());
+        p_ = begin_;
+        end_ = begin_ + doc_.bytes_.size();
+    }
+
+    Document run();
+
+private:
+    [[noreturn]] void fail(const std::string& problem) const {
+        throw PickleError(problem, static_cast<std::uint64_t>(opStart_ - begin_), op_);
+    }
+
+    std::uint64_t remaining() const { return static_cast<std::uint64_t>(end_ - p_); }
+
+    // The next n argument bytes of the current opcode.
+    const unsigned char* take(std::uint64_t n) {
+        if (n > remaining())
+            fail("the data ends early: the opcode needs " + std::to_string(n) + " more bytes, " +
+                 std::to_string(remaining()) + " are left");
+        const unsigned char* at = p_;
+        p_ += n;
+        return at;
+    }
+    template <typename T>
+    T takeLittle() {
+        T v;
+        std::memcpy(&v, take(sizeof(T)), sizeof(T));
+        return v; // little-endian host (x86-64, aarch64)
+    }
+
+    std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
+    void counted() {
+        if (++values_ > limits_.maxValues)
+            fail("more than " + std::to_string(limits_.maxValues) + " values (limit)");
+    }
+    // Every value placed on the stack counts, shared ones (BINGET, DUP) too: that bounds the
+    // memory of the stack and of every container together.
+    void push(const Value& v) {
+        counted();
+        stack_.push_back(v);
+    }
+    Value pop() {
+        if (stack_.size() <= floor()) fail("the stack is empty (below the last MARK)");
+        const Value v = stack_.back();
+        stack_.pop_back();
+        return v;
+    }
+    Value& top() {
+        if (stack_.size() <= floor()) fail("the stack is empty (below the last MARK)");
+        return stack_.back();
+    }
+    // Removes the topmost MARK; returns where the marked items start.
+    std::size_t popMark() {
+        if (marks_.empty()) fail("no MARK before this opcode");
+        const std::size_t at = marks_.back();
+        marks_.pop_back();
+        return at;
+    }
+
+    Value newContainer(Kind kind) {
+        if (doc_.containers_.size() >= 0x7fffffffu) fail("too many containers");
+        Value v;
+        v.kind = kind;
+        v.payload = static_cast<std::int64_t>(doc_.containers_.size());
+        doc_.containers_.emplace_back();
+        return v;
+    }
+    Document::Container& container(const Value& v) { return doc_.containers_[static_cast<std::size_t>(v.payload)]; }
+
+    // Places `child` inside `target`: seals a container child (it may be shared, never changed
+    // again) and keeps the depth exact. A sealed target or a container put inside itself
+    // would make a changing or cyclic structure: snapshots never contain one.
+    void adopt(Document::Container& target, const Value& targetValue, const Value& child) {
+        if (!child.isContainer()) return;
+        if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
+        Document::Container& c = container(child);
+        c.sealed = true;
+        if (c.depth + 1 > target.depth) {
+            if (c.depth + 1 > limits_.maxDepth)
+                fail("containers nested deeper than " + std::to_string(limits_.maxDepth) + " levels (limit)");
+            target.depth = c.depth + 1;
+        }
+    }
+    Document::Container& mutableTarget(const Value& v, Kind expected) {
+        if (v.kind != expected)
+            fail(std::string("expected a ") + kindName(expected) + " to add items to, found a " + kindName(v.kind));
+        Document::Container& c = container(v);
+        if (c.sealed) fail("changes a container after it was placed inside another (not plain data)");
+        return c;
+    }
+    void checkItemCount(std::uint64_t n) {
+        if (n > limits_.maxContainerItems)
+            fail("a container with more than " + std::to_string(limits_.maxContainerItems) + " items (limit)");
+    }
+    void checkKey(const Value& key) {
+        if (key.kind == Kind::List || key.kind == Kind::Dict)
+            fail(std::string("a dict key that is a ") + kindName(key.kind) + " (unhashable)");
+    }
+
+    void appendItems(std::size_t from, Value listValue);
+    void setItems(std::size_t from, Value dictValue);
+    void buildFromMark(Kind kind);
+    void buildTuple(std::size_t n);
+    void pushText(Kind kind, std::uint64_t length);
+    void pushLong(std::uint64_t n);
+    void memoPut(std::uint64_t index);
+    void memoGet(std::uint64_t index);
+
+    Document doc_;
+    Limits limits_;
+    const ReadProgress& progress_;
+    const unsigned char* begin_ = nullptr;
+    const unsigned char* p_ = nullptr;
+    const unsigned char* end_ = nullptr;
+    const unsigned char* opStart_ = nullptr;
+    std::uint8_t op_ = 0;
+    std::vector<Value> stack_;
+    std::vector<std::size_t> marks_;
+    std::vector<Value> memo_;
+    std::unordered_map<std::uint64_t, Value> sparseMemo_;
+    std::uint64_t memoCount_ = 0;
+    std::uint64_t values_ = 0;
+};
+
+void Reader::pushText(Kind kind, std::uint64_t length) {
+    if (length > limits_.maxStringBytes)
+        fail("a string of " + std::to_string(length) + " bytes (limit " + std::to_string(limits_.maxStringBytes) + ")");
+    const unsigned char* at = take(length);
+    Value v;
+    v.kind = kind;
+    v.length = static_cast<std::uint32_t>(length);
+    v.payload = at - begin_;
+    if (kind == Kind::Str && !isValidUtf8(doc_.text(v), true)) fail("a string that is not valid UTF-8");
+    push(v);
+}
+
+// LONG1/LONG4: little-endian two's complement of n bytes. Values must fit 64 bits: signed, or
+// unsigned in [2^63, 2^64) (a -1 that went through an unsigned type, pytorch#115234).
+void Reader::pushLong(std::uint64_t n) {
+    const unsigned char* b = take(n);
+    const bool negative = n > 0 && (b[n - 1] & 0x80);
+    std::uint64_t m = n;
+    while (m > 8 && b[m - 1] == (negative ? 0xff : 0x00)) --m;
+    if (m > 8) fail("an integer wider than 64 bits (" + std::to_string(n) + " bytes)");
+    std::uint64_t u = 0;
+    for (std::uint64_t i = 0; i < m; ++i) u |= static_cast<std::uint64_t>(b[i]) << (8 * i);
+    Value v;
+    v.kind = Kind::Int;
+    if (negative) {
+        if (m < 8) u |= ~0ull << (8 * m);
+        else if (!(u >> 63)) fail("a negative integer below -2^63");
+    } else if (u >> 63) {
+        v.kind = Kind::UInt64;
+    }
+    v.payload = static_cast<std::int64_t>(u);
+    push(v);
+}
+
+void Reader::memoPut(std::uint64_t index) {
+    const Value& v = top();
+    if (index < memo_.size()) {
+        if (memo_[index].kind == kUndefined) ++memoCount_;
+        memo_[index] = v;
+        return;
+    }
+    // Dense slots while indexes grow steadily (MEMOIZE, BINPUT n, n+1, ...); a far-off index
+    // (LONG_BINPUT 4e9 in a small file) goes to a map instead of a huge array. The dense part
+    // never exceeds twice the entries stored, so its memory is bounded by the input's size.
+    if (index <= memoCount_ * 2 + 4096) {
+        Value undefined;
+        undefined.kind = kUndefined;
+        memo_.resize(index + 1, undefined);
+        memo_[index] = v;
+        ++memoCount_;
+        return;
+    }
+    if (sparseMemo_.insert_or_assign(index, v).second) ++memoCount_;
+}
+
+void Reader::memoGet(std::uint64_t index) {
+    if (index < memo_.size() && memo_[index].kind != kUndefined) {
+        push(memo_[index]);
+        return;
+    }
+    const auto it = sparseMemo_.find(index);
+    if (it == sparseMemo_.end()) fail("memo entry " + std::to_string(index) + " was never stored");
+    push(it->second);
+}
+
+void Reader::appendItems(std::size_t from, Value listValue) {
+    Document::Container& list = mutableTarget(listValue, Kind::List);
+    const std::size_t n = stack_.size() - from;
+    checkItemCount(list.items.size() + n);
+    for (std::size_t i = from; i < stack_.size(); ++i) adopt(list, listValue, stack_[i]);
+    list.items.insert(list.items.end(), stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+    stack_.resize(from);
+}
+
+void Reader::setItems(std::size_t from, Value dictValue) {
+    Document::Container& dict = mutableTarget(dictValue, Kind::Dict);
+    const std::size_t n = stack_.size() - from;
+    if (n % 2) fail("an odd number of items for keys and values");
+    checkItemCount(dict.items.size() / 2 + n / 2);
+    for (std::size_t i = from; i < stack_.size(); i += 2) {
+        checkKey(stack_[i]);
+        adopt(dict, dictValue, stack_[i]);
+        adopt(dict, dictValue, stack_[i + 1]);
+    }
+    dict.items.insert(dict.items.end(), stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+    stack_.resize(from);
+}
+
+// LIST, DICT, TUPLE: a new container from the items above the topmost MARK.
+void Reader::buildFromMark(Kind kind) {
+    const std::size_t from = popMark();
+    const Value v = newContainer(kind);
+    if (kind == Kind::Dict) {
+        setItems(from, v);
+    } else {
+        Document::Container& c = container(v);
+        checkItemCount(stack_.size() - from);
+        for (std::size_t i = from; i < stack_.size(); ++i) adopt(c, v, stack_[i]);
+        c.items.assign(stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+        stack_.resize(from);
+    }
+    push(v);
+}
+
+void Reader::buildTuple(std::size_t n) {
+    if (stack_.size() < floor() + n) fail("the stack holds fewer than " + std::to_string(n) + " items (below the last MARK)");
+    const Value v = newContainer(Kind::Tuple);
+    Document::Container& c = container(v);
+    const std::size_t from = stack_.size() - n;
+    for (std::size_t i = from; i < stack_.size(); ++i) adopt(c, v, stack_[i]);
+    c.items.assign(stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+    stack_.resize(from);
+    push(v);
+}
+
+Document Reader::run() {
+    if (p_ == end_) throw PickleError("the data is empty", 0);
+    if (*p_ != static_cast<std::uint8_t>(Op::Proto)) {
+        opStart_ = p_;
+        op_ = *p_;
+        fail("the data does not start with PROTO: not a pickle of protocol 2 or newer");
+    }
+    std::uint64_t nextProgress = kProgressEvery;
+    const std::uint64_t total = doc_.bytes_.size();
+    while (p_ < end_) {
+        if (static_cast<std::uint64_t>(p_ - begin_) >= nextProgress) {
+            if (progress_) progress_(static_cast<std::uint64_t>(p_ - begin_), total);
+            nextProgress += kProgressEvery;
+        }
+        opStart_ = p_;
+        op_ = *p_++;
+        switch (static_cast<Op>(op_)) {
+        case Op::Proto: {
+            const std::uint8_t version = *take(1);
+            if (version < 2 || version > 5)
+                fail("pickle protocol " + std::to_string(version) + " (memviz reads protocols 2 to 5)");
+            break;
+        }
+        case Op::Frame: {
+            const auto length = takeLittle<std::uint64_t>();
+            if (length > remaining())
+                fail("a frame of " + std::to_string(length) + " bytes, but only " + std::to_string(remaining()) +
+                     " bytes follow");
+            break;
+        }
+        case Op::Stop: {
+            if (!marks_.empty()) fail("STOP inside an open MARK");
+            if (stack_.size() != 1) fail("STOP with " + std::to_string(stack_.size()) + " values on the stack (expected 1)");
+            doc_.root_ = stack_.back();
+            if (progress_) progress_(total, total);
+            return std::move(doc_);
+        }
+        case Op::Mark:
+            if (marks_.size() >= limits_.maxMarks) fail("more than " + std::to_string(limits_.maxMarks) + " open MARKs (limit)");
+            marks_.push_back(stack_.size());
+            break;
+        case Op::Pop:
+            if (!marks_.empty() && marks_.back() == stack_.size()) marks_.pop_back();
+            else pop();
+            break;
+        case Op::PopMark: stack_.resize(popMark()); break;
+        case Op::Dup: push(top()); break;
+        case Op::None: push(Value{}); break;
+        case Op::NewTrue:
+        case Op::NewFalse: push(Value{Kind::Bool, 0, op_ == static_cast<std::uint8_t>(Op::NewTrue) ? 1 : 0}); break;
+        case Op::BinInt: push(Value{Kind::Int, 0, takeLittle<std::int32_t>()}); break;
+        case Op::BinInt1: push(Value{Kind::Int, 0, *take(1)}); break;
+        case Op::BinInt2: push(Value{Kind::Int, 0, takeLittle<std::uint16_t>()}); break;
+        case Op::Long1: pushLong(*take(1)); break;
+        case Op::Long4: {
+            const auto n = takeLittle<std::int32_t>();
+            if (n < 0) fail("a negative length (" + std::to_string(n) + ")");
+            pushLong(static_cast<std::uint64_t>(n));
+            break;
+        }
+        case Op::BinFloat: {
+            const auto bits = __builtin_bswap64(takeLittle<std::uint64_t>()); // stored big-endian
+            push(Value{Kind::Float, 0, static_cast<std::int64_t>(bits)});
+            break;
+        }
+        case Op::ShortBinUnicode: pushText(Kind::Str, *take(1)); break;
+        case Op::BinUnicode: pushText(Kind::Str, takeLittle<std::uint32_t>()); break;
+        case Op::BinUnicode8: pushText(Kind::Str, takeLittle<std::uint64_t>()); break;
+        case Op::ShortBinBytes: pushText(Kind::Bytes, *take(1)); break;
+        case Op::BinBytes: pushText(Kind::Bytes, takeLittle<std::uint32_t>()); break;
+        case Op::BinBytes8:
+        case Op::ByteArray8: pushText(Kind::Bytes, takeLittle<std::uint64_t>()); break;
+        case Op::EmptyList: push(newContainer(Kind::List)); break;
+        case Op::EmptyDict: push(newContainer(Kind::Dict)); break;
+        case Op::EmptyTuple: push(newContainer(Kind::Tuple)); break;
+        case Op::List: buildFromMark(Kind::List); break;
+        case Op::Dict: buildFromMark(Kind::Dict); break;
+        case Op::Tuple: buildFromMark(Kind::Tuple); break;
+        case Op::Tuple1: buildTuple(1); break;
+        case Op::Tuple2: buildTuple(2); break;
+        case Op::Tuple3: buildTuple(3); break;
+        case Op::Append: {
+            const Value item = pop();
+            const Value list = top();
+            Document::Container& c = mutableTarget(list, Kind::List);
+            checkItemCount(c.items.size() + 1);
+            adopt(c, list, item);
+            c.items.push_back(item);
+            break;
+        }
+        case Op::Appends: {
+            const std::size_t from = popMark();
+            if (from <= floor()) fail("no list below the MARK");
+            appendItems(from, stack_[from - 1]);
+            break;
+        }
+        case Op::SetItem: {
+            const Value value = pop();
+            const Value key = pop();
+            const Value dict = top();
+            Document::Container& c = mutableTarget(dict, Kind::Dict);
+            checkItemCount(c.items.size() / 2 + 1);
+            checkKey(key);
+            adopt(c, dict, key);
+            adopt(c, dict, value);
+            c.items.push_back(key);
+            c.items.push_back(value);
+            break;
+        }
+        case Op::SetItems: {
+            const std::size_t from = popMark();
+            if (from <= floor()) fail("no dict below the MARK");
+            setItems(from, stack_[from - 1]);
+            break;
+        }
+        case Op::Memoize: memoPut(memoCount_); break;
+        case Op::BinPut: memoPut(*take(1)); break;
+        case Op::LongBinPut: memoPut(takeLittle<std::uint32_t>()); break;
+        case Op::BinGet: memoGet(*take(1)); break;
+        case Op::LongBinGet: memoGet(takeLittle<std::uint32_t>()); break;
+        default:
+            switch (opClass(op_)) {
+            case OpClass::Forbidden:
+                fail(std::string("forbidden opcode ") + opName(op_) +
+                     ": it names a class, calls a function or refers to an outside object; memviz reads only "
+                     "plain data");
+            case OpClass::Unsupported:
+                fail(std::string("unsupported opcode ") + opName(op_) +
+                     " (text protocols 0/1, sets and out-of-band buffers are not part of memory snapshots)");
+            default: fail("not a pickle opcode");
+            }
+        }
+    }
+    throw PickleError("the data ends before STOP (truncated file?)", static_cast<std::uint64_t>(end_ - begin_));
+}
+
+Document parse(std::string bytes, const Limits& limits, const ReadProgress& progress) {
+    Reader reader(std::move(bytes), limits, progress);
+    return reader.run();
+}
+
+} // namespace memviz::pickle

@@ -1,0 +1,203 @@
+// The snapshot views in the real main window (offscreen): the tabs appear only for snapshots,
+// the timeline carries OOMs, annotations and the moment, a click picks the moment, the
+// allocation list follows it and searches, the allocator state adds up; every item model
+// passes QAbstractItemModelTester.
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "store/SnapshotQueries.h"
+#include "widgets/TimelinePlot.h"
+#include "widgets/TraceSession.h"
+#include "widgets/snapshot/AliveAllocationsModel.h"
+#include "widgets/snapshot/AllocationsView.h"
+#include "widgets/snapshot/AllocatorStateView.h"
+#include "widgets/snapshot/SegmentMapWidget.h"
+#include "widgets/snapshot/SegmentsModel.h"
+#include "widgets/snapshot/SnapshotPanel.h"
+#include "widgets/snapshot/SnapshotSession.h"
+#include "widgets/snapshot/SnapshotSummaryView.h"
+#include "widgets/snapshot/StackPane.h"
+
+using namespace memviz;
+
+namespace {
+
+QStringList tabTitles(QTabWidget* tabs) {
+    QStringList out;
+    for (int i = 0; i < tabs->count(); ++i) out << tabs->tabText(i).remove('&');
+    return out;
+}
+
+} // namespace
+
+class TestSnapshotViews : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void tabsOnlyForSnapshots();
+    void timelineShowsOomsAnnotationsAndMoment();
+    void allocationListFollowsTheMomentAndSearches();
+    void allocatorStateAddsUp();
+    void summaryTellsConsistencyAndBaseline();
+    void modelsPassTheTester();
+    void screenshotOfEveryTab();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestSnapshotViews::initTestCase() {
+    QVERIFY(dir_.isValid());
+    if (memviz::test::python().isEmpty()) QSKIP("no Python interpreter for the generator script");
+    const auto r = memviz::test::runProcess(memviz::test::python(), {memviz::test::oracle("make_snapshots.py"), dir_.path()});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+}
+
+void TestSnapshotViews::tabsOnlyForSnapshots() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    QCOMPARE(tabTitles(w.detailTabs()), (QStringList{"Operators", "Allocations", "Allocator State", "Snapshot"}));
+    const QString log = memviz::test::writeFile(dir_, "log.csv", "time_ns,action,address,size\n0,alloc,0x10,64\n5,free,0x10,\n");
+    w.openFileBlocking(log);
+    QCOMPARE(tabTitles(w.detailTabs()), QStringList{"Operators"});
+    QVERIFY(w.timeline()->markers().empty());
+    QVERIFY(w.timeline()->regions().empty());
+    w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
+    QCOMPARE(w.detailTabs()->count(), 4);
+}
+
+void TestSnapshotViews::timelineShowsOomsAnnotationsAndMoment() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    const TimelinePlot* plot = w.timeline();
+    QCOMPARE(plot->markers().size(), std::size_t{2});
+    QVERIFY(plot->markers()[0].label.startsWith("OOM: asked 40.00 GiB, 123.00 MiB free"));
+    QCOMPARE(plot->regions().size(), std::size_t{2});
+    QCOMPARE(plot->regions()[0].label, QStringLiteral("forward"));
+    SnapshotSession* s = w.snapshotPanel()->session();
+    QVERIFY(s->isActive());
+    QCOMPARE(s->moment(), s->peakMoment());
+    // A click at a time picks the entry in effect then.
+    const std::int64_t t = w.session()->summary().trace.durationNs / 3;
+    emit w.timeline()->timeClicked(t);
+    QCOMPARE(s->moment(), entryAtTime(s->database(), w.session()->traceId(), s->device(), t));
+    QVERIFY(s->momentTime().has_value());
+    QVERIFY(*s->momentTime() <= t);
+}
+
+void TestSnapshotViews::allocationListFollowsTheMomentAndSearches() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    SnapshotPanel* panel = w.snapshotPanel();
+    SnapshotSession* s = panel->session();
+    AllocationsView* view = panel->allocationsView();
+    const SnapshotDeviceStats* d = s->deviceStats();
+    QVERIFY(d);
+    // At the peak the rows add up to the peak.
+    std::int64_t sum = 0;
+    for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
+    QCOMPARE(sum, d->peakBytes);
+    s->setMoment(-1);
+    QCOMPARE(view->model()->rowCount(), 0); // nothing before the first entry of this trace
+    s->setMoment(s->lastMoment());
+    sum = 0;
+    for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
+    QCOMPARE(sum, d->finalReplayed);
+    // Search by address: the hex digits of one row find it.
+    const SnapshotAllocationRow first = view->model()->allocation(0);
+    view->searchEdit()->setText(QStringLiteral("0x%1").arg(static_cast<quint64>(first.address), 0, 16));
+    QCOMPARE(view->model()->rowCount(), 1);
+    QCOMPARE(view->model()->allocation(0).address, first.address);
+    // Search by frame text: every row's stack has such a frame.
+    view->searchEdit()->setText(QStringLiteral("OPTIM.py"));
+    QVERIFY(view->model()->rowCount() > 0);
+    const auto matching = s->stacks().stacksMatching("optim.py");
+    for (int r = 0; r < view->model()->rowCount(); ++r) QVERIFY(matching.count(view->model()->allocation(r).stack));
+    QVERIFY(view->totalsText().contains("match the search"));
+    // Selecting a row shows its stack.
+    view->searchEdit()->clear();
+    view->table()->selectRow(0);
+    QVERIFY(view->stackPane()->toPlainText().contains("0x"));
+}
+
+void TestSnapshotViews::allocatorStateAddsUp() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
+    w.show();
+    SnapshotSession* s = w.snapshotPanel()->session();
+    AllocatorStateView* view = w.snapshotPanel()->stateView();
+    s->setMoment(s->lastMoment());
+    view->waitForQuery();
+    QCOMPARE(view->state().figures.reserved, s->deviceStats()->reservedFinal);
+    s->setMoment(-1);
+    view->waitForQuery();
+    QCOMPARE(view->state().figures.reserved, s->deviceStats()->reservedInitial);
+    QCOMPARE(view->model()->rowCount(), static_cast<int>(view->state().segments.size()));
+    QVERIFY(view->figuresText().contains("inactive split"));
+    // The map describes what is under the mouse.
+    w.detailTabs()->setCurrentWidget(view);
+    QApplication::processEvents();
+    SegmentMapWidget* map = view->map();
+    QVERIFY(map->height() > 40);
+    QString text;
+    for (int y = 0; y < map->height() && text.isEmpty(); y += 2) text = map->describeAt(QPoint(map->width() / 4, y));
+    QVERIFY2(text.startsWith("Segment 0x"), qPrintable(text));
+}
+
+void TestSnapshotViews::summaryTellsConsistencyAndBaseline() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
+    const QString html = w.snapshotPanel()->summaryView()->html();
+    QVERIFY(html.contains("consistent"));
+    QVERIFY(html.contains("made before the trace began"));
+    QVERIFY(html.contains("Allocator settings"));
+}
+
+void TestSnapshotViews::modelsPassTheTester() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    SnapshotPanel* panel = w.snapshotPanel();
+    QAbstractItemModelTester alive(panel->allocationsView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester segments(panel->stateView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    SnapshotSession* s = panel->session();
+    for (std::int64_t m : {std::int64_t{-1}, s->peakMoment(), s->lastMoment(), s->lastMoment() / 2}) {
+        s->setMoment(m);
+        panel->stateView()->waitForQuery();
+    }
+    panel->allocationsView()->searchEdit()->setText("forward");
+    panel->allocationsView()->searchEdit()->setText("0x7f");
+    w.openFileBlocking(dir_.filePath("no_time_expandable.pickle"));
+    w.openFileBlocking(dir_.filePath("legacy_segment_list.pickle"));
+    panel->stateView()->waitForQuery();
+    QVERIFY(panel->stateView()->model()->rowCount() > 0);
+    // Headers, sort keys and tool tips exist for every column.
+    AliveAllocationsModel* model = panel->allocationsView()->model();
+    QVERIFY(model->rowCount() > 0);
+    for (int c = 0; c < model->columnCount(); ++c) {
+        QVERIFY(!model->headerData(c, Qt::Horizontal).toString().isEmpty());
+        QVERIFY(model->data(model->index(0, c), AliveAllocationsModel::SortRole).isValid());
+    }
+}
+
+void TestSnapshotViews::screenshotOfEveryTab() {
+    for (const char* tab : {"alloc", "allocator", "snapshot"}) {
+        const QString png = dir_.filePath(QString("shot-%1.png").arg(tab));
+        const auto r = memviz::test::runMemviz({"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out", png, "--tab", tab});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(1400, 900));
+    }
+    const auto bad = memviz::test::runMemviz({"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out",
+                                              dir_.filePath("x.png"), "--tab", "nope"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("Allocator State"));
+}
+
+QTEST_MAIN(TestSnapshotViews)
+#include "tst_snapshot_views.moc"

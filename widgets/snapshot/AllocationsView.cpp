@@ -1,0 +1,138 @@
+#include "widgets/snapshot/AllocationsView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/Units.h"
+#include "store/SnapshotQueries.h"
+#include "widgets/snapshot/AliveAllocationsModel.h"
+#include "widgets/snapshot/SnapshotSession.h"
+#include "widgets/snapshot/StackPane.h"
+
+namespace memviz {
+
+namespace {
+QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+} // namespace
+
+AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), model_(new AliveAllocationsModel(session, this)),
+      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)), device_(new QComboBox(this)),
+      moment_(new QLabel(this)), totals_(new QLabel(this)), search_(new QLineEdit(this)), stack_(new StackPane(this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(AliveAllocationsModel::SortRole);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(AliveAllocationsModel::Requested, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(AliveAllocationsModel::Site, QHeaderView::Stretch);
+    for (int c = AliveAllocationsModel::Address; c < AliveAllocationsModel::Site; ++c)
+        table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+
+    search_->setPlaceholderText(tr("Search: 0x address, or function / file name"));
+    search_->setClearButtonEnabled(true);
+    moment_->setWordWrap(true);
+    totals_->setWordWrap(true);
+    auto* peak = new QPushButton(tr("Peak"), this);
+    auto* start = new QPushButton(tr("Start"), this);
+    auto* end = new QPushButton(tr("End"), this);
+    peak->setToolTip(tr("Show the moment allocated memory peaked"));
+    start->setToolTip(tr("Show the moment before the first trace entry"));
+    end->setToolTip(tr("Show the moment after the last trace entry (when the snapshot was taken)"));
+    connect(peak, &QPushButton::clicked, this, [this] { session_->setMoment(session_->peakMoment()); });
+    connect(start, &QPushButton::clicked, this, [this] { session_->setMoment(-1); });
+    connect(end, &QPushButton::clicked, this, [this] { session_->setMoment(session_->lastMoment()); });
+    connect(device_, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { session_->setDevice(device_->itemData(i).toInt()); });
+    connect(search_, &QLineEdit::textChanged, this, &AllocationsView::refresh);
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AllocationsView::showSelected);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Alive"), this));
+    top->addWidget(moment_, 1);
+    top->addWidget(start);
+    top->addWidget(peak);
+    top->addWidget(end);
+    top->addWidget(device_);
+    top->addWidget(search_, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(table_);
+    split->addWidget(stack_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addLayout(top);
+    layout->addWidget(totals_);
+    layout->addWidget(split, 1);
+
+    connect(session_, &SnapshotSession::reloaded, this, &AllocationsView::onReloaded);
+    connect(session_, &SnapshotSession::momentChanged, this, &AllocationsView::refresh);
+    onReloaded();
+}
+
+void AllocationsView::onReloaded() {
+    device_->clear();
+    for (const SnapshotDeviceStats& d : session_->overview().devices)
+        device_->addItem(QString::fromStdString(d.name), d.device);
+    device_->setCurrentIndex(device_->findData(session_->device()));
+    device_->setVisible(device_->count() > 1);
+    refresh();
+}
+
+void AllocationsView::refresh() {
+    if (!session_->isActive()) {
+        model_->setRows({});
+        moment_->clear();
+        totals_->clear();
+        return;
+    }
+    const auto& all = session_->allocations();
+    const std::vector<std::size_t> alive = aliveAt(all, session_->moment());
+    AllocationSearch search;
+    search.text = search_->text().toStdString();
+    const std::vector<std::size_t> shown = filterAllocations(all, alive, search, session_->stacks());
+    std::int64_t requested = 0, before = 0, beforeBytes = 0;
+    for (const std::size_t i : alive) {
+        requested += all[i].requestedSize;
+        if (all[i].allocSeq < 0) {
+            ++before;
+            beforeBytes += all[i].requestedSize;
+        }
+    }
+    moment_->setText(session_->describeMoment());
+    QString totals = tr("%L1 allocations alive, %2 requested").arg(alive.size()).arg(bytes(requested));
+    if (before)
+        totals += tr("; %L1 of them (%2) were made before the trace began, so their alloc is not in it").arg(before).arg(bytes(beforeBytes));
+    if (!search.text.empty()) totals += tr(" \u2014 %L1 match the search").arg(shown.size());
+    totals_->setText(totals);
+    model_->setRows(shown);
+    stack_->showMessage(tr("Select an allocation to see where it was made."));
+}
+
+QString AllocationsView::totalsText() const { return totals_->text(); }
+
+void AllocationsView::showSelected() {
+    const QModelIndex current = proxy_->mapToSource(table_->currentIndex());
+    if (!current.isValid()) return;
+    const SnapshotAllocationRow& a = model_->allocation(current.row());
+    const QString address = QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16);
+    QString title = tr("%1, %2 requested").arg(address, QString::fromStdString(formatBytes(static_cast<double>(a.requestedSize))));
+    if (a.origin == 1) title += tr(" \u2014 allocated before the trace began; this is where it was freed");
+    else if (a.origin == 2) title += tr(" \u2014 allocated before the trace began (stack from the final segments)");
+    stack_->showStack(title, session_->stacks().framesOf(a.stack));
+}
+
+} // namespace memviz

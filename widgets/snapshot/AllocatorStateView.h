@@ -1,0 +1,59 @@
+#pragma once
+// The CUDA caching allocator at the chosen moment (memory_viz's "Allocator State History"):
+// its segments drawn with their blocks, the segment table, and fragmentation figures:
+// reserved, allocated, pending free, free (reserved - allocated), inactive split bytes (free
+// bytes in segments that also hold blocks, which cannot be given back), the largest free gap.
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include "trace/AllocatorState.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace memviz {
+
+class SegmentMapWidget;
+class SegmentsModel;
+class SnapshotSession;
+class StackPane;
+
+class AllocatorStateView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AllocatorStateView(SnapshotSession* session, QWidget* parent = nullptr);
+    ~AllocatorStateView() override;
+
+    const AllocatorState& state() const { return state_; }
+    SegmentsModel* model() const { return model_; }
+    SegmentMapWidget* map() const { return map_; }
+    QString figuresText() const;
+    // Blocks until a pending rebuild has landed (tests, screenshots).
+    void waitForQuery();
+
+private:
+    void refresh();
+    void onStateReady();
+    void applyState();
+    void showFigures();
+    void selectSegment(std::size_t index);
+    void showBlock(std::size_t segment, std::size_t block);
+
+    SnapshotSession* session_;
+    AllocatorState state_;
+    SegmentsModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+    SegmentMapWidget* map_;
+    QLabel* moment_;
+    QLabel* figures_;
+    StackPane* stack_;
+    // Rebuilding the state undoes every entry after the moment: millions in big traces, so
+    // it runs off the GUI thread.
+    QFutureWatcher<AllocatorState> watcher_;
+    bool pending_ = false;      // a rebuild runs whose result is not taken yet
+    bool refreshAgain_ = false; // the moment changed while it ran
+};
+
+} // namespace memviz
