@@ -191,7 +191,8 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
-    const OpenedTrace t = openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId);
+    const OpenedTrace t =
+        openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId, ImportStore::Cache);
     showOpened(QString::fromStdString(t.storePath), t.traceId, path);
 }
 

@@ -33,7 +33,7 @@ void ImportTask::start(const QString& path, const QString& importStore, qint64 t
     watcher_.setFuture(QtConcurrent::run([file, store, traceId, progress]() {
         Outcome o;
         try {
-            o.trace = openTrace(file, store, progress, traceId);
+            o.trace = openTrace(file, store, progress, traceId, ImportStore::Cache);
         } catch (const Cancelled&) {
             o.cancelled = true;
         } catch (const std::exception& e) {

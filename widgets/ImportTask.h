@@ -16,7 +16,8 @@ public:
     explicit ImportTask(QObject* parent = nullptr);
     ~ImportTask() override;
 
-    // `importStore` receives raw traces; a store path is opened as it is.
+    // `importStore` (a cache, rebuilt when unreadable) receives raw traces; a store path is
+    // opened as it is.
     void start(const QString& path, const QString& importStore, qint64 traceId = 0);
     void cancel();
     bool isRunning() const { return watcher_.isRunning(); }

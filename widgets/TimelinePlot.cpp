@@ -140,16 +140,21 @@ void TimelinePlot::rebuild() {
     // Only the first byte series of a device without stacked series is filled, so that a
     // second line (RSS over heap, say) does not hide the first.
     std::map<int, int> filled;
+    std::map<int, bool> stacked;
     for (const SeriesInfo& s : session_->series())
-        if (s.style == kSeriesStacked) filled[s.device] = 1;
+        if (s.style == kSeriesStacked) filled[s.device] = 1, stacked[s.device] = true;
+    std::size_t colorIndex = 0;
     for (std::size_t i = 0; i < session_->series().size(); ++i) {
         const SeriesInfo& s = session_->series()[i];
         // Bytes on the left axis; rates and other units on the right one, dashed.
         const bool bytes = s.unit == "bytes";
         QCPGraph* g = plot_->addGraph(plot_->xAxis, bytes ? plot_->yAxis : plot_->yAxis2);
         if (!bytes) plot_->yAxis2->setVisible(true);
-        const QColor color = seriesColor(i);
-        g->setPen(QPen(color, 1.6, bytes && s.name != "reserved" ? Qt::SolidLine : Qt::DashLine));
+        // The total over a stacked chart is a thin dark line; the bands and lines take the
+        // palette in order, so a stack's colours do not depend on the total's position.
+        const bool totalOverStack = stacked[s.device] && s.style != kSeriesStacked && bytes;
+        const QColor color = totalOverStack ? QColor(50, 50, 50) : seriesColor(colorIndex++);
+        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != "reserved" ? Qt::SolidLine : Qt::DashLine));
         int below = -2;
         if (s.style == kSeriesStacked) {
             const auto top = stackTop.find(s.device);

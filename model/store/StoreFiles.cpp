@@ -22,8 +22,22 @@ bool isStoreFile(const std::string& path) {
     return n == sizeof magic && std::memcmp(magic, "SQLite format 3", 16) == 0;
 }
 
+namespace {
+
+Database openImportStore(const std::string& store, ImportStore kind) {
+    try {
+        return Database(store);
+    } catch (const StoreError&) {
+        if (kind != ImportStore::Cache) throw;
+        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(store + suffix);
+        return Database(store);
+    }
+}
+
+} // namespace
+
 OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress,
-                      std::int64_t traceId) {
+                      std::int64_t traceId, ImportStore kind) {
     OpenedTrace out;
     if (isStoreFile(path)) {
         Database db(path);
@@ -38,7 +52,7 @@ OpenedTrace openTrace(const std::string& path, const std::string& importStore, c
         }
         return out;
     }
-    Database db(importStore);
+    Database db = openImportStore(importStore, kind);
     out.storePath = importStore;
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0) {

@@ -19,10 +19,15 @@ struct OpenedTrace {
     bool imported = false; // false when an earlier import of the same file was reused
 };
 
+enum class ImportStore {
+    Keep,  // the import store is the user's: an unreadable one is an error
+    Cache, // the import store is a cache: an unreadable one (damaged, other schema) is replaced
+};
+
 // A store path is used as is (its latest trace, or `traceId` when non-zero). A raw trace is
 // imported into `importStore` unless that store already holds an import of the same file
 // (same path, size and modification time).
 OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress,
-                      std::int64_t traceId = 0);
+                      std::int64_t traceId = 0, ImportStore kind = ImportStore::Keep);
 
 } // namespace memviz
