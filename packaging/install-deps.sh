@@ -9,8 +9,9 @@ packages=(
   # libraries
   qt6-base-dev libqt6sql6-sqlite qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
   libqcustomplot-dev libsqlite3-dev libsimdjson-dev zlib1g-dev libzstd-dev
-  # tests and benchmarks: headless GUI, fonts for rendering, oracles, benchmarks
-  libbenchmark-dev xvfb xauth fonts-dejavu-core python3
+  # tests and benchmarks: headless GUI, fonts for rendering, stdlib oracles, benchmarks,
+  # and the real native profilers the heaptrack/massif tests compare against
+  libbenchmark-dev xvfb xauth fonts-dejavu-core python3 heaptrack valgrind time bc
 )
 
 missing=()
