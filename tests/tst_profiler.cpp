@@ -273,7 +273,8 @@ void TestProfiler::badInput_data() {
     const QByteArray head = "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n";
     QTest::newRow("syntax error at a known offset") << head + " {\"ph\": \"X\",, \"name\": \"b\"}\n]}" << QStringLiteral("byte %1: invalid JSON").arg(head.size() + 12);
     QTest::newRow("truncated json") << head + " {\"ph\": \"X\", \"name\": \"b\"" << QStringLiteral("truncated file");
-    QTest::newRow("no events") << QByteArray("{\"traceEvents\": 3}") << QStringLiteral("invalid JSON");
+    QTest::newRow("events not an array") << QByteArray("{\"traceEvents\": 3}") << QStringLiteral("byte 16: \"traceEvents\" must be an array");
+    QTest::newRow("no events") << QByteArray("{\"schemaVersion\": 1}") << QStringLiteral("unrecognised file format");
     QByteArray gz = test::gzipped(kModernTrace.repeated(1));
     gz.chop(40);
     QTest::newRow("truncated gzip") << gz << QStringLiteral("truncated gzip stream");

@@ -8,10 +8,6 @@
 
 namespace memviz {
 
-namespace {
-constexpr std::size_t kMaxTraceBytes = std::size_t{64} << 30; // a guard against decompression bombs
-}
-
 std::vector<std::string> ChromeTraceImporter::filePatterns() const {
     return {"*.pt.trace.json", "*.pt.trace.json.gz", "*.json", "*.json.gz"};
 }
@@ -28,9 +24,7 @@ int ChromeTraceImporter::sniff(std::string_view head, std::string_view) const {
 }
 
 void ChromeTraceImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
-    const std::string json = in.readAll(kMaxTraceBytes, 64);
-    progress.checkCancelled();
-    ScannedTrace scanned = scanChromeTrace(in.path(), json, out, progress);
+    ScannedTrace scanned = scanChromeTrace(in, out, progress);
     out.setEpochNs(scanned.originNs);
     out.extendDuration(scanned.endNs);
     buildProfilerTrace(scanned, out, progress);

@@ -5,10 +5,13 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "io/JsonError.h"
+#include "io/InputFile.h"
+#include "io/JsonEventStream.h"
+#include "io/Numbers.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -78,9 +81,14 @@ struct EventFields {
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v) {
     if (v.type() == od::json_type::string) return v.get_string();
-    std::string_view raw = v.raw_json_token();
-    const std::size_t end = raw.find_first_of(" \t\r\n,}]");
-    return end == std::string_view::npos ? raw : raw.substr(0, end);
+    const std::string_view raw = v.raw_json_token();
+    std::size_t end = 0; // the token runs up to the next space or separator
+    while (end < raw.size()) {
+        const char c = raw[end];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '}' || c == ']') break;
+        ++end;
+    }
+    return raw.substr(0, end);
 }
 
 bool intArg(od::value v, std::int64_t& out) {
@@ -144,81 +152,99 @@ std::string normaliseShapes(std::string_view raw) {
 
 class Scanner {
 public:
-    Scanner(const std::string& path, const std::string& json, TraceWriter& out, const Progress& progress)
-        : path_(path), json_(json), out_(out), progress_(progress) {
+    Scanner(InputFile& in, TraceWriter& out, const Progress& progress) : in_(in), out_(out), progress_(progress) {
         noShapes_ = out_.name(NameKind::Shapes, "");
     }
 
     ScannedTrace run() {
-        od::parser parser;
-        try {
-            doc_ = parser.iterate(json_.data(), json_.size(), json_.capacity());
-            if (doc_.type() == od::json_type::array) {
-                scanEvents(doc_.get_array());
-            } else {
-                for (auto field : doc_.get_object()) {
-                    const std::string_view key = field.unescaped_key();
-                    if (key == "traceEvents") scanEvents(field.value().get_array());
-                    else if (key == "baseTimeNanoseconds") baseTimeNs_ = field.value().get_int64();
-                    else if (key == "schemaVersion") out_.setMetadata("schemaVersion", std::string(scalarText(field.value())));
-                    else if (key == "distributedInfo") out_.setMetadata("distributedInfo", std::string(std::string_view(field.value().raw_json_token())));
-                }
-            }
-            if (!doc_.current_location().error()) throw ImportError(location() + ": unexpected text after the trace");
-        } catch (const simdjson::simdjson_error& e) {
-            throw ImportError(describeJsonError(path_, json_, doc_, e.error()));
-        }
-        if (!sawEvents_) throw ImportError(path_ + ": no traceEvents in the trace");
+        JsonEventStream stream(in_, "traceEvents");
+        stream.run([this](const JsonEventStream::Batch& b) { scanBatch(b); },
+                   [this](std::string_view key, std::string_view raw) { member(key, raw); });
+        if (!stream.sawEvents()) throw ImportError(in_.path() + ": no traceEvents in the trace");
         return finish();
     }
 
 private:
-    std::string location() {
-        const char* at = nullptr;
-        if (!doc_.current_location().get(at) && at >= json_.data() && at <= json_.data() + json_.size())
-            return path_ + ": byte " + std::to_string(at - json_.data());
-        return path_ + ": at the end of the data (truncated?)";
-    }
-
-    void scanEvents(od::array events) {
-        sawEvents_ = true;
-        for (auto element : events) {
-            od::object obj = element.get_object();
-            EventFields e;
-            for (auto field : obj) {
-                const std::string_view key = field.unescaped_key();
-                od::value v = field.value();
-                if (key == "ph") e.ph = v.get_string();
-                else if (key == "cat") e.cat = v.get_string();
-                else if (key == "name") e.name = v.get_string();
-                else if (key == "pid") e.pid = scalarText(v);
-                else if (key == "tid") e.tid = scalarText(v);
-                else if (key == "ts") e.ts = scalarText(v), e.hasTs = true;
-                else if (key == "dur") e.dur = scalarText(v), e.hasDur = true;
-                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
-            }
-            take(e);
-            if ((++result_.eventCount & 0xffff) == 0) {
-                const char* at = nullptr;
-                if (!doc_.current_location().get(at)) progress_.update(at - json_.data(), static_cast<std::int64_t>(json_.size()));
-                else progress_.checkCancelled();
-            }
+    void member(std::string_view key, std::string_view raw) {
+        if (key == "baseTimeNanoseconds") {
+            const auto v = parseInt64(raw);
+            if (!v) throw ImportError(in_.path() + ": baseTimeNanoseconds is not an integer: " + std::string(raw.substr(0, 40)));
+            baseTimeNs_ = *v;
+        } else if (key == "schemaVersion" || key == "distributedInfo" || key == "displayTimeUnit") {
+            std::string value(raw);
+            if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+            out_.setMetadata(key, value);
         }
     }
 
+    // One batch of events: a stream of JSON documents, one per event.
+    void scanBatch(const JsonEventStream::Batch& b) {
+        od::document_stream docs;
+        if (auto error = parser_.iterate_many(b.data, b.size, std::max<std::size_t>(b.size, 1u << 16)).get(docs))
+            throw ImportError(in_.path() + ": byte " + std::to_string(b.offset) + ": invalid JSON: " + simdjson::error_message(error));
+        for (auto it = docs.begin(); it != docs.end(); ++it) {
+            eventOffset_ = b.offset + static_cast<std::int64_t>(it.current_index());
+            od::document_reference doc;
+            try {
+                if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
+                od::object obj = doc.get_object();
+                EventFields e;
+                for (auto field : obj) {
+                    const std::string_view key = field.unescaped_key();
+                    od::value v = field.value();
+                    if (key == "ph") e.ph = v.get_string();
+                    else if (key == "cat") e.cat = v.get_string();
+                    else if (key == "name") e.name = v.get_string();
+                    else if (key == "pid") e.pid = scalarText(v);
+                    else if (key == "tid") e.tid = scalarText(v);
+                    else if (key == "ts") e.ts = scalarText(v), e.hasTs = true;
+                    else if (key == "dur") e.dur = scalarText(v), e.hasDur = true;
+                    else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
+                }
+                take(e);
+            } catch (const simdjson::simdjson_error& error) {
+                // Where the parser stopped, when it can tell; else where the event starts.
+                const char* at = nullptr;
+                std::int64_t where = eventOffset_;
+                if (!doc.current_location().get(at) && at >= b.data && at <= b.data + b.size)
+                    where = b.offset + (at - b.data);
+                throw ImportError(in_.path() + ": byte " + std::to_string(where) + ": invalid JSON in event " +
+                                  std::to_string(result_.eventCount + 1) + ": " + simdjson::error_message(error.error()));
+            }
+            ++result_.eventCount;
+        }
+        if (docs.truncated_bytes() > 0)
+            throw ImportError(in_.path() + ": byte " + std::to_string(b.offset + static_cast<std::int64_t>(b.size - docs.truncated_bytes())) +
+                              ": invalid JSON: an event is not complete");
+        progress_.update(in_.fileOffset(), in_.fileSize());
+    }
+
+    // Events come in long runs from one thread: the last label is remembered.
     std::int32_t thread(const EventFields& e) {
+        if (lastThread_ >= 0 && e.pid == lastPid_ && e.tid == lastTid_) return lastThread_;
         std::string label(e.pid);
         label += '/';
         label += e.tid;
-        return out_.thread(label);
+        lastPid_.assign(e.pid);
+        lastTid_.assign(e.tid);
+        lastThread_ = out_.thread(label);
+        return lastThread_;
+    }
+
+    // Input Dims by their text in the file, normalised once.
+    std::int32_t shapes(std::string_view raw) {
+        if (raw.empty()) return noShapes_;
+        const auto it = shapeIds_.find(raw);
+        if (it != shapeIds_.end()) return it->second;
+        const std::int32_t id = out_.name(NameKind::Shapes, normaliseShapes(raw));
+        shapeIds_.emplace(std::string(raw), id);
+        return id;
     }
 
     void skipMemory(const std::string& why) {
-        if (result_.skippedMemory++ == 0) {
-            const char* at = nullptr;
-            const std::string byte = !doc_.current_location().get(at) ? ", byte " + std::to_string(at - json_.data()) : "";
-            result_.firstSkipLocation = "event " + std::to_string(result_.eventCount + 1) + byte + ": " + why;
-        }
+        if (result_.skippedMemory++ == 0)
+            result_.firstSkipLocation =
+                "event " + std::to_string(result_.eventCount + 1) + ", byte " + std::to_string(eventOffset_) + ": " + why;
     }
 
     void take(const EventFields& e) {
@@ -261,7 +287,7 @@ private:
         if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) op.dur = dur;
         op.thread = thread(e);
         op.name = out_.name(NameKind::Op, e.name);
-        op.shapes = e.inputDims.empty() ? noShapes_ : out_.name(NameKind::Shapes, normaliseShapes(e.inputDims));
+        op.shapes = shapes(e.inputDims);
         result_.ops.push_back(op);
     }
 
@@ -275,27 +301,30 @@ private:
         return std::move(result_);
     }
 
-    const std::string& path_;
-    const std::string& json_;
+    InputFile& in_;
     TraceWriter& out_;
     const Progress& progress_;
-    od::document doc_;
+    od::parser parser_;
+    std::int64_t eventOffset_ = 0;
     ScannedTrace result_;
     std::int32_t noShapes_ = 0;
+    std::string lastPid_, lastTid_;
+    std::int32_t lastThread_ = -1;
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+    };
+    std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> shapeIds_;
     std::int64_t minTs_ = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxEnd_ = std::numeric_limits<std::int64_t>::min();
     std::int64_t baseTimeNs_ = 0;
-    bool sawEvents_ = false;
     bool sawOldOperators_ = false;
 };
 
 } // namespace
 
-ScannedTrace scanChromeTrace(const std::string& path, const std::string& json, TraceWriter& out,
-                             const Progress& progress) {
-    if (json.capacity() < json.size() + simdjson::SIMDJSON_PADDING)
-        throw ImportError(path + ": internal error: the JSON buffer lacks simdjson's padding");
-    return Scanner(path, json, out, progress).run();
+ScannedTrace scanChromeTrace(InputFile& in, TraceWriter& out, const Progress& progress) {
+    return Scanner(in, out, progress).run();
 }
 
 } // namespace memviz

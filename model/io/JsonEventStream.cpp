@@ -1,0 +1,198 @@
+#include "io/JsonEventStream.h"
+
+#include <cstring>
+
+#include "core/Errors.h"
+#include "io/InputFile.h"
+
+namespace memviz {
+
+namespace {
+constexpr std::size_t kPadding = 64;
+constexpr std::size_t kMaxMemberBytes = 64u << 20;
+bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+} // namespace
+
+JsonEventStream::JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes)
+    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytes), buf_(2 * batchBytes + kPadding) {}
+
+void JsonEventStream::fail(const std::string& what, std::size_t at) const {
+    throw ImportError(in_.path() + ": byte " + std::to_string(base_ + static_cast<std::int64_t>(at)) + ": " + what);
+}
+
+bool JsonEventStream::fill() {
+    if (eof_) return false;
+    // Keep what is not consumed yet (an open batch counts as not consumed).
+    const std::size_t keep = batchOpen_ ? batchStart_ : pos_;
+    if (keep > 0) {
+        std::memmove(buf_.data(), buf_.data() + keep, end_ - keep);
+        end_ -= keep;
+        pos_ -= keep;
+        if (batchOpen_) batchStart_ = 0;
+        base_ += static_cast<std::int64_t>(keep);
+    }
+    if (buf_.size() - kPadding - end_ < batchBytes_ / 2) buf_.resize(buf_.size() * 2);
+    const std::size_t n = in_.read(buf_.data() + end_, buf_.size() - kPadding - end_);
+    end_ += n;
+    std::memset(buf_.data() + end_, ' ', kPadding);
+    if (n == 0) eof_ = true;
+    return n > 0;
+}
+
+char JsonEventStream::peekNonSpace() {
+    for (;;) {
+        while (pos_ < end_ && isSpace(buf_[pos_])) ++pos_;
+        if (pos_ < end_) return buf_[pos_];
+        if (!fill()) return 0;
+    }
+}
+
+void JsonEventStream::expect(char c, const char* what) {
+    const char got = peekNonSpace();
+    if (got != c) fail(std::string("expected ") + what + (got ? std::string(", found '") + got + "'" : ", found the end of the data (truncated file?)"), pos_);
+    ++pos_;
+}
+
+// End (one past) of the JSON value starting at `from`, or 0 when the buffer ends first.
+std::size_t JsonEventStream::scanValue(std::size_t from) {
+    const char* b = buf_.data();
+    const auto skipString = [&](std::size_t open) -> std::size_t { // one past the closing quote, or 0
+        std::size_t j = open + 1;
+        for (;;) {
+            const void* q = std::memchr(b + j, '"', end_ - j);
+            if (!q) return 0;
+            const auto k = static_cast<std::size_t>(static_cast<const char*>(q) - b);
+            std::size_t slashes = 0; // a quote after an odd number of backslashes is escaped
+            while (k - slashes > open + 1 && b[k - 1 - slashes] == '\\') ++slashes;
+            if (slashes % 2 == 0) return k + 1;
+            j = k + 1;
+        }
+    };
+    if (from >= end_) return 0;
+    const char first = b[from];
+    if (first == '"') return skipString(from);
+    if (first != '{' && first != '[') { // a number or a literal: up to a separator
+        for (std::size_t i = from; i < end_; ++i) {
+            const char c = b[i];
+            if (c == ',' || c == '}' || c == ']' || isSpace(c)) return i;
+        }
+        return eof_ ? end_ : 0;
+    }
+    int depth = 0;
+    std::size_t i = from;
+    while (i < end_) {
+        const char c = b[i];
+        if (c == '"') {
+            i = skipString(i);
+            if (i == 0) return 0;
+            continue;
+        }
+        if (c == '{' || c == '[') ++depth;
+        else if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+        ++i;
+    }
+    return 0;
+}
+
+std::string JsonEventStream::readKey() {
+    if (peekNonSpace() != '"') fail("expected a member name", pos_);
+    std::size_t end;
+    while ((end = scanValue(pos_)) == 0)
+        if (!fill()) fail("the JSON ends in a member name (truncated file?)", end_);
+    std::string key(buf_.data() + pos_ + 1, end - pos_ - 2);
+    pos_ = end;
+    return key;
+}
+
+std::string JsonEventStream::readRawValue() {
+    peekNonSpace();
+    std::size_t end;
+    while ((end = scanValue(pos_)) == 0) {
+        if (end_ - pos_ > kMaxMemberBytes) fail("a top-level member larger than 64 MiB", pos_);
+        if (!fill()) fail("the JSON ends in the middle of a value (truncated file?)", end_);
+    }
+    std::string raw(buf_.data() + pos_, end - pos_);
+    pos_ = end;
+    return raw;
+}
+
+void JsonEventStream::flushBatch(const BatchHandler& onBatch, std::size_t end) {
+    if (batchOpen_ && end > batchStart_) {
+        onBatch({buf_.data() + batchStart_, end - batchStart_, base_ + static_cast<std::int64_t>(batchStart_)});
+    }
+    batchOpen_ = false;
+}
+
+void JsonEventStream::readEvents(const BatchHandler& onBatch) {
+    sawEvents_ = true;
+    ++pos_; // '['
+    if (peekNonSpace() == ']') {
+        ++pos_;
+        return;
+    }
+    for (;;) {
+        const char first = peekNonSpace();
+        if (!first) fail("the JSON ends in the middle of the event array (truncated file?)", end_);
+        if (!batchOpen_) {
+            batchStart_ = pos_;
+            batchOpen_ = true;
+        }
+        std::size_t end;
+        while ((end = scanValue(pos_)) == 0)
+            if (!fill()) fail("the JSON ends in the middle of an event (truncated file?)", end_);
+        pos_ = end;
+        const char next = peekNonSpace();
+        if (next == ',') {
+            buf_[pos_++] = ' '; // the batch becomes a stream of documents
+            if (pos_ - batchStart_ >= batchBytes_) flushBatch(onBatch, pos_);
+        } else if (next == ']') {
+            flushBatch(onBatch, pos_);
+            ++pos_;
+            return;
+        } else {
+            fail(next ? std::string("expected ',' or ']' after an event, found '") + next + "'"
+                      : std::string("the JSON ends after an event (truncated file?)"),
+                 pos_);
+        }
+    }
+}
+
+void JsonEventStream::readObjectMembers(const MemberHandler& onMember, const BatchHandler& onBatch) {
+    ++pos_; // '{'
+    if (peekNonSpace() == '}') {
+        ++pos_;
+        return;
+    }
+    for (;;) {
+        const std::string key = readKey();
+        expect(':', "':' after a member name");
+        if (key == arrayKey_) {
+            if (peekNonSpace() != '[') fail("\"" + arrayKey_ + "\" must be an array", pos_);
+            readEvents(onBatch);
+        } else {
+            onMember(key, readRawValue());
+        }
+        const char next = peekNonSpace();
+        if (next == ',') {
+            ++pos_;
+            continue;
+        }
+        if (next == '}') {
+            ++pos_;
+            return;
+        }
+        fail(next ? std::string("expected ',' or '}' between members, found '") + next + "'"
+                  : std::string("the JSON ends in the top-level object (truncated file?)"),
+             pos_);
+    }
+}
+
+void JsonEventStream::run(const BatchHandler& onBatch, const MemberHandler& onMember) {
+    const char first = peekNonSpace();
+    if (first == '[') readEvents(onBatch);
+    else if (first == '{') readObjectMembers(onMember, onBatch);
+    else fail(first ? "expected a JSON object or array" : "the file is empty", pos_);
+    if (peekNonSpace() != 0) fail("unexpected text after the JSON document", pos_);
+}
+
+} // namespace memviz
