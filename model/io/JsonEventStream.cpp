@@ -53,20 +53,28 @@ void JsonEventStream::expect(char c, const char* what) {
     ++pos_;
 }
 
+// Bytes that matter when skipping through a container: quotes and brackets.
+struct StructuralTable {
+    bool special[256] = {};
+    constexpr StructuralTable() {
+        for (char c : {'"', '{', '}', '[', ']'}) special[static_cast<unsigned char>(c)] = true;
+    }
+};
+constexpr StructuralTable kStructural;
+
 // End (one past) of the JSON value starting at `from`, or 0 when the buffer ends first.
+// Most bytes of an event are inside strings and numbers; these loops only look for the
+// bytes that end a string or change the depth.
 std::size_t JsonEventStream::scanValue(std::size_t from) {
     const char* b = buf_.data();
     const auto skipString = [&](std::size_t open) -> std::size_t { // one past the closing quote, or 0
         std::size_t j = open + 1;
-        for (;;) {
-            const void* q = std::memchr(b + j, '"', end_ - j);
-            if (!q) return 0;
-            const auto k = static_cast<std::size_t>(static_cast<const char*>(q) - b);
-            std::size_t slashes = 0; // a quote after an odd number of backslashes is escaped
-            while (k - slashes > open + 1 && b[k - 1 - slashes] == '\\') ++slashes;
-            if (slashes % 2 == 0) return k + 1;
-            j = k + 1;
+        while (j < end_) {
+            const char c = b[j];
+            if (c == '"') return j + 1;
+            j += c == '\\' ? 2 : 1; // an escape: the next byte is never the end
         }
+        return 0;
     };
     if (from >= end_) return 0;
     const char first = b[from];
@@ -80,7 +88,9 @@ std::size_t JsonEventStream::scanValue(std::size_t from) {
     }
     int depth = 0;
     std::size_t i = from;
-    while (i < end_) {
+    for (;;) {
+        while (i < end_ && !kStructural.special[static_cast<unsigned char>(b[i])]) ++i;
+        if (i >= end_) return 0;
         const char c = b[i];
         if (c == '"') {
             i = skipString(i);
@@ -88,10 +98,9 @@ std::size_t JsonEventStream::scanValue(std::size_t from) {
             continue;
         }
         if (c == '{' || c == '[') ++depth;
-        else if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+        else if (--depth == 0) return i + 1;
         ++i;
     }
-    return 0;
 }
 
 std::string JsonEventStream::readKey() {
