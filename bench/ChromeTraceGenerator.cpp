@@ -15,7 +15,7 @@ ChromeTraceStats writeSyntheticChromeTrace(const std::string& path, std::int64_t
                                 "aten::softmax", "aten::layer_norm"};
     const long long pid = 4242, tid = 4243, t0 = 1700000000000000;
     long long ts = t0, evIdx = 0, totalAllocated = 1 << 30;
-    std::vector<unsigned long long> live;
+    std::vector<std::pair<unsigned long long, long long>> live; // address, size
     unsigned long long next = 0x7f0000000000ull;
     std::int64_t bytes = std::fprintf(f, "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": [\n");
     bool first = true;
@@ -60,13 +60,13 @@ ChromeTraceStats writeSyntheticChromeTrace(const std::string& path, std::int64_t
         const int allocs = 1 + static_cast<int>(rng() % 2);
         for (int a = 0; a < allocs; ++a) {
             const long long size = 512ll << (rng() % 12);
-            live.push_back(next);
+            live.emplace_back(next, size);
             memory(ts + 2 + a, next, size);
             next += static_cast<unsigned long long>(size) + 512;
         }
         while (live.size() > 2000 || (!live.empty() && rng() % 3 == 0)) {
             const std::size_t k = rng() % live.size();
-            memory(ts + dur - 2, live[k], -512); // sizes of frees are not checked by the importer's pairing
+            memory(ts + dur - 2, live[k].first, -live[k].second);
             live[k] = live.back();
             live.pop_back();
         }
