@@ -203,6 +203,8 @@ def worker(cfg):
         def __init__(self):
             super().__init__()
             self.phase = "setup"
+            self.step = 0
+            self.trace = [] if cfg.get("trace") else None
             self.max_hblkhd = 0  # process lifetime, never reset
             self.reset()
 
@@ -232,7 +234,12 @@ def worker(cfg):
             name = str(func)
             if name.startswith("aten._foreach_"):
                 self.foreach_ops += 1
-            self.sample(name)
+            v = self.sample(name)
+            if self.trace is not None:
+                outs = out if isinstance(out, (list, tuple)) else [out]
+                desc = " ".join(f"{str(o.dtype)[6:]}{list(o.shape)}" for o in outs
+                                if torch.is_tensor(o))
+                self.trace.append((self.step, self.phase, name, v, desc))
             return out
 
     probe = Probe()
@@ -301,6 +308,7 @@ def worker(cfg):
         marks = {}
 
         def step():
+            probe.step += 1
             probe.phase = "forward"
             marks["step_start"] = probe.sample("step_start")
             if name == "lbfgs":
@@ -370,6 +378,13 @@ def worker(cfg):
         res["foreach"] = probe.foreach_ops > 0
         res["foreach_arg"] = opt.param_groups[0].get("foreach")
     probe.__exit__(None, None, None)
+    if probe.trace is not None:
+        with open(cfg["trace"], "w") as f:
+            f.write("step\tphase\top\tlive_bytes\tdelta_bytes\toutputs\n")
+            prev = baseline
+            for st, ph, op, v, desc in probe.trace:
+                f.write(f"{st}\t{ph}\t{op}\t{v - baseline}\t{v - prev}\t{desc}\n")
+                prev = v
     res["seconds"] = round(time.time() - t0, 2)
     res["baseline_bytes"] = baseline
     # Intra-op temporaries: glibc's lifetime high-water mark of mmapped bytes
@@ -454,12 +469,17 @@ def machine_info():
                     break
     except OSError:
         pass
-    torch_version = subprocess.run(
-        [sys.executable, "-c", "import torch; print(torch.__version__)"],
-        capture_output=True, text=True).stdout.strip()
+    probe = ("import torch, re; torch.set_num_threads(1); "
+             "cfg = torch.__config__.show(); m = re.search(r'BLAS_INFO=([^,]*)', cfg); "
+             "print(torch.__version__); print(m.group(1) if m else '?'); "
+             "print(torch.backends.mkldnn.is_available())")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         env=dict(os.environ, **WORKER_ENV)).stdout.split()
+    torch_version, blas, mkldnn = (out + ["?", "?", "?"])[:3]
     return {"cpu": cpu, "cpu_count": os.cpu_count(), "torch": torch_version,
+            "torch_blas": blas, "mkldnn": mkldnn == "True", "torch_threads": 1,
             "python": platform.python_version(), "libc": "glibc " + platform.libc_ver()[1],
-            "date": datetime.date.today().isoformat()}
+            "worker_env": WORKER_ENV, "date": datetime.date.today().isoformat()}
 
 
 def dump(doc, path):
@@ -491,6 +511,9 @@ def main():
                     help="run each config N times; peak_bytes is the first run, the others "
                          "go to repeat_peak_bytes")
     ap.add_argument("--timeout", type=int, default=600, help="per-config timeout in seconds")
+    ap.add_argument("--trace", metavar="DIR",
+                    help="also write DIR/<id>.tsv: live heap (minus baseline) after every aten op "
+                         "(diagnostics; the trace list itself perturbs the heap slightly)")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="extra/overriding worker environment variable (experiments only)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -515,6 +538,9 @@ def main():
     results = []
     for i, cfg in enumerate(grid):
         runs = []
+        if args.trace:
+            os.makedirs(args.trace, exist_ok=True)
+            cfg = dict(cfg, trace=os.path.abspath(os.path.join(args.trace, cfg["id"] + ".tsv")))
         for r in range(args.repeat):
             res, dt = run_config(cfg, args.timeout, dict(e.split("=", 1) for e in args.env))
             runs.append(res)
@@ -522,6 +548,7 @@ def main():
                       f"peak {res['peak_bytes'] / 2**20:8.2f} MiB ({res['peak_phase']})")
             print(f"[{i + 1}/{len(grid)}] {cfg['id']:<45} {status}  {dt:.1f}s", flush=True)
         rec = dict(cfg)
+        rec.pop("trace", None)
         rec.update(runs[0])
         if args.repeat > 1 and not runs[0].get("skipped"):
             rec["repeat_peak_bytes"] = [r.get("peak_bytes") for r in runs[1:]]

@@ -125,6 +125,16 @@ LAYER_FIELDS = {
     "residual": (["layers"], {"downsample": []}),
 }
 
+# value kinds: "int" (positive int; padding may be 0), "size" (int or [int, int]),
+# "bool", "prob" (number in [0, 1)), "str", "layers" (list of layer objects)
+FIELD_KINDS = {
+    "out_features": "int", "out_channels": "int", "groups": "int",
+    "num_embeddings": "int", "embedding_dim": "int", "d_model": "int", "nhead": "int",
+    "dim_feedforward": "int", "kernel_size": "size", "stride": "size", "padding": "size",
+    "output_size": "size", "bias": "bool", "batch_first": "bool", "p": "prob",
+    "dropout": "prob", "activation": "str", "layers": "layers", "downsample": "layers",
+}
+
 TOP_LEVEL_FIELDS = {"name", "input", "target", "loss", "layers"}
 LOSSES = {"cross_entropy", "mse"}
 
@@ -143,9 +153,32 @@ def _fields(layer, where):
     missing = [f for f in required if f not in layer]
     if missing:
         raise SpecError(f"{where}: missing field(s) {missing} for layer type '{ltype}'")
+    for k, v in layer.items():
+        if k != "type" and not (k == "stride" and v is None):
+            _check_kind(k, v, where)
     out = dict(optional)
     out.update({k: v for k, v in layer.items() if k != "type"})
     return ltype, out
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_kind(name, v, where):
+    kind = FIELD_KINDS[name]
+    lo = 0 if name == "padding" else 1
+    ok = {
+        "int": lambda: _is_int(v) and v >= lo,
+        "size": lambda: (_is_int(v) and v >= lo) or (
+            isinstance(v, list) and len(v) == 2 and all(_is_int(x) and x >= lo for x in v)),
+        "bool": lambda: isinstance(v, bool),
+        "prob": lambda: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < 1,
+        "str": lambda: isinstance(v, str),
+        "layers": lambda: isinstance(v, list),
+    }[kind]()
+    if not ok:
+        raise SpecError(f"{where}: bad value {v!r} for field '{name}' (expected {kind})")
 
 
 def _pair(v, name, where):
@@ -371,3 +404,51 @@ def make_batch(spec, batch, dtype=torch.float32, generator=None):
     out_shape, _ = infer_shapes(spec)
     y = make(spec["target"], out_shape[-1] if out_shape else 0)
     return x, y
+
+
+def _selftest():
+    """Validate every spec in specs/, check the shape inference against a real
+    forward pass, and check that malformed specs are rejected by name."""
+    import copy
+    import glob
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in sorted(glob.glob(os.path.join(here, "specs", "*.json"))):
+        spec = load_spec(path)
+        model = build_model(spec)
+        x, y = make_batch(spec, 2)
+        out = model(x)
+        shape, _ = infer_shapes(spec)
+        assert tuple(out.shape[1:]) == tuple(shape), (path, out.shape, shape)
+        make_loss_fn(spec)(out, y).backward()
+        n = sum(p.numel() for p in model.parameters())
+        print(f"ok  {os.path.basename(path):24} {len(model):3} top-level layers "
+              f"{n:>10} params  output {list(shape)}")
+    base = load_spec(os.path.join(here, "specs", "cnn-bn.json"))
+    bad = [({"type": "conv3d"}, "conv3d"),
+           ({"type": "linear", "out_features": 3, "foo": 1}, "foo"),
+           ({"type": "linear"}, "out_features"),
+           ({"type": "linear", "out_features": 3, "bias": "yes"}, "bias"),
+           ({"type": "dropout", "p": 1.5}, "'p'"),
+           ({"type": "residual", "layers": [{"type": "relu", "inplace": True}]}, "inplace")]
+    for layer, word in bad:
+        spec = copy.deepcopy(base)
+        spec["layers"][2] = layer
+        try:
+            validate_spec(spec)
+        except SpecError as e:
+            assert word in str(e), (word, str(e))
+            print(f"ok  rejected: {e}")
+        else:
+            raise AssertionError(f"not rejected: {layer}")
+    spec = copy.deepcopy(base)
+    spec["extra"] = 1
+    try:
+        validate_spec(spec)
+        raise AssertionError("unknown top-level key not rejected")
+    except SpecError as e:
+        print(f"ok  rejected: {e}")
+
+
+if __name__ == "__main__":
+    _selftest()
