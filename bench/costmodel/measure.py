@@ -435,6 +435,8 @@ def run_config(cfg, timeout, extra_env=()):
     env = dict(os.environ)
     env.update(WORKER_ENV)
     env.update(extra_env)
+    for k in [k for k, v in env.items() if v == "" and k in extra_env]:
+        del env[k]  # --env KEY= unsets KEY
     t0 = time.time()
     try:
         p = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", json.dumps(cfg)],
@@ -515,7 +517,7 @@ def main():
                     help="also write DIR/<id>.tsv: live heap (minus baseline) after every aten op "
                          "(diagnostics; the trace list itself perturbs the heap slightly)")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
-                    help="extra/overriding worker environment variable (experiments only)")
+                    help="extra/overriding worker environment variable; KEY= unsets it (experiments only)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
