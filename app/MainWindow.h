@@ -4,6 +4,7 @@
 // the status bar and the window state.
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -20,6 +21,7 @@ class OpsView;
 class RecentFiles;
 class TimelinePlot;
 class TraceSession;
+class WhatIfPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -41,6 +43,9 @@ public:
     OpsView* opsView() const { return opsView_; }
     ProfilerOpsView* profilerOpsView() const { return profilerOpsView_; }
     AllocationsView* allocationsView() const { return allocationsView_; }
+    // The what-if panel (cost model), in a dock that View > What-If Panel (Ctrl+E) shows.
+    WhatIfPanel* whatIfPanel() const { return whatIf_; }
+    QDockWidget* whatIfDock() const { return whatIfDock_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
@@ -67,6 +72,8 @@ private:
     OpsView* opsView_;
     ProfilerOpsView* profilerOpsView_;
     AllocationsView* allocationsView_;
+    WhatIfPanel* whatIf_;
+    QDockWidget* whatIfDock_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
     ImportTask* import_;

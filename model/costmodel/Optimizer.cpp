@@ -94,7 +94,7 @@ void OptimizerSim::createState() {
     }
 }
 
-void OptimizerSim::adamLike(bool decoupled) {
+void OptimizerSim::adamLike() {
     if (buf1_.empty()) // first step: state['exp_avg'] = zeros_like(p), exp_avg_sq likewise
         for (const Tensor& p : params_) {
             steps_.push_back(g_.empty({}, DType::F32, Category::OptimizerState));
@@ -123,12 +123,10 @@ void OptimizerSim::adamLike(bool decoupled) {
     // the previous parameter's denom is released only when `denom` is rebound.
     Tensor denom;
     for (const Tensor& p : params_) {
-        if (decoupled) g_.op("aten.mul_");
         Tensor root = temp(p.shape(), p.dtype(), "aten.sqrt");
         Tensor next = temp(p.shape(), p.dtype(), "aten.div");
         root.reset();
-        denom = std::move(next);
-        g_.op("aten.addcdiv_");
+        denom = std::move(next); // addcdiv_ then updates the parameter in place
     }
 }
 
@@ -148,8 +146,7 @@ void OptimizerSim::sqrtUpdate(std::vector<Tensor>& state, bool lazily) {
     Tensor root; // std = state_sum.sqrt().add_(eps), rebound per parameter
     for (const Tensor& p : params_) {
         Tensor next = temp(p.shape(), p.dtype(), "aten.sqrt");
-        root = std::move(next);
-        g_.op("aten.addcdiv_");
+        root = std::move(next); // add_(eps) and addcdiv_ work in place
     }
 }
 
@@ -165,8 +162,8 @@ void OptimizerSim::step() {
         }
         g_.op("aten.add_");
         break;
-    case OptimizerKind::Adam: adamLike(false); break;
-    case OptimizerKind::AdamW: adamLike(true); break;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW: adamLike(); break;
     case OptimizerKind::Adagrad: sqrtUpdate(buf1_, false); break;
     case OptimizerKind::RMSprop: sqrtUpdate(buf1_, true); break;
     case OptimizerKind::Lbfgs: break;
