@@ -25,6 +25,7 @@ private slots:
     void fitFindsTheLargestBatch();
     void textOutputAndSavings();
     void printSpecAndListModels();
+    void presetsBuildInTorch();
     void badUsageAndBadSpecs_data();
     void badUsageAndBadSpecs();
 };
@@ -112,6 +113,30 @@ void TestEstimateCli::printSpecAndListModels() {
     for (const char* id : {"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"})
         QVERIFY2(list.out.contains(id), id);
     QVERIFY(runMemviz({"--help"}).out.contains("memviz estimate"));
+}
+
+void TestEstimateCli::presetsBuildInTorch() {
+    // Every preset's --print-spec builds in PyTorch (bench/costmodel/spec_to_torch.py, on the meta
+    // device) with exactly the parameter count memviz reports.
+    QTemporaryDir dir;
+    QStringList files;
+    QMap<QString, qint64> ours;
+    const QStringList presets{"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"};
+    for (const QString& id : presets) {
+        const auto printed = runMemviz({"estimate", "--model", id, "--print-spec"});
+        QVERIFY(printed.exitCode == 0);
+        files << writeFile(dir, id + ".json", printed.out);
+        ours[files.back()] = jsonOf(runMemviz({"estimate", "--model", id, "--batch", "1", "--inference", "--json"}))["parameter_count"].toInteger();
+    }
+    const ProcessResult r = runProcess(QStringLiteral("/usr/bin/python3"), QStringList{oracle("costmodel_param_count.py")} + files, 600000);
+    if (r.exitCode == 77 || r.exitCode == -1) QSKIP("PyTorch is not installed for /usr/bin/python3");
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), presets.size());
+    for (const QString& line : lines) {
+        const QStringList f = line.split(' ');
+        QCOMPARE(f.value(1).toLongLong(), ours.value(f.value(0)));
+    }
 }
 
 void TestEstimateCli::badUsageAndBadSpecs_data() {

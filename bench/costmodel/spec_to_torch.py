@@ -70,6 +70,34 @@ Layer types (``field`` = required, ``field=default`` = optional):
                             after the block for ResNet style.
 ==========================  ==================================================
 
+memviz extensions (used by the built-in presets of ``memviz estimate``; the
+``--print-spec`` output of a preset builds with this module):
+
+==========================  ==================================================
+``linear``                  ``tied=false``: when true the layer reuses the
+                            weight of the first ``embedding`` (GPT-2's
+                            ``lm_head``); ``bias`` must be false.
+``transformer_encoder_layer`` ``norm_first=false`` (pre-norm, as
+                            ``nn.TransformerEncoderLayer``), ``causal=false``
+                            (a square subsequent mask is passed as
+                            ``src_mask``).
+``position_embedding``      ``num_embeddings``, ``embedding_dim``: a learned
+                            table added to ``[S, E]``: ``x + weight[:S]``.
+``token_type_embedding``    ``num_embeddings``, ``embedding_dim``: BERT's token
+                            types, all zero: ``x + emb(zeros(B, S))``.
+``class_token``             ``embedding_dim``: a learned ``[1, 1, E]`` token
+                            prepended: ``[S, E] -> [S+1, E]`` (ViT).
+``to_sequence``             (no fields) ``[C, H, W] -> [H*W, C]``
+                            (``x.flatten(2).transpose(1, 2)``, ViT patches).
+``select_token``            ``index=0``: ``x[:, index]``, ``[S, E] -> [E]``.
+``rmsnorm``                 (no fields) Llama's RMSNorm over the last dim
+                            (eps 1e-6, computed in float32).
+``llama_decoder_layer``     ``d_model``, ``nhead``, ``dim_feedforward``:
+                            transformers' ``LlamaDecoderLayer`` (pre-norm
+                            RMSNorm, q/k/v/o without bias, rotary positions,
+                            causal eager attention, SwiGLU MLP).
+==========================  ==================================================
+
 Losses:
 
 * ``cross_entropy`` -- ``F.cross_entropy`` (mean reduction).  Target dtype
@@ -104,7 +132,7 @@ class SpecError(ValueError):
 
 # type -> (required fields, {optional field: default})
 LAYER_FIELDS = {
-    "linear": (["out_features"], {"bias": True}),
+    "linear": (["out_features"], {"bias": True, "tied": False}),
     "conv2d": (["out_channels", "kernel_size"],
                {"stride": 1, "padding": 0, "bias": True, "groups": 1}),
     "batchnorm2d": ([], {}),
@@ -121,8 +149,17 @@ LAYER_FIELDS = {
     "embedding": (["num_embeddings", "embedding_dim"], {}),
     "transformer_encoder_layer": (["d_model", "nhead"],
                                   {"dim_feedforward": 2048, "dropout": 0.1,
-                                   "batch_first": True, "activation": "relu"}),
+                                   "batch_first": True, "activation": "relu",
+                                   "norm_first": False, "causal": False}),
     "residual": (["layers"], {"downsample": []}),
+    # memviz extensions (presets)
+    "position_embedding": (["num_embeddings", "embedding_dim"], {}),
+    "token_type_embedding": (["num_embeddings", "embedding_dim"], {}),
+    "class_token": (["embedding_dim"], {}),
+    "to_sequence": ([], {}),
+    "select_token": ([], {"index": 0}),
+    "rmsnorm": ([], {}),
+    "llama_decoder_layer": (["d_model", "nhead", "dim_feedforward"], {}),
 }
 
 # value kinds: "int" (positive int; padding may be 0), "size" (int or [int, int]),
@@ -133,6 +170,7 @@ FIELD_KINDS = {
     "dim_feedforward": "int", "kernel_size": "size", "stride": "size", "padding": "size",
     "output_size": "size", "bias": "bool", "batch_first": "bool", "p": "prob",
     "dropout": "prob", "activation": "str", "layers": "layers", "downsample": "layers",
+    "tied": "bool", "norm_first": "bool", "causal": "bool", "index": "int",
 }
 
 TOP_LEVEL_FIELDS = {"name", "input", "target", "loss", "layers"}
@@ -167,7 +205,7 @@ def _is_int(v):
 
 def _check_kind(name, v, where):
     kind = FIELD_KINDS[name]
-    lo = 0 if name == "padding" else 1
+    lo = 0 if name in ("padding", "index") else 1
     ok = {
         "int": lambda: _is_int(v) and v >= lo,
         "size": lambda: (_is_int(v) and v >= lo) or (
@@ -218,6 +256,14 @@ def _build_layer(layer, shape, dtype, where, device):
         if len(shape) < 1:
             raise SpecError(f"{where}: 'linear' needs a non-scalar per-sample input")
         mod = nn.Linear(shape[-1], f["out_features"], bias=f["bias"], **dev)
+        if f["tied"]:
+            emb = _CONTEXT.get("embedding")
+            if emb is None:
+                raise SpecError(f"{where}: 'tied' needs an 'embedding' layer before it")
+            if f["bias"] or tuple(emb.weight.shape) != (f["out_features"], shape[-1]):
+                raise SpecError(f"{where}: a tied linear must be {shape[-1]} -> "
+                                f"{emb.weight.shape[0]} without bias, like the embedding")
+            mod.weight = emb.weight
         return mod, shape[:-1] + (f["out_features"],), dtype
 
     if ltype == "conv2d":
@@ -273,6 +319,7 @@ def _build_layer(layer, shape, dtype, where, device):
         if dtype != "int64":
             raise SpecError(f"{where}: 'embedding' needs an int64 input, got {dtype}")
         mod = nn.Embedding(f["num_embeddings"], f["embedding_dim"], **dev)
+        _CONTEXT.setdefault("embedding", mod)
         return mod, tuple(shape) + (f["embedding_dim"],), "float32"
 
     if ltype == "transformer_encoder_layer":
@@ -287,8 +334,44 @@ def _build_layer(layer, shape, dtype, where, device):
                             f"got {f['activation']!r}")
         mod = nn.TransformerEncoderLayer(
             f["d_model"], f["nhead"], dim_feedforward=f["dim_feedforward"],
-            dropout=f["dropout"], activation=f["activation"], batch_first=True, **dev)
-        return mod, shape, dtype
+            dropout=f["dropout"], activation=f["activation"], batch_first=True,
+            norm_first=f["norm_first"], **dev)
+        return (CausalLayer(mod) if f["causal"] else mod), shape, dtype
+
+    if ltype in ("position_embedding", "token_type_embedding", "class_token"):
+        _need_rank(shape, 2, ltype, where)
+        if f["embedding_dim"] != shape[-1]:
+            raise SpecError(f"{where}: embedding_dim={f['embedding_dim']} does not match the "
+                            f"input's last dim {shape[-1]}")
+        if ltype == "class_token":
+            return ClassToken(shape[-1], device), (shape[0] + 1, shape[1]), dtype
+        if ltype == "position_embedding" and shape[0] > f["num_embeddings"]:
+            raise SpecError(f"{where}: sequence length {shape[0]} exceeds num_embeddings="
+                            f"{f['num_embeddings']}")
+        cls = PositionEmbedding if ltype == "position_embedding" else TokenTypeEmbedding
+        return cls(f["num_embeddings"], f["embedding_dim"], device), shape, dtype
+
+    if ltype == "to_sequence":
+        _need_rank(shape, 3, ltype, where)
+        return ToSequence(), (shape[1] * shape[2], shape[0]), dtype
+
+    if ltype == "select_token":
+        _need_rank(shape, 2, ltype, where)
+        if f["index"] >= shape[0]:
+            raise SpecError(f"{where}: index={f['index']} is outside the sequence of {shape[0]}")
+        return SelectToken(f["index"]), (shape[1],), dtype
+
+    if ltype == "rmsnorm":
+        if len(shape) < 1:
+            raise SpecError(f"{where}: 'rmsnorm' needs a non-scalar per-sample input")
+        return RMSNorm(shape[-1], device), shape, dtype
+
+    if ltype == "llama_decoder_layer":
+        _need_rank(shape, 2, ltype, where)
+        if f["d_model"] != shape[-1] or f["d_model"] % f["nhead"]:
+            raise SpecError(f"{where}: d_model={f['d_model']} must be the input's last dim "
+                            f"{shape[-1]} and a multiple of nhead={f['nhead']}")
+        return LlamaDecoderLayer(f["d_model"], f["nhead"], f["dim_feedforward"], device), shape, dtype
 
     if ltype == "residual":
         body, body_shape, _ = _build_list(f["layers"], shape, dtype, where + ".layers", device)
@@ -310,6 +393,110 @@ def _build_list(layers, shape, dtype, where, device):
         mod, shape, dtype = _build_layer(layer, shape, dtype, f"{where}[{i}]", device)
         mods.append(mod)
     return nn.Sequential(*mods), shape, dtype
+
+
+_CONTEXT = {}  # the first embedding while a model is built (for tied linears)
+
+
+class CausalLayer(nn.Module):
+    """A transformer layer called with a square subsequent mask."""
+
+    def __init__(self, layer):
+        super().__init__()
+        self.layer = layer
+
+    def forward(self, x):
+        s = x.shape[1]
+        mask = torch.triu(torch.full((s, s), float("-inf"), device=x.device), diagonal=1)
+        return self.layer(x, src_mask=mask)
+
+
+class PositionEmbedding(nn.Module):
+    def __init__(self, num, dim, device):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(num, dim, device=device) * 0.02)
+
+    def forward(self, x):
+        return x + self.weight[: x.shape[1]]
+
+
+class TokenTypeEmbedding(nn.Module):
+    def __init__(self, num, dim, device):
+        super().__init__()
+        self.embedding = nn.Embedding(num, dim, device=device)
+
+    def forward(self, x):
+        ids = torch.zeros(x.shape[:2], dtype=torch.int64, device=x.device)
+        return x + self.embedding(ids)
+
+
+class ClassToken(nn.Module):
+    def __init__(self, dim, device):
+        super().__init__()
+        self.token = nn.Parameter(torch.zeros(1, 1, dim, device=device))
+
+    def forward(self, x):
+        return torch.cat([self.token.expand(x.shape[0], -1, -1), x], dim=1)
+
+
+class ToSequence(nn.Module):
+    def forward(self, x):
+        return x.flatten(2).transpose(1, 2)
+
+
+class SelectToken(nn.Module):
+    def __init__(self, index):
+        super().__init__()
+        self.index = index
+
+    def forward(self, x):
+        return x[:, self.index]
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, device, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim, device=device))
+        self.eps = eps
+
+    def forward(self, x):
+        h = x.to(torch.float32)
+        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * h.to(x.dtype)
+
+
+class LlamaDecoderLayer(nn.Module):
+    """transformers' LlamaDecoderLayer (eager attention, rotary base 10000)."""
+
+    def __init__(self, d, heads, ff, device):
+        super().__init__()
+        lin = lambda i, o: nn.Linear(i, o, bias=False, device=device)  # noqa: E731
+        self.heads, self.hd = heads, d // heads
+        self.q_proj, self.k_proj, self.v_proj, self.o_proj = lin(d, d), lin(d, d), lin(d, d), lin(d, d)
+        self.gate_proj, self.up_proj, self.down_proj = lin(d, ff), lin(d, ff), lin(ff, d)
+        self.input_layernorm, self.post_attention_layernorm = RMSNorm(d, device), RMSNorm(d, device)
+
+    def _rope(self, x):
+        s, hd = x.shape[2], self.hd
+        inv = 1.0 / (10000 ** (torch.arange(0, hd, 2, device=x.device).float() / hd))
+        freqs = torch.outer(torch.arange(s, device=x.device).float(), inv)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        x1, x2 = x[..., : hd // 2], x[..., hd // 2:]
+        return x * emb.cos().to(x.dtype) + torch.cat((-x2, x1), dim=-1) * emb.sin().to(x.dtype)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h = self.input_layernorm(x)
+        q, k, v = (p(h).view(b, s, self.heads, self.hd).transpose(1, 2)
+                   for p in (self.q_proj, self.k_proj, self.v_proj))
+        q, k = self._rope(q), self._rope(k)
+        w = torch.matmul(q, k.transpose(2, 3)) / (self.hd ** 0.5)
+        w = w + torch.triu(torch.full((s, s), float("-inf"), device=x.device), diagonal=1)
+        w = torch.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        a = torch.matmul(w, v).transpose(1, 2).contiguous().reshape(b, s, d)
+        x = x + self.o_proj(a)
+        h = self.post_attention_layernorm(x)
+        return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
 
 
 class Residual(nn.Module):
@@ -367,15 +554,23 @@ def validate_spec(spec):
 def infer_shapes(spec):
     """Per-sample output shape and dtype name of the model.  The modules are
     built on the meta device, so this allocates no parameter memory."""
-    _, shape, dtype = _build_list(spec["layers"], spec["input"]["shape"],
-                                  spec["input"]["dtype"], "layers", "meta")
+    _, shape, dtype = _build(spec, "meta")
     return shape, dtype
 
 
-def build_model(spec):
-    """The ``nn.Sequential`` described by ``spec`` (float32, on CPU)."""
-    model, _, _ = _build_list(spec["layers"], spec["input"]["shape"],
-                              spec["input"]["dtype"], "layers", "cpu")
+def _build(spec, device):
+    _CONTEXT.clear()
+    try:
+        return _build_list(spec["layers"], spec["input"]["shape"],
+                           spec["input"]["dtype"], "layers", device)
+    finally:
+        _CONTEXT.clear()
+
+
+def build_model(spec, device="cpu"):
+    """The ``nn.Sequential`` described by ``spec`` (float32, on ``device``;
+    ``"meta"`` builds it without allocating parameters)."""
+    model, _, _ = _build(spec, device)
     return model
 
 
@@ -441,6 +636,48 @@ def _selftest():
             print(f"ok  rejected: {e}")
         else:
             raise AssertionError(f"not rejected: {layer}")
+    tiny = [
+        ("tiny-gpt", [128], [{"type": "embedding", "num_embeddings": 50, "embedding_dim": 16},
+                            {"type": "position_embedding", "num_embeddings": 16, "embedding_dim": 16},
+                            {"type": "transformer_encoder_layer", "d_model": 16, "nhead": 2,
+                             "dim_feedforward": 32, "norm_first": True, "causal": True,
+                             "activation": "gelu"},
+                            {"type": "layernorm"},
+                            {"type": "linear", "out_features": 50, "bias": False, "tied": True}]),
+        ("tiny-vit", None, [{"type": "conv2d", "out_channels": 16, "kernel_size": 4, "stride": 4},
+                            {"type": "to_sequence"},
+                            {"type": "class_token", "embedding_dim": 16},
+                            {"type": "position_embedding", "num_embeddings": 5, "embedding_dim": 16},
+                            {"type": "transformer_encoder_layer", "d_model": 16, "nhead": 2,
+                             "dim_feedforward": 32, "norm_first": True, "activation": "gelu"},
+                            {"type": "layernorm"}, {"type": "select_token"},
+                            {"type": "linear", "out_features": 3}]),
+        ("tiny-bert", [], [{"type": "embedding", "num_embeddings": 50, "embedding_dim": 16},
+                           {"type": "token_type_embedding", "num_embeddings": 2, "embedding_dim": 16},
+                           {"type": "position_embedding", "num_embeddings": 16, "embedding_dim": 16},
+                           {"type": "layernorm"}, {"type": "dropout", "p": 0.1},
+                           {"type": "transformer_encoder_layer", "d_model": 16, "nhead": 2,
+                            "dim_feedforward": 32, "activation": "gelu"},
+                           {"type": "select_token"}, {"type": "linear", "out_features": 16},
+                           {"type": "tanh"}, {"type": "linear", "out_features": 2}]),
+        ("tiny-llama", [128], [{"type": "embedding", "num_embeddings": 50, "embedding_dim": 16},
+                              {"type": "llama_decoder_layer", "d_model": 16, "nhead": 2,
+                               "dim_feedforward": 40},
+                              {"type": "rmsnorm"},
+                              {"type": "linear", "out_features": 50, "bias": False}]),
+    ]
+    for name, target, layers in tiny:
+        integer = layers[0]["type"] == "embedding"
+        spec = {"name": name, "loss": "cross_entropy", "layers": layers,
+                "input": {"shape": [8] if integer else [3, 8, 8],
+                          "dtype": "int64" if integer else "float32"},
+                "target": {"shape": [8] if target else [], "dtype": "int64"}}
+        validate_spec(spec)
+        model = build_model(spec)
+        x, y = make_batch(spec, 2)
+        make_loss_fn(spec)(model(x), y).backward()
+        n = sum(p.numel() for p in model.parameters())
+        print(f"ok  extension spec {name:14} {n:>6} params")
     spec = copy.deepcopy(base)
     spec["extra"] = 1
     try:
