@@ -120,7 +120,8 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
     for (std::size_t i = 0; i < phaseLabels_.size(); ++i) {
         const bool shown = training || i == 0;
         const double end = i < bounds.size() && training ? bounds[i] : n;
-        phaseLabels_[i]->setVisible(shown);
+        // A phase narrower than its name gets no label (its boundary line still shows).
+        phaseLabels_[i]->setVisible(shown && (end - start) >= n * 0.08);
         phaseLabels_[i]->setText(names[i]);
         phaseLabels_[i]->position->setCoords((start + end) / 2, 0.02);
         if (i < phaseLines_.size()) {
