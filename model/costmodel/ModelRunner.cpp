@@ -28,12 +28,16 @@ const Tensor& ModelRunner::param(const ResolvedLayer& l, int k) const {
 Tensor ModelRunner::forward(const Tensor& x, int segments) {
     const int n = model_.topLevelLayerCount();
     if (segments <= 1 || !g_.gradEnabled) return range(0, n - 1, x);
+    // Token ids: a reentrant checkpoint of the embedding would give the first segment no
+    // gradients at all (1.13), so the embedding runs normally and the rest is split, as
+    // Hugging Face's gradient checkpointing does with the transformer blocks.
+    const int first = isFloating(x.dtype()) ? 0 : 1;
+    Tensor input = first ? range(0, 0, x) : x;
     // checkpoint_sequential: segment_size = n // K; the first K-1 segments are checkpointed,
     // the last one (to the end) runs normally.
-    const int size = n / segments;
-    Tensor input = x;
-    int end = -1;
-    for (int start = 0; size > 0 && start < size * (segments - 1); start += size) {
+    const int size = (n - first) / segments;
+    int end = first - 1;
+    for (int start = first; size > 0 && start < first + size * (segments - 1); start += size) {
         end = start + size - 1;
         input = checkpointSegment(start, end, input);
     }

@@ -184,8 +184,8 @@ private:
         e.opCount = mem_.sampleCount();
         e.timeline = mem_.timeline();
         if (o_.training && model_.spec.input.dtype == DType::I64 && e.checkpointSegments > 1)
-            e.warnings.push_back("reentrant checkpoint with an integer input: the first segment gets no gradients "
-                                 "(PyTorch 1.13 warns \"None of the inputs have requires_grad=True\")");
+            e.warnings.push_back("integer input: the first layer (the embedding) runs outside the checkpointed segments "
+                                 "(checkpoint_sequential over the whole model would leave the first segment without gradients)");
     }
 
     const ResolvedModel& model_;

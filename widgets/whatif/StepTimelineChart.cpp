@@ -25,7 +25,10 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     layout->addWidget(plot_);
     setMinimumSize(360, 240);
     plot_->yAxis->setTicker(bytesTicker_);
-    plot_->xAxis->setLabel(tr("Simulated op of one step"));
+    plot_->xAxis->setLabel(tr("One step, op by op (%1 simulated ops; a short phase is drawn 10% wide)"));
+    plot_->xAxis->setTickLabels(false);
+    plot_->xAxis->setTicks(false);
+    plot_->xAxis->grid()->setVisible(false);
     plot_->xAxis2->setTicker(timeTicker_);
     plot_->legend->setVisible(true);
     plot_->legend->setBorderPen(Qt::NoPen);
@@ -86,6 +89,29 @@ int StepTimelineChart::pointCount() const { return layers_.front()->dataCount();
 void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<std::int64_t> limit) {
     limit_ = limit;
     const auto& samples = e.timeline;
+    const double n = static_cast<double>(std::max<std::size_t>(1, samples.size()));
+    // x: op order within the step, each phase drawn at least kMinShare of the width (a foreach
+    // optimizer step is a handful of ops after thousands of forward and backward ops).
+    std::vector<double> bounds{0};
+    for (const costmodel::PhaseMark& m : e.marks)
+        if (m.name == "forward end" || m.name == "backward end") bounds.push_back(m.sample + 1);
+    const bool training = bounds.size() == 3;
+    bounds.push_back(n);
+    constexpr double kMinShare = 0.1, kWidth = 1000;
+    std::vector<double> share;
+    double total = 0;
+    for (std::size_t p = 0; p + 1 < bounds.size(); ++p) {
+        share.push_back(std::max((bounds[p + 1] - bounds[p]) / n, kMinShare));
+        total += share.back();
+    }
+    std::vector<double> xStart{0};
+    for (double sh : share) xStart.push_back(xStart.back() + sh / total * kWidth);
+    auto xOf = [&](double i) {
+        std::size_t p = 0;
+        while (p + 2 < bounds.size() && i >= bounds[p + 1]) ++p;
+        const double len = std::max(1.0, bounds[p + 1] - bounds[p]);
+        return xStart[p] + (i - bounds[p]) / len * (xStart[p + 1] - xStart[p]);
+    };
     // Long timelines are thinned to at most kMaxPoints, keeping each bucket's largest sample.
     const std::size_t bucket = std::max<std::size_t>(1, (samples.size() + kMaxPoints - 1) / kMaxPoints);
     std::vector<std::size_t> picked;
@@ -99,7 +125,7 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
     QVector<double> keys;
     std::size_t peakIndex = 0;
     for (std::size_t i : picked) {
-        keys << static_cast<double>(i);
+        keys << xOf(static_cast<double>(i));
         double cumulative = 0;
         for (int c = 0; c < costmodel::kCategoryCount; ++c) {
             cumulative += static_cast<double>(samples[i].byCategory[static_cast<std::size_t>(c)]);
@@ -107,33 +133,30 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
         }
         if (samples[i].bytes > samples[peakIndex].bytes) peakIndex = i;
     }
+    if (!keys.isEmpty()) { // the last sample holds until the end of the step
+        keys << kWidth;
+        for (auto& v : values) v << v.back();
+    }
     for (int c = 0; c < costmodel::kCategoryCount; ++c) layers_[static_cast<std::size_t>(c)]->setData(keys, values[static_cast<std::size_t>(c)], true);
-    const double n = static_cast<double>(std::max<std::size_t>(1, samples.size()));
-    plot_->xAxis->setRange(0, n);
-    // Phases: forward until "forward end", backward until "backward end", then the optimizer.
-    std::vector<double> bounds;
-    for (const costmodel::PhaseMark& m : e.marks)
-        if (m.name == "forward end" || m.name == "backward end") bounds.push_back(m.sample);
-    const bool training = bounds.size() == 2;
+    plot_->xAxis->setRange(0, kWidth);
     const QString names[] = {tr("forward"), tr("backward"), tr("optimizer")};
-    double start = 0;
     for (std::size_t i = 0; i < phaseLabels_.size(); ++i) {
         const bool shown = training || i == 0;
-        const double end = i < bounds.size() && training ? bounds[i] : n;
-        // A phase narrower than its name gets no label (its boundary line still shows).
-        phaseLabels_[i]->setVisible(shown && (end - start) >= n * 0.08);
+        phaseLabels_[i]->setVisible(shown);
         phaseLabels_[i]->setText(names[i]);
-        phaseLabels_[i]->position->setCoords((start + end) / 2, 0.02);
+        if (shown) phaseLabels_[i]->position->setCoords((xStart[i] + xStart[i + 1]) / 2, 0.02);
         if (i < phaseLines_.size()) {
             phaseLines_[i]->setVisible(training);
-            phaseLines_[i]->point1->setCoords(end, 0);
-            phaseLines_[i]->point2->setCoords(end, 1);
+            if (training) {
+                phaseLines_[i]->point1->setCoords(xStart[i + 1], 0);
+                phaseLines_[i]->point2->setCoords(xStart[i + 1], 1);
+            }
         }
-        start = end;
     }
+    plot_->xAxis->setLabel(tr("One step, op by op (%1 simulated ops; a short phase is drawn 10% wide)").arg(samples.size()));
     top_ = samples.empty() ? 1.0 : static_cast<double>(samples[peakIndex].bytes);
     peakLabel_->setVisible(!samples.empty());
-    peakLabel_->position->setCoords(std::clamp(static_cast<double>(peakIndex), n * 0.12, n * 0.88), top_);
+    peakLabel_->position->setCoords(std::clamp(xOf(static_cast<double>(peakIndex)), kWidth * 0.12, kWidth * 0.88), top_);
     peakLabel_->setText(tr("peak %1 (%2)").arg(QString::fromStdString(formatBytes(static_cast<double>(e.peakBytes))),
                                                QString::fromUtf8(costmodel::phaseName(e.peakPhase))));
     updateRanges();
