@@ -69,6 +69,7 @@ private slots:
     void largestBatchIsTheBoundary();
     void knobsSave();
     void checkpointSegments();
+    void tokenModelsCheckpointAfterTheEmbedding();
     void optionWordsAndSizes();
     void impossibleOptionsThrow();
 };
@@ -358,6 +359,22 @@ void TestCostModel::checkpointSegments() {
     // forward_end drops: the checkpointed segment keeps only its input
     o.checkpoint = {};
     QVERIFY(e.marks[1].bytes < estimate(model, o).marks[1].bytes);
+}
+
+void TestCostModel::tokenModelsCheckpointAfterTheEmbedding() {
+    // transformer-tok.json: embedding + 2 encoder layers + layernorm + head. Checkpointed, every
+    // parameter still gets its gradient: after backward the heap holds parameters + gradients.
+    const ModelSpec spec = readModelSpecFile(QStringLiteral(MEMVIZ_SOURCE_DIR "/bench/costmodel/specs/transformer-tok.json").toStdString());
+    const std::int64_t P = 4 * resolveModel(spec).parameterCount();
+    EstimateOptions o = training(4, OptimizerKind::Sgd);
+    o.checkpoint = {CheckpointMode::Segments, 2};
+    const Estimate e = estimate(spec, o);
+    QCOMPARE(e.marks[2].name, std::string("backward end"));
+    QVERIFY(e.marks[2].bytes >= 2 * P);
+    QCOMPARE(e.warnings.size(), std::size_t(1));
+    QVERIFY(e.warnings[0].find("embedding") != std::string::npos);
+    o.checkpoint = {};
+    QVERIFY(e.marks[1].bytes < estimate(spec, o).marks[1].bytes); // less kept at the end of forward
 }
 
 void TestCostModel::optionWordsAndSizes() {
