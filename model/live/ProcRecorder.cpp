@@ -67,6 +67,7 @@ void ProcRecorder::run() {
         attached.emplace(ProcSamplerOptions{pid, options_.children, options_.intervalNs});
         attached->check();
     }
+    if (launch) resolveProgram(options_.command.front()); // not found, not executable: refused before the store is touched
     Database db(storePath());
     if (launch) {
         launched_ = std::make_unique<LaunchedProcess>(options_.command); // throws: not found, not executable
