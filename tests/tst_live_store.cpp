@@ -75,6 +75,7 @@ private slots:
     void probeAddresses();
     void probeStreamIsStoredAndFinalised();
     void liveOpsMatchFinalisedOpStats();
+    void gapsBetweenOperators();
     void phasesAndMarkers();
     void newerProtocolIsRefused();
     void commitsAreVisibleToOtherConnections();
@@ -289,6 +290,27 @@ void TestLiveStore::liveOpsMatchFinalisedOpStats() {
     QCOMPARE(QString::fromStdString(windowed[0].name), QStringLiteral("aten::relu"));
     QCOMPARE(QString::fromStdString(liveOpAt(db, id, 3200)), QStringLiteral("aten::mm (backward, step 0)"));
     QVERIFY(liveOpAt(db, id, 2700).empty());
+}
+
+void TestLiveStore::gapsBetweenOperators() {
+    QTemporaryDir dir;
+    Database db(dir.filePath("g.memviz").toStdString());
+    LiveWriter w(db, probeSpec());
+    ProbeStreamWriter stream(w);
+    // Between the two ops, 3000 bytes were freed (a tensor's last reference dropped).
+    stream.applyLine(R"({"type":"op","t":0,"dur":10,"name":"aten::empty","phase":"forward","mem":{"cpu":{"before":100,"after":4100}}})", 0);
+    stream.applyLine(R"({"type":"op","t":50,"dur":10,"name":"aten::add","phase":"forward","mem":{"cpu":{"before":1100,"after":2100}}})", 0);
+    w.commit();
+    const auto rows = queryLiveOps(db, w.traceId(), {});
+    QCOMPARE(rows.size(), std::size_t(3));
+    std::int64_t net = 0;
+    for (const OpRow& r : rows) net += r.netBytes();
+    QCOMPARE(net, 2100 - 100); // the operators' net bytes add up to the series' change
+    const auto gap = std::find_if(rows.begin(), rows.end(), [](const OpRow& r) { return r.name == kBetweenOperators; });
+    QVERIFY(gap != rows.end());
+    QCOMPARE(gap->frees, 1);
+    QCOMPARE(gap->bytesFreed, 3000);
+    QCOMPARE(QString::fromStdString(liveOpAt(db, w.traceId(), 30)), QStringLiteral("(between operators) (forward, step 0)"));
 }
 
 void TestLiveStore::phasesAndMarkers() {

@@ -44,9 +44,10 @@ std::string ExitStatus::text() const {
     return "ended";
 }
 
-std::string resolveProgram(const std::string& program) {
+std::string resolveProgram(const std::string& program, const std::string& workingDirectory) {
     if (program.empty()) throw std::runtime_error("no program to run");
     if (program.find('/') != std::string::npos) {
+        if (program.front() != '/' && !workingDirectory.empty()) return resolveProgram(workingDirectory + "/" + program);
         if (!isExecutableFile(program)) {
             const int err = errno;
             struct stat st {};
@@ -106,9 +107,14 @@ std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     return out;
 }
 
-LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv) {
+LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory) {
     if (argv.empty()) throw std::runtime_error("no program to run");
-    const std::string program = resolveProgram(argv.front());
+    const std::string program = resolveProgram(argv.front(), workingDirectory);
+    if (!workingDirectory.empty()) {
+        struct stat st {};
+        if (::stat(workingDirectory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            throw std::runtime_error("cannot run in " + workingDirectory + ": no such folder");
+    }
     // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -134,6 +140,11 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv) {
         do n = ::read(go[0], &byte, 1);
         while (n < 0 && errno == EINTR);
         if (n != 1) ::_exit(127); // the recorder went away before releasing us
+        if (!workingDirectory.empty() && ::chdir(workingDirectory.c_str()) != 0) {
+            const int err = errno;
+            [[maybe_unused]] const ssize_t w = ::write(error[1], &err, sizeof err);
+            ::_exit(127);
+        }
         ::execve(program.c_str(), args.data(), environ);
         const int err = errno;
         [[maybe_unused]] const ssize_t w = ::write(error[1], &err, sizeof err);

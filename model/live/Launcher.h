@@ -20,7 +20,9 @@ class LaunchedProcess {
 public:
     // Forks; the child waits for release(). Throws std::runtime_error when the program
     // cannot be found or is not executable (resolved on PATH here, before forking).
-    explicit LaunchedProcess(const std::vector<std::string>& argv);
+    // `workingDirectory` (empty: ours) is where the program runs; a relative program path
+    // is taken relative to it.
+    explicit LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {});
     // A child never released is killed and reaped; a running one is left running.
     ~LaunchedProcess();
     LaunchedProcess(const LaunchedProcess&) = delete;
@@ -48,7 +50,7 @@ private:
 
 // The program's full path as execve needs it: argv[0] itself when it holds a '/', else the
 // first executable match on PATH. Throws std::runtime_error when there is none.
-std::string resolveProgram(const std::string& program);
+std::string resolveProgram(const std::string& program, const std::string& workingDirectory = {});
 
 // Arguments joined by spaces, quoted where needed (for titles and messages).
 std::string joinCommandLine(const std::vector<std::string>& argv);

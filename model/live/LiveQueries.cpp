@@ -71,7 +71,7 @@ std::vector<LiveRecordingInfo> listLiveRecordings(Database& db) {
     return out;
 }
 
-std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId) {
+std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId, LiveSeriesDetail detail) {
     std::vector<LiveSeriesInfo> out;
     Statement s(db, "SELECT series, device, name, unit, is_primary FROM live_series WHERE trace_id = ? ORDER BY series");
     s.bind(1, traceId);
@@ -86,8 +86,21 @@ std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId) {
     }
     Statement stats(db, "SELECT count(*), min(t), max(t), min(value), max(value) FROM live_samples "
                         "WHERE trace_id = ? AND series = ?");
-    Statement last(db, "SELECT value FROM live_samples WHERE trace_id = ? AND series = ? ORDER BY t DESC LIMIT 1");
+    Statement first(db, "SELECT t FROM live_samples WHERE trace_id = ? AND series = ? ORDER BY t LIMIT 1");
+    Statement last(db, "SELECT value, t FROM live_samples WHERE trace_id = ? AND series = ? ORDER BY t DESC LIMIT 1");
     for (LiveSeriesInfo& i : out) {
+        if (detail == LiveSeriesDetail::Ends) {
+            first.bind(1, traceId).bind(2, i.series);
+            if (first.step()) i.tFirst = first.int64(0);
+            first.reset();
+            last.bind(1, traceId).bind(2, i.series);
+            if (last.step()) {
+                i.vLast = last.int64(0);
+                i.tLast = last.int64(1);
+            }
+            last.reset();
+            continue;
+        }
         stats.bind(1, traceId).bind(2, i.series);
         if (stats.step() && stats.int64(0) > 0) {
             i.count = stats.int64(0);
@@ -105,7 +118,9 @@ std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId) {
 }
 
 std::int64_t liveExtent(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT max(t) FROM live_samples WHERE trace_id = ?");
+    // Per series, the newest sample is one index seek; max over all of them at once is not.
+    Statement s(db, "SELECT max((SELECT max(t) FROM live_samples WHERE trace_id = ?1 AND series = ls.series)) "
+                    "FROM live_series ls WHERE trace_id = ?1");
     s.bind(1, traceId);
     std::int64_t t = s.step() && !s.isNull(0) ? s.int64(0) : 0;
     Statement m(db, "SELECT max(t) FROM live_markers WHERE trace_id = ?");

@@ -56,7 +56,11 @@ struct LivePhaseSpan {
 // nullopt when the trace is not a live recording (or the store predates them).
 std::optional<LiveRecordingInfo> findLiveRecording(Database& db, std::int64_t traceId);
 std::vector<LiveRecordingInfo> listLiveRecordings(Database& db);
-std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId);
+// Full: every field (a scan of the samples). Ends: count, min and max are left 0; only
+// the first and last point are read (index seeks: cheap enough for every live refresh).
+enum class LiveSeriesDetail { Full, Ends };
+std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId,
+                                           LiveSeriesDetail detail = LiveSeriesDetail::Full);
 // Newest sample time of the recording (0 when none yet).
 std::int64_t liveExtent(Database& db, std::int64_t traceId);
 std::int64_t liveSampleCount(Database& db, std::int64_t traceId);

@@ -48,6 +48,30 @@ std::vector<std::pair<std::string, std::int64_t>> ProbeStreamWriter::latest() co
     return {latest_.begin(), latest_.end()};
 }
 
+void ProbeStreamWriter::writeGaps(const ProbeRecord& r) {
+    // Memory that changed between two operators (Python dropping the last reference to a
+    // tensor frees it there) is a record of its own, so that the operators' net bytes add
+    // up to what the series shows.
+    std::optional<std::int64_t> seq;
+    for (const ProbeDeviceMemory& m : r.memory) {
+        const auto last = lastAfter_.find(m.device);
+        if (!m.before || last == lastAfter_.end() || last->second.second == *m.before) continue;
+        if (!seq) seq = seq_++;
+        LiveOpRecord gap;
+        gap.seq = *seq;
+        gap.device = m.device;
+        gap.t = last->second.first;
+        gap.tEnd = std::max(r.t, gap.t);
+        gap.kind = "gap";
+        gap.name = kBetweenOperators;
+        gap.phase = r.phase.empty() ? "forward" : r.phase;
+        gap.step = r.step;
+        gap.bytesBefore = last->second.second;
+        gap.bytesAfter = *m.before;
+        writer_.addOp(gap);
+    }
+}
+
 void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
     using T = ProbeRecord::Type;
     ++records_;
@@ -73,8 +97,9 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
         break;
     }
     case T::Op: {
-        const std::int64_t seq = seq_++;
         const std::int64_t tEnd = r.t + r.dur;
+        if (r.kind.empty() || r.kind == "op") writeGaps(r);
+        const std::int64_t seq = seq_++;
         for (const ProbeDeviceMemory& m : r.memory) {
             if (m.before) sample(m.device, "allocated", true, r.t, *m.before);
             if (m.after) sample(m.device, "allocated", true, tEnd, *m.after);
@@ -92,6 +117,7 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
             op.bytesBefore = *m.before;
             op.bytesAfter = *m.after;
             writer_.addOp(op);
+            if (op.kind == "op") lastAfter_[m.device] = {tEnd, *m.after};
         }
         break;
     }

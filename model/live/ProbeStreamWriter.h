@@ -14,6 +14,9 @@
 
 namespace memviz {
 
+// The operator name of memory changes between two operators (live_ops.kind 'gap').
+inline constexpr const char* kBetweenOperators = "(between operators)";
+
 class ProbeStreamWriter {
 public:
     explicit ProbeStreamWriter(LiveWriter& writer);
@@ -45,11 +48,13 @@ private:
     int seriesFor(const std::string& device, const std::string& name, bool primary);
     void sample(const std::string& device, const std::string& name, bool primary, std::int64_t t, std::int64_t v);
     void noteTime(std::int64_t t);
+    void writeGaps(const ProbeRecord& r);
 
     LiveWriter& writer_;
     ProbeParser parser_;
     std::map<std::pair<std::string, std::string>, int> series_;
     std::map<std::string, std::int64_t> latest_;
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> lastAfter_; // per device: end time, bytes
     std::int64_t seq_ = 0;
     std::int64_t lastT_ = 0;
     std::optional<std::int64_t> clockOffset_; // our monotonic minus the probe's t

@@ -67,10 +67,10 @@ void ProcRecorder::run() {
         attached.emplace(ProcSamplerOptions{pid, options_.children, options_.intervalNs});
         attached->check();
     }
-    if (launch) resolveProgram(options_.command.front()); // not found, not executable: refused before the store is touched
+    if (launch) resolveProgram(options_.command.front(), options_.workingDirectory); // not found, not executable: refused before the store is touched
     Database db(storePath());
     if (launch) {
-        launched_ = std::make_unique<LaunchedProcess>(options_.command); // throws: not found, not executable
+        launched_ = std::make_unique<LaunchedProcess>(options_.command, options_.workingDirectory); // throws: not found, not executable
         pid = launched_->pid();
         launchedPid_ = pid;
         name = baseName(options_.command.front());

@@ -16,6 +16,7 @@ class LaunchedProcess;
 struct ProcRecordingOptions {
     int pid = 0;                      // attach to this process ...
     std::vector<std::string> command; // ... or launch this one (argv)
+    std::string workingDirectory;     // where it runs (empty: memviz's own)
     std::int64_t intervalNs = 100'000'000;
     bool children = false;
 };

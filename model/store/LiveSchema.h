@@ -61,7 +61,8 @@ CREATE TABLE live_ops (
     device       TEXT    NOT NULL,
     t            INTEGER NOT NULL, -- start
     t_end        INTEGER NOT NULL,
-    kind         TEXT    NOT NULL, -- 'op', 'module', 'backward', 'optimizer'
+    kind         TEXT    NOT NULL, -- 'op', 'module', 'backward', 'optimizer'; 'gap': the change
+                                   -- between two ops, named '(between operators)'
     name         TEXT    NOT NULL,
     phase        TEXT    NOT NULL, -- 'forward', 'backward', 'optimizer'
     step         INTEGER NOT NULL,
