@@ -76,7 +76,9 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
-    new LiveTracePanel(session_, timeline_, this); // after SnapshotPanel: it clears overlays first
+    // After SnapshotPanel (which clears overlays first). It also follows a store that another
+    // memviz is recording into.
+    (new LiveTracePanel(session_, timeline_, this))->setWatching(true);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);

@@ -88,6 +88,7 @@ private slots:
     void liveWindowWhileRecording();
     void probeStreamFillsTheOperatorTable();
     void recordMenuAndFinishedRecordingInMainWindow();
+    void mainWindowWatchesAnotherRecorder();
 };
 
 void TestLiveViews::processListModelMergesListings() {
@@ -297,6 +298,28 @@ void TestLiveViews::recordMenuAndFinishedRecordingInMainWindow() {
              qPrintable(failed->view()->messageLabel()->text()));
     QVERIFY(!QFileInfo::exists(dir.filePath("x.memviz")));
     failed->close();
+}
+
+void TestLiveViews::mainWindowWatchesAnotherRecorder() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("watched.memviz");
+    QProcess recorder;
+    recorder.setReadChannel(QProcess::StandardError);
+    recorder.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--out", store, "--interval-ms", "20", "--progress", "--",
+                                                   QStringLiteral(MEMVIZ_LIVE_STEPS), "--hold-ms", "400"});
+    QVERIFY(recorder.waitForReadyRead(10000)); // a first commit
+    MainWindow main;
+    main.openFileBlocking(store);
+    QVERIFY(main.session()->isLive());
+    const qint64 first = main.session()->fullRange().end;
+    QTRY_VERIFY_WITH_TIMEOUT(main.session()->fullRange().end > first + 300'000'000, 20000);
+    QVERIFY(main.timeline()->plot()->graphCount() >= 6);
+    QVERIFY(recorder.waitForFinished(30000));
+    QCOMPARE(recorder.exitCode(), 0);
+    // Once the other memviz finalised it, the window shows the finished trace.
+    QTRY_VERIFY_WITH_TIMEOUT(!main.session()->isLive(), 10000);
+    QCOMPARE(main.session()->summary().devices.size(), std::size_t(1));
+    QVERIFY(main.session()->summary().devices[0].peakBytes >= 128 * 1024 * 1024);
 }
 
 QTEST_MAIN(TestLiveViews)

@@ -10,6 +10,12 @@ TraceSession::~TraceSession() = default;
 
 void TraceSession::open(const QString& storePath, qint64 traceId) {
     auto db = std::make_unique<Database>(storePath.toStdString(), Database::Mode::ReadOnly);
+    // Another memviz is recording it right now: show what it has committed so far.
+    if (const auto rec = findLiveRecording(*db, traceId); rec && rec->recording()) {
+        db.reset();
+        openLive(storePath, traceId);
+        return;
+    }
     TraceSummary summary = loadSummary(*db, traceId);
     std::vector<SeriesInfo> series = listSeries(*db, traceId);
     std::map<QString, QString> metadata;

@@ -20,7 +20,8 @@ public:
     explicit TraceSession(QObject* parent = nullptr);
     ~TraceSession() override;
 
-    // Opens the store read-only and shows one of its traces. Throws StoreError.
+    // Opens the store read-only and shows one of its traces (a recording still being
+    // written by another memviz: as openLive does). Throws StoreError.
     void open(const QString& storePath, qint64 traceId);
     // Opens a live recording that is still being written: series come from its relational
     // samples (live/LiveQueries) and grow with refreshLive(). Throws StoreError.

@@ -3,6 +3,8 @@
 #include <set>
 
 #include "live/LiveQueries.h"
+#include <qcustomplot.h>
+
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 
@@ -27,7 +29,33 @@ LiveTracePanel::LiveTracePanel(TraceSession* session, TimelinePlot* timeline, QO
         update();
     });
     connect(session_, &TraceSession::liveAdvanced, this, &LiveTracePanel::update);
+    watchTimer_.setInterval(500);
+    connect(&watchTimer_, &QTimer::timeout, this, &LiveTracePanel::watch);
     update();
+}
+
+void LiveTracePanel::setWatching(bool watching) {
+    if (watching) watchTimer_.start();
+    else watchTimer_.stop();
+}
+
+void LiveTracePanel::watch() {
+    if (!session_->isOpen() || !session_->isLive()) return;
+    try {
+        const auto rec = findLiveRecording(session_->database(), session_->traceId());
+        if (rec && !rec->recording()) {
+            session_->open(session_->storePath(), session_->traceId()); // finalised meanwhile
+            return;
+        }
+        QCPAxis* x = timeline_->plot()->xAxis;
+        const double oldEnd = static_cast<double>(session_->fullRange().end);
+        const bool atEnd = x->range().upper >= oldEnd;
+        session_->refreshLive();
+        const double end = static_cast<double>(session_->fullRange().end);
+        if (atEnd && end > oldEnd) x->setRange(x->range().lower, end + (end - x->range().lower) * 0.02);
+    } catch (const std::exception&) {
+        // The store is busy for a moment: next time.
+    }
 }
 
 void LiveTracePanel::update() {

@@ -4,6 +4,7 @@
 // and the probe's operator at the hovered time in the read-out. For other traces it leaves
 // the timeline alone.
 #include <QObject>
+#include <QTimer>
 
 namespace memviz {
 
@@ -17,6 +18,10 @@ public:
 
     // Re-reads the markers (a live recording gains them as it runs).
     void update();
+    // For a window that only watches a store another memviz records into: re-read it every
+    // half second, keep the view at the end when it was there, and show the finalised trace
+    // once the recording ends. (A live window's own session does this itself.)
+    void setWatching(bool watching);
     bool active() const { return active_; }
 
     // More phase spans than this are not drawn (a long run would bury the series under
@@ -24,7 +29,10 @@ public:
     static constexpr int kMaxSpans = 240;
 
 private:
+    void watch();
+
     TraceSession* session_;
+    QTimer watchTimer_;
     TimelinePlot* timeline_;
     bool active_ = false;
     std::size_t shownMarkers_ = 0;
