@@ -78,50 +78,57 @@ void ProbeRecorder::run() {
     LiveEnd end;
     std::string line;
     std::int64_t statusAt = 0;
-    for (;;) {
-        const auto result = connection.next(line, kPollMs);
-        const std::int64_t now = monotonicNs();
-        if (result == ProbeConnection::Result::Line) {
-            try {
-                stream.applyLine(line, now);
-            } catch (const ProbeProtocolError& e) {
-                end.reason = "error";
-                end.message = e.what();
+    // Whatever goes wrong from here on (the store, say), what was recorded is kept and
+    // finalised, and the reason is stored with it.
+    try {
+        for (;;) {
+            const auto result = connection.next(line, kPollMs);
+            const std::int64_t now = monotonicNs();
+            if (result == ProbeConnection::Result::Line) {
+                try {
+                    stream.applyLine(line, now);
+                } catch (const ProbeProtocolError& e) {
+                    end.reason = "error";
+                    end.message = e.what();
+                    break;
+                }
+                if (stream.saidBye()) {
+                    end.reason = "exited";
+                    end.exitCode = stream.exitCode();
+                    end.message = "the script " + (stream.exitCode() ? "exited with status " + std::to_string(*stream.exitCode())
+                                                                     : std::string("ended"));
+                    if (!stream.error().empty()) end.message += ": " + stream.error();
+                    break;
+                }
+            } else if (result == ProbeConnection::Result::Closed) {
+                end.reason = "disconnected";
+                end.message = "the probe disconnected without saying goodbye (the script was killed or crashed)";
                 break;
             }
-            if (stream.saidBye()) {
-                end.reason = "exited";
-                end.exitCode = stream.exitCode();
-                end.message = "the script " + (stream.exitCode() ? "exited with status " + std::to_string(*stream.exitCode())
-                                                                 : std::string("ended"));
-                if (!stream.error().empty()) end.message += ": " + stream.error();
+            if (stopRequested()) {
+                end.reason = "stopped";
+                end.message = "recording stopped";
                 break;
             }
-        } else if (result == ProbeConnection::Result::Closed) {
-            end.reason = "disconnected";
-            end.message = "the probe disconnected without saying goodbye (the script was killed or crashed)";
-            break;
+            if (durationNs() > 0 && now - connectedAt >= durationNs()) {
+                end.reason = "duration";
+                end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
+                break;
+            }
+            flushMarkers(writer, stream.probeTimeAt(now));
+            if (now - statusAt >= kStatusEveryNs) { // not per line: a busy stream has thousands a second
+                statusAt = now;
+                updateStatus([&](RecorderStatus& s) {
+                    s.lastT = stream.lastT();
+                    s.latest = stream.latest();
+                    if (stream.saidHello()) s.targetName = stream.scriptTitle();
+                });
+            }
+            commitIfDue(writer, now);
         }
-        if (stopRequested()) {
-            end.reason = "stopped";
-            end.message = "recording stopped";
-            break;
-        }
-        if (durationNs() > 0 && now - connectedAt >= durationNs()) {
-            end.reason = "duration";
-            end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
-            break;
-        }
-        flushMarkers(writer, stream.probeTimeAt(now));
-        if (now - statusAt >= kStatusEveryNs) { // not per line: a busy stream has thousands a second
-            statusAt = now;
-            updateStatus([&](RecorderStatus& s) {
-                s.lastT = stream.lastT();
-                s.latest = stream.latest();
-                if (stream.saidHello()) s.targetName = stream.scriptTitle();
-            });
-        }
-        commitIfDue(writer, now);
+    } catch (const std::exception& e) {
+        end.reason = "error";
+        end.message = e.what();
     }
     if (stream.malformed() > 0) {
         writer.setMetadata("probe_malformed_lines", std::to_string(stream.malformed()) + " (first: " + stream.firstMalformed() + ")");

@@ -141,58 +141,66 @@ void ProcRecorder::run() {
         });
     };
     std::int64_t next = t0;
-    for (;;) {
-        const std::int64_t now = monotonicNs();
-        const std::int64_t t = now - t0;
-        if (launched_) {
-            if (const auto status = launched_->poll()) {
-                end = endedWith(*status, who);
-                alive = false;
-                break;
-            }
-        }
-        if (stopRequested()) {
-            end.reason = "stopped";
-            end.message = "recording stopped";
-            break;
-        }
-        if (durationNs() > 0 && t >= durationNs()) {
-            end.reason = "duration";
-            end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
-            break;
-        }
-        if (now >= next) {
-            try {
-                writeSample(t);
-            } catch (const ProcError& e) {
-                alive = false;
-                if (e.failure() == ProcFailure::NotPermitted) {
-                    end.reason = "not-permitted";
-                    end.message = e.what();
-                } else if (e.failure() == ProcFailure::Other) {
-                    end.reason = "error";
-                    end.message = e.what();
-                } else if (launched_) {
-                    end = endedWith(launched_->wait(), who);
-                } else {
-                    end.reason = "exited";
-                    end.message = who + " ended (its exit status is known only to its parent)";
+    // Whatever goes wrong from here on (the store, say), what was recorded is kept and
+    // finalised, and the reason is stored with it.
+    try {
+        for (;;) {
+            const std::int64_t now = monotonicNs();
+            const std::int64_t t = now - t0;
+            if (launched_) {
+                if (const auto status = launched_->poll()) {
+                    end = endedWith(*status, who);
+                    alive = false;
+                    break;
                 }
+            }
+            if (stopRequested()) {
+                end.reason = "stopped";
+                end.message = "recording stopped";
                 break;
             }
-            while (next <= now) next += options_.intervalNs; // a late sample is not made up for
+            if (durationNs() > 0 && t >= durationNs()) {
+                end.reason = "duration";
+                end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
+                break;
+            }
+            if (now >= next) {
+                try {
+                    writeSample(t);
+                } catch (const ProcError& e) {
+                    alive = false;
+                    if (e.failure() == ProcFailure::NotPermitted) {
+                        end.reason = "not-permitted";
+                        end.message = e.what();
+                    } else if (e.failure() == ProcFailure::Other) {
+                        end.reason = "error";
+                        end.message = e.what();
+                    } else if (launched_) {
+                        end = endedWith(launched_->wait(), who);
+                    } else {
+                        end.reason = "exited";
+                        end.message = who + " ended (its exit status is known only to its parent)";
+                    }
+                    break;
+                }
+                while (next <= now) next += options_.intervalNs; // a late sample is not made up for
+            }
+            flushMarkers(writer, t);
+            commitIfDue(writer, now);
+            std::int64_t deadline = next;
+            if (durationNs() > 0) deadline = std::min(deadline, t0 + durationNs());
+            sleepUntil(deadline);
         }
-        flushMarkers(writer, t);
-        commitIfDue(writer, now);
-        std::int64_t deadline = next;
-        if (durationNs() > 0) deadline = std::min(deadline, t0 + durationNs());
-        sleepUntil(deadline);
+    } catch (const std::exception& e) {
+        end.reason = "error";
+        end.message = e.what();
     }
     const std::int64_t tEnd = monotonicNs() - t0;
     if (alive) {
         try {
             writeSample(tEnd); // the series reach the moment the recording stopped
-        } catch (const ProcError&) {
+        } catch (const std::exception&) {
+            // gone or unreadable at the very end: the samples so far stand
         }
         if (launched_) end.message += "; " + who + " keeps running";
     }
