@@ -267,6 +267,10 @@ void TestLiveProc::notPermittedPid() {
     QStringList command{QStringLiteral(MEMVIZ_BINARY), "record", "--pid", pid, "--out", store};
     if (::getuid() == 0) {
         if (setprivPath().isEmpty()) QSKIP("running as root without setpriv: cannot act as another user");
+        // The build folder must be reachable for nobody (it is not under a private home).
+        const auto probe = runProcess(setprivPath(), {"--reuid=65534", "--regid=65534", "--clear-groups",
+                                                      QStringLiteral(MEMVIZ_BINARY), "--version"});
+        if (probe.exitCode != 0) QSKIP("user nobody cannot run the memviz binary here (a private build folder?)");
         target.start("/bin/sleep", {"30"});
         QVERIFY(target.waitForStarted());
         pid = QString::number(target.processId());
