@@ -14,6 +14,7 @@ class QTabWidget;
 
 namespace memviz {
 
+class LiveActions;
 class MemoryEventsView;
 class ImportTask;
 class ProfilerOpsView;
@@ -53,6 +54,8 @@ public:
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     NativeTabs* nativeTabs() const { return nativeTabs_; }
+    // The Record menu: attach, launch and record, wait for the probe.
+    LiveActions* liveActions() const { return liveActions_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
 
@@ -83,6 +86,7 @@ private:
     QSplitter* splitter_;
     QTabWidget* tabs_;
     NativeTabs* nativeTabs_;
+    LiveActions* liveActions_ = nullptr;
     ImportTask* import_;
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;
