@@ -32,13 +32,16 @@ usage:
   memviz formats                      the trace formats memviz reads
   memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
+  memviz explain MESSAGE... | --file LOG | - [--json]
+                                      decode a PyTorch out-of-memory message (status 1 when
+                                      the text is not one)
   memviz --help | --version
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
 store. Errors go to stderr with a non-zero exit status (1: bad input, 2: bad usage).
 )";
 
-const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot"};
+const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "explain"};
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -105,6 +108,7 @@ int run(int argc, char** argv) {
         if (command == "ops") return opsCommand(args);
         if (command == "traces") return tracesCommand(args);
         if (command == "formats") return formatsCommand(args);
+        if (command == "explain") return explainCommand(args);
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");
         return 2;

@@ -14,5 +14,6 @@ int importCommand(const QStringList& args);
 int summaryCommand(const QStringList& args);
 int opsCommand(const QStringList& args);
 int screenshotCommand(int argc, char** argv, const QStringList& args);
+int explainCommand(const QStringList& args);
 
 } // namespace memviz::cli
