@@ -15,6 +15,7 @@ namespace memviz {
 
 class MemoryEventsView;
 class ImportTask;
+class LearnWindow;
 class ProfilerOpsView;
 class NativeTabs;
 class OpsView;
@@ -50,6 +51,15 @@ public:
     NativeTabs* nativeTabs() const { return nativeTabs_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
+    // The file shown (raw trace or store), "" when none.
+    QString openedSource() const { return openedSource_; }
+    // The Learn mode window (created on first use) and opening it on a lesson ("" = as it was).
+    LearnWindow* learnWindow();
+    void openLearn(const QString& lessonId = QString());
+
+signals:
+    // The user picked another language in View > Language: the host rebuilds the windows.
+    void languageChangeRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -58,6 +68,9 @@ protected:
 
 private:
     void createActions();
+    void createLanguageMenu(QMenu* view);
+    void exportTimeline();
+    void exportTable();
     void updateStatus();
     // Shows the detail tabs that the open trace has data for.
     void updateTabs();
@@ -86,6 +99,7 @@ private:
     QProgressBar* progress_;
     QPushButton* cancel_;
     QString openedSource_;
+    LearnWindow* learn_ = nullptr;
 };
 
 } // namespace memviz

@@ -132,6 +132,8 @@ void TestWorkshopFormulas::sparseFormulas() {
     QCOMPARE(cooBreakEvenDensity(2, 8), 1.0 / 3.0);
     // At the break-even density COO and dense take the same bytes: 20% of 1e8 = 2e7 nnz * 20 = 4e8.
     QCOMPARE(cooBytes(2, nonZerosAt(100000000, 0.2), 4), qint64(400000000));
+    // CSR break-even for 10000 x 10000 float32: (4e8 - 10001 * 8) / 12 = 33,326,666 nnz -> 0.33326666...
+    QCOMPARE(csrBreakEvenDensity(10000, 10000, 4), (4e8 - 80008.0) / 12.0 / 1e8);
     QCOMPARE(nonZerosAt(10, 2.0), qint64(10));
     QCOMPARE(nonZerosAt(10, -1.0), qint64(0));
 }

@@ -3,10 +3,11 @@
 #include <QScreen>
 #include <QTabWidget>
 
+#include "Language.h"
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
-#include <QTabWidget>
+#include "widgets/learn/LearnWindow.h"
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
@@ -15,14 +16,22 @@
 
 namespace memviz::cli {
 
+int learnScreenshot(const QCommandLineParser& p, QSize size);
+
 int screenshotCommand(int argc, char** argv, const QStringList& args) {
     QCommandLineParser p;
     p.addOption({"out", "PNG file to write.", "PNG"});
     p.addOption({"size", "Window size (default 1400x900).", "WxH"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
     p.addOption({"tab", "Detail tab to show, by the start of its title (e.g. \"allocator\").", "NAME"});
-    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]";
-    parseOrThrow(p, args, 1, usage);
+    p.addOption({"lang", "User-interface language (en, zh_CN).", "CODE"});
+    p.addOption({"learn", "Render the Learn window on this lesson instead (no file needed).", "LESSON"});
+    p.addOption({"presenter", "With --learn: presenter scale (x1.5) and high contrast."});
+    p.addOption({"scale", "With --learn: font and line scale (1-2).", "X"});
+    p.addOption({"message", "With --learn oom-decoder: the message to decode.", "TEXT"});
+    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]\n"
+                          "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]";
+    parseOrThrow(p, args, args.contains("--learn") ? 0 : 1, usage);
     if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
     QSize size(1400, 900);
     if (p.isSet("size")) {
@@ -37,6 +46,9 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName("memviz-screenshot"); // keeps the user's settings and recent files untouched
+    if (p.isSet("lang") && !language::apply(p.value("lang")))
+        throw UsageError{"no translation for \"" + p.value("lang") + "\" (languages: " + language::available().join(", ") + ")"};
+    if (p.isSet("learn")) return learnScreenshot(p, size);
     MainWindow window;
     window.resize(size);
     window.openFileBlocking(p.positionalArguments().first(), traceId);

@@ -15,6 +15,9 @@ std::int64_t csrBytes(std::int64_t rows, std::int64_t nnz, int elementBytes);
 // The density (nnz / numel) at which COO takes as much memory as the dense tensor:
 // elementBytes / (sparseDims * 8 + elementBytes). 2-D float32: 4 / 20 = 20%.
 double cooBreakEvenDensity(int sparseDims, int elementBytes);
+// The density at which CSR takes as much memory as a dense rows x cols tensor:
+// (rows * cols * e - (rows + 1) * 8) / (8 + e) / (rows * cols); about e / (8 + e) for many rows.
+double csrBreakEvenDensity(std::int64_t rows, std::int64_t cols, int elementBytes);
 // round(numel * density), clamped to [0, numel].
 std::int64_t nonZerosAt(std::int64_t numel, double density);
 

@@ -282,9 +282,9 @@ QString OomReportBuilder::plainText(const OomReport& r) {
     return out;
 }
 
-QString OomReportBuilder::html(const OomReport& r) {
+QString OomReportBuilder::html(const OomReport& r, bool withFacts) {
     QString h = QStringLiteral("<h2>%1</h2>").arg(r.title.toHtmlEscaped());
-    if (!r.facts.isEmpty()) {
+    if (withFacts && !r.facts.isEmpty()) {
         h += QStringLiteral("<table cellspacing='2' cellpadding='3'>");
         for (const OomFact& f : r.facts)
             h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(f.label.toHtmlEscaped(), f.value.toHtmlEscaped());

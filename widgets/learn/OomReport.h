@@ -49,8 +49,9 @@ public:
     static QList<OomFix> modelFreeFixes(const OomReport& report);
     // Plain text for the command line.
     static QString plainText(const OomReport& report);
-    // HTML for the decoder page; fixes link to "lesson:<id>".
-    static QString html(const OomReport& report);
+    // HTML for the decoder page; fixes link to "lesson:<id>". The facts can be left out when
+    // a table shows them.
+    static QString html(const OomReport& report, bool withFacts = true);
 
     static QString bytesText(qint64 bytes);          // "717,574,400 bytes (717.6 MB = 684.3 MiB)"
     static QString printedText(const workshop::PrintedSize& s); // "20.00 MiB (21.0 MB)"

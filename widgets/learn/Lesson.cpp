@@ -1,0 +1,108 @@
+#include "widgets/learn/Lesson.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "widgets/Export.h"
+
+namespace memviz {
+
+Lesson::Lesson(QWidget* parent)
+    : QWidget(parent), layout_(new QVBoxLayout(this)), title_(new QLabel(this)), intro_(new QLabel(this)),
+      controls_(new QVBoxLayout), result_(new QLabel(this)), body_(new QSplitter(Qt::Horizontal, this)) {
+    title_->setWordWrap(true);
+    intro_->setWordWrap(true);
+    intro_->setTextFormat(Qt::RichText);
+    intro_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    intro_->setOpenExternalLinks(true);
+    result_->setWordWrap(true);
+    result_->setTextFormat(Qt::RichText);
+    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    body_->setChildrenCollapsible(false);
+    layout_->addWidget(title_);
+    layout_->addWidget(intro_);
+    layout_->addLayout(controls_);
+    layout_->addWidget(result_);
+    layout_->addWidget(body_, 1);
+}
+
+void Lesson::finishSetup() {
+    title_->setText(title());
+    applyFonts();
+    refresh();
+}
+
+void Lesson::setIntro(const QString& html) { intro_->setText(html); }
+
+QHBoxLayout* Lesson::addControlRow() {
+    auto* row = new QHBoxLayout;
+    controls_->addLayout(row);
+    return row;
+}
+
+QCustomPlot* Lesson::addPlot(const QString& exportName) {
+    auto* plot = new QCustomPlot(body_);
+    plot->setMinimumSize(320, 240);
+    exporting::addExportMenu(plot, exportName);
+    body_->addWidget(plot);
+    plots_ << plot;
+    return plot;
+}
+
+QTableView* Lesson::addTable(QAbstractItemModel* model, const QString& exportName) {
+    auto* view = new QTableView(body_);
+    view->setModel(model);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->verticalHeader()->setVisible(false);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->setWordWrap(false);
+    exporting::addExportMenu(view, exportName);
+    body_->addWidget(view);
+    tables_ << view;
+    return view;
+}
+
+void Lesson::setLessonStyle(const LessonStyle& style) {
+    style_ = style;
+    applyFonts();
+    refresh();
+}
+
+void Lesson::applyFonts() {
+    QFont big = font();
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    big.setBold(true);
+    title_->setFont(big);
+    QFont numbers = font();
+    numbers.setPointSizeF(numbers.pointSizeF() * 1.15);
+    result_->setFont(numbers);
+    for (QTableView* t : tables_) {
+        t->resizeColumnsToContents();
+        t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
+    }
+}
+
+void Lesson::changeEvent(QEvent* event) {
+    // The window scales its font for presenter mode: follow it.
+    if (event->type() == QEvent::FontChange) applyFonts();
+    QWidget::changeEvent(event);
+}
+
+void setCell(QStandardItemModel* model, int row, int column, const QString& text, const QVariant& raw) {
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    if (raw.isValid()) item->setData(raw, exporting::kExportRole);
+    const bool numeric = raw.isValid() && raw.canConvert<double>() && raw.typeId() != QMetaType::QString;
+    if (numeric) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    model->setItem(row, column, item);
+}
+
+} // namespace memviz
