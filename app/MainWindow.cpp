@@ -5,6 +5,7 @@
 #include <QCloseEvent>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QFileDialog>
@@ -43,6 +44,7 @@
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SnapshotPanel.h"
+#include "widgets/whatif/WhatIfPanel.h"
 
 namespace memviz {
 
@@ -70,7 +72,8 @@ QString fileDialogFilter() {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
       opsView_(new OpsView(session_, this)), profilerOpsView_(new ProfilerOpsView(session_, this)),
-      memoryEventsView_(new MemoryEventsView(session_, this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
+      memoryEventsView_(new MemoryEventsView(session_, this)), whatIf_(new WhatIfPanel(this)),
+      whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
       import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
@@ -84,6 +87,11 @@ MainWindow::MainWindow(QWidget* parent)
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
     setCentralWidget(splitter_);
+    whatIf_->setSession(session_);
+    whatIfDock_->setObjectName("whatIfDock");
+    whatIfDock_->setWidget(whatIf_);
+    addDockWidget(Qt::BottomDockWidgetArea, whatIfDock_);
+    whatIfDock_->hide();
 
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(220);
@@ -151,6 +159,11 @@ void MainWindow::createActions() {
         }
     });
     find->setShortcut(QKeySequence::Find);
+    view->addSeparator();
+    QAction* whatIf = whatIfDock_->toggleViewAction();
+    whatIf->setText(tr("&What-If Panel"));
+    whatIf->setShortcut(Qt::CTRL | Qt::Key_E);
+    view->addAction(whatIf);
     view->addSeparator();
     createLanguageMenu(view);
 

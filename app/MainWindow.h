@@ -4,6 +4,7 @@
 // the status bar and the window state.
 #include <QMainWindow>
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -23,6 +24,7 @@ class RecentFiles;
 class SnapshotPanel;
 class TimelinePlot;
 class TraceSession;
+class WhatIfPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,6 +48,9 @@ public:
     MemoryEventsView* memoryEventsView() const { return memoryEventsView_; }
     // The CUDA memory snapshot views (tabs shown only for snapshot traces).
     SnapshotPanel* snapshotPanel() const { return snapshotPanel_; }
+    // The what-if panel (cost model), in a dock that View > What-If Panel (Ctrl+E) shows.
+    WhatIfPanel* whatIfPanel() const { return whatIf_; }
+    QDockWidget* whatIfDock() const { return whatIfDock_; }
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     NativeTabs* nativeTabs() const { return nativeTabs_; }
@@ -86,6 +91,8 @@ private:
     ProfilerOpsView* profilerOpsView_;
     MemoryEventsView* memoryEventsView_;
     SnapshotPanel* snapshotPanel_;
+    WhatIfPanel* whatIf_;
+    QDockWidget* whatIfDock_;
     QSplitter* splitter_;
     QTabWidget* tabs_;
     NativeTabs* nativeTabs_;

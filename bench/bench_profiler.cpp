@@ -8,25 +8,20 @@
 #include <filesystem>
 
 #include "ChromeTraceGenerator.h"
+#include "BenchSupport.h"
 #include "core/Progress.h"
 #include "importers/ImporterRegistry.h"
 #include "store/Database.h"
 
 namespace fs = std::filesystem;
 using namespace memviz;
+using bench::benchDir;
+using bench::removeStore;
 
 namespace {
 
 std::int64_t memoryEventCount() {
-    const char* env = std::getenv("MEMVIZ_BENCH_MEMORY_EVENTS");
-    return env ? std::atoll(env) : 5000000;
-}
-
-fs::path benchDir() {
-    const char* env = std::getenv("MEMVIZ_BENCH_DIR");
-    fs::path dir = env ? env : "/tmp/memviz-bench";
-    fs::create_directories(dir);
-    return dir;
+    return bench::envCount("MEMVIZ_BENCH_MEMORY_EVENTS", 5000000);
 }
 
 void BM_ImportProfilerTrace(benchmark::State& state) {
@@ -36,7 +31,7 @@ void BM_ImportProfilerTrace(benchmark::State& state) {
     const fs::path store = benchDir() / "profiler-import.memviz";
     for (auto _ : state) {
         state.PauseTiming();
-        for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + suffix);
+        removeStore(store);
         state.ResumeTiming();
         Database db(store.string());
         benchmark::DoNotOptimize(importFile(db, trace.string(), Progress{}));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "AllocLogGenerator.h"
+#include "BenchSupport.h"
 #include "core/Progress.h"
 #include "importers/ImporterRegistry.h"
 #include "store/Database.h"
@@ -17,19 +18,13 @@
 
 namespace fs = std::filesystem;
 using namespace memviz;
+using bench::benchDir;
+using bench::removeStore;
 
 namespace {
 
 std::int64_t eventCount() {
-    const char* env = std::getenv("MEMVIZ_BENCH_EVENTS");
-    return env ? std::atoll(env) : 10000000;
-}
-
-fs::path benchDir() {
-    const char* env = std::getenv("MEMVIZ_BENCH_DIR");
-    fs::path dir = env ? env : "/tmp/memviz-bench";
-    fs::create_directories(dir);
-    return dir;
+    return bench::envCount("MEMVIZ_BENCH_EVENTS", 10000000);
 }
 
 const std::string& logPath() {
@@ -39,10 +34,6 @@ const std::string& logPath() {
         return p.string();
     }();
     return path;
-}
-
-void removeStore(const fs::path& p) {
-    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(p.string() + suffix);
 }
 
 // The store the query benchmarks read, imported once.

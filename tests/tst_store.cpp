@@ -2,6 +2,7 @@
 #include <QCryptographicHash>
 #include <QtTest>
 #include <random>
+#include <sqlite3.h>
 
 #include "TestSupport.h"
 #include "core/Errors.h"
@@ -57,6 +58,7 @@ private slots:
     void failedImportLeavesFileUnchanged();
     void cancelledImportLeavesFileUnchanged();
     void reopeningReusesTheImport();
+    void migratesAVersion1Store();
     void rejectsNewerSchema();
     void rejectsForeignFiles();
     void eventCodecRoundTrip();
@@ -219,6 +221,41 @@ void TestStore::reopeningReusesTheImport() {
     const OpenedTrace direct = openTrace(store, "", Progress{});
     QCOMPARE(direct.traceId, first.traceId);
     QVERIFY(!direct.imported);
+}
+
+void TestStore::migratesAVersion1Store() {
+    // A store as the first release wrote it: version-1 tables and one trace, made with the
+    // SQLite C API and the version-1 SQL only.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("v1.memviz").toStdString();
+    sqlite3* raw = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    for (const std::string& sql : schemaStepSql(1)) QCOMPARE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    const char* rows = "INSERT INTO traces(id, source_path, format, imported_at, duration_ns, event_count) "
+                       "VALUES (7, '/old/run.csv', 'memviz-alloc-log', '2026-01-01T00:00:00Z', 1234, 2);"
+                       "INSERT INTO devices VALUES (7, 0, 'cpu');"
+                       "INSERT INTO device_summary VALUES (7, 0, 2, 1, 1, 0, 4096, 10, 0, 1234);"
+                       "INSERT INTO series(id, trace_id, device, name, unit) VALUES (3, 7, 0, 'allocated', 'bytes');"
+                       "PRAGMA user_version = 1;";
+    QCOMPARE(sqlite3_exec(raw, rows, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(raw);
+
+    Database db(path); // migrates step by step to the current version
+    QCOMPARE(db.userVersion(), kSchemaVersion);
+    const TraceSummary s = loadSummary(db, 7);
+    QCOMPARE(QString::fromStdString(s.trace.sourcePath), QStringLiteral("/old/run.csv"));
+    QCOMPARE(s.devices.at(0).peakBytes, 4096);
+    // Columns and tables of later steps exist with their defaults.
+    const auto series = listSeries(db, 7);
+    QCOMPARE(series.size(), std::size_t{1});
+    QCOMPARE(series[0].style, std::string());
+    for (const char* table : {"threads", "record_chunks", "profiler_op_calls", "heaptrack_totals", "frames"})
+        QCOMPARE(*queryInt(db, std::string("SELECT count(*) FROM sqlite_schema WHERE name = '") + table + "'"), 1);
+    // And new imports go in beside the old trace.
+    const QString log = writeFile(dir, "new.csv", "time_ns,action,address,size\n0,alloc,0x1,5\n");
+    const auto id = importFile(db, log.toStdString(), Progress{});
+    QVERIFY(id > 7);
+    QCOMPARE(listTraces(db).size(), std::size_t{2});
 }
 
 void TestStore::rejectsNewerSchema() {

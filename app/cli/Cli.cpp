@@ -30,6 +30,11 @@ usage:
                                       profiler traces: key_averages semantics)
   memviz traces DB [--json]           the traces a store holds
   memviz formats                      the trace formats memviz reads
+  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
+             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--checkpoint none|sqrt|K]
+             [--inference] [--device cpu|cuda] [--fit BYTES] [--savings] [--json]
+                                      predicted peak memory of one training step and its breakdown
+                                      (--fit: the largest batch that fits; --list-models: the presets)
   memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
   memviz explain MESSAGE... | --file LOG | - [--json]
@@ -41,7 +46,7 @@ FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a
 store. Errors go to stderr with a non-zero exit status (1: bad input, 2: bad usage).
 )";
 
-const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "explain"};
+const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "explain"};
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -108,6 +113,7 @@ int run(int argc, char** argv) {
         if (command == "ops") return opsCommand(args);
         if (command == "traces") return tracesCommand(args);
         if (command == "formats") return formatsCommand(args);
+        if (command == "estimate") return estimateCommand(args);
         if (command == "explain") return explainCommand(args);
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");

@@ -13,6 +13,7 @@ int run(int argc, char** argv);
 int importCommand(const QStringList& args);
 int summaryCommand(const QStringList& args);
 int opsCommand(const QStringList& args);
+int estimateCommand(const QStringList& args);
 int screenshotCommand(int argc, char** argv, const QStringList& args);
 int explainCommand(const QStringList& args);
 

@@ -1,22 +1,60 @@
 #include <QApplication>
+#include <QDockWidget>
 #include <QPixmap>
 #include <QScreen>
 #include <QTabWidget>
+#include <stdexcept>
 
 #include "Language.h"
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
-#include "widgets/learn/LearnWindow.h"
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/snapshot/SnapshotPanel.h"
+#include "widgets/whatif/MemoryLimitPicker.h"
+#include "widgets/whatif/WhatIfPanel.h"
+#include "costmodel/OptionNames.h"
 
 namespace memviz::cli {
 
 int learnScreenshot(const QCommandLineParser& p, QSize size);
+
+namespace {
+
+// How many positional arguments `args` has for the options of `p` (at most 1 is accepted).
+qsizetype positionalCount(QCommandLineParser& p, const QStringList& args) {
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    p.parse(QStringList{QStringLiteral("memviz")} + args);
+    return std::min<qsizetype>(1, p.positionalArguments().size());
+}
+
+// --whatif: the what-if panel set up from --model/--batch/... (same words as memviz estimate).
+void configureWhatIf(WhatIfPanel& panel, const QCommandLineParser& p) {
+    using namespace costmodel;
+    if (p.isSet("model") && !panel.selectPreset(p.value("model").toLower()))
+        throw UsageError{"unknown model preset \"" + p.value("model") + "\" (see memviz estimate --list-models)"};
+    if (p.isSet("spec") && !panel.openSpec(p.value("spec"))) throw UsageError{panel.errorText()};
+    EstimateOptions o = panel.options();
+    try {
+        if (p.isSet("batch")) o.batch = p.value("batch").toLongLong();
+        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
+        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
+        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
+        if (p.isSet("device")) o.device = parseDevice(p.value("device").toStdString());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+    o.amp = p.isSet("amp");
+    o.training = !p.isSet("inference");
+    panel.setOptions(o);
+    if (p.isSet("limit") && !panel.limitPicker()->setTypedLimit(p.value("limit")))
+        throw UsageError{"--limit needs a size such as 16GiB, got \"" + p.value("limit") + "\""};
+}
+
+} // namespace
 
 int screenshotCommand(int argc, char** argv, const QStringList& args) {
     QCommandLineParser p;
@@ -24,14 +62,26 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     p.addOption({"size", "Window size (default 1400x900).", "WxH"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
     p.addOption({"tab", "Detail tab to show, by the start of its title (e.g. \"allocator\").", "NAME"});
+    p.addOption({"whatif", "Show the what-if panel (without FILE_OR_DB: the panel alone)."});
+    p.addOption({"calibrate", "With --whatif and a trace: calibrate the panel on it."});
+    for (const char* flag : {"amp", "inference"}) p.addOption({flag, flag});
+    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "checkpoint", "device", "limit"})
+        p.addOption({valued, valued, "VALUE"});
     p.addOption({"lang", "User-interface language (en, zh_CN).", "CODE"});
     p.addOption({"learn", "Render the Learn window on this lesson instead (no file needed).", "LESSON"});
     p.addOption({"presenter", "With --learn: presenter scale (x1.5) and high contrast."});
     p.addOption({"scale", "With --learn: font and line scale (1-2).", "X"});
     p.addOption({"message", "With --learn oom-decoder: the message to decode.", "TEXT"});
     const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]\n"
-                          "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]";
-    parseOrThrow(p, args, args.contains("--learn") ? 0 : 1, usage);
+                          "       memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model ID | --spec FILE]\n"
+                          "              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]\n"
+                          "              [--device cpu|cuda] [--limit SIZE]\n"
+                          "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]\n"
+                          "              [--message TEXT]";
+    // FILE_OR_DB is required, except with --whatif (then the panel is shown alone) and --learn.
+    const bool whatIf = args.contains("--whatif");
+    const bool learn = args.contains("--learn");
+    parseOrThrow(p, args, learn ? 0 : whatIf ? static_cast<int>(positionalCount(p, args)) : 1, usage);
     if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
     QSize size(1400, 900);
     if (p.isSet("size")) {
@@ -49,9 +99,28 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     if (p.isSet("lang") && !language::apply(p.value("lang")))
         throw UsageError{"no translation for \"" + p.value("lang") + "\" (languages: " + language::available().join(", ") + ")"};
     if (p.isSet("learn")) return learnScreenshot(p, size);
+    if (whatIf && p.positionalArguments().isEmpty()) { // the panel alone
+        WhatIfPanel panel;
+        panel.resize(size);
+        configureWhatIf(panel, p);
+        panel.show();
+        QApplication::processEvents();
+        const QPixmap shot = panel.grab();
+        if (!shot.save(p.value("out"), "PNG")) {
+            printErr("memviz screenshot: cannot write " + p.value("out") + "\n");
+            return 1;
+        }
+        printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(p.value("out")).arg(shot.width()).arg(shot.height()));
+        return 0;
+    }
     MainWindow window;
     window.resize(size);
     window.openFileBlocking(p.positionalArguments().first(), traceId);
+    if (whatIf) {
+        window.whatIfDock()->show();
+        configureWhatIf(*window.whatIfPanel(), p);
+        if (p.isSet("calibrate") && !window.whatIfPanel()->calibrate()) throw UsageError{"cannot calibrate on this trace"};
+    }
     if (p.isSet("tab")) {
         const QString wanted = p.value("tab");
         QTabWidget* tabs = window.detailTabs();

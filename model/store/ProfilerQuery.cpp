@@ -13,21 +13,12 @@ namespace memviz {
 
 namespace {
 
-std::vector<std::string> deviceNames(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT device, name FROM devices WHERE trace_id = ? ORDER BY device");
+// Rows of (id, name) as a vector indexed by id; `sql` selects them for one trace (?1) and,
+// when given, one name kind (?2).
+std::vector<std::string> idNames(Database& db, const char* sql, std::int64_t traceId, std::optional<NameKind> kind = {}) {
+    Statement s(db, sql);
     s.bind(1, traceId);
-    std::vector<std::string> names;
-    while (s.step()) {
-        const auto d = static_cast<std::size_t>(s.int64(0));
-        if (names.size() <= d) names.resize(d + 1);
-        names[d] = s.text(1);
-    }
-    return names;
-}
-
-std::vector<std::string> namesOf(Database& db, std::int64_t traceId, NameKind kind) {
-    Statement s(db, "SELECT id, name FROM names WHERE trace_id = ? AND kind = ? ORDER BY id");
-    s.bind(1, traceId).bind(2, static_cast<int>(kind));
+    if (kind) s.bind(2, static_cast<int>(*kind));
     std::vector<std::string> names;
     while (s.step()) {
         const auto id = static_cast<std::size_t>(s.int64(0));
@@ -35,22 +26,22 @@ std::vector<std::string> namesOf(Database& db, std::int64_t traceId, NameKind ki
         names[id] = s.text(1);
     }
     return names;
+}
+
+std::vector<std::string> deviceNames(Database& db, std::int64_t traceId) {
+    return idNames(db, "SELECT device, name FROM devices WHERE trace_id = ?1 ORDER BY device", traceId);
+}
+
+std::vector<std::string> namesOf(Database& db, std::int64_t traceId, NameKind kind) {
+    return idNames(db, "SELECT id, name FROM names WHERE trace_id = ?1 AND kind = ?2 ORDER BY id", traceId, kind);
+}
+
+std::vector<std::string> threadNames(Database& db, std::int64_t traceId) {
+    return idNames(db, "SELECT thread, name FROM threads WHERE trace_id = ?1 ORDER BY thread", traceId);
 }
 
 std::string nameAt(const std::vector<std::string>& names, std::int64_t id) {
     return id >= 0 && static_cast<std::size_t>(id) < names.size() ? names[static_cast<std::size_t>(id)] : std::string();
-}
-
-std::vector<std::string> threadNames(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT thread, name FROM threads WHERE trace_id = ? ORDER BY thread");
-    s.bind(1, traceId);
-    std::vector<std::string> names;
-    while (s.step()) {
-        const auto id = static_cast<std::size_t>(s.int64(0));
-        if (names.size() <= id) names.resize(id + 1);
-        names[id] = s.text(1);
-    }
-    return names;
 }
 
 void sortRows(ProfilerOpsTable& table) {

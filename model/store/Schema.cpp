@@ -338,3 +338,18 @@ void migrateSchema(Database& db, bool readOnly) {
 }
 
 } // namespace memviz
+
+namespace memviz {
+
+std::vector<std::string> schemaStepSql(int version) {
+    for (const Step& step : kSteps)
+        if (step.version == version) {
+            std::vector<std::string> out;
+            for (const char* sql : step.sql)
+                if (sql) out.emplace_back(sql);
+            return out;
+        }
+    return {};
+}
+
+} // namespace memviz

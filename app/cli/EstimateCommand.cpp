@@ -1,0 +1,222 @@
+// memviz estimate: the cost model on the command line (see docs/costmodel.md).
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <stdexcept>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "core/Units.h"
+#include "costmodel/CostModel.h"
+#include "costmodel/OptionNames.h"
+#include "costmodel/Presets.h"
+#include "costmodel/SpecParser.h"
+
+namespace memviz::cli {
+
+namespace {
+
+using namespace memviz::costmodel;
+
+const char* const kUsage =
+    "memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8] [--amp]\n"
+    "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]\n"
+    "       [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]\n"
+    "       [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings] [--timeline]\n"
+    "       [--json] | --print-spec | --list-models";
+
+QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
+QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+
+template <typename F>
+auto orUsage(F&& f) {
+    try {
+        return f();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+}
+
+std::int64_t positive(const QCommandLineParser& p, const char* name) {
+    bool ok = false;
+    const qint64 v = p.value(name).toLongLong(&ok);
+    if (!ok || v < 1) throw UsageError{QStringLiteral("--%1 needs a positive number, got \"%2\"").arg(name, p.value(name))};
+    return v;
+}
+
+EstimateOptions optionsFrom(const QCommandLineParser& p) {
+    EstimateOptions o;
+    o.batch = p.isSet("batch") ? positive(p, "batch") : 1;
+    return orUsage([&] {
+        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
+        o.amp = p.isSet("amp");
+        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
+        if (p.isSet("optimizer-impl")) o.optimizerImpl = parseOptimizerImpl(p.value("optimizer-impl").toStdString());
+        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
+        if (p.isSet("device")) o.device = parseDevice(p.value("device").toStdString());
+        if (p.isSet("cuda-context")) o.cudaContextBytes = parseByteSize(p.value("cuda-context").toStdString());
+        o.training = !p.isSet("inference");
+        return o;
+    });
+}
+
+QString listModels() {
+    std::vector<QStringList> rows;
+    for (const PresetInfo& info : presets()) {
+        const ResolvedModel m = resolveModel(presetSpec(info.id));
+        rows.push_back({QString::fromStdString(info.id), QString::fromStdString(info.title), QString::number(m.parameterCount()),
+                        QString::fromStdString(info.description)});
+    }
+    return formatTable({"model", "name", "parameters", "description"}, rows);
+}
+
+QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const Estimate& e) {
+    QJsonObject j{{"model", QString::fromStdString(spec.name)},
+                  {"parameter_count", num(e.parameterCount)},
+                  {"parameter_bytes", num(e.parameterBytes)},
+                  {"batch", num(o.batch)},
+                  {"dtype", dtypeName(o.dtype)},
+                  {"amp", o.amp},
+                  {"mode", o.training ? "train" : "inference"},
+                  {"device", deviceName(o.device)},
+                  {"peak_bytes", num(e.peakBytes)},
+                  {"peak_phase", phaseName(e.peakPhase)},
+                  {"peak_op", QString::fromStdString(e.peakOp)},
+                  {"true_peak_bytes", num(e.truePeakBytes)},
+                  {"accelerate_estimate_bytes", num(accelerateEstimate(e.parameterCount, o.amp ? DType::F32 : o.dtype, o.training))}};
+    if (o.training) {
+        j.insert("optimizer", optimizerName(o.optimizer));
+        if (o.optimizer == OptimizerKind::Lbfgs) j.insert("lbfgs_history", o.lbfgsHistory);
+        j.insert("checkpoint", QString::fromStdString(checkpointName(o.checkpoint)));
+        j.insert("checkpoint_segments", e.checkpointSegments);
+        j.insert("step", e.step);
+    }
+    for (int c = 0; c < kCategoryCount; ++c) j.insert(categoryKey(static_cast<Category>(c)), num(e.breakdown[static_cast<std::size_t>(c)]));
+    QJsonArray phases;
+    for (const PhaseMark& m : e.marks) phases.append(QJsonObject{{"name", QString::fromStdString(m.name)}, {"bytes", num(m.bytes)}});
+    j.insert("phases", phases);
+    QJsonArray warnings;
+    for (const std::string& w : e.warnings) warnings.append(QString::fromStdString(w));
+    j.insert("warnings", warnings);
+    return j;
+}
+
+QString estimateText(const ModelSpec& spec, const EstimateOptions& o, const Estimate& e) {
+    QString out = QStringLiteral("%1: %2 parameters (%3), batch %4, %5%6, %7")
+                      .arg(QString::fromStdString(spec.name))
+                      .arg(e.parameterCount)
+                      .arg(bytes(e.parameterBytes))
+                      .arg(o.batch)
+                      .arg(dtypeName(o.dtype), o.amp ? " + amp" : "", o.training ? "training" : "inference");
+    if (o.training) {
+        out += QStringLiteral(", %1").arg(optimizerName(o.optimizer));
+        if (e.checkpointSegments) out += QStringLiteral(", checkpoint_sequential K=%1").arg(e.checkpointSegments);
+        out += QStringLiteral(", step %1").arg(e.step);
+    }
+    out += QStringLiteral(", %1\n\n").arg(deviceName(o.device));
+    std::vector<QStringList> rows;
+    for (int c = 0; c < kCategoryCount; ++c) {
+        const std::int64_t b = e.breakdown[static_cast<std::size_t>(c)];
+        rows.push_back({categoryName(static_cast<Category>(c)), QString::number(b), bytes(b)});
+    }
+    rows.push_back({"peak", QString::number(e.peakBytes), bytes(e.peakBytes)});
+    out += formatTable({"at the peak", "bytes", ""}, rows);
+    out += QStringLiteral("\npeak in the %1 phase, after %2\n").arg(phaseName(e.peakPhase), QString::fromStdString(e.peakOp));
+    if (e.truePeakBytes > e.peakBytes)
+        out += QStringLiteral("with scratch inside ops (not visible between ops): %1\n").arg(bytes(e.truePeakBytes));
+    for (const PhaseMark& m : e.marks) out += QStringLiteral("  %1: %2\n").arg(QString::fromStdString(m.name), bytes(m.bytes));
+    for (const std::string& w : e.warnings) out += "warning: " + QString::fromStdString(w) + "\n";
+    return out;
+}
+
+QString timelineText(const Estimate& e) {
+    QString out = "sample\tphase\top\tbytes\n";
+    for (std::size_t i = 0; i < e.timeline.size(); ++i)
+        out += QStringLiteral("%1\t%2\t%3\t%4\n").arg(i).arg(phaseName(e.timeline[i].phase), e.timeline[i].op).arg(e.timeline[i].bytes);
+    return out;
+}
+
+} // namespace
+
+int estimateCommand(const QStringList& args) {
+    QCommandLineParser p;
+    for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models"})
+        p.addOption({flag, flag});
+    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint", "device",
+                               "cuda-context", "step", "fit"})
+        p.addOption({valued, valued, "VALUE"});
+    parseOrThrow(p, args, 0, kUsage);
+    if (p.isSet("list-models")) {
+        printOut(listModels());
+        return 0;
+    }
+    if (p.isSet("model") == p.isSet("spec")) throw UsageError{QStringLiteral("give exactly one of --model and --spec\nusage: %1").arg(kUsage)};
+    const ModelSpec spec = p.isSet("model") ? presetSpec(p.value("model").toStdString()) : readModelSpecFile(p.value("spec").toStdString());
+    if (p.isSet("print-spec")) {
+        printOut(QString::fromStdString(modelSpecToJson(spec)));
+        return 0;
+    }
+    if (!p.isSet("batch") && !p.isSet("fit")) throw UsageError{QStringLiteral("--batch N is required\nusage: %1").arg(kUsage)};
+    EstimateOptions o = optionsFrom(p);
+    if (p.isSet("lbfgs-history")) o.lbfgsHistory = static_cast<int>(positive(p, "lbfgs-history"));
+    if (p.isSet("step")) o.step = static_cast<int>(positive(p, "step"));
+    o.timeline = p.isSet("timeline");
+    const ResolvedModel model = resolveModel(spec);
+    std::int64_t limit = -1, largest = -1;
+    if (p.isSet("fit")) {
+        limit = orUsage([&] { return parseByteSize(p.value("fit").toStdString()); });
+        largest = orUsage([&] { return largestBatchThatFits(model, o, limit); });
+        if (!p.isSet("batch")) o.batch = std::max<std::int64_t>(1, largest);
+    }
+    const Estimate e = orUsage([&] { return estimate(model, o); });
+    std::vector<KnobSaving> savings;
+    if (p.isSet("savings")) savings = knobSavings(model, o);
+    if (p.isSet("json")) {
+        QJsonObject j = estimateJson(spec, o, e);
+        if (limit >= 0) {
+            j.insert("fit_limit_bytes", num(limit));
+            j.insert("largest_batch", num(largest));
+            j.insert("fits", e.peakBytes <= limit);
+        }
+        if (p.isSet("savings")) {
+            QJsonArray a;
+            for (const KnobSaving& s : savings)
+                a.append(QJsonObject{{"knob", QString::fromStdString(s.knob)},
+                                     {"description", QString::fromStdString(s.description)},
+                                     {"peak_bytes", num(s.peakBytes)},
+                                     {"saved_bytes", num(s.savedBytes)}});
+            j.insert("savings", a);
+        }
+        if (o.timeline) {
+            QJsonArray t;
+            for (const TimelineSample& s : e.timeline)
+                t.append(QJsonObject{{"op", s.op}, {"phase", phaseName(s.phase)}, {"bytes", num(s.bytes)}});
+            j.insert("timeline", t);
+        }
+        printOut(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (o.timeline) {
+        printOut(timelineText(e));
+        return 0;
+    }
+    QString out = estimateText(spec, o, e);
+    if (limit >= 0) {
+        out += QStringLiteral("\nlimit %1: ").arg(bytes(limit));
+        out += e.peakBytes <= limit ? QStringLiteral("fits (%1 to spare)").arg(bytes(limit - e.peakBytes))
+                                    : QStringLiteral("does not fit by %1").arg(bytes(e.peakBytes - limit));
+        out += largest > 0 ? QStringLiteral("; largest batch that fits: %1\n").arg(largest)
+                           : QStringLiteral("; not even batch 1 fits\n");
+    }
+    if (!savings.empty()) {
+        std::vector<QStringList> rows;
+        for (const KnobSaving& s : savings)
+            rows.push_back({QString::fromStdString(s.knob), QString::fromStdString(s.description), bytes(s.peakBytes), bytes(s.savedBytes)});
+        out += "\n" + formatTable({"knob", "change", "peak", "saves"}, rows);
+    }
+    printOut(out);
+    return 0;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,89 @@
+#pragma once
+// A model description: a sequential list of layers with PyTorch's semantics (the JSON model
+// spec, docs/costmodel.md; bench/costmodel/spec_to_torch.py builds the same torch.nn model).
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "costmodel/Types.h"
+
+namespace memviz::costmodel {
+
+// A spec that cannot be read or built; the message names the field or layer ("layers[3]: ...").
+class SpecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class LayerType {
+    Linear,
+    Conv2d,
+    BatchNorm2d,
+    LayerNorm,
+    ReLU,
+    GELU,
+    Sigmoid,
+    Tanh,
+    Dropout,
+    MaxPool2d,
+    AvgPool2d,
+    AdaptiveAvgPool2d,
+    Flatten,
+    Embedding,
+    TransformerEncoderLayer,
+    Residual,
+    // memviz extensions for the presets (also built by spec_to_torch.py):
+    PositionEmbedding,  // x + weight[:S] (learned absolute positions)
+    TokenTypeEmbedding, // x + weight[0] (BERT's token types, all zero)
+    ClassToken,         // prepend a learned token: [S, E] -> [S+1, E]
+    ToSequence,         // [C, H, W] -> [H*W, C] (ViT patches)
+    SelectToken,        // [S, E] -> [E] (token `index`)
+    RMSNorm,            // Llama's RMSNorm over the last dim
+    LlamaDecoderLayer,  // pre-norm, RoPE attention without biases, SwiGLU MLP
+};
+
+const char* layerTypeName(LayerType t); // the JSON "type" string
+
+struct Pair {
+    std::int64_t h = 0, w = 0;
+};
+
+struct Layer {
+    LayerType type = LayerType::ReLU;
+    // linear / conv2d / embedding / transformer layers
+    std::int64_t outFeatures = 0;
+    std::int64_t outChannels = 0;
+    std::int64_t groups = 1;
+    bool bias = true;
+    bool tied = false; // linear: weight shared with the first embedding (GPT-2's lm_head)
+    Pair kernel, stride, padding, outputSize;
+    bool strideSet = false; // pools: stride defaults to the kernel size
+    double p = 0.5;         // dropout probability (dropout layer, or the transformer's `dropout`)
+    std::int64_t numEmbeddings = 0, embeddingDim = 0;
+    std::int64_t dModel = 0, nhead = 0, dimFeedforward = 2048;
+    bool gelu = false;      // transformer activation: relu (false) or gelu
+    bool normFirst = false; // transformer_encoder_layer: pre-norm
+    bool causal = false;    // transformer_encoder_layer: causal attention mask
+    std::int64_t index = 0; // select_token
+    std::vector<Layer> layers;     // residual body
+    std::vector<Layer> downsample; // residual skip path (identity when empty)
+};
+
+struct TensorSpec {
+    Shape shape; // per sample
+    DType dtype = DType::F32; // F32 or I64
+};
+
+enum class Loss { CrossEntropy, Mse };
+
+struct ModelSpec {
+    std::string name;
+    TensorSpec input;
+    TensorSpec target;
+    Loss loss = Loss::CrossEntropy;
+    std::vector<Layer> layers;
+};
+
+} // namespace memviz::costmodel

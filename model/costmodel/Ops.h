@@ -1,0 +1,93 @@
+#pragma once
+// Simulated aten ops: each allocates its outputs as PyTorch 1.13 does, is sampled, and records
+// an autograd node with the tensors the real op saves for backward and a backward formula that
+// allocates what the real derivative allocates (tools/autograd/derivatives.yaml). Device
+// differences (CPU dropout keeps a float mask, CUDA a bool one; oneDNN/im2col scratch inside
+// convolutions) and autocast (lower-precision copies of inputs and cached weights) live here.
+#include <unordered_map>
+#include <vector>
+
+#include "costmodel/Autograd.h"
+#include "costmodel/MemorySim.h"
+
+namespace memviz::costmodel::sim {
+
+struct OpsConfig {
+    DeviceKind device = DeviceKind::Cpu;
+    bool training = true; // module.training: dropout active, BatchNorm uses batch statistics
+    DType lowp = DType::F16; // the autocast dtype
+};
+
+struct Conv2dGeometry {
+    std::int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0, groups = 1;
+};
+
+class Ops {
+public:
+    Ops(Graph& graph, OpsConfig config) : g(graph), cfg(config) {}
+    Graph& g;
+    OpsConfig cfg;
+
+    // autocast: on while a forward runs under torch.autocast
+    bool autocast = false;
+    void clearAutocastCache() { castCache_.clear(); }
+
+    // --- views and copies
+    Tensor view(const Tensor& x, Shape shape, bool contiguous = true) { return g.alias(x, std::move(shape), contiguous); }
+    Tensor clone(const Tensor& x);                       // contiguous copy; backward passes through
+    Tensor reshape(const Tensor& x, Shape shape);        // view if contiguous, else clone + view
+    // A view whose backward reshapes a non-contiguous gradient (the reshape copies it).
+    Tensor viewWithGradCopy(const Tensor& x, Shape shape, bool contiguous);
+    std::vector<Tensor> chunk(const Tensor& x, int chunks); // along the last dim
+    Tensor cat(const std::vector<Tensor>& parts, int dim);
+    Tensor select(const Tensor& x, Shape shape);         // x[:, i] and slices: backward allocates x's size
+    Tensor expand(const Tensor& x, Shape shape);         // a broadcast view: backward sums to x's size
+    Tensor castTo(const Tensor& x, DType dtype);         // .to(dtype); cached for parameters under autocast
+    Tensor forAutocast(const Tensor& x, bool lowPrecision); // what an autocast op computes on
+
+    // --- element-wise
+    Tensor add(const Tensor& a, const Tensor& b);        // b may broadcast (bias, positions)
+    Tensor mul(const Tensor& a, const Tensor& b);
+    Tensor mulConst(const Tensor& a, const Tensor& buffer); // times a tensor that needs no grad
+    Tensor neg(const Tensor& a);
+    Tensor divScalar(const Tensor& a);
+    Tensor relu(const Tensor& x);
+    Tensor gelu(const Tensor& x);
+    Tensor silu(const Tensor& x);
+    Tensor sigmoid(const Tensor& x);
+    Tensor tanh(const Tensor& x);
+    Tensor dropout(const Tensor& x, double p);
+    Tensor softmax(const Tensor& x, DType outDtype);
+
+    // --- matrix products
+    Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
+    Tensor addmm(const Tensor& x2d, const Tensor& w, const Tensor* b);
+    Tensor mm(const Tensor& a, const Tensor& bT, Shape out); // a @ b^T style, shapes given
+    Tensor bmm(const Tensor& a, const Tensor& b);         // [B,n,k] x [B,k,m]
+
+    // --- layers
+    Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dGeometry& geo, std::int64_t outChannels);
+    Tensor batchNorm(const Tensor& x, const Tensor& w, const Tensor& b);
+    Tensor layerNorm(const Tensor& x, const Tensor& w, const Tensor* b);
+    Tensor rmsNorm(const Tensor& x, const Tensor& w);
+    Tensor maxPool2d(const Tensor& x, Shape out);
+    Tensor avgPool2d(const Tensor& x, Shape out);
+    Tensor adaptiveAvgPool2d(const Tensor& x, Shape out);
+    Tensor embedding(const Tensor& ids, const Tensor& w);
+    // nn.TransformerEncoderLayer's fused inference kernel (eval + no_grad): one output,
+    // internals invisible between ops.
+    Tensor fusedEncoderLayer(const Tensor& x, std::int64_t heads, std::int64_t ff);
+
+    // --- losses (mean reduction)
+    Tensor crossEntropy(const Tensor& logits, const Tensor& target);
+    Tensor mseLoss(const Tensor& out, const Tensor& target);
+
+private:
+    Tensor out(Shape shape, DType dtype) { return g.empty(std::move(shape), dtype); }
+    Tensor unary(const Tensor& x, const char* name, const char* backwardName, bool savesOutput, const char* node);
+    std::unordered_map<int, Tensor> castCache_;
+};
+
+DType promote(DType a, DType b);
+
+} // namespace memviz::costmodel::sim

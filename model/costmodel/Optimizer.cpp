@@ -1,0 +1,210 @@
+#include "costmodel/Optimizer.h"
+
+namespace memviz::costmodel {
+
+const char* optimizerName(OptimizerKind kind) {
+    switch (kind) {
+    case OptimizerKind::Sgd: return "sgd";
+    case OptimizerKind::Momentum: return "momentum";
+    case OptimizerKind::Adam: return "adam";
+    case OptimizerKind::AdamW: return "adamw";
+    case OptimizerKind::Adagrad: return "adagrad";
+    case OptimizerKind::RMSprop: return "rmsprop";
+    case OptimizerKind::Lbfgs: return "lbfgs";
+    }
+    return "?";
+}
+
+const char* optimizerImplName(OptimizerImpl impl) {
+    switch (impl) {
+    case OptimizerImpl::Auto: return "auto";
+    case OptimizerImpl::ForLoop: return "for-loop";
+    case OptimizerImpl::Foreach: return "foreach";
+    case OptimizerImpl::Fused: return "fused";
+    }
+    return "?";
+}
+
+double stateElementsPerParameter(OptimizerKind kind, int lbfgsHistory) {
+    switch (kind) {
+    case OptimizerKind::Sgd: return 0;
+    case OptimizerKind::Momentum:
+    case OptimizerKind::Adagrad:
+    case OptimizerKind::RMSprop: return 1;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW: return 2;
+    case OptimizerKind::Lbfgs: return 2 + 2.0 * lbfgsHistory;
+    }
+    return 0;
+}
+
+namespace sim {
+
+OptimizerSim::OptimizerSim(Graph& g, const std::vector<Tensor>& params, OptimizerKind kind, OptimizerImpl impl, int lbfgsHistory,
+                           int step)
+    : g_(g), params_(params), kind_(kind), impl_(impl), history_(std::max(1, lbfgsHistory)), step_(std::max(1, step)) {
+    for (const Tensor& p : params_) flatNumel_ += p.numel();
+    if (impl_ == OptimizerImpl::Fused && kind_ != OptimizerKind::Adam && kind_ != OptimizerKind::AdamW)
+        impl_ = OptimizerImpl::Foreach; // only Adam/AdamW have a fused kernel
+    if (kind_ == OptimizerKind::Lbfgs || kind_ == OptimizerKind::Sgd) impl_ = OptimizerImpl::ForLoop;
+}
+
+Tensor OptimizerSim::temp(const Shape& shape, DType dtype, const char* op) {
+    Tensor t = g_.empty(shape, dtype, Category::Temporaries);
+    g_.op(op);
+    return t;
+}
+
+void OptimizerSim::createState() {
+    const bool started = step_ >= 2; // state is created lazily in the first step...
+    switch (kind_) {
+    case OptimizerKind::Sgd: break;
+    case OptimizerKind::Momentum:
+        if (started)
+            for (const Tensor& p : params_) buf1_.push_back(zerosLike(p));
+        break;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW:
+        if (started)
+            for (const Tensor& p : params_) {
+                steps_.push_back(g_.empty({}, DType::F32, Category::OptimizerState));
+                buf1_.push_back(zerosLike(p));
+                buf2_.push_back(zerosLike(p));
+            }
+        break;
+    case OptimizerKind::Adagrad: // ...but Adagrad builds its state in the constructor
+        for (const Tensor& p : params_) {
+            steps_.push_back(g_.empty({}, DType::F32, Category::OptimizerState));
+            buf1_.push_back(zerosLike(p));
+        }
+        break;
+    case OptimizerKind::RMSprop:
+        if (started)
+            for (const Tensor& p : params_) buf1_.push_back(zerosLike(p));
+        break;
+    case OptimizerKind::Lbfgs: {
+        if (!started) break;
+        const DType dt = params_.front().dtype();
+        d_ = g_.empty({flatNumel_}, dt, Category::OptimizerState);
+        prevFlat_ = g_.empty({flatNumel_}, dt, Category::OptimizerState);
+        const int pairs = std::min(step_ - 2, history_);
+        for (int i = 0; i < 2 * pairs; ++i) historyPairs_.push_back(g_.empty({flatNumel_}, dt, Category::OptimizerState));
+        break;
+    }
+    }
+}
+
+void OptimizerSim::adamLike() {
+    if (buf1_.empty()) // first step: state['exp_avg'] = zeros_like(p), exp_avg_sq likewise
+        for (const Tensor& p : params_) {
+            steps_.push_back(g_.empty({}, DType::F32, Category::OptimizerState));
+            buf1_.push_back(zerosLike(p));
+            g_.op("aten.zeros_like");
+            buf2_.push_back(zerosLike(p));
+            g_.op("aten.zeros_like");
+        }
+    if (impl_ == OptimizerImpl::Fused) {
+        g_.op("aten._fused_adam_");
+        return;
+    }
+    if (impl_ == OptimizerImpl::Foreach) {
+        // exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs); _foreach_div_(...);
+        // denom = _foreach_add(exp_avg_sq_sqrt, eps); _foreach_addcdiv_(params, exp_avgs, denom)
+        std::vector<Tensor> sqrtList, denom;
+        for (const Tensor& p : params_) sqrtList.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+        g_.op("aten._foreach_sqrt");
+        for (const Tensor& p : params_) denom.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+        g_.op("aten._foreach_add");
+        sqrtList.clear();
+        g_.op("aten._foreach_addcdiv_");
+        return;
+    }
+    // _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps);
+    // the previous parameter's denom is released only when `denom` is rebound.
+    Tensor denom;
+    for (const Tensor& p : params_) {
+        Tensor root = temp(p.shape(), p.dtype(), "aten.sqrt");
+        Tensor next = temp(p.shape(), p.dtype(), "aten.div");
+        root.reset();
+        denom = std::move(next); // addcdiv_ then updates the parameter in place
+    }
+}
+
+void OptimizerSim::sqrtUpdate(std::vector<Tensor>& state, bool lazily) {
+    if (lazily && state.empty())
+        for (const Tensor& p : params_) {
+            state.push_back(zerosLike(p));
+            g_.op("aten.zeros_like");
+        }
+    if (impl_ != OptimizerImpl::ForLoop) { // std = _foreach_sqrt(state_sums); _foreach_add_(std, eps)
+        std::vector<Tensor> roots;
+        for (const Tensor& p : params_) roots.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+        g_.op("aten._foreach_sqrt");
+        g_.op("aten._foreach_addcdiv_");
+        return;
+    }
+    Tensor root; // std = state_sum.sqrt().add_(eps), rebound per parameter
+    for (const Tensor& p : params_) {
+        Tensor next = temp(p.shape(), p.dtype(), "aten.sqrt");
+        root = std::move(next); // add_(eps) and addcdiv_ work in place
+    }
+}
+
+void OptimizerSim::step() {
+    switch (kind_) {
+    case OptimizerKind::Sgd: g_.op("aten.add_"); break;
+    case OptimizerKind::Momentum:
+        if (buf1_.empty()) { // step 1: buf = torch.clone(d_p).detach()
+            for (const Tensor& p : params_) {
+                buf1_.push_back(zerosLike(p));
+                g_.op("aten.clone");
+            }
+        }
+        g_.op("aten.add_");
+        break;
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW: adamLike(); break;
+    case OptimizerKind::Adagrad: sqrtUpdate(buf1_, false); break;
+    case OptimizerKind::RMSprop: sqrtUpdate(buf1_, true); break;
+    case OptimizerKind::Lbfgs: break;
+    }
+}
+
+void OptimizerSim::lbfgsStep(const std::function<void()>& closure) {
+    closure();
+    g_.mem.setPhase(Phase::Optimizer);
+    const DType dt = params_.front().dtype();
+    const Shape flat{flatNumel_};
+    Tensor flatGrad = temp(flat, dt, "aten.cat"); // _gather_flat_grad
+    temp(flat, dt, "aten.abs");                   // flat_grad.abs().max() <= tolerance_grad
+    if (!d_.defined()) { // first iteration: d = -g, prev_flat_grad = g.clone()
+        Tensor d = g_.empty(flat, dt, Category::OptimizerState);
+        g_.op("aten.neg");
+        prevFlat_ = g_.empty(flat, dt, Category::OptimizerState);
+        g_.op("aten.clone");
+        temp(flat, dt, "aten.abs"); // t = min(1, 1 / flat_grad.abs().sum()) * lr
+        d_ = std::move(d);
+        g_.op("aten.add_");
+        return;
+    }
+    // y = g - prev_g, s = d * t; the pair joins the history (the oldest leaves when full)
+    Tensor y = g_.empty(flat, dt, Category::OptimizerState);
+    g_.op("aten.sub");
+    Tensor s = g_.empty(flat, dt, Category::OptimizerState);
+    g_.op("aten.mul");
+    if (static_cast<int>(historyPairs_.size()) >= 2 * history_) historyPairs_.erase(historyPairs_.begin(), historyPairs_.begin() + 2);
+    historyPairs_.push_back(std::move(y));
+    historyPairs_.push_back(std::move(s));
+    // two-loop recursion: q = -g, d = r = q * H_diag
+    Tensor q = temp(flat, dt, "aten.neg");
+    Tensor d = g_.empty(flat, dt, Category::OptimizerState);
+    g_.op("aten.mul");
+    g_.op("aten.copy_"); // prev_flat_grad.copy_(flat_grad)
+    g_.op("aten.add_");  // _add_grad(t, d): params updated in place
+    q.reset();
+    flatGrad.reset();
+    d_ = std::move(d); // state['d'] = d releases the old direction
+}
+
+} // namespace sim
+} // namespace memviz::costmodel

@@ -1,0 +1,53 @@
+#pragma once
+// torch.optim as the simulation sees it: the state each optimizer keeps (zeros_like(param)
+// per buffer, LBFGS's flat vectors and history) and the allocations of one step() for the
+// for-loop (the 1.13 CPU default), foreach and fused implementations.
+#include <functional>
+#include <vector>
+
+#include "costmodel/Autograd.h"
+
+namespace memviz::costmodel {
+
+enum class OptimizerKind { Sgd, Momentum, Adam, AdamW, Adagrad, RMSprop, Lbfgs };
+enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
+
+const char* optimizerName(OptimizerKind kind); // "adamw"
+const char* optimizerImplName(OptimizerImpl impl);
+// Optimizer state in elements per parameter element once the state is complete (LBFGS: with
+// a full history); the textbook numbers (momentum 1, Adam 2, Adagrad 1, LBFGS 2 + 2H).
+double stateElementsPerParameter(OptimizerKind kind, int lbfgsHistory);
+
+namespace sim {
+
+class OptimizerSim {
+public:
+    OptimizerSim(Graph& g, const std::vector<Tensor>& params, OptimizerKind kind, OptimizerImpl impl, int lbfgsHistory, int step);
+
+    // The state as it is before step `step` (i.e. after step - 1 steps).
+    void createState();
+    // opt.step() for every optimizer but LBFGS.
+    void step();
+    // LBFGS.step(closure) with max_iter=1; `closure` runs zero_grad, forward and backward.
+    void lbfgsStep(const std::function<void()>& closure);
+
+private:
+    Tensor zerosLike(const Tensor& p) { return g_.empty(p.shape(), p.dtype(), Category::OptimizerState); }
+    Tensor temp(const Shape& shape, DType dtype, const char* op);
+    void adamLike(); // Adam and AdamW (whose weight decay is an in-place mul_)
+    void sqrtUpdate(std::vector<Tensor>& state, bool lazily); // Adagrad / RMSprop
+
+    Graph& g_;
+    const std::vector<Tensor>& params_;
+    OptimizerKind kind_;
+    OptimizerImpl impl_;
+    int history_;
+    int step_;
+    std::vector<Tensor> buf1_, buf2_, steps_; // per-parameter state
+    Tensor d_, prevFlat_;                     // LBFGS
+    std::vector<Tensor> historyPairs_;
+    std::int64_t flatNumel_ = 0;
+};
+
+} // namespace sim
+} // namespace memviz::costmodel

@@ -1,0 +1,103 @@
+#include "costmodel/OptionNames.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace memviz::costmodel {
+
+namespace {
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+} // namespace
+
+DType parseDType(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "fp32" || w == "float32" || w == "float") return DType::F32;
+    if (w == "fp16" || w == "float16" || w == "half") return DType::F16;
+    if (w == "bf16" || w == "bfloat16") return DType::BF16;
+    if (w == "fp64" || w == "float64" || w == "double") return DType::F64;
+    if (w == "int8" || w == "qint8") return DType::I8;
+    throw std::invalid_argument("unknown dtype \"" + word + "\" (use fp32, fp16, bf16, fp64 or int8)");
+}
+
+OptimizerKind parseOptimizer(const std::string& word) {
+    const std::string w = lower(word);
+    for (OptimizerKind k : {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Adam, OptimizerKind::AdamW,
+                            OptimizerKind::Adagrad, OptimizerKind::RMSprop, OptimizerKind::Lbfgs})
+        if (w == optimizerName(k)) return k;
+    throw std::invalid_argument("unknown optimizer \"" + word + "\" (use sgd, momentum, adam, adamw, adagrad, rmsprop or lbfgs)");
+}
+
+OptimizerImpl parseOptimizerImpl(const std::string& word) {
+    const std::string w = lower(word);
+    for (OptimizerImpl i : {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach, OptimizerImpl::Fused})
+        if (w == optimizerImplName(i)) return i;
+    throw std::invalid_argument("unknown optimizer implementation \"" + word + "\" (use auto, for-loop, foreach or fused)");
+}
+
+Checkpointing parseCheckpoint(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "none" || w == "0") return {};
+    if (w == "sqrt") return {CheckpointMode::Sqrt, 0};
+    std::size_t used = 0;
+    int k = 0;
+    try {
+        k = std::stoi(w, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != w.size() || k < 1) throw std::invalid_argument("--checkpoint needs none, sqrt or a number of segments, got \"" + word + "\"");
+    if (k == 1) return {};
+    return {CheckpointMode::Segments, k};
+}
+
+DeviceKind parseDevice(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "cpu") return DeviceKind::Cpu;
+    if (w == "cuda" || w == "gpu") return DeviceKind::Cuda;
+    throw std::invalid_argument("unknown device \"" + word + "\" (use cpu or cuda)");
+}
+
+std::string checkpointName(const Checkpointing& c) {
+    switch (c.mode) {
+    case CheckpointMode::None: return "none";
+    case CheckpointMode::Sqrt: return "sqrt";
+    case CheckpointMode::Segments: return std::to_string(c.segments);
+    }
+    return "none";
+}
+
+const char* deviceName(DeviceKind d) { return d == DeviceKind::Cuda ? "cuda" : "cpu"; }
+
+std::int64_t parseByteSize(const std::string& text) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || !(value >= 0)) throw std::invalid_argument("expected a size in bytes such as 17179869184, 16GiB or 80GB, got \"" + text + "\"");
+    std::string unit = lower(text.substr(used));
+    unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+    double scale = 1;
+    if (unit.empty() || unit == "b") scale = 1;
+    else if (unit == "k" || unit == "kib") scale = 1024.0;
+    else if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
+    else if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
+    else if (unit == "t" || unit == "tib") scale = 1024.0 * 1024 * 1024 * 1024;
+    else if (unit == "kb") scale = 1e3;
+    else if (unit == "mb") scale = 1e6;
+    else if (unit == "gb") scale = 1e9;
+    else if (unit == "tb") scale = 1e12;
+    else throw std::invalid_argument("unknown size unit \"" + text.substr(used) + "\" (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)");
+    const double bytes = value * scale;
+    if (bytes > 9.2e18) throw std::invalid_argument("size too large: \"" + text + "\"");
+    return static_cast<std::int64_t>(std::llround(bytes));
+}
+
+} // namespace memviz::costmodel

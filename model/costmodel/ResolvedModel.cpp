@@ -1,0 +1,235 @@
+#include "costmodel/ResolvedModel.h"
+
+namespace memviz::costmodel {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw SpecError(where + ": " + what); }
+
+std::int64_t poolOut(std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t p) { return (n + 2 * p - k) / s + 1; }
+
+void needRank(const Shape& shape, std::size_t rank, const char* type, const std::string& where) {
+    if (shape.size() != rank)
+        fail(where, std::string("'") + type + "' expects a per-sample input of rank " + std::to_string(rank) + ", got shape " +
+                        shapeText(shape));
+}
+
+class Resolver {
+public:
+    explicit Resolver(ResolvedModel& m) : m_(m) {}
+
+    std::vector<ResolvedLayer> list(const std::vector<Layer>& layers, Shape& shape, DType& dtype, const std::string& where) {
+        std::vector<ResolvedLayer> out;
+        out.reserve(layers.size());
+        for (std::size_t i = 0; i < layers.size(); ++i)
+            out.push_back(layer(layers[i], shape, dtype, where + "[" + std::to_string(i) + "]"));
+        return out;
+    }
+
+private:
+    void param(ResolvedLayer& r, const char* name, Shape shape) {
+        if (r.firstParam < 0) r.firstParam = static_cast<int>(m_.params.size());
+        m_.params.push_back({r.where + "." + name, std::move(shape)});
+        ++r.paramCount;
+    }
+
+    ResolvedLayer layer(const Layer& l, Shape& shape, DType& dtype, const std::string& where) {
+        ResolvedLayer r;
+        r.def = l;
+        r.def.layers.clear();
+        r.def.downsample.clear();
+        r.where = where;
+        r.in = shape;
+        r.inDtype = dtype;
+        const char* type = layerTypeName(l.type);
+        if (l.type != LayerType::Embedding && dtype != DType::F32)
+            fail(where, std::string("'") + type + "' needs a float input, got int64 (only 'embedding' takes integer input)");
+        switch (l.type) {
+        case LayerType::Linear: {
+            if (shape.empty()) fail(where, "'linear' needs a non-scalar per-sample input");
+            const std::int64_t in = shape.back();
+            if (l.tied) {
+                if (firstEmbedding_ < 0) fail(where, "'tied' needs an 'embedding' layer before it");
+                const Shape& w = m_.params[static_cast<std::size_t>(firstEmbedding_)].shape;
+                if (w[0] != l.outFeatures || w[1] != in || l.bias)
+                    fail(where, "a tied linear must be " + std::to_string(in) + " -> " + std::to_string(w[0]) +
+                                    " without bias, like the embedding " + shapeText(w));
+                r.tiedParam = firstEmbedding_;
+            } else {
+                param(r, "weight", {l.outFeatures, in});
+                if (l.bias) param(r, "bias", {l.outFeatures});
+            }
+            shape.back() = l.outFeatures;
+            break;
+        }
+        case LayerType::Conv2d: {
+            needRank(shape, 3, type, where);
+            const std::int64_t c = shape[0];
+            if (c % l.groups || l.outChannels % l.groups)
+                fail(where, "groups=" + std::to_string(l.groups) + " must divide in_channels=" + std::to_string(c) +
+                                " and out_channels=" + std::to_string(l.outChannels));
+            param(r, "weight", {l.outChannels, c / l.groups, l.kernel.h, l.kernel.w});
+            if (l.bias) param(r, "bias", {l.outChannels});
+            shape = {l.outChannels, poolOut(shape[1], l.kernel.h, l.stride.h, l.padding.h),
+                     poolOut(shape[2], l.kernel.w, l.stride.w, l.padding.w)};
+            break;
+        }
+        case LayerType::BatchNorm2d:
+            needRank(shape, 3, type, where);
+            param(r, "weight", {shape[0]});
+            param(r, "bias", {shape[0]});
+            m_.buffers.push_back({where + ".running_mean", {shape[0]}});
+            m_.buffers.push_back({where + ".running_var", {shape[0]}});
+            break;
+        case LayerType::LayerNorm:
+        case LayerType::RMSNorm:
+            if (shape.empty()) fail(where, std::string("'") + type + "' needs a non-scalar per-sample input");
+            param(r, "weight", {shape.back()});
+            if (l.type == LayerType::LayerNorm) param(r, "bias", {shape.back()});
+            break;
+        case LayerType::ReLU:
+        case LayerType::GELU:
+        case LayerType::Sigmoid:
+        case LayerType::Tanh:
+        case LayerType::Dropout: break;
+        case LayerType::MaxPool2d:
+        case LayerType::AvgPool2d: {
+            needRank(shape, 3, type, where);
+            const Pair s = l.strideSet ? l.stride : l.kernel;
+            shape = {shape[0], poolOut(shape[1], l.kernel.h, s.h, l.padding.h), poolOut(shape[2], l.kernel.w, s.w, l.padding.w)};
+            break;
+        }
+        case LayerType::AdaptiveAvgPool2d:
+            needRank(shape, 3, type, where);
+            shape = {shape[0], l.outputSize.h, l.outputSize.w};
+            break;
+        case LayerType::Flatten: shape = {numel(shape)}; break;
+        case LayerType::Embedding:
+            if (dtype != DType::I64) fail(where, "'embedding' needs an int64 input, got float32");
+            if (firstEmbedding_ < 0) firstEmbedding_ = static_cast<int>(m_.params.size());
+            param(r, "weight", {l.numEmbeddings, l.embeddingDim});
+            shape.push_back(l.embeddingDim);
+            dtype = DType::F32;
+            break;
+        case LayerType::TransformerEncoderLayer:
+        case LayerType::LlamaDecoderLayer: {
+            needRank(shape, 2, type, where);
+            if (l.dModel != shape.back())
+                fail(where, "d_model=" + std::to_string(l.dModel) + " does not match the input's last dim " +
+                                std::to_string(shape.back()));
+            if (l.dModel % l.nhead) fail(where, "nhead=" + std::to_string(l.nhead) + " must divide d_model");
+            const std::int64_t e = l.dModel, f = l.dimFeedforward;
+            if (l.type == LayerType::TransformerEncoderLayer) {
+                param(r, "self_attn.in_proj_weight", {3 * e, e});
+                param(r, "self_attn.in_proj_bias", {3 * e});
+                param(r, "self_attn.out_proj.weight", {e, e});
+                param(r, "self_attn.out_proj.bias", {e});
+                param(r, "linear1.weight", {f, e});
+                param(r, "linear1.bias", {f});
+                param(r, "linear2.weight", {e, f});
+                param(r, "linear2.bias", {e});
+                param(r, "norm1.weight", {e});
+                param(r, "norm1.bias", {e});
+                param(r, "norm2.weight", {e});
+                param(r, "norm2.bias", {e});
+            } else {
+                for (const char* n : {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight",
+                                      "self_attn.o_proj.weight"})
+                    param(r, n, {e, e});
+                param(r, "mlp.gate_proj.weight", {f, e});
+                param(r, "mlp.up_proj.weight", {f, e});
+                param(r, "mlp.down_proj.weight", {e, f});
+                param(r, "input_layernorm.weight", {e});
+                param(r, "post_attention_layernorm.weight", {e});
+            }
+            break;
+        }
+        case LayerType::Residual: {
+            Shape bodyShape = shape, skipShape = shape;
+            DType bodyType = dtype, skipType = dtype;
+            r.body = list(l.layers, bodyShape, bodyType, where + ".layers");
+            r.skip = list(l.downsample, skipShape, skipType, where + ".downsample");
+            if (bodyShape != skipShape)
+                fail(where, "residual branches disagree: layers give " + shapeText(bodyShape) + ", skip path gives " +
+                                shapeText(skipShape));
+            shape = bodyShape;
+            break;
+        }
+        case LayerType::PositionEmbedding:
+        case LayerType::TokenTypeEmbedding:
+            needRank(shape, 2, type, where);
+            if (l.embeddingDim != shape[1])
+                fail(where, "embedding_dim=" + std::to_string(l.embeddingDim) + " does not match the input's last dim " +
+                                std::to_string(shape[1]));
+            if (l.type == LayerType::PositionEmbedding && shape[0] > l.numEmbeddings)
+                fail(where, "sequence length " + std::to_string(shape[0]) + " exceeds num_embeddings=" +
+                                std::to_string(l.numEmbeddings));
+            param(r, "weight", {l.numEmbeddings, l.embeddingDim});
+            break;
+        case LayerType::ClassToken:
+            needRank(shape, 2, type, where);
+            if (l.embeddingDim != shape[1])
+                fail(where, "embedding_dim=" + std::to_string(l.embeddingDim) + " does not match the input's last dim " +
+                                std::to_string(shape[1]));
+            param(r, "token", {1, 1, l.embeddingDim});
+            shape[0] += 1;
+            break;
+        case LayerType::ToSequence:
+            needRank(shape, 3, type, where);
+            shape = {shape[1] * shape[2], shape[0]};
+            break;
+        case LayerType::SelectToken:
+            needRank(shape, 2, type, where);
+            if (l.index >= shape[0])
+                fail(where, "index=" + std::to_string(l.index) + " is outside the sequence of " + std::to_string(shape[0]));
+            shape = {shape[1]};
+            break;
+        }
+        for (std::int64_t d : shape)
+            if (d <= 0) fail(where, "'" + std::string(type) + "' gives an empty output shape " + shapeText(shape));
+        r.out = shape;
+        return r;
+    }
+
+    ResolvedModel& m_;
+    int firstEmbedding_ = -1;
+};
+
+} // namespace
+
+std::int64_t ResolvedModel::parameterCount() const {
+    std::int64_t n = 0;
+    for (const ParamInfo& p : params) n += numel(p.shape);
+    return n;
+}
+
+std::int64_t ResolvedModel::bufferElements() const {
+    std::int64_t n = 0;
+    for (const ParamInfo& b : buffers) n += numel(b.shape);
+    return n;
+}
+
+std::int64_t ResolvedModel::int64BufferCount() const { return static_cast<std::int64_t>(buffers.size() / 2); }
+
+ResolvedModel resolveModel(const ModelSpec& spec) {
+    ResolvedModel m;
+    m.spec = spec;
+    if (spec.layers.empty()) throw SpecError("layers: the model has no layers");
+    Shape shape = spec.input.shape;
+    DType dtype = spec.input.dtype;
+    m.layers = Resolver(m).list(spec.layers, shape, dtype, "layers");
+    m.outShape = shape;
+    const Shape& tgt = spec.target.shape;
+    if (spec.loss == Loss::CrossEntropy) {
+        if (spec.target.dtype != DType::I64) throw SpecError("cross_entropy needs an int64 target");
+        if (shape.empty() || tgt != Shape(shape.begin(), shape.end() - 1))
+            throw SpecError("cross_entropy: target shape " + shapeText(tgt) + " must be the output shape " + shapeText(shape) +
+                            " without its last (class) dim");
+    } else if (spec.target.dtype != DType::F32 || tgt != shape) {
+        throw SpecError("mse: target must be float32 with the output shape " + shapeText(shape) + ", got " +
+                        std::string(spec.target.dtype == DType::F32 ? "float32 " : "int64 ") + shapeText(tgt));
+    }
+    return m;
+}
+
+} // namespace memviz::costmodel

@@ -1,0 +1,170 @@
+// `memviz estimate` end to end: the real binary, its JSON (exact integers, one field per
+// breakdown part), --fit, --print-spec, text output and exit statuses; numbers checked against
+// the measured PyTorch peak and against hand calculations, not against the model itself.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "TestSupport.h"
+
+using namespace memviz::test;
+
+namespace {
+QJsonObject jsonOf(const ProcessResult& r) { return QJsonDocument::fromJson(r.out).object(); }
+QString spec(const char* name) { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + name; }
+const char* const kParts[] = {"parameters_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
+                              "input_bytes",      "temporaries_bytes", "allocator_overhead_bytes"};
+} // namespace
+
+class TestEstimateCli : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonHasThePeakAndEveryPart();
+    void matchesTheMeasuredPeak();
+    void fitFindsTheLargestBatch();
+    void textOutputAndSavings();
+    void printSpecAndListModels();
+    void presetsBuildInTorch();
+    void badUsageAndBadSpecs_data();
+    void badUsageAndBadSpecs();
+};
+
+void TestEstimateCli::jsonHasThePeakAndEveryPart() {
+    const auto r = runMemviz({"estimate", "--model", "gpt2", "--batch", "2", "--dtype", "bf16", "--optimizer", "adamw", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = jsonOf(r);
+    QCOMPARE(j["parameter_count"].toInteger(), 124'439'808);
+    QCOMPARE(j["parameter_bytes"].toInteger(), 2 * 124'439'808);
+    qint64 sum = 0;
+    for (const char* part : kParts) {
+        QVERIFY2(j.contains(part), part);
+        sum += j[part].toInteger();
+    }
+    QCOMPARE(sum, j["peak_bytes"].toInteger()); // the parts add up to the peak, to the byte
+    QCOMPARE(j["parameters_bytes"].toInteger(), 2 * 124'439'808);
+    QCOMPARE(j["optimizer"].toString(), QStringLiteral("adamw"));
+    QCOMPARE(j["dtype"].toString(), QStringLiteral("bf16"));
+    QCOMPARE(j["mode"].toString(), QStringLiteral("train"));
+    QVERIFY(QStringList({"forward", "backward", "optimizer"}).contains(j["peak_phase"].toString()));
+    QCOMPARE(j["phases"].toArray().size(), 4);
+    // accelerate's rule for the same model: 4 x the bf16 weights.
+    QCOMPARE(j["accelerate_estimate_bytes"].toInteger(), 4 * 2 * 124'439'808);
+    // Exact 64-bit integers above 2^32: Llama-2-7B's fp64 weights plus its rotary cos/sin caches
+    // (two fp32 buffers of 4096 positions x 128).
+    const auto big = runMemviz({"estimate", "--model", "llama2-7b", "--batch", "1", "--dtype", "fp64", "--inference", "--json"});
+    QCOMPARE(jsonOf(big)["parameters_bytes"].toInteger(), qint64(8) * 6'738'415'616 + 2 * 4096 * 128 * 4);
+}
+
+void TestEstimateCli::matchesTheMeasuredPeak() {
+    // tests/data/costmodel/measured.json: resnet-small-b64-fp32-adam peaked at 109,420,560 B
+    // in real PyTorch 1.13 (second step). The protocol's step is --step 2.
+    const QJsonObject doc = QJsonDocument::fromJson(readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json")).object();
+    qint64 measured = 0;
+    for (const QJsonValue& v : doc["configs"].toArray())
+        if (v.toObject()["id"].toString() == "resnet-small-b64-fp32-adam") measured = v.toObject()["peak_bytes"].toInteger();
+    QVERIFY(measured > 0);
+    const auto r = runMemviz({"estimate", "--spec", spec("resnet-small.json"), "--batch", "64", "--optimizer", "adam", "--device", "cpu",
+                              "--step", "2", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const double predicted = static_cast<double>(jsonOf(r)["peak_bytes"].toInteger());
+    QVERIFY2(std::abs(predicted - measured) / measured < 0.15, qPrintable(QString::number(predicted)));
+}
+
+void TestEstimateCli::fitFindsTheLargestBatch() {
+    // The parameters of the MLP alone are 46,176,296 B (fp32): 40 MB cannot fit even batch 1.
+    const auto none = runMemviz({"estimate", "--model", "mlp", "--fit", "40MB", "--json"});
+    QVERIFY2(none.exitCode == 0, none.err.constData());
+    QCOMPARE(jsonOf(none)["largest_batch"].toInteger(), 0);
+    QCOMPARE(jsonOf(none)["fits"].toBool(), false);
+    const auto r = runMemviz({"estimate", "--model", "small-cnn", "--batch", "16", "--fit", "1GiB", "--json"});
+    const QJsonObject j = jsonOf(r);
+    const qint64 best = j["largest_batch"].toInteger();
+    QCOMPARE(j["fit_limit_bytes"].toInteger(), qint64(1) << 30);
+    QVERIFY(best > 16);
+    auto peakAt = [](qint64 batch) {
+        return jsonOf(runMemviz({"estimate", "--model", "small-cnn", "--batch", QString::number(batch), "--json"}))["peak_bytes"].toInteger();
+    };
+    QVERIFY(peakAt(best) <= (qint64(1) << 30));
+    QVERIFY(peakAt(best + 1) > (qint64(1) << 30));
+}
+
+void TestEstimateCli::textOutputAndSavings() {
+    const auto r = runMemviz({"estimate", "--model", "resnet18", "--batch", "32", "--fit", "4GiB", "--savings"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString out = QString::fromUtf8(r.out);
+    for (const char* s : {"resnet18: 11689512 parameters", "activations", "optimizer state", "peak in the", "largest batch that fits",
+                          "halve the batch size", "checkpoint_sequential"})
+        QVERIFY2(out.contains(s), s);
+    const auto t = runMemviz({"estimate", "--model", "mlp", "--batch", "8", "--timeline"});
+    QVERIFY(t.out.startsWith("sample\tphase\top\tbytes\n"));
+    QVERIFY(t.out.contains("\tbackward\taten.threshold_backward\t"));
+}
+
+void TestEstimateCli::printSpecAndListModels() {
+    QTemporaryDir dir;
+    const auto printed = runMemviz({"estimate", "--model", "resnet50", "--print-spec"});
+    QVERIFY(printed.exitCode == 0);
+    const QString file = writeFile(dir, "r50.json", printed.out);
+    const auto again = runMemviz({"estimate", "--spec", file, "--batch", "1", "--json"});
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QCOMPARE(jsonOf(again)["parameter_count"].toInteger(), 25'557'032);
+    const auto list = runMemviz({"estimate", "--list-models"});
+    for (const char* id : {"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"})
+        QVERIFY2(list.out.contains(id), id);
+    QVERIFY(runMemviz({"--help"}).out.contains("memviz estimate"));
+}
+
+void TestEstimateCli::presetsBuildInTorch() {
+    // Every preset's --print-spec builds in PyTorch (bench/costmodel/spec_to_torch.py, on the meta
+    // device) with exactly the parameter count memviz reports.
+    QTemporaryDir dir;
+    QStringList files;
+    QMap<QString, qint64> ours;
+    const QStringList presets{"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"};
+    for (const QString& id : presets) {
+        const auto printed = runMemviz({"estimate", "--model", id, "--print-spec"});
+        QVERIFY(printed.exitCode == 0);
+        files << writeFile(dir, id + ".json", printed.out);
+        ours[files.back()] = jsonOf(runMemviz({"estimate", "--model", id, "--batch", "1", "--inference", "--json"}))["parameter_count"].toInteger();
+    }
+    const ProcessResult r = runProcess(QStringLiteral("/usr/bin/python3"), QStringList{oracle("costmodel_param_count.py")} + files, 600000);
+    if (r.exitCode == 77 || r.exitCode == -1) QSKIP("PyTorch is not installed for /usr/bin/python3");
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), presets.size());
+    for (const QString& line : lines) {
+        const QStringList f = line.split(' ');
+        QCOMPARE(f.value(1).toLongLong(), ours.value(f.value(0)));
+    }
+}
+
+void TestEstimateCli::badUsageAndBadSpecs_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no model") << QStringList{"--batch", "2"} << 2 << "exactly one of --model and --spec";
+    QTest::newRow("both") << QStringList{"--model", "mlp", "--spec", "x.json", "--batch", "2"} << 2 << "exactly one of";
+    QTest::newRow("no batch") << QStringList{"--model", "mlp"} << 2 << "--batch N is required";
+    QTest::newRow("batch 0") << QStringList{"--model", "mlp", "--batch", "0"} << 2 << "--batch needs a positive number";
+    QTest::newRow("optimizer") << QStringList{"--model", "mlp", "--batch", "2", "--optimizer", "lion"} << 2 << "unknown optimizer \"lion\"";
+    QTest::newRow("dtype") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "fp8"} << 2 << "unknown dtype \"fp8\"";
+    QTest::newRow("checkpoint") << QStringList{"--model", "mlp", "--batch", "2", "--checkpoint", "many"} << 2 << "--checkpoint needs none, sqrt";
+    QTest::newRow("int8 training") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "int8"} << 2 << "int8 is for inference only";
+    QTest::newRow("fit") << QStringList{"--model", "mlp", "--fit", "a lot"} << 2 << "expected a size in bytes";
+    QTest::newRow("preset") << QStringList{"--model", "alexnet", "--batch", "2"} << 1 << "unknown model preset \"alexnet\"";
+    QTest::newRow("missing spec") << QStringList{"--spec", "/nonexistent/m.json", "--batch", "2"} << 1 << "/nonexistent/m.json: cannot open";
+}
+
+void TestEstimateCli::badUsageAndBadSpecs() {
+    QFETCH(QStringList, args);
+    QFETCH(int, status);
+    QFETCH(QString, message);
+    const auto r = runMemviz(QStringList{"estimate"} + args);
+    QCOMPARE(r.exitCode, status);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestEstimateCli)
+#include "tst_estimate_cli.moc"
