@@ -212,8 +212,22 @@ void MainWindow::createLanguageMenu(QMenu* view) {
 }
 
 LearnWindow* MainWindow::learnWindow() {
-    if (!learn_) learn_ = new LearnWindow(this);
+    if (!learn_) {
+        learn_ = new LearnWindow(this);
+        connect(learn_, &LearnWindow::whatIfRequested, this, &MainWindow::showWhatIf);
+    }
     return learn_;
+}
+
+void MainWindow::showWhatIf(const WhatIfScenario& scenario) {
+    whatIf_->selectPreset(scenario.presetId);
+    whatIf_->setOptions(scenario.options);
+    whatIfDock_->show();
+    whatIfDock_->raise();
+    // Presenting in full screen, the Learn window would hide the main window: bring it up.
+    if (learn_ && learn_->presenterMode()) learn_->setPresenterMode(false);
+    raise();
+    activateWindow();
 }
 
 void MainWindow::openLearn(const QString& lessonId) {

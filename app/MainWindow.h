@@ -17,6 +17,7 @@ namespace memviz {
 class MemoryEventsView;
 class ImportTask;
 class LearnWindow;
+struct WhatIfScenario;
 class ProfilerOpsView;
 class NativeTabs;
 class OpsView;
@@ -61,6 +62,8 @@ public:
     // The Learn mode window (created on first use) and opening it on a lesson ("" = as it was).
     LearnWindow* learnWindow();
     void openLearn(const QString& lessonId = QString());
+    // Shows a lesson's model and knobs in the what-if panel.
+    void showWhatIf(const WhatIfScenario& scenario);
 
 signals:
     // The user picked another language in View > Language: the host rebuilds the windows.

@@ -21,11 +21,22 @@
 #include "TestSupport.h"
 #include "widgets/Export.h"
 #include "widgets/learn/LearnWindow.h"
+#include "widgets/learn/ModelLesson.h"
 #include "widgets/learn/Lesson.h"
 #include "widgets/learn/OomDecoderPage.h"
 #include "widgets/learn/SparseLesson.h"
 #include "widgets/learn/TensorSizeLesson.h"
 #include "widgets/learn/ViewsLesson.h"
+#include "widgets/learn/BatchSizeLesson.h"
+#include "widgets/learn/CheckpointLesson.h"
+#include "widgets/learn/DTypeLesson.h"
+#include "widgets/learn/FreeingLesson.h"
+#include "widgets/learn/MixedPrecisionLesson.h"
+#include "widgets/learn/OptimizerLesson.h"
+#include "widgets/whatif/WhatIfPanel.h"
+#include "costmodel/Presets.h"
+#include <QDockWidget>
+#include <QPushButton>
 
 using namespace memviz;
 
@@ -58,6 +69,8 @@ private slots:
     void exportsPlotsInEveryFormat();
     void exportsTablesAsCsv();
     void mainWindowOpensLearn();
+    void modelLessonsMatchTheCostModel();
+    void lessonsOpenTheirScenarioInWhatIf();
 };
 
 void TestLearn::initTestCase() {
@@ -70,7 +83,10 @@ void TestLearn::windowListsTheLessons() {
     LearnWindow w;
     QStringList ids;
     for (Lesson* l : w.lessons()) ids << l->id();
-    for (const char* id : {"tensor-size", "views", "sparse", "oom-decoder"}) QVERIFY2(ids.contains(id), id);
+    for (const char* id : {"tensor-size", "batch-size", "dtype", "optimizers", "checkpointing", "mixed-precision", "views",
+                           "sparse", "freeing", "oom-decoder"})
+        QVERIFY2(ids.contains(id), id);
+    QCOMPARE(ids.size(), 10);
     QCOMPARE(w.lessonList()->count(), int(w.lessons().size()));
     QVERIFY(w.lessonList()->item(0)->text().startsWith("1. "));
     QVERIFY(w.showLesson("sparse"));
@@ -314,6 +330,143 @@ void TestLearn::mainWindowOpensLearn() {
     w.openLearn("oom-decoder");
     QCOMPARE(learn->currentLesson()->id(), QStringLiteral("oom-decoder"));
     QCOMPARE(w.learnWindow(), learn); // one window
+}
+
+namespace {
+
+// The cost model's peak for a preset, computed here independently of the lessons.
+qint64 peakOf(const char* preset, costmodel::EstimateOptions o) {
+    o.timeline = false;
+    return costmodel::estimate(costmodel::resolveModel(costmodel::presetSpec(preset)), o).peakBytes;
+}
+
+costmodel::EstimateOptions knobs(std::int64_t batch, costmodel::DeviceKind device) {
+    costmodel::EstimateOptions o;
+    o.batch = batch;
+    o.device = device;
+    return o;
+}
+
+} // namespace
+
+void TestLearn::modelLessonsMatchTheCostModel() {
+    using namespace costmodel;
+    {
+        BatchSizeLesson l;
+        QVERIFY(l.selectModel("resnet18"));
+        l.batchSpin()->setValue(8);
+        l.deviceCombo()->setCurrentIndex(0); // CPU
+        l.maxBatchSpin()->setValue(16);
+        const QAbstractItemModel* m = l.tableModel();
+        QCOMPARE(m->rowCount(), 5); // 1, 2, 4, 8, 16
+        for (int r = 0; r < m->rowCount(); ++r)
+            QCOMPARE(raw(m, r, 1).toLongLong(), peakOf("resnet18", knobs(raw(m, r, 0).toLongLong(), DeviceKind::Cpu)));
+        QAbstractItemModelTester t1(l.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(l.tradeOffModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        l.update();
+        // The largest batch that fits 16 GiB: it fits, one more does not.
+        const std::int64_t largest = l.largestBatch();
+        QVERIFY(largest > 0);
+        QVERIFY(peakOf("resnet18", knobs(largest, DeviceKind::Cpu)) <= (qint64(16) << 30));
+        QVERIFY(peakOf("resnet18", knobs(largest + 1, DeviceKind::Cpu)) > (qint64(16) << 30));
+    }
+    {
+        DTypeLesson l;
+        QVERIFY(l.selectModel("resnet18"));
+        l.batchSpin()->setValue(16);
+        l.deviceCombo()->setCurrentIndex(1); // CUDA
+        const QAbstractItemModel* m = l.tableModel();
+        const int bf16 = rowWhere(m, 0, "bf16");
+        auto o = knobs(16, DeviceKind::Cuda);
+        o.dtype = DType::BF16;
+        QCOMPARE(raw(m, bf16, 6).toLongLong(), peakOf("resnet18", o));
+        // resnet18 has 11,689,512 parameters: 2 bytes each in bf16, 1 in int8.
+        QCOMPARE(raw(m, bf16, 5).toLongLong(), 2LL * 11689512);
+        QCOMPARE(raw(m, rowWhere(m, 0, "int8"), 5).toLongLong(), 11689512LL);
+        QCOMPARE(raw(m, rowWhere(m, 0, "fp16"), 3).toDouble(), 65504.0);
+    }
+    {
+        OptimizerLesson l;
+        QVERIFY(l.selectModel("gpt2"));
+        l.batchSpin()->setValue(2);
+        l.historySpin()->setValue(5);
+        const QAbstractItemModel* m = l.tableModel();
+        const int adam = rowWhere(m, 0, "adam");
+        // GPT-2: 124,439,808 parameters * 2 states * 4 B.
+        QCOMPARE(raw(m, adam, 3).toLongLong(), 124439808LL * 8);
+        QCOMPARE(raw(m, adam, 2).toDouble(), 16.0);
+        QCOMPARE(raw(m, rowWhere(m, 0, "lbfgs"), 2).toDouble(), 4.0 * (2 + 2 + 2 * 5));
+        auto o = knobs(2, DeviceKind::Cuda);
+        o.optimizer = OptimizerKind::Sgd;
+        o.lbfgsHistory = 5;
+        QCOMPARE(raw(m, rowWhere(m, 0, "sgd"), 5).toLongLong(), peakOf("gpt2", o));
+    }
+    {
+        CheckpointLesson l;
+        QVERIFY(l.selectModel("mlp"));
+        l.batchSpin()->setValue(64);
+        const QAbstractItemModel* m = l.tableModel();
+        const int n = costmodel::resolveModel(costmodel::presetSpec("mlp")).topLevelLayerCount();
+        QCOMPARE(m->rowCount(), n);
+        QCOMPARE(raw(m, 0, 4).toLongLong(), peakOf("mlp", knobs(64, DeviceKind::Cpu)));
+        auto sqrt = knobs(64, DeviceKind::Cpu);
+        sqrt.checkpoint.mode = CheckpointMode::Sqrt;
+        const int k = int(std::lround(std::sqrt(double(n))));
+        QCOMPARE(raw(m, k - 1, 4).toLongLong(), peakOf("mlp", sqrt));
+        QCOMPARE(raw(m, k - 1, 2).toInt(), (k - 1) * (n / k));
+    }
+    {
+        MixedPrecisionLesson l;
+        QVERIFY(l.selectModel("resnet18"));
+        l.maxBatchSpin()->setValue(4);
+        const QAbstractItemModel* m = l.tableModel();
+        auto o = knobs(4, DeviceKind::Cuda);
+        QCOMPARE(raw(m, 2, 1).toLongLong(), peakOf("resnet18", o));
+        o.amp = true;
+        QCOMPARE(raw(m, 2, 2).toLongLong(), peakOf("resnet18", o));
+    }
+    {
+        FreeingLesson l;
+        QVERIFY(l.selectModel("mlp"));
+        l.batchSpin()->setValue(32);
+        l.evalBatchesSpin()->setValue(3);
+        const QAbstractItemModel* m = l.tableModel();
+        QCOMPARE(m->rowCount(), 4);
+        // no_grad row: the peak without it is a forward with grad, above the inference peak.
+        auto inference = knobs(32, DeviceKind::Cuda);
+        inference.training = false;
+        QCOMPARE(raw(m, 2, 2).toLongLong() - raw(m, 2, 1).toLongLong(), peakOf("mlp", inference));
+        for (int r = 0; r < m->rowCount(); ++r) QVERIFY(raw(m, r, 1).toLongLong() >= 0);
+    }
+}
+
+void TestLearn::lessonsOpenTheirScenarioInWhatIf() {
+    MainWindow w;
+    w.show();
+    w.whatIfDock()->hide();
+    w.openLearn("checkpointing");
+    LearnWindow* learn = w.learnWindow();
+    auto* lesson = qobject_cast<ModelLesson*>(learn->currentLesson());
+    QVERIFY(lesson);
+    QVERIFY(lesson->selectModel("resnet18"));
+    lesson->batchSpin()->setValue(12);
+    QVERIFY(lesson->whatIfButton()->isVisible());
+    lesson->whatIfButton()->click();
+    QVERIFY(w.whatIfDock()->isVisible());
+    QCOMPARE(w.whatIfPanel()->options().batch, qint64(12));
+    QCOMPARE(w.whatIfPanel()->options().checkpoint.mode, costmodel::CheckpointMode::Sqrt);
+    QCOMPARE(w.whatIfPanel()->modelName(), QStringLiteral("ResNet-18"));
+    // Every model lesson has a scenario; tensor size has one when a preset takes that shape.
+    for (Lesson* l : learn->lessons())
+        if (qobject_cast<ModelLesson*>(l)) QVERIFY2(l->whatIfScenario().has_value(), qPrintable(l->id()));
+    auto* size = qobject_cast<TensorSizeLesson*>(learn->lesson("tensor-size"));
+    size->expressionEdit()->setText("1000x3x4096x4096");
+    QVERIFY(size->whatIfButton()->isEnabled());
+    QCOMPARE(size->whatIfScenario()->presetId, QStringLiteral("large3dcnn"));
+    QCOMPARE(size->whatIfScenario()->options.batch, qint64(1000));
+    size->expressionEdit()->setText("torch.ones((112121, 1, 40, 40))");
+    QVERIFY(!size->whatIfButton()->isEnabled());
+    QVERIFY(!learn->lesson("views")->whatIfScenario());
 }
 
 QTEST_MAIN(TestLearn)

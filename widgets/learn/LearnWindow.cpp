@@ -10,7 +10,13 @@
 #include <QTableView>
 
 #include "widgets/Export.h"
+#include "widgets/learn/BatchSizeLesson.h"
+#include "widgets/learn/CheckpointLesson.h"
+#include "widgets/learn/DTypeLesson.h"
+#include "widgets/learn/FreeingLesson.h"
 #include "widgets/learn/Lesson.h"
+#include "widgets/learn/MixedPrecisionLesson.h"
+#include "widgets/learn/OptimizerLesson.h"
 #include "widgets/learn/OomDecoderPage.h"
 #include "widgets/learn/SparseLesson.h"
 #include "widgets/learn/TensorSizeLesson.h"
@@ -33,8 +39,14 @@ LearnWindow::LearnWindow(QWidget* parent)
 
     // Numbered as in the workshop handout; the decoder comes last.
     addLesson(new TensorSizeLesson(pages_));
+    addLesson(new BatchSizeLesson(pages_));
+    addLesson(new DTypeLesson(pages_));
+    addLesson(new OptimizerLesson(pages_));
+    addLesson(new CheckpointLesson(pages_));
+    addLesson(new MixedPrecisionLesson(pages_));
     addLesson(new ViewsLesson(pages_));
     addLesson(new SparseLesson(pages_));
+    addLesson(new FreeingLesson(pages_));
     decoder_ = new OomDecoderPage(pages_);
     addLesson(decoder_);
     connect(decoder_, &OomDecoderPage::lessonRequested, this, [this](const QString& id) { showLesson(id); });
@@ -56,6 +68,7 @@ void LearnWindow::addLesson(Lesson* lesson) {
     item->setToolTip(lesson->title());
     pages_->addWidget(lesson);
     lessons_ << lesson;
+    connect(lesson, &Lesson::whatIfRequested, this, &LearnWindow::whatIfRequested);
 }
 
 void LearnWindow::createMenus() {

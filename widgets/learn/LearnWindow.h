@@ -7,6 +7,7 @@
 #include <QList>
 #include <QMainWindow>
 
+#include "widgets/learn/Lesson.h"
 #include "widgets/learn/LessonStyle.h"
 
 class QAction;
@@ -52,6 +53,10 @@ public:
     // Exports the current lesson's first plot / table (file dialog).
     void exportCurrentPlot();
     void exportCurrentTable();
+
+signals:
+    // A lesson asks to show its scenario in the main window's what-if panel.
+    void whatIfRequested(const memviz::WhatIfScenario& scenario);
 
 private:
     void addLesson(Lesson* lesson);

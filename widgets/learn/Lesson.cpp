@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -15,7 +16,8 @@
 namespace memviz {
 
 Lesson::Lesson(QWidget* parent)
-    : QWidget(parent), layout_(new QVBoxLayout(this)), title_(new QLabel(this)), intro_(new QLabel(this)),
+    : QWidget(parent), layout_(new QVBoxLayout(this)), title_(new QLabel(this)),
+      whatIfButton_(new QPushButton(tr("Open in the What-If Panel"), this)), intro_(new QLabel(this)),
       controls_(new QVBoxLayout), result_(new QLabel(this)), body_(new QSplitter(Qt::Horizontal, this)) {
     title_->setWordWrap(true);
     intro_->setWordWrap(true);
@@ -26,7 +28,14 @@ Lesson::Lesson(QWidget* parent)
     result_->setTextFormat(Qt::RichText);
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     body_->setChildrenCollapsible(false);
-    layout_->addWidget(title_);
+    auto* header = new QHBoxLayout;
+    header->addWidget(title_, 1);
+    header->addWidget(whatIfButton_, 0, Qt::AlignTop);
+    layout_->addLayout(header);
+    whatIfButton_->setToolTip(tr("Show this lesson's model and settings in the main window's what-if panel (Ctrl+E)."));
+    connect(whatIfButton_, &QPushButton::clicked, this, [this] {
+        if (auto s = whatIfScenario()) emit whatIfRequested(*s);
+    });
     layout_->addWidget(intro_);
     layout_->addLayout(controls_);
     layout_->addWidget(result_);
@@ -37,6 +46,8 @@ void Lesson::finishSetup() {
     title_->setText(title());
     applyFonts();
     refresh();
+    whatIfButton_->setVisible(offersWhatIf());
+    whatIfButton_->setEnabled(whatIfScenario().has_value());
 }
 
 void Lesson::setIntro(const QString& html) { intro_->setText(html); }
@@ -57,7 +68,15 @@ QCustomPlot* Lesson::addPlot(const QString& exportName) {
 }
 
 QTableView* Lesson::addTable(QAbstractItemModel* model, const QString& exportName) {
-    auto* view = new QTableView(body_);
+    if (!tableColumn_) {
+        tableColumn_ = new QSplitter(Qt::Vertical, body_);
+        tableColumn_->setChildrenCollapsible(false);
+        body_->addWidget(tableColumn_);
+        // The plot gets the larger share.
+        const int plotsIndex = body_->indexOf(tableColumn_);
+        for (int i = 0; i < body_->count(); ++i) body_->setStretchFactor(i, i == plotsIndex ? 4 : 5);
+    }
+    auto* view = new QTableView(tableColumn_);
     view->setModel(model);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -65,7 +84,7 @@ QTableView* Lesson::addTable(QAbstractItemModel* model, const QString& exportNam
     view->horizontalHeader()->setStretchLastSection(true);
     view->setWordWrap(false);
     exporting::addExportMenu(view, exportName);
-    body_->addWidget(view);
+    tableColumn_->addWidget(view);
     tables_ << view;
     return view;
 }

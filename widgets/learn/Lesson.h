@@ -5,7 +5,9 @@
 // style redraws them too.
 #include <QList>
 #include <QWidget>
+#include <optional>
 
+#include "costmodel/CostModel.h"
 #include "widgets/learn/LessonStyle.h"
 
 class QAbstractItemModel;
@@ -15,9 +17,16 @@ class QHBoxLayout;
 class QLabel;
 class QSplitter;
 class QStandardItemModel;
+class QPushButton;
 class QTableView;
 
 namespace memviz {
+
+// What a lesson opens in the what-if panel: a preset model and the knobs.
+struct WhatIfScenario {
+    QString presetId;
+    costmodel::EstimateOptions options;
+};
 
 class Lesson : public QWidget {
     Q_OBJECT
@@ -36,6 +45,14 @@ public:
     const LessonStyle& lessonStyle() const { return style_; }
     // Recomputes the numbers and redraws (inputs changed).
     void update() { refresh(); }
+    // The lesson's current scenario for the what-if panel; none for lessons without a model.
+    virtual std::optional<WhatIfScenario> whatIfScenario() const { return std::nullopt; }
+    // Whether the lesson shows the button at all (it is disabled while there is no scenario).
+    virtual bool offersWhatIf() const { return false; }
+    QPushButton* whatIfButton() const { return whatIfButton_; }
+
+signals:
+    void whatIfRequested(const memviz::WhatIfScenario& scenario);
 
 protected:
     explicit Lesson(QWidget* parent = nullptr);
@@ -44,7 +61,7 @@ protected:
     void setIntro(const QString& html);
     // A new row of inputs under the explanation.
     QHBoxLayout* addControlRow();
-    // Plots and tables share the lower area, side by side.
+    // Plots fill the lower left, tables stack on the lower right.
     QCustomPlot* addPlot(const QString& exportName);
     QTableView* addTable(QAbstractItemModel* model, const QString& exportName);
     QSplitter* body() const { return body_; }
@@ -59,10 +76,12 @@ private:
     LessonStyle style_;
     QBoxLayout* layout_;
     QLabel* title_;
+    QPushButton* whatIfButton_;
     QLabel* intro_;
     QBoxLayout* controls_;
     QLabel* result_;
     QSplitter* body_;
+    QSplitter* tableColumn_ = nullptr; // tables stack on the right of the plots
     QList<QCustomPlot*> plots_;
     QList<QTableView*> tables_;
 };

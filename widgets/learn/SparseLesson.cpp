@@ -31,11 +31,16 @@ QString percent(double fraction) { return QStringLiteral("%1%").arg(fraction * 1
 SparseLesson::SparseLesson(QWidget* parent)
     : Lesson(parent), rows_(new QSpinBox(this)), cols_(new QSpinBox(this)), dtype_(new QComboBox(this)),
       density_(new QDoubleSpinBox(this)), slider_(new QSlider(Qt::Horizontal, this)), table_(new QStandardItemModel(this)) {
+    const int f32 = 4; // float32, the lesson's default
     setIntro(tr("A dense tensor stores every element, zero or not. <code>torch.sparse_coo_tensor</code> stores only the "
-                "non-zeros: for each one, an int64 index per dimension (8 bytes each) and its value. A 2-D float32 "
-                "non-zero therefore costs 2 × 8 + 4 = 20 bytes instead of 4, so COO only saves memory when fewer than "
-                "4 / 20 = 20% of the elements are non-zero: the <b>break-even density</b>. CSR shares the row indices "
-                "and breaks even later."));
+                "non-zeros: for each one, an int64 index per dimension (%1 bytes each) and its value. A 2-D float32 "
+                "non-zero therefore costs 2 × %1 + %2 = %3 bytes instead of %2, so COO only saves memory when fewer than "
+                "%2 / %3 = %4 of the elements are non-zero: the <b>break-even density</b>. CSR shares the row indices "
+                "and breaks even later.")
+                 .arg(kSparseIndexBytes)
+                 .arg(f32)
+                 .arg(cooBytes(2, 1, f32))
+                 .arg(percent(cooBreakEvenDensity(2, f32))));
     QHBoxLayout* row = addControlRow();
     row->addWidget(new QLabel(tr("Rows:"), this));
     rows_->setRange(1, 1000000);

@@ -11,6 +11,9 @@
 #include <QTableView>
 #include <cmath>
 
+#include <QPushButton>
+
+#include "costmodel/Presets.h"
 #include "workshop/HumanBytes.h"
 #include "workshop/TensorSize.h"
 
@@ -24,15 +27,45 @@ QString grouped(std::int64_t v) { return QString::fromStdString(groupDigits(v));
 QString decimal(double b) { return QString::fromStdString(formatDecimalBytes(b)); }
 QString binary(double b) { return QString::fromStdString(formatBinaryBytes(b)); }
 
+// The per-sample input shape of every preset, resolved once.
+const std::vector<std::pair<std::string, Dims>>& presetInputs() {
+    static const std::vector<std::pair<std::string, Dims>> inputs = [] {
+        std::vector<std::pair<std::string, Dims>> out;
+        for (const costmodel::PresetInfo& p : costmodel::presets())
+            out.emplace_back(p.id, costmodel::presetSpec(p.id).input.shape);
+        return out;
+    }();
+    return inputs;
+}
+
 } // namespace
+
+std::optional<WhatIfScenario> TensorSizeLesson::whatIfScenario() const {
+    const auto e = parseTensorExpression(expression_->text().toStdString());
+    if (!e || e->dims.size() < 2 || e->dims[0] < 1) return std::nullopt;
+    const Dims sample(e->dims.begin() + 1, e->dims.end());
+    for (const auto& [id, shape] : presetInputs())
+        if (shape == sample) {
+            costmodel::EstimateOptions o;
+            o.batch = e->dims[0];
+            return WhatIfScenario{QString::fromStdString(id), o};
+        }
+    return std::nullopt;
+}
 
 TensorSizeLesson::TensorSizeLesson(QWidget* parent)
     : Lesson(parent), expression_(new QLineEdit(this)), examples_(new QComboBox(this)), dtype_(new QComboBox(this)),
       batch_(new QSpinBox(this)), table_(new QStandardItemModel(this)) {
-    setIntro(tr("A tensor's memory is its number of elements times the size of one element: float32 takes 4 bytes, "
-                "float16 and bfloat16 take 2. The same byte count reads differently in <b>MB</b> (10<sup>6</sup> bytes, "
-                "what articles and disk vendors write) and <b>MiB</b> (2<sup>20</sup> = 1,048,576 bytes, what PyTorch and "
-                "nvidia-smi print): 717,574,400 bytes are 717.6 MB but 684.3 MiB. Type a shape or pick an example."));
+    // The example in the text is computed like every other number on the page.
+    const TensorSize example = *tensorSize({112121, 1, 40, 40}, findTorchDType("float32")->bytes);
+    setIntro(tr("A tensor's memory is its number of elements times the size of one element: float32 takes %1 bytes, "
+                "float16 and bfloat16 take %2. The same byte count reads differently in <b>MB</b> (10<sup>6</sup> bytes, "
+                "what articles and disk vendors write) and <b>MiB</b> (2<sup>20</sup> = %3 bytes, what PyTorch and "
+                "nvidia-smi print): %4 bytes are %5 but %6. Type a shape or pick an example.")
+                 .arg(findTorchDType("float32")->bytes)
+                 .arg(findTorchDType("float16")->bytes)
+                 .arg(grouped(std::int64_t{1} << 20), grouped(example.bytes), decimal(double(example.bytes)),
+                      binary(double(example.bytes))));
     QHBoxLayout* row = addControlRow();
     row->addWidget(new QLabel(tr("Tensor:"), this));
     expression_->setText(QStringLiteral("torch.ones((112121, 1, 40, 40))"));
@@ -179,6 +212,10 @@ void TensorSizeLesson::refresh() {
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->replot();
     for (QTableView* t : tables()) t->resizeColumnsToContents();
+    whatIfButton()->setEnabled(whatIfScenario().has_value());
+    whatIfButton()->setToolTip(whatIfButton()->isEnabled()
+                                   ? tr("Open the model whose input has this shape, with the first dimension as the batch.")
+                                   : tr("No preset model takes inputs of this shape."));
 }
 
 } // namespace memviz

@@ -22,6 +22,10 @@ public:
     QComboBox* dtypeCombo() const { return dtype_; }
     QSpinBox* batchSpin() const { return batch_; }
     QStandardItemModel* tableModel() const { return table_; }
+    // A preset whose input has this tensor's shape per sample, with the first dimension as the
+    // batch: [1000, 3, 4096, 4096] opens Large3DCNN at batch 1000.
+    std::optional<WhatIfScenario> whatIfScenario() const override;
+    bool offersWhatIf() const override { return true; }
 
 protected:
     void refresh() override;

@@ -1,4 +1,5 @@
 #include "widgets/whatif/BreakdownChart.h"
+#include "widgets/CostModelLabels.h"
 
 #include <qcustomplot.h>
 
@@ -31,7 +32,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     QCPBars* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(QString::fromUtf8(costmodel::categoryName(static_cast<Category>(c))));
+        bars->setName(categoryLabel(static_cast<Category>(c)));
         const QColor color = categoryColor(static_cast<Category>(c));
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(color);
