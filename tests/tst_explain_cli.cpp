@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "TestSupport.h"
+#include "costmodel/CostModel.h"
+#include "costmodel/Presets.h"
 
 using namespace memviz::test;
 
@@ -32,6 +34,7 @@ private slots:
     void wordsNeedNoQuotes();
     void notAMessage();
     void usageErrors();
+    void fixesRankedForAModel();
 };
 
 void TestExplainCli::textOutput() {
@@ -127,6 +130,55 @@ void TestExplainCli::usageErrors() {
     QCOMPARE(r.exitCode, 2);
     r = runMemviz({"--help"});
     QVERIFY(r.out.contains("memviz explain"));
+}
+
+void TestExplainCli::fixesRankedForAModel() {
+    const auto r = runMemviz({"explain", kCuda1x, "--model", "resnet18", "--batch", "64", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(o["fixes_for"].toString().startsWith("ResNet-18, batch 64"));
+    // The cost model's numbers, computed here: ResNet-18, batch 64, fp32, Adam, on CUDA (the message's device).
+    using namespace memviz::costmodel;
+    const ResolvedModel m = resolveModel(presetSpec("resnet18"));
+    EstimateOptions base;
+    base.batch = 64;
+    base.device = DeviceKind::Cuda;
+    base.timeline = false;
+    const std::int64_t basePeak = estimate(m, base).peakBytes;
+    QSet<QString> ids;
+    qint64 previous = std::numeric_limits<qint64>::max();
+    for (const QJsonValue& v : o["fixes"].toArray()) {
+        const QJsonObject f = v.toObject();
+        const QString id = f["id"].toString();
+        ids << id;
+        if (id == "smaller-batch") {
+            EstimateOptions half = base;
+            half.batch = 32;
+            QCOMPARE(f["saved_bytes"].toInteger(), basePeak - estimate(m, half).peakBytes);
+            QCOMPARE(f["lesson"].toString(), QStringLiteral("batch-size"));
+        }
+        if (id == "checkpointing") QCOMPARE(f["lesson"].toString(), QStringLiteral("checkpointing"));
+        if (id == "lighter-optimizer") QCOMPARE(f["lesson"].toString(), QStringLiteral("optimizers"));
+        // Ranked: savings fall, until the conditional no_grad fix at the end.
+        if (id != "no-grad") {
+            QVERIFY(f["saved_bytes"].toInteger() <= previous);
+            previous = f["saved_bytes"].toInteger();
+        }
+        // 10.76 GiB card: "fits" compares the predicted peak with it.
+        if (!f["peak_bytes"].isNull()) QCOMPARE(f["fits"].toBool(), f["peak_bytes"].toInteger() <= std::llround(10.76 * GiB));
+    }
+    for (const char* id : {"smaller-batch", "bf16", "mixed-precision", "checkpointing", "lighter-optimizer", "expandable-segments", "no-grad"})
+        QVERIFY2(ids.contains(id), id);
+    QCOMPARE(o["fixes"].toArray().last().toObject()["id"].toString(), QStringLiteral("no-grad"));
+
+    auto bad = runMemviz({"explain", kCuda1x, "--batch", "8"});
+    QCOMPARE(bad.exitCode, 2); // a knob without a model
+    bad = runMemviz({"explain", kCuda1x, "--model", "nosuchmodel"});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(bad.err.contains("resnet50"));
+    const auto text = runMemviz({"explain", kCpu, "--model", "mlp", "--batch", "256", "--optimizer", "sgd"});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(text.out.contains("Fixes for MLP, batch 256, float32, SGD, most saving first:"));
 }
 
 QTEST_MAIN(TestExplainCli)

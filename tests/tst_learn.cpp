@@ -266,6 +266,19 @@ void TestLearn::decoderPageExplainsAndLinks() {
         page->setMessage(example);
         QVERIFY2(page->report().message.recognized(), qPrintable(example));
     }
+    // With a model chosen, the cost model's fixes are ranked, each linked to its lesson.
+    page->setMessage(OomDecoderPage::exampleMessages().at(3)); // CUDA, 10.76 GiB card
+    QVERIFY(page->selectModel("resnet18"));
+    page->batchSpin()->setValue(64);
+    QStringList fixIds;
+    for (const OomFix& f : page->report().fixes) fixIds << f.id;
+    for (const char* id : {"smaller-batch", "bf16", "mixed-precision", "checkpointing", "lighter-optimizer"})
+        QVERIFY2(fixIds.contains(id), id);
+    QVERIFY(page->answer()->toHtml().contains("lesson:checkpointing"));
+    QVERIFY(page->report().context.startsWith("ResNet-18, batch 64"));
+    emit page->answer()->anchorClicked(QUrl("lesson:optimizers"));
+    QCOMPARE(w.currentLesson()->id(), QStringLiteral("optimizers"));
+    page->selectModel(QString());
     page->setMessage("Killed");
     QVERIFY(!page->report().message.recognized());
     QVERIFY(page->answer()->toPlainText().contains("OOM killer"));

@@ -37,9 +37,10 @@ usage:
                                       (--fit: the largest batch that fits; --list-models: the presets)
   memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
-  memviz explain MESSAGE... | --file LOG | - [--json]
-                                      decode a PyTorch out-of-memory message (status 1 when
-                                      the text is not one)
+  memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
+             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
+                                      decode a PyTorch out-of-memory message; with a model, the
+                                      fixes ranked by what they save (status 1: not a message)
   memviz --help | --version
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz

@@ -9,13 +9,19 @@
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
+#include "costmodel/OptionNames.h"
+#include "costmodel/Presets.h"
+#include "costmodel/SpecParser.h"
 #include "widgets/learn/OomReport.h"
 
 namespace memviz::cli {
 
 namespace {
 
-const char* const kUsage = "memviz explain MESSAGE... | --file LOG | - [--json]";
+const char* const kUsage =
+    "memviz explain MESSAGE... | --file LOG | - [--json]\n"
+    "       [--model PRESET | --spec FILE.json] [--batch N] [--dtype fp32|bf16|fp16] [--amp]\n"
+    "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--checkpoint none|sqrt|K] [--device cpu|cuda]";
 
 QJsonValue printedJson(const std::optional<workshop::PrintedSize>& s) {
     if (!s) return QJsonValue::Null;
@@ -86,6 +92,8 @@ QJsonObject reportJson(const OomReport& r) {
                                  {"title", f.title},
                                  {"detail", f.detail},
                                  {"saved_bytes", f.savedBytes >= 0 ? QJsonValue(f.savedBytes) : QJsonValue::Null},
+                                 {"peak_bytes", f.peakBytes >= 0 ? QJsonValue(f.peakBytes) : QJsonValue::Null},
+                                 {"fits", f.fits < 0 ? QJsonValue::Null : QJsonValue(f.fits == 1)},
                                  {"lesson", f.lessonId.isEmpty() ? QJsonValue::Null : QJsonValue(f.lessonId)}});
     o["fixes"] = fixes;
     o["fixes_for"] = r.context.isEmpty() ? QJsonValue::Null : QJsonValue(r.context);
@@ -108,6 +116,44 @@ QString readMessage(const QCommandLineParser& p) {
     return words.join(QLatin1Char(' '));
 }
 
+// --model/--spec and the knobs: the fixes ranked for that training setup.
+void addModelFixes(OomReport& report, const QCommandLineParser& p) {
+    using namespace costmodel;
+    if (!p.isSet("model") && !p.isSet("spec")) {
+        for (const char* knob : {"batch", "dtype", "optimizer", "checkpoint", "device", "amp"})
+            if (p.isSet(knob)) throw UsageError{QStringLiteral("--%1 needs --model or --spec").arg(QLatin1String(knob))};
+        return;
+    }
+    if (!report.message.recognized()) return;
+    EstimateOptions o;
+    QString title;
+    ModelSpec spec;
+    try {
+        if (p.isSet("model")) {
+            spec = presetSpec(p.value("model").toStdString());
+            for (const PresetInfo& info : presets())
+                if (info.id == spec.name || QString::fromStdString(info.id).compare(p.value("model"), Qt::CaseInsensitive) == 0)
+                    title = QString::fromStdString(info.title);
+        } else {
+            spec = readModelSpecFile(p.value("spec").toStdString());
+        }
+        if (title.isEmpty()) title = QString::fromStdString(spec.name);
+        bool ok = true;
+        if (p.isSet("batch")) o.batch = p.value("batch").toLongLong(&ok);
+        if (!ok || o.batch < 1) throw UsageError{"--batch needs a positive number, got \"" + p.value("batch") + "\""};
+        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
+        o.amp = p.isSet("amp");
+        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
+        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
+        o.device = p.isSet("device") ? parseDevice(p.value("device").toStdString()) : OomReportBuilder::deviceOf(report);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    } catch (const SpecError& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+    OomReportBuilder::addModelFixes(report, title, resolveModel(spec), o);
+}
+
 } // namespace
 
 int explainCommand(const QStringList& args) {
@@ -115,9 +161,13 @@ int explainCommand(const QStringList& args) {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addOption({"json", "Print JSON."});
     p.addOption({"file", "Read the message (or a whole log) from a file.", "LOG"});
+    p.addOption({"amp", "Mixed precision."});
+    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "checkpoint", "device"})
+        p.addOption({valued, valued, "VALUE"});
     if (!p.parse(QStringList{QStringLiteral("memviz")} + args))
         throw UsageError{p.errorText() + "\nusage: " + kUsage};
-    const OomReport report = OomReportBuilder::build(readMessage(p));
+    OomReport report = OomReportBuilder::build(readMessage(p));
+    addModelFixes(report, p);
     if (p.isSet("json")) printOut(QString::fromUtf8(QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented)));
     else printOut(OomReportBuilder::plainText(report));
     // Not an OOM message: the helpful answer is printed, and the status says it was bad input.

@@ -1,6 +1,9 @@
 #include "widgets/learn/OomDecoderPage.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QSpinBox>
+#include <map>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -9,6 +12,10 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QUrl>
+
+#include "costmodel/OptionNames.h"
+#include "costmodel/Presets.h"
+#include "widgets/CostModelLabels.h"
 
 namespace memviz {
 
@@ -43,7 +50,8 @@ QStringList OomDecoderPage::exampleMessages() {
 
 OomDecoderPage::OomDecoderPage(QWidget* parent)
     : Lesson(parent), input_(new QPlainTextEdit(this)), examples_(new QComboBox(this)), answer_(new QTextBrowser(this)),
-      facts_(new QStandardItemModel(this)) {
+      facts_(new QStandardItemModel(this)), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
+      dtype_(new QComboBox(this)), optimizer_(new QComboBox(this)), amp_(new QCheckBox(tr("AMP"), this)) {
     setIntro(tr("Paste a PyTorch out-of-memory message, or the end of the traceback. The decoder reads the numbers, "
                 "converts them to both unit systems, shows tensors of the requested size and how much memory was "
                 "missing, and ranks what would fix it."));
@@ -57,6 +65,37 @@ OomDecoderPage::OomDecoderPage(QWidget* parent)
     for (const QString& l : labels) examples_->addItem(l);
     row->addWidget(examples_, 1);
     row->addStretch(1);
+    // The training setup whose fixes the cost model ranks.
+    QHBoxLayout* setup = addControlRow();
+    setup->addWidget(new QLabel(tr("Rank the fixes for:"), this));
+    model_->addItem(tr("no model (general advice only)"), QString());
+    for (const costmodel::PresetInfo& p : costmodel::presets()) {
+        model_->addItem(QString::fromStdString(p.title), QString::fromStdString(p.id));
+        model_->setItemData(model_->count() - 1, presetDescription(p.description), Qt::ToolTipRole);
+    }
+    setup->addWidget(model_);
+    setup->addWidget(new QLabel(tr("Batch:"), this));
+    batch_->setRange(1, 1 << 20);
+    batch_->setValue(32);
+    setup->addWidget(batch_);
+    for (costmodel::DType d : {costmodel::DType::F32, costmodel::DType::BF16, costmodel::DType::F16})
+        dtype_->addItem(dtypeLabel(d), QString::fromLatin1(costmodel::dtypeName(d)));
+    setup->addWidget(dtype_);
+    setup->addWidget(amp_);
+    for (const char* o : {"adam", "adamw", "sgd", "momentum", "adagrad", "rmsprop", "lbfgs"})
+        optimizer_->addItem(optimizerLabel(costmodel::parseOptimizer(o)), QString::fromLatin1(o));
+    setup->addWidget(optimizer_);
+    setup->addStretch(1);
+    for (QWidget* w : std::initializer_list<QWidget*>{batch_, dtype_, amp_, optimizer_}) w->setEnabled(false);
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        for (QWidget* w : std::initializer_list<QWidget*>{batch_, dtype_, amp_, optimizer_}) w->setEnabled(!model_->currentData().toString().isEmpty());
+        refresh();
+    });
+    connect(batch_, &QSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(dtype_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(optimizer_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(amp_, &QCheckBox::toggled, this, [this] { refresh(); });
+
     input_->setPlaceholderText(tr("Paste the message here…"));
     input_->setMaximumHeight(input_->fontMetrics().lineSpacing() * 5 + 12);
     pageLayout()->insertWidget(pageLayout()->indexOf(resultLabel()), input_);
@@ -82,8 +121,40 @@ OomDecoderPage::OomDecoderPage(QWidget* parent)
 
 void OomDecoderPage::setMessage(const QString& text) { input_->setPlainText(text); }
 
+bool OomDecoderPage::selectModel(const QString& presetId) {
+    const int i = model_->findData(presetId);
+    if (i < 0) return false;
+    model_->setCurrentIndex(i);
+    return true;
+}
+
+namespace {
+
+const costmodel::ResolvedModel& resolvedPreset(const std::string& id) {
+    static std::map<std::string, costmodel::ResolvedModel> cache;
+    auto it = cache.find(id);
+    if (it == cache.end()) it = cache.emplace(id, costmodel::resolveModel(costmodel::presetSpec(id))).first;
+    return it->second;
+}
+
+} // namespace
+
 void OomDecoderPage::refresh() {
     report_ = OomReportBuilder::build(input_->toPlainText());
+    const QString preset = model_->currentData().toString();
+    if (report_.message.recognized() && !preset.isEmpty()) {
+        costmodel::EstimateOptions o;
+        o.batch = batch_->value();
+        o.dtype = costmodel::parseDType(dtype_->currentData().toString().toStdString());
+        o.amp = amp_->isChecked() && o.dtype == costmodel::DType::F32;
+        o.optimizer = costmodel::parseOptimizer(optimizer_->currentData().toString().toStdString());
+        o.device = OomReportBuilder::deviceOf(report_);
+        try {
+            OomReportBuilder::addModelFixes(report_, model_->currentText(), resolvedPreset(preset.toStdString()), o);
+        } catch (const std::exception& e) {
+            report_.explanation << tr("The cost model cannot rank fixes for this setup: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
     answer_->setHtml(OomReportBuilder::html(report_, false));
     facts_->clear();
     facts_->setHorizontalHeaderLabels({tr("quantity"), tr("value"), tr("bytes")});

@@ -5,8 +5,10 @@
 #include "widgets/learn/Lesson.h"
 #include "widgets/learn/OomReport.h"
 
+class QCheckBox;
 class QComboBox;
 class QPlainTextEdit;
+class QSpinBox;
 class QStandardItemModel;
 class QTextBrowser;
 
@@ -21,6 +23,13 @@ public:
     QString shortTitle() const override { return tr("OOM decoder"); }
 
     void setMessage(const QString& text);
+    // The model whose fixes are ranked ("" = none: only the fixes that need no model).
+    bool selectModel(const QString& presetId);
+    QComboBox* modelCombo() const { return model_; }
+    QSpinBox* batchSpin() const { return batch_; }
+    QComboBox* dtypeCombo() const { return dtype_; }
+    QComboBox* optimizerCombo() const { return optimizer_; }
+    QCheckBox* ampCheck() const { return amp_; }
     QPlainTextEdit* input() const { return input_; }
     QTextBrowser* answer() const { return answer_; }
     QStandardItemModel* factsModel() const { return facts_; }
@@ -39,6 +48,11 @@ private:
     QComboBox* examples_;
     QTextBrowser* answer_;
     QStandardItemModel* facts_;
+    QComboBox* model_;
+    QSpinBox* batch_;
+    QComboBox* dtype_;
+    QComboBox* optimizer_;
+    QCheckBox* amp_;
     OomReport report_;
 };
 

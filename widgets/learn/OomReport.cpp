@@ -5,7 +5,10 @@
 #include <cmath>
 
 #include "core/Units.h"
+#include "widgets/CostModelLabels.h"
+#include "workshop/CheckpointPlan.h"
 #include "workshop/HumanBytes.h"
+#include "workshop/ModelFixes.h"
 
 namespace memviz {
 
@@ -247,9 +250,74 @@ QList<OomFix> OomReportBuilder::modelFreeFixes(const OomReport& r) {
     return fixes;
 }
 
+costmodel::DeviceKind OomReportBuilder::deviceOf(const OomReport& report) {
+    const std::string& b = report.message.backend;
+    return b == "CUDA" || b == "HIP" ? costmodel::DeviceKind::Cuda : costmodel::DeviceKind::Cpu;
+}
+
+void OomReportBuilder::addModelFixes(OomReport& report, const QString& title, const costmodel::ResolvedModel& model,
+                                     const costmodel::EstimateOptions& options) {
+    using namespace costmodel;
+    const ModelFixes computed = modelFixes(model, options);
+    // The memory the process could use, when the message says.
+    std::optional<std::int64_t> limit;
+    if (report.diagnosis.limitedByFraction && report.message.allowed) limit = report.message.allowed->bytes;
+    else if (report.message.total) limit = report.message.total->bytes;
+    QList<OomFix> fixes = modelFreeFixes(report);
+    for (const ModelFix& f : computed.fixes) {
+        OomFix fix;
+        fix.id = QString::fromStdString(f.id);
+        fix.lessonId = QString::fromStdString(f.lesson);
+        fix.savedBytes = f.savedBytes;
+        fix.peakBytes = f.peakBytes;
+        if (f.id == "smaller-batch") {
+            fix.title = tr("Halve the batch: %1 → %2").arg(options.batch).arg(f.options.batch);
+            fix.detail = tr("Activations, the input and temporaries shrink with the batch; weights and optimizer state do not.");
+        } else if (f.id == "bf16") {
+            fix.title = tr("Train in bfloat16");
+            fix.detail = tr("Weights, gradients, optimizer state and activations take half the bytes; bfloat16 keeps "
+                            "float32's range.");
+        } else if (f.id == "mixed-precision") {
+            fix.title = tr("Mixed precision (torch.autocast)");
+            fix.detail = tr("Activations of matrix products and convolutions in 16 bits; weights, gradients and optimizer "
+                            "state stay float32.");
+        } else if (f.id == "checkpointing") {
+            const int k = checkpointSegmentsFor(model, f.options.checkpoint);
+            fix.title = tr("Gradient checkpointing with K = %1 ≈ √%2 segments").arg(k).arg(model.topLevelLayerCount());
+            fix.detail = tr("checkpoint_sequential keeps only each segment's input and recomputes %1 of %2 layers in the "
+                            "backward pass.")
+                             .arg(workshop::recomputedLayers(model.topLevelLayerCount(), k))
+                             .arg(model.topLevelLayerCount());
+        } else if (f.id == "lighter-optimizer") {
+            fix.title = tr("A lighter optimizer: %1 instead of %2").arg(optimizerLabel(f.options.optimizer), optimizerLabel(options.optimizer));
+            fix.detail = tr("%1 state value(s) per parameter instead of %2.")
+                             .arg(stateElementsPerParameter(f.options.optimizer, f.options.lbfgsHistory))
+                             .arg(stateElementsPerParameter(options.optimizer, options.lbfgsHistory));
+        } else if (f.id == "no-grad") {
+            fix.title = tr("If it failed in evaluation: torch.no_grad()");
+            fix.detail = tr("Without grad, no activations are kept for a backward pass.");
+        }
+        fix.detail += QLatin1Char(' ') + tr("Predicted peak: %1.").arg(binary(f.peakBytes));
+        if (limit) {
+            fix.fits = f.peakBytes <= *limit ? 1 : 0;
+            fix.detail += QLatin1Char(' ') + (fix.fits ? tr("Fits in the device's %1.").arg(binary(*limit))
+                                                       : tr("Still %1 over the device's %2.").arg(binary(f.peakBytes - *limit), binary(*limit)));
+        }
+        fixes.push_back(fix);
+    }
+    QString setup = tr("%1, batch %2, %3, %4").arg(title).arg(options.batch).arg(options.amp ? tr("AMP") : dtypeLabel(options.dtype),
+                                                                                optimizerLabel(options.optimizer));
+    report.context = setup;
+    report.facts.push_back({tr("Cost model: peak of %1").arg(setup), binary(computed.basePeakBytes)});
+    setFixes(report, std::move(fixes));
+}
+
 void OomReportBuilder::setFixes(OomReport& report, QList<OomFix> fixes) {
-    std::stable_sort(fixes.begin(), fixes.end(), [](const OomFix& a, const OomFix& b) {
-        if ((a.savedBytes < 0) != (b.savedBytes < 0)) return b.savedBytes < 0;
+    // Most saving first; unknown savings, and no_grad (it applies only if the failure was in
+    // evaluation), after the fixes for the training step itself.
+    const auto late = [](const OomFix& f) { return f.savedBytes < 0 || f.id == QLatin1String("no-grad"); };
+    std::stable_sort(fixes.begin(), fixes.end(), [&](const OomFix& a, const OomFix& b) {
+        if (late(a) != late(b)) return late(b);
         return a.savedBytes > b.savedBytes;
     });
     report.fixes = std::move(fixes);

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "costmodel/CostModel.h"
 #include "workshop/OomDiagnosis.h"
 #include "workshop/OomMessage.h"
 #include "workshop/ShapeGuesses.h"
@@ -25,6 +26,8 @@ struct OomFix {
     QString detail;
     qint64 savedBytes = -1; // -1: the saving is not known
     QString lessonId;       // the lesson that explains it ("" when none)
+    qint64 peakBytes = -1;  // the cost model's peak after the fix (-1: not from the model)
+    int fits = -1;          // 1/0: the peak fits the device's memory from the message; -1: unknown
 };
 
 struct OomReport {
@@ -47,6 +50,13 @@ public:
     // Fixes that need no model: expandable_segments when fragmentation is likely, batches from
     // a DataLoader for one huge CPU tensor.
     static QList<OomFix> modelFreeFixes(const OomReport& report);
+    // Adds the cost model's fixes for a model (smaller batch, half precision, checkpointing, a
+    // lighter optimizer, no_grad) to the model-free ones, ranked by saving. `title` names the
+    // model. Throws std::invalid_argument for options the cost model rejects.
+    static void addModelFixes(OomReport& report, const QString& title, const costmodel::ResolvedModel& model,
+                              const costmodel::EstimateOptions& options);
+    // The device the message ran on, for the cost model (CUDA for GPU messages).
+    static costmodel::DeviceKind deviceOf(const OomReport& report);
     // Plain text for the command line.
     static QString plainText(const OomReport& report);
     // HTML for the decoder page; fixes link to "lesson:<id>". The facts can be left out when
