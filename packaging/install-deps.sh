@@ -7,11 +7,13 @@ packages=(
   # build
   build-essential cmake ninja-build pkg-config git
   # libraries
-  qt6-base-dev libqt6sql6-sqlite qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
+  qt6-base-dev libqt6sql6-sqlite qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools qt6-svg-dev
   libqcustomplot-dev libsqlite3-dev libsimdjson-dev zlib1g-dev libzstd-dev
   # tests and benchmarks: headless GUI, fonts for rendering, stdlib oracles, benchmarks,
   # and the real native profilers the heaptrack/massif tests compare against
   libbenchmark-dev xvfb xauth fonts-dejavu-core python3 heaptrack valgrind time bc
+  # the Simplified Chinese user interface needs a CJK font
+  fonts-noto-cjk
 )
 
 missing=()
