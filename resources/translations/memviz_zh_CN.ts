@@ -365,6 +365,10 @@
         <source>Cost model: peak of %1</source>
         <translation>代价模型：%1 的峰值</translation>
     </message>
+    <message>
+        <source>For %1 the cost model predicts a peak of %2, which fits the device&apos;s %3: the program that failed needs more than this setup (a larger model, batch or sequence, tensors kept between steps, or other processes on the device). The savings below are for this setup.</source>
+        <translation>对于 %1，代价模型预测的峰值为 %2，能放进设备的 %3：失败的程序需要的比这个设置更多（更大的模型、批大小或序列长度，在训练步之间保留的张量，或设备上的其他进程）。下面的节省量是针对这个设置计算的。</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

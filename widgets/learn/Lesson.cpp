@@ -104,6 +104,7 @@ void Lesson::applyFonts() {
     numbers.setPointSizeF(numbers.pointSizeF() * 1.15);
     result_->setFont(numbers);
     for (QTableView* t : tables_) {
+        t->horizontalHeader()->setFont(font()); // the style's header font does not follow the scale
         t->resizeColumnsToContents();
         t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
     }

@@ -71,7 +71,9 @@ void LessonStyle::applyTo(QCustomPlot* plot) const {
     }
     plot->legend->setFont(f);
     plot->legend->setTextColor(foreground());
-    plot->legend->setBrush(background());
+    QColor legendBack = background();
+    legendBack.setAlpha(215); // lines behind the legend stay visible
+    plot->legend->setBrush(legendBack);
     plot->legend->setBorderPen(QPen(grid()));
 }
 

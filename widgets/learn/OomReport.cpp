@@ -309,6 +309,11 @@ void OomReportBuilder::addModelFixes(OomReport& report, const QString& title, co
                                                                                 optimizerLabel(options.optimizer));
     report.context = setup;
     report.facts.push_back({tr("Cost model: peak of %1").arg(setup), binary(computed.basePeakBytes)});
+    if (limit && computed.basePeakBytes <= *limit)
+        report.explanation << tr("For %1 the cost model predicts a peak of %2, which fits the device's %3: the program that "
+                                 "failed needs more than this setup (a larger model, batch or sequence, tensors kept between "
+                                 "steps, or other processes on the device). The savings below are for this setup.")
+                                  .arg(setup, binary(computed.basePeakBytes), binary(*limit));
     setFixes(report, std::move(fixes));
 }
 

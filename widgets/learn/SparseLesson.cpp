@@ -171,7 +171,7 @@ void SparseLesson::refresh() {
     plot->yAxis->setRangeLower(0);
     plot->yAxis->scaleRange(1.08, plot->yAxis->range().lower);
     plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     plot->replot();
     for (QTableView* t : tables()) t->resizeColumnsToContents();
 }
