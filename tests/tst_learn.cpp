@@ -34,6 +34,9 @@
 #include "widgets/learn/MixedPrecisionLesson.h"
 #include "widgets/learn/OptimizerLesson.h"
 #include "widgets/whatif/WhatIfPanel.h"
+#include "widgets/whatif/BreakdownChart.h"
+#include "widgets/OpsView.h"
+#include "widgets/TimelinePlot.h"
 #include "costmodel/Presets.h"
 #include <QDockWidget>
 #include <QPushButton>
@@ -71,6 +74,7 @@ private slots:
     void mainWindowOpensLearn();
     void modelLessonsMatchTheCostModel();
     void lessonsOpenTheirScenarioInWhatIf();
+    void mainWindowExportsTimelineAndTables();
 };
 
 void TestLearn::initTestCase() {
@@ -480,6 +484,28 @@ void TestLearn::lessonsOpenTheirScenarioInWhatIf() {
     size->expressionEdit()->setText("torch.ones((112121, 1, 40, 40))");
     QVERIFY(!size->whatIfButton()->isEnabled());
     QVERIFY(!learn->lesson("views")->whatIfScenario());
+}
+
+void TestLearn::mainWindowExportsTimelineAndTables() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.resize(1200, 800);
+    w.openFileBlocking(QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/sample/sample_training_step.csv.gz");
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.timeline()->refreshNow();
+    for (const char* ext : {"png", "svg", "pdf"}) {
+        const QString path = dir.filePath(QStringLiteral("timeline.") + ext);
+        QVERIFY(exporting::savePlot(w.timeline()->plot(), path));
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+    QVERIFY(test::readFile(dir.filePath("timeline.svg")).contains("<svg"));
+    w.opsView()->waitForQuery();
+    const QString csv = exporting::csvText(w.opsView()->table()->model());
+    QVERIFY(csv.startsWith("Operator,"));
+    QVERIFY(csv.count("\r\n") > 5);
+    // The what-if panel's charts have the export menu too.
+    QCOMPARE(w.whatIfPanel()->breakdownChart()->findChild<QCustomPlot*>()->contextMenuPolicy(), Qt::CustomContextMenu);
 }
 
 QTEST_MAIN(TestLearn)

@@ -1,5 +1,6 @@
 #include "widgets/whatif/BreakdownChart.h"
 #include "widgets/CostModelLabels.h"
+#include "widgets/Export.h"
 
 #include <qcustomplot.h>
 
@@ -18,6 +19,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    exporting::addExportMenu(plot_, QStringLiteral("whatif-breakdown"));
     setMinimumSize(240, 300);
     plot_->yAxis->setTicker(ticker_);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));

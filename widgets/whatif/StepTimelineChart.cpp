@@ -1,5 +1,6 @@
 #include "widgets/whatif/StepTimelineChart.h"
 #include "widgets/CostModelLabels.h"
+#include "widgets/Export.h"
 
 #include <qcustomplot.h>
 
@@ -24,6 +25,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    exporting::addExportMenu(plot_, QStringLiteral("whatif-step"));
     setMinimumSize(360, 240);
     plot_->yAxis->setTicker(bytesTicker_);
     plot_->xAxis->setLabel(tr("One step, op by op (%1 simulated ops; a short phase is drawn 10% wide)"));
