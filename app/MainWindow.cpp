@@ -27,6 +27,7 @@
 #include <QTableView>
 
 #include "Language.h"
+#include "LiveActions.h"
 #include "RecentFiles.h"
 #include "core/Progress.h"
 #include "core/Units.h"
@@ -43,6 +44,7 @@
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/live/LiveTracePanel.h"
 #include "widgets/snapshot/SnapshotPanel.h"
 #include "widgets/whatif/WhatIfPanel.h"
 
@@ -82,6 +84,9 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
+    // After SnapshotPanel (which clears overlays first). It also follows a store that another
+    // memviz is recording into.
+    (new LiveTracePanel(session_, timeline_, this))->setWatching(true);
     splitter_->addWidget(timeline_);
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
@@ -146,6 +151,18 @@ void MainWindow::createActions() {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* record = menuBar()->addMenu(tr("&Record"));
+    liveActions_ = new LiveActions(this, record);
+    connect(liveActions_, &LiveActions::openRecording, this, [this](const QString& store, qint64 traceId) {
+        try {
+            openFileBlocking(store, traceId);
+            raise();
+            activateWindow();
+        } catch (const std::exception& e) {
+            onImportFailed(QString::fromUtf8(e.what()));
+        }
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset Zoom"), timeline_, &TimelinePlot::resetZoom);

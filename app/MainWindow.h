@@ -14,6 +14,7 @@ class QTabWidget;
 
 namespace memviz {
 
+class LiveActions;
 class MemoryEventsView;
 class ImportTask;
 class LearnWindow;
@@ -55,6 +56,8 @@ public:
     // The views under the timeline, one tab each (operators, and format-specific views).
     QTabWidget* detailTabs() const { return tabs_; }
     NativeTabs* nativeTabs() const { return nativeTabs_; }
+    // The Record menu: attach, launch and record, wait for the probe.
+    LiveActions* liveActions() const { return liveActions_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
     // The file shown (raw trace or store), "" when none.
@@ -99,6 +102,7 @@ private:
     QSplitter* splitter_;
     QTabWidget* tabs_;
     NativeTabs* nativeTabs_;
+    LiveActions* liveActions_ = nullptr;
     ImportTask* import_;
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;

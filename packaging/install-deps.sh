@@ -12,6 +12,9 @@ packages=(
   # tests and benchmarks: headless GUI, fonts for rendering, stdlib oracles, benchmarks,
   # and the real native profilers the heaptrack/massif tests compare against
   libbenchmark-dev xvfb xauth fonts-dejavu-core python3 heaptrack valgrind time bc
+  # live recording: the probe test trains a tiny model with Debian's PyTorch; the
+  # not-permitted test runs memviz as another user (util-linux's setpriv)
+  python3-torch util-linux
   # the Simplified Chinese user interface needs a CJK font
   fonts-noto-cjk
 )

@@ -2,6 +2,8 @@
 
 #include "core/Units.h"
 
+#include <unordered_map>
+
 namespace memviz {
 
 OpsTableModel::OpsTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -10,6 +12,36 @@ void OpsTableModel::setRows(std::vector<OpRow> rows) {
     beginResetModel();
     rows_ = std::move(rows);
     endResetModel();
+}
+
+void OpsTableModel::mergeRows(std::vector<OpRow> rows) {
+    std::unordered_map<std::string, std::size_t> fresh;
+    for (std::size_t i = 0; i < rows.size(); ++i) fresh.emplace(rows[i].name, i);
+    for (int row = static_cast<int>(rows_.size()) - 1; row >= 0; --row) {
+        if (fresh.count(rows_[static_cast<std::size_t>(row)].name)) continue;
+        beginRemoveRows({}, row, row);
+        rows_.erase(rows_.begin() + row);
+        endRemoveRows();
+    }
+    std::unordered_map<std::string, std::size_t> shown;
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        shown.emplace(rows_[i].name, i);
+        const OpRow& now = rows[fresh.at(rows_[i].name)];
+        const OpRow& old = rows_[i];
+        if (now.allocs != old.allocs || now.frees != old.frees || now.bytesAllocated != old.bytesAllocated ||
+            now.bytesFreed != old.bytesFreed || now.largestAlloc != old.largestAlloc) {
+            rows_[i] = now; // a copy: `rows` is read again below
+            emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
+        }
+    }
+    std::vector<OpRow> added;
+    for (OpRow& r : rows)
+        if (!shown.count(r.name)) added.push_back(std::move(r));
+    if (added.empty()) return;
+    const int first = static_cast<int>(rows_.size());
+    beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+    for (OpRow& r : added) rows_.push_back(std::move(r));
+    endInsertRows();
 }
 
 int OpsTableModel::rowCount(const QModelIndex& parent) const {

@@ -17,6 +17,9 @@ public:
     explicit OpsTableModel(QObject* parent = nullptr);
 
     void setRows(std::vector<OpRow> rows);
+    // Like setRows, but rows of operators already shown are updated in place and new ones
+    // appended, so a table that refreshes while a recording runs keeps its selection.
+    void mergeRows(std::vector<OpRow> rows);
     const std::vector<OpRow>& rows() const { return rows_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -3,7 +3,9 @@
 #include <QHeaderView>
 #include <QTableView>
 
+#include "live/LiveQueries.h"
 #include "store/OpsQuery.h"
+#include "widgets/TraceSession.h"
 #include "widgets/OpsTableModel.h"
 
 namespace memviz {
@@ -16,8 +18,11 @@ OpsView::OpsView(TraceSession* session, QWidget* parent)
 AsyncTableView::Query OpsView::makeQuery(qint64 traceId, std::optional<TimeRange> range) {
     OpsFilter filter;
     filter.range = range;
-    return [this, traceId, filter](Database& db) -> Apply {
-        auto rows = std::make_shared<std::vector<OpRow>>(queryOps(db, traceId, filter));
+    // A recording still running: its probe records, relational; rows merge in place.
+    const bool live = session()->isLive();
+    return [this, traceId, filter, live](Database& db) -> Apply {
+        auto rows = std::make_shared<std::vector<OpRow>>(live ? queryLiveOps(db, traceId, filter) : queryOps(db, traceId, filter));
+        if (live) return [this, rows] { model_->mergeRows(std::move(*rows)); };
         return [this, rows] { model_->setRows(std::move(*rows)); };
     };
 }

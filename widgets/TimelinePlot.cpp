@@ -15,6 +15,7 @@
 #include "widgets/PeakMarkers.h"
 #include "widgets/StackedSeries.h"
 #include "widgets/TraceSession.h"
+#include "widgets/live/ProcessSeriesLabels.h"
 
 namespace memviz {
 
@@ -32,6 +33,7 @@ QColor seriesColor(std::size_t i) {
 QString seriesLabel(const SeriesInfo& s, const TraceSession& session) {
     const QString device = QString::fromStdString(s.deviceName);
     if (s.style == kSeriesStacked) return QString::fromStdString(s.name);
+    if (s.deviceName == "process") return processSeriesLabel(s.name); // live /proc recordings
     if (s.name != "allocated") return device + " " + QString::fromStdString(s.name);
     if (session.metadata("allocated_source:" + device).startsWith("running sum"))
         return QObject::tr("%1 allocated (running sum of Bytes)").arg(device);
@@ -109,6 +111,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
     connect(session_, &TraceSession::traceChanged, this, &TimelinePlot::rebuild);
+    connect(session_, &TraceSession::liveAdvanced, this, &TimelinePlot::scheduleRefresh);
     connect(session_, &TraceSession::selectionChanged, this, &TimelinePlot::updateSelectionItem);
     rebuild();
 }
@@ -209,6 +212,8 @@ void TimelinePlot::createOverlayItems() {
         band->setBrush(QColor(r.color.red(), r.color.green(), r.color.blue(), 38));
         band->setSelectable(false);
         band->setLayer("background");
+        overlayItems_.push_back(band);
+        if (r.label.isEmpty()) continue; // an unnamed band (its colour names it)
         // Labels near the bottom (the legend holds the top-left corner, OOM labels the top, the
         // moment's label the bottom line).
         auto* text = new QCPItemText(plot_);
@@ -222,7 +227,6 @@ void TimelinePlot::createOverlayItems() {
         text->setPadding(QMargins(2, 0, 2, 0));
         text->setClipToAxisRect(true);
         text->setSelectable(false);
-        overlayItems_.push_back(band);
         overlayItems_.push_back(text);
     }
     auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y,
@@ -280,7 +284,7 @@ void TimelinePlot::refreshData() {
     lastPointCount_ = 0;
     std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
-        SeriesWindow w = querySeries(session_->database(), seriesIds_[i], range, columns);
+        SeriesWindow w = session_->seriesWindow(seriesIds_[i], range, columns);
         lastLevels_[i] = w.level;
         lastPointCount_ += static_cast<int>(w.points.size());
         std::vector<SeriesPoint> points = std::move(w.points);
@@ -338,9 +342,13 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
     QStringList parts{xValueText(xKind_, static_cast<double>(t))};
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
-        const auto v = seriesValueAt(session_->database(), seriesIds_[i], t);
+        const auto v = session_->valueAt(seriesIds_[i], t);
         const std::string& unit = session_->series()[i].unit;
         parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? seriesValueText(unit, static_cast<double>(*v)) : tr("none"));
+    }
+    if (readoutExtra_) {
+        const QString extra = readoutExtra_(t);
+        if (!extra.isEmpty()) parts << extra;
     }
     return parts.join(graphs_.size() > 3 ? QStringLiteral("\n") : QStringLiteral("   "));
 }

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QTimer>
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -69,6 +70,9 @@ public:
     void setMoment(std::optional<std::int64_t> t, const QString& label = {});
     const std::vector<TimelineMarker>& markers() const { return markers_; }
     const std::vector<TimelineRegion>& regions() const { return regions_; }
+    // A line the hover read-out adds for a time (e.g. the probe's operator running then);
+    // empty text adds nothing. Stays until replaced.
+    void setReadoutExtra(std::function<QString(std::int64_t)> extra) { readoutExtra_ = std::move(extra); }
 
 signals:
     void hoverTextChanged(const QString& text);
@@ -116,6 +120,7 @@ private:
     std::optional<std::int64_t> moment_;
     QString momentLabel_;
     std::vector<QCPAbstractItem*> overlayItems_;
+    std::function<QString(std::int64_t)> readoutExtra_;
 };
 
 } // namespace memviz

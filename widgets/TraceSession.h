@@ -20,10 +20,23 @@ public:
     explicit TraceSession(QObject* parent = nullptr);
     ~TraceSession() override;
 
-    // Opens the store read-only and shows one of its traces. Throws StoreError.
+    // Opens the store read-only and shows one of its traces (a recording still being
+    // written by another memviz: as openLive does). Throws StoreError.
     void open(const QString& storePath, qint64 traceId);
+    // Opens a live recording that is still being written: series come from its relational
+    // samples (live/LiveQueries) and grow with refreshLive(). Throws StoreError.
+    void openLive(const QString& storePath, qint64 traceId);
     void close();
     bool isOpen() const { return db_ != nullptr; }
+    bool isLive() const { return live_; }
+    // Re-reads a live recording's extent and series; emits liveAdvanced() (traceChanged()
+    // when a series appeared).
+    void refreshLive();
+
+    // What the timeline draws and reads out, from the LOD pyramid or, for a live
+    // recording, from its relational samples.
+    SeriesWindow seriesWindow(std::int64_t seriesId, TimeRange range, int columns);
+    std::optional<std::int64_t> valueAt(std::int64_t seriesId, std::int64_t t);
 
     Database& database() { return *db_; }
     QString storePath() const { return storePath_; }
@@ -44,11 +57,16 @@ public:
 
 signals:
     void traceChanged();
+    // A live recording has more samples (same series as before).
+    void liveAdvanced();
     void selectionChanged();
     void highlightedOpChanged();
 
 private:
+    void loadLive();
+
     std::unique_ptr<Database> db_;
+    bool live_ = false;
     QString storePath_;
     qint64 traceId_ = 0;
     TraceSummary summary_;

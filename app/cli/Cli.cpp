@@ -37,6 +37,13 @@ usage:
                                       (--fit: the largest batch that fits; --list-models: the presets)
   memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
                                       render the main window offscreen to a PNG
+  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--json] -- CMD ARGS...
+  memviz record --pid PID --out DB [--interval-ms N] [--duration S] [--children] [--json]
+                                      sample a process' memory from /proc (launched, or
+                                      attached); Ctrl+C stops; the program's exit status is
+                                      stored and reported
+  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--json]
+                                      record the PyTorch probe's stream (python3 -m memviz_probe)
   memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
                                       decode a PyTorch out-of-memory message; with a model, the
@@ -45,9 +52,11 @@ usage:
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
 store. Errors go to stderr with a non-zero exit status (1: bad input, 2: bad usage).
+memviz record exits with 0 when the recording was saved, whatever the program's own exit
+status (it is printed, and stored); 1 when nothing could be recorded or recording failed.
 )";
 
-const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "explain"};
+const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "record", "explain"};
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -115,6 +124,7 @@ int run(int argc, char** argv) {
         if (command == "traces") return tracesCommand(args);
         if (command == "formats") return formatsCommand(args);
         if (command == "estimate") return estimateCommand(args);
+        if (command == "record") return recordCommand(args);
         if (command == "explain") return explainCommand(args);
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");

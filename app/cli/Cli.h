@@ -15,6 +15,7 @@ int summaryCommand(const QStringList& args);
 int opsCommand(const QStringList& args);
 int estimateCommand(const QStringList& args);
 int screenshotCommand(int argc, char** argv, const QStringList& args);
+int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
 
 } // namespace memviz::cli

@@ -3,6 +3,7 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
+#include "live/LiveQueries.h"
 #include "store/Database.h"
 #include "store/ProfilerQuery.h"
 #include <algorithm>
@@ -76,7 +77,10 @@ int opsCommand(const QStringList& args) {
     OpsFilter filter;
     filter.device = device;
     filter.range = range;
-    std::vector<OpRow> rows = queryOps(db, source.traceId(), filter);
+    // A probe recording still running has its records in live_ops only (not finalised yet).
+    const auto recording = findLiveRecording(db, source.traceId());
+    std::vector<OpRow> rows = recording && recording->recording() ? queryLiveOps(db, source.traceId(), filter)
+                                                                   : queryOps(db, source.traceId(), filter);
     if (limit >= 0 && static_cast<std::size_t>(limit) < rows.size()) rows.resize(static_cast<std::size_t>(limit));
     if (p.isSet("json"))
         printOut(QString::fromUtf8(QJsonDocument(opsJson(summary, rows, p.value("device"))).toJson(QJsonDocument::Indented)));

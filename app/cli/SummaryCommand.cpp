@@ -3,6 +3,8 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
+#include "cli/RecordingOutput.h"
+#include "live/LiveQueries.h"
 #include "store/Database.h"
 
 namespace memviz::cli {
@@ -15,8 +17,14 @@ int summaryCommand(const QStringList& args) {
     OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
     Database db(source.storePath(), Database::Mode::ReadOnly);
     const TraceSummary summary = loadSummary(db, source.traceId());
-    if (p.isSet("json")) printOut(QString::fromUtf8(QJsonDocument(summaryJson(summary)).toJson(QJsonDocument::Indented)));
-    else printOut(summaryText(summary));
+    const auto recording = findLiveRecording(db, source.traceId());
+    if (p.isSet("json")) {
+        QJsonObject o = summaryJson(summary);
+        if (recording) o.insert("recording", recordingJson(*recording));
+        printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+    } else {
+        printOut(summaryText(summary) + (recording ? "\n" + recordingText(*recording) : QString()));
+    }
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/Errors.h"
 #include "store/Database.h"
+#include "store/LiveSchema.h"
 #include "store/NativeSchema.h"
 
 namespace memviz {
@@ -308,6 +309,7 @@ constexpr Step kSteps[] = {
     {2, {kNativeSchemaSql, nullptr}}, // heaptrack and massif tables, series.style
     {3, {kSchemaV3, nullptr}},        // profiler calls and totals, record chunks, threads
     {4, {kSchemaV4, kIndexesV4}},     // CUDA memory snapshots, frames
+    {5, {kLiveSchemaSql, nullptr}},   // live recordings: samples, markers, probe ops
 };
 
 bool hasForeignTables(Database& db) {

@@ -8,7 +8,7 @@ namespace memviz {
 
 class Database;
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 // Brings an opened database to kSchemaVersion, one step per version, each in its own
 // transaction. A new (empty) file is initialised. Throws StoreError for a file that is not a

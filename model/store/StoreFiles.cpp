@@ -8,6 +8,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "importers/ImporterRegistry.h"
+#include "live/LiveFinalizer.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 
@@ -42,6 +43,8 @@ OpenedTrace openTrace(const std::string& path, const std::string& importStore, c
     if (isStoreFile(path)) {
         Database db(path);
         out.storePath = path;
+        // A recording whose recorder was killed is finalised now, so it opens like any trace.
+        recoverInterruptedRecordings(db);
         if (traceId) {
             if (!findTrace(db, traceId)) throw StoreError(path + ": no trace with id " + std::to_string(traceId));
             out.traceId = traceId;

@@ -56,15 +56,30 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
                      "v_max, t_max) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
       insertRecordChunk_(db, "INSERT INTO record_chunks(trace_id, kind, chunk, count, t_first, t_last, t_end, columns, "
                              "codec, data) VALUES (?,?,?,?,?,?,?,?,?,?)") {
-    Statement s(db, "INSERT INTO traces(source_path, format, imported_at, source_size, source_mtime_ns, epoch_ns, "
-                    "time_kind) VALUES (?,?,?,?,?,?,?)");
-    s.bind(1, info_.sourcePath).bind(2, info_.format).bind(3, isoNowUtc());
-    bindOptional(s, 4, info_.sourceSize);
-    bindOptional(s, 5, info_.sourceMtimeNs);
-    bindOptional(s, 6, info_.epochNs);
-    s.bind(7, info_.timeKind);
-    s.run();
-    traceId_ = db.lastInsertRowId();
+    if (info_.adoptTraceId) {
+        // imported_at stays: for a live recording it is when the recording began.
+        Statement s(db, "UPDATE traces SET source_path = ?, format = ?, source_size = ?, source_mtime_ns = ?, "
+                        "epoch_ns = ?, time_kind = ? WHERE id = ?");
+        s.bind(1, info_.sourcePath).bind(2, info_.format);
+        bindOptional(s, 3, info_.sourceSize);
+        bindOptional(s, 4, info_.sourceMtimeNs);
+        bindOptional(s, 5, info_.epochNs);
+        s.bind(6, info_.timeKind).bind(7, *info_.adoptTraceId);
+        s.run();
+        if (!queryInt(db, "SELECT count(*) FROM traces WHERE id = " + std::to_string(*info_.adoptTraceId)).value_or(0))
+            throw StoreError(db.path() + ": no trace with id " + std::to_string(*info_.adoptTraceId) + " to fill");
+        traceId_ = *info_.adoptTraceId;
+    } else {
+        Statement s(db, "INSERT INTO traces(source_path, format, imported_at, source_size, source_mtime_ns, epoch_ns, "
+                        "time_kind) VALUES (?,?,?,?,?,?,?)");
+        s.bind(1, info_.sourcePath).bind(2, info_.format).bind(3, isoNowUtc());
+        bindOptional(s, 4, info_.sourceSize);
+        bindOptional(s, 5, info_.sourceMtimeNs);
+        bindOptional(s, 6, info_.epochNs);
+        s.bind(7, info_.timeKind);
+        s.run();
+        traceId_ = db.lastInsertRowId();
+    }
     pending_.reserve(kEventsPerChunk);
 }
 

@@ -35,6 +35,9 @@ struct TraceInfo {
     std::optional<std::int64_t> sourceMtimeNs;
     std::string timeKind = "time";          // "time" (ns), "index" (event number), or the
                                             // x unit of a profiler: "instructions", "bytes"
+    // Fill this existing trace row instead of inserting one: a live recording's row exists
+    // from its first moment and is finalised into the ordinary shape (live/LiveFinalizer).
+    std::optional<std::int64_t> adoptTraceId;
 };
 
 // Interns strings with heterogeneous lookup, so string_views from a parse buffer don't allocate.

@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>LiveView</name>
+    <message>
+        <source>Whole recording</source>
+        <translation>整个记录</translation>
+    </message>
+    <message>
+        <source>Last 10 s</source>
+        <translation>最近 10 秒</translation>
+    </message>
+    <message>
+        <source>Last 60 s</source>
+        <translation>最近 60 秒</translation>
+    </message>
+    <message>
+        <source>Last 5 min</source>
+        <translation>最近 5 分钟</translation>
+    </message>
+</context>
+<context>
     <name>OomReportBuilder</name>
     <message>
         <source>Requested</source>
@@ -431,6 +450,54 @@
     <message>
         <source>memory at the peak (%1)</source>
         <translation>峰值时的内存（%1）</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>无法记录</translation>
+    </message>
+    <message>
+        <source>Choose a file to save the recording in.</source>
+        <translation>请选择保存记录的文件。</translation>
+    </message>
+    <message>
+        <source>operator: %1</source>
+        <translation>算子：%1</translation>
+    </message>
+    <message>
+        <source>RSS</source>
+        <translation>RSS</translation>
+    </message>
+    <message>
+        <source>peak RSS (VmHWM)</source>
+        <translation>峰值 RSS（VmHWM）</translation>
+    </message>
+    <message>
+        <source>RSS anonymous</source>
+        <translation>RSS 匿名页</translation>
+    </message>
+    <message>
+        <source>RSS file-backed</source>
+        <translation>RSS 文件映射页</translation>
+    </message>
+    <message>
+        <source>RSS shared memory</source>
+        <translation>RSS 共享内存</translation>
+    </message>
+    <message>
+        <source>swapped out</source>
+        <translation>已换出</translation>
+    </message>
+    <message>
+        <source>PSS</source>
+        <translation>PSS</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>私有</translation>
+    </message>
+    <message>
+        <source>processes</source>
+        <translation>进程</translation>
     </message>
 </context>
 <context>
@@ -1201,6 +1268,41 @@
     </message>
 </context>
 <context>
+    <name>memviz::LaunchDialog</name>
+    <message>
+        <source>Launch and Record</source>
+        <translation>启动并记录</translation>
+    </message>
+    <message>
+        <source>e.g. python3 train.py --epochs 1</source>
+        <translation>例如 python3 train.py --epochs 1</translation>
+    </message>
+    <message>
+        <source>&amp;Command:</source>
+        <translation>命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>&amp;Run in:</source>
+        <translation>运行目录(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Run in</source>
+        <translation>运行目录</translation>
+    </message>
+    <message>
+        <source>The program is sampled from its first moment until it exits. Quotes group arguments; no shell runs it (use sh -c &apos;…&apos; for pipes).</source>
+        <translation>程序从启动的第一刻起被采样，直到退出。引号用于组合参数；不经过 shell 运行（需要管道时请用 sh -c &apos;…&apos;）。</translation>
+    </message>
+    <message>
+        <source>&amp;Launch</source>
+        <translation>启动(&amp;L)</translation>
+    </message>
+</context>
+<context>
     <name>memviz::LearnWindow</name>
     <message>
         <source>memviz – Learn</source>
@@ -1280,6 +1382,135 @@
     <message>
         <source>Show this lesson&apos;s model and settings in the main window&apos;s what-if panel (Ctrl+E).</source>
         <translation>在主窗口的假设分析面板（Ctrl+E）中显示本课的模型和设置。</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::LiveActions</name>
+    <message>
+        <source>&amp;Attach to Process…</source>
+        <translation>附加到进程(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Launch and Record…</source>
+        <translation>启动并记录(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Wait for &amp;Probe…</source>
+        <translation>等待探针(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Recording pid %1 – memviz</source>
+        <translation>正在记录进程 %1 – memviz</translation>
+    </message>
+    <message>
+        <source>Recording %1 – memviz</source>
+        <translation>正在记录 %1 – memviz</translation>
+    </message>
+    <message>
+        <source>Cannot listen</source>
+        <translation>无法监听</translation>
+    </message>
+    <message>
+        <source>Waiting for the probe on %1 – memviz</source>
+        <translation>正在 %1 上等待探针 – memviz</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::LiveView</name>
+    <message>
+        <source>Add &amp;Marker</source>
+        <translation>添加标记(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause View</source>
+        <translation>暂停视图(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Terminate Program</source>
+        <translation>终止程序(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Open in Main Window</source>
+        <translation>在主窗口中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>marker label</source>
+        <translation>标记标签</translation>
+    </message>
+    <message>
+        <source>Saves a labelled point at this moment (M)</source>
+        <translation>在此刻保存一个带标签的点（M）</translation>
+    </message>
+    <message>
+        <source>Stop following the newest samples; recording goes on (Space)</source>
+        <translation>停止跟随最新的样本；记录继续进行（空格）</translation>
+    </message>
+    <message>
+        <source>What the view shows while it follows the recording</source>
+        <translation>视图跟随记录时显示的范围</translation>
+    </message>
+    <message>
+        <source>Stops recording and saves it (Ctrl+.)</source>
+        <translation>停止记录并保存（Ctrl+.）</translation>
+    </message>
+    <message>
+        <source>Sends SIGTERM to the launched program</source>
+        <translation>向启动的程序发送 SIGTERM</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>&amp;Resume View</source>
+        <translation>恢复视图(&amp;R)</translation>
+    </message>
+    <message>
+        <source>marker %1</source>
+        <translation>标记 %1</translation>
+    </message>
+    <message>
+        <source> (pid %1)</source>
+        <translation>（进程 %1）</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <source>● Recording %1</source>
+        <translation>● 正在记录 %1</translation>
+    </message>
+    <message>
+        <source>Recorded %1</source>
+        <translation>已记录 %1</translation>
+    </message>
+    <message>
+        <source>Recording failed</source>
+        <translation>记录失败</translation>
+    </message>
+    <message>
+        <source>%L1 samples saved</source>
+        <translation>已保存 %L1 个样本</translation>
+    </message>
+    <message>
+        <source> — saved in %1 (trace %2).</source>
+        <translation> — 已保存在 %1（记录 %2）。</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::LiveWindow</name>
+    <message>
+        <source>Stop recording?</source>
+        <translation>停止记录？</translation>
+    </message>
+    <message>
+        <source>The recording is still running. Stop it and keep what was recorded?</source>
+        <translation>记录仍在进行。要停止并保留已记录的内容吗？</translation>
     </message>
 </context>
 <context>
@@ -1457,6 +1688,10 @@ See where memory went, and what to change.</source>
     <message>
         <source>&amp;What-If Panel</source>
         <translation>假设分析面板(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Record</source>
+        <translation>记录(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -1856,6 +2091,79 @@ See where memory went, and what to change.</source>
     </message>
 </context>
 <context>
+    <name>memviz::ProbeDialog</name>
+    <message>
+        <source>Wait for Probe</source>
+        <translation>等待探针</translation>
+    </message>
+    <message>
+        <source>&amp;Listen on:</source>
+        <translation>监听地址(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>unix:PATH (private to you) or 127.0.0.1:PORT</source>
+        <translation>unix:路径（仅你可用）或 127.0.0.1:端口</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Command</source>
+        <translation>复制命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run your script under the probe (PyTorch 1.13 or newer). Operators, phases and steps stream in as it runs; add --mode module for lower overhead.</source>
+        <translation>在探针下运行你的脚本（PyTorch 1.13 或更新版本）。算子、阶段和训练步会在运行时实时传来；加上 --mode module 可降低开销。</translation>
+    </message>
+    <message>
+        <source>&amp;Wait for Probe</source>
+        <translation>等待探针(&amp;W)</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::ProcessListModel</name>
+    <message>
+        <source>%L1 bytes</source>
+        <translation>%L1 字节</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>RSS</source>
+        <translation>RSS</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::ProcessPickerDialog</name>
+    <message>
+        <source>Attach to Process</source>
+        <translation>附加到进程</translation>
+    </message>
+    <message>
+        <source>Filter by pid, name or command line</source>
+        <translation>按进程号、名称或命令行筛选</translation>
+    </message>
+    <message>
+        <source>&amp;Attach</source>
+        <translation>附加(&amp;A)</translation>
+    </message>
+    <message>
+        <source>All processes (memviz runs as root).</source>
+        <translation>所有进程（memviz 以 root 身份运行）。</translation>
+    </message>
+    <message>
+        <source>Your processes. Another user&apos;s can only be recorded as that user or root.</source>
+        <translation>你的进程。其他用户的进程只能以该用户或 root 身份记录。</translation>
+    </message>
+</context>
+<context>
     <name>memviz::ProfilerOpsModel</name>
     <message>
         <source>%L1 bytes</source>
@@ -1919,6 +2227,45 @@ See where memory went, and what to change.</source>
     <message>
         <source>One row per operator and input shapes, like key_averages(group_by_input_shape=True)</source>
         <translation>每个算子和输入形状一行，类似 key_averages(group_by_input_shape=True)</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::RecordingOptionsWidget</name>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>How often /proc is read (10 ms at the shortest).</source>
+        <translation>读取 /proc 的频率（最短 10 毫秒）。</translation>
+    </message>
+    <message>
+        <source>Sample &amp;every:</source>
+        <translation>采样间隔(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Sum the memory of child processes in</source>
+        <translation>把子进程的内存一并计入</translation>
+    </message>
+    <message>
+        <source>Descendants are looked up every 500 ms; their RSS is added (shared pages count once per process; PSS counts them fairly).</source>
+        <translation>每 500 毫秒查找一次子孙进程；把它们的 RSS 加进来（共享页在每个进程中各计一次；PSS 会公平分摊）。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>&amp;Save to:</source>
+        <translation>保存到(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Save recording</source>
+        <translation>保存记录</translation>
+    </message>
+    <message>
+        <source>memviz store (*.memviz)</source>
+        <translation>memviz 存储文件 (*.memviz)</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,44 @@
+#pragma once
+// The Record menu of the main window: Attach to Process…, Launch and Record…, Wait for
+// Probe…. Wiring only: each asks its dialog, builds the recorder, and opens a LiveWindow;
+// a finished recording can be opened in the main window.
+#include <QObject>
+#include <QStringList>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace memviz {
+
+class LiveWindow;
+
+class LiveActions : public QObject {
+    Q_OBJECT
+public:
+    LiveActions(QWidget* window, QMenu* menu);
+
+    QAction* attachAction() const { return attach_; }
+    QAction* launchAction() const { return launch_; }
+    QAction* probeAction() const { return probe_; }
+
+    // Starting a recording without a dialog (the dialogs call these; so do tests). They
+    // return the live window, or nullptr after telling the user why not.
+    LiveWindow* attachTo(int pid, const QString& store, int intervalMs, bool children);
+    LiveWindow* launch(const QStringList& command, const QString& directory, const QString& store, int intervalMs,
+                       bool children);
+    LiveWindow* waitForProbe(const QString& address, const QString& store);
+
+signals:
+    void openRecording(const QString& storePath, qint64 traceId);
+
+private:
+    LiveWindow* show(LiveWindow* window);
+
+    QWidget* window_;
+    QAction* attach_;
+    QAction* launch_;
+    QAction* probe_;
+};
+
+} // namespace memviz

@@ -1,0 +1,190 @@
+// memviz record: a live recording from the command line (docs/cli.md).
+//   memviz record --out FILE [--interval-ms N] [--duration S] [--children] -- CMD ARGS...
+//   memviz record --pid PID --out FILE [...]
+//   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
+#include <QJsonDocument>
+#include <atomic>
+#include <csignal>
+#include <memory>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "cli/RecordingOutput.h"
+#include "core/Units.h"
+#include "live/LiveQueries.h"
+#include "live/ProbeRecorder.h"
+#include "live/ProcRecorder.h"
+#include "live/ProcSampler.h"
+#include "store/Database.h"
+#include "store/TraceQueries.h"
+
+namespace memviz::cli {
+
+namespace {
+
+const char* const kUsage =
+    "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
+    "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
+    "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]";
+
+// A launched program gets this long to end by itself after Ctrl+C (the terminal sent the
+// signal to it too) before the recording stops without it.
+constexpr int kSignalGraceMs = 2000;
+
+std::atomic<int> gSignal{0};
+void onStopSignal(int sig) { gSignal = sig; }
+
+double secondsOption(const QCommandLineParser& p, const QString& name) {
+    if (!p.isSet(name)) return 0;
+    bool ok = false;
+    const double s = p.value(name).toDouble(&ok);
+    if (!ok || s <= 0) throw UsageError{"--" + name + " needs a positive number of seconds, got \"" + p.value(name) + "\""};
+    return s;
+}
+
+std::int64_t intervalOption(const QCommandLineParser& p) {
+    if (!p.isSet("interval-ms")) return 100'000'000;
+    bool ok = false;
+    const double ms = p.value("interval-ms").toDouble(&ok);
+    if (!ok || ms * 1e6 < static_cast<double>(kMinIntervalNs) || ms > 3'600'000)
+        throw UsageError{"--interval-ms needs a number of milliseconds from 10 to 3600000, got \"" +
+                         p.value("interval-ms") + "\""};
+    return static_cast<std::int64_t>(ms * 1e6);
+}
+
+QString statusLine(const RecorderStatus& s) {
+    return QStringLiteral("memviz record: %1 samples committed, t = %2\n")
+        .arg(s.committedSamples)
+        .arg(QString::fromStdString(formatDuration(static_cast<double>(s.lastT))));
+}
+
+// What the store now says about the recording, for the report.
+void report(const QString& store, const RecorderStatus& s, bool json) {
+    Database db(store.toStdString(), Database::Mode::ReadOnly);
+    const auto rec = findLiveRecording(db, s.traceId);
+    const TraceSummary summary = loadSummary(db, s.traceId);
+    const std::int64_t samples = liveSampleCount(db, s.traceId);
+    if (json) {
+        QJsonObject o = summaryJson(summary);
+        o.insert("store", store);
+        o.insert("samples", static_cast<qint64>(samples));
+        if (rec) o.insert("recording", recordingJson(*rec));
+        printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+        return;
+    }
+    QString out = QStringLiteral("recorded %1 samples over %2 into %3 (trace %4)\n")
+                      .arg(samples)
+                      .arg(QString::fromStdString(formatDuration(static_cast<double>(summary.trace.durationNs))), store)
+                      .arg(s.traceId);
+    if (rec) out += recordingText(*rec);
+    for (const DeviceSummary& d : summary.devices)
+        out += QStringLiteral("%1 peak %2 at %3, final %4\n")
+                   .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
+                        QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))),
+                        QString::fromStdString(formatBytes(static_cast<double>(d.finalBytes))));
+    printOut(out);
+}
+
+} // namespace
+
+int recordCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"out", "The .memviz store to record into (created, or a trace added).", "FILE"});
+    p.addOption({"pid", "Attach to this running process.", "PID"});
+    p.addOption({"listen", "Wait for the PyTorch probe (default address: unix:$XDG_RUNTIME_DIR/memviz-probe.sock)."});
+    p.addOption({"address", "Where --listen listens: unix:PATH or 127.0.0.1:PORT.", "ADDRESS"});
+    p.addOption({"interval-ms", "Sampling interval in ms (default 100, at least 10).", "N"});
+    p.addOption({"duration", "Stop after S seconds.", "S"});
+    p.addOption({"wait", "--listen: give up when no probe connected within S seconds.", "S"});
+    p.addOption({"children", "Sum the memory of the process' descendants in."});
+    p.addOption({"progress", "Print a line to stderr after every commit."});
+    p.addOption({"json", "Print the result as JSON."});
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    // `--listen ADDRESS` reads naturally; QCommandLineParser wants a value-less flag or a
+    // value always, so a lone word after --listen is taken as its address here.
+    QStringList a = args;
+    const qsizetype listenAt = a.indexOf("--listen");
+    if (listenAt >= 0 && listenAt + 1 < a.size() && !a[listenAt + 1].startsWith("-")) {
+        a.insert(listenAt + 1, "--address");
+    }
+    if (!p.parse(QStringList{QStringLiteral("memviz")} + a)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
+    if (!p.isSet("out")) throw UsageError{QStringLiteral("--out FILE.memviz is required\nusage: ") + kUsage};
+    const QStringList command = p.positionalArguments();
+    const int modes = (p.isSet("pid") ? 1 : 0) + (p.isSet("listen") ? 1 : 0) + (command.isEmpty() ? 0 : 1);
+    if (modes != 1)
+        throw UsageError{QStringLiteral("give exactly one of --pid PID, --listen or -- CMD ARGS...\nusage: ") + kUsage};
+    const QString store = p.value("out");
+    const double duration = secondsOption(p, "duration");
+
+    std::unique_ptr<Recorder> recorder;
+    ProcRecorder* proc = nullptr;
+    if (p.isSet("listen")) {
+        if (p.isSet("interval-ms") || p.isSet("children"))
+            throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --listen")};
+        ProbeAddress address = defaultProbeAddress();
+        if (p.isSet("address")) {
+            try {
+                address = parseProbeAddress(p.value("address").toStdString());
+            } catch (const std::invalid_argument& e) {
+                throw UsageError{QString::fromUtf8(e.what())};
+            }
+        }
+        auto probe = std::make_unique<ProbeRecorder>(store.toStdString(), address);
+        if (p.isSet("wait")) probe->setAcceptTimeoutNs(static_cast<std::int64_t>(secondsOption(p, "wait") * 1e9));
+        const QString where = QString::fromStdString(probe->address().text());
+        printErr(QStringLiteral("memviz record: waiting for a probe on %1\n"
+                                "  run: python3 -m memviz_probe --connect %1 your_script.py\n")
+                     .arg(where));
+        recorder = std::move(probe);
+    } else {
+        ProcRecordingOptions o;
+        o.intervalNs = intervalOption(p);
+        o.children = p.isSet("children");
+        if (p.isSet("pid")) {
+            bool ok = false;
+            o.pid = p.value("pid").toInt(&ok);
+            if (!ok || o.pid <= 0) throw UsageError{"--pid needs a process id, got \"" + p.value("pid") + "\""};
+        } else {
+            for (const QString& c : command) o.command.push_back(c.toStdString());
+        }
+        auto r = std::make_unique<ProcRecorder>(store.toStdString(), o);
+        proc = r.get();
+        recorder = std::move(r);
+    }
+    if (duration > 0) recorder->setDurationNs(static_cast<std::int64_t>(duration * 1e9));
+    if (p.isSet("progress")) recorder->setCommitCallback([](const RecorderStatus& s) { printErr(statusLine(s)); });
+
+    struct sigaction sa {};
+    sa.sa_handler = onStopSignal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    recorder->start();
+    int waitedAfterSignal = -1;
+    while (!recorder->waitFor(50)) {
+        if (!gSignal) continue;
+        // A launched program got the terminal's Ctrl+C as well: let it end on its own first.
+        if (proc && !p.isSet("pid")) {
+            if (waitedAfterSignal < 0) waitedAfterSignal = 0;
+            waitedAfterSignal += 50;
+            if (waitedAfterSignal < kSignalGraceMs) continue;
+        }
+        recorder->stop();
+    }
+    recorder->wait();
+    const RecorderStatus s = recorder->status();
+    if (s.state == RecorderStatus::State::Failed) {
+        printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
+        if (s.traceId) printErr(QStringLiteral("memviz record: what was recorded is kept in %1 (trace %2)\n").arg(store).arg(s.traceId));
+        return 1;
+    }
+    if (!s.traceId) {
+        printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
+        return 1;
+    }
+    report(store, s, p.isSet("json"));
+    return 0;
+}
+
+} // namespace memviz::cli

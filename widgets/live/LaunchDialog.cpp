@@ -1,0 +1,70 @@
+#include "widgets/live/LaunchDialog.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include "widgets/live/RecordingOptionsWidget.h"
+
+namespace memviz {
+
+LaunchDialog::LaunchDialog(QWidget* parent)
+    : QDialog(parent), command_(new QLineEdit(QSettings().value("live/lastCommand").toString(), this)),
+      directory_(new QLineEdit(QSettings().value("live/lastDirectory", QDir::currentPath()).toString(), this)),
+      options_(new RecordingOptionsWidget(true, "launch", this)) {
+    setWindowTitle(tr("Launch and Record"));
+    resize(720, 260);
+    command_->setPlaceholderText(tr("e.g. python3 train.py --epochs 1"));
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Command:"), command_);
+    auto* dirRow = new QHBoxLayout;
+    dirRow->addWidget(directory_, 1);
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    dirRow->addWidget(browse);
+    form->addRow(tr("&Run in:"), dirRow);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Run in"), directory_->text());
+        if (!dir.isEmpty()) directory_->setText(dir);
+    });
+    auto* note = new QLabel(tr("The program is sampled from its first moment until it exits. Quotes group "
+                               "arguments; no shell runs it (use sh -c '…' for pipes)."),
+                            this);
+    note->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Launch"));
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (command().isEmpty()) return;
+        QSettings().setValue("live/lastCommand", command_->text());
+        QSettings().setValue("live/lastDirectory", directory_->text());
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(command_, &QLineEdit::textChanged, this, [this, buttons] {
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(!command().isEmpty());
+        const QStringList c = command();
+        if (!c.isEmpty())
+            options_->setStorePath(RecordingOptionsWidget::defaultStorePath(QFileInfo(c.size() > 1 && c[0].startsWith("python") ? c[1] : c[0]).baseName()));
+    });
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(!command().isEmpty());
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(options_);
+    layout->addWidget(note);
+    layout->addStretch(1);
+    layout->addWidget(buttons);
+}
+
+QStringList LaunchDialog::command() const { return QProcess::splitCommand(command_->text()); }
+
+QString LaunchDialog::workingDirectory() const { return directory_->text().trimmed(); }
+
+} // namespace memviz

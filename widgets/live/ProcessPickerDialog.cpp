@@ -1,0 +1,109 @@
+#include "widgets/live/ProcessPickerDialog.h"
+
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <unistd.h>
+
+#include "widgets/live/ProcessListModel.h"
+#include "widgets/live/RecordingOptionsWidget.h"
+
+namespace memviz {
+
+ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
+    : QDialog(parent), model_(new ProcessListModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      filter_(new QLineEdit(this)), table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
+      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+    setWindowTitle(tr("Attach to Process"));
+    resize(900, 600);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(ProcessListModel::SortRole);
+    proxy_->setFilterKeyColumn(-1); // pid, name or command line
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(ProcessListModel::Rss, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setColumnWidth(ProcessListModel::Pid, 80);
+    table_->setColumnWidth(ProcessListModel::Name, 160);
+    table_->setColumnWidth(ProcessListModel::Rss, 100);
+    filter_->setPlaceholderText(tr("Filter by pid, name or command line"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, [this](const QString& text) {
+        proxy_->setFilterRegularExpression(
+            QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption));
+        updateButtons();
+    });
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Attach"));
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(table_, &QTableView::doubleClicked, this, [this] {
+        if (selectedPid()) accept();
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ProcessPickerDialog::updateButtons);
+
+    auto* layout = new QVBoxLayout(this);
+    auto* hint = new QLabel(::getuid() == 0 ? tr("All processes (memviz runs as root).")
+                                            : tr("Your processes. Another user's can only be recorded as that user or root."),
+                            this);
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+    layout->addWidget(filter_);
+    layout->addWidget(table_, 1);
+    layout->addWidget(options_);
+    layout->addWidget(buttons_);
+
+    connect(&watcher_, &QFutureWatcher<std::vector<ProcessEntry>>::finished, this, [this] {
+        const int keep = selectedPid();
+        model_->setProcesses(watcher_.result());
+        if (keep) selectPid(keep);
+        updateButtons();
+    });
+    timer_.setInterval(2000);
+    connect(&timer_, &QTimer::timeout, this, &ProcessPickerDialog::refresh);
+    timer_.start();
+    refresh();
+    updateButtons();
+}
+
+ProcessPickerDialog::~ProcessPickerDialog() { watcher_.waitForFinished(); }
+
+void ProcessPickerDialog::refresh() {
+    if (watcher_.isRunning()) return;
+    watcher_.setFuture(QtConcurrent::run([] { return listProcesses(true); }));
+}
+
+void ProcessPickerDialog::waitForListing() {
+    watcher_.waitForFinished();
+    QCoreApplication::processEvents();
+}
+
+int ProcessPickerDialog::selectedPid() const {
+    const QModelIndexList rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return 0;
+    return rows.first().data(ProcessListModel::PidRole).toInt();
+}
+
+void ProcessPickerDialog::selectPid(int pid) {
+    const int row = model_->rowOf(pid);
+    if (row < 0) return;
+    const QModelIndex at = proxy_->mapFromSource(model_->index(row, 0));
+    if (!at.isValid()) return;
+    table_->selectionModel()->select(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->scrollTo(at);
+}
+
+void ProcessPickerDialog::updateButtons() { buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedPid() != 0); }
+
+} // namespace memviz

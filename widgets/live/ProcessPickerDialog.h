@@ -1,0 +1,53 @@
+#pragma once
+// "Attach to Process…": the current user's processes (root: all), sortable, filterable,
+// refreshing every two seconds off the GUI thread; and the recording options.
+#include <QDialog>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <vector>
+
+#include "live/ProcessTable.h"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QDialogButtonBox;
+
+namespace memviz {
+
+class ProcessListModel;
+class RecordingOptionsWidget;
+
+class ProcessPickerDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ProcessPickerDialog(QWidget* parent = nullptr);
+    ~ProcessPickerDialog() override;
+
+    // The chosen process, or 0.
+    int selectedPid() const;
+    void selectPid(int pid);
+    ProcessListModel* model() const { return model_; }
+    QSortFilterProxyModel* proxy() const { return proxy_; }
+    QLineEdit* filterEdit() const { return filter_; }
+    QTableView* table() const { return table_; }
+    RecordingOptionsWidget* options() const { return options_; }
+    // Lists the processes now (tests); the timer does it every two seconds.
+    void refresh();
+    // Blocks until a pending listing has landed (tests).
+    void waitForListing();
+
+private:
+    void updateButtons();
+
+    ProcessListModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QLineEdit* filter_;
+    QTableView* table_;
+    RecordingOptionsWidget* options_;
+    QDialogButtonBox* buttons_;
+    QTimer timer_;
+    QFutureWatcher<std::vector<ProcessEntry>> watcher_;
+};
+
+} // namespace memviz
