@@ -175,18 +175,6 @@
         <translation>单个 %1 的张量很少是有意为之。请检查它的形状：常见原因是把整个数据集装进一个张量（请改用 DataLoader 分批加载）、意外的广播（例如 x[:, None] - y[None, :]），或维度放错了位置。</translation>
     </message>
     <message>
-        <source>The caching allocator asks the driver for whole segments: any tensor between 1 MiB and 10 MiB gets a new 20 MiB segment when no cached block fits. So the tensor that failed was between 1 and 10 MiB; the device was already full.</source>
-        <translation>缓存分配器向驱动申请整段显存：当没有合适的缓存块时，任何 1 MiB 到 10 MiB 之间的张量都会申请一个新的 20 MiB 段。所以失败的张量介于 1 到 10 MiB 之间；设备此时已经满了。</translation>
-    </message>
-    <message>
-        <source>The caching allocator keeps tensors of up to 1 MiB in 2 MiB segments: the tensor that failed was at most 1 MiB; the device was already full.</source>
-        <translation>缓存分配器把不超过 1 MiB 的张量放在 2 MiB 的段中：失败的张量最多 1 MiB；设备此时已经满了。</translation>
-    </message>
-    <message>
-        <source>The caching allocator rounds large requests up to a multiple of 2 MiB: the tensor itself was between %1 and %2.</source>
-        <translation>缓存分配器把大的请求向上取整到 2 MiB 的整数倍：张量本身介于 %1 和 %2 之间。</translation>
-    </message>
-    <message>
         <source>This one request is larger than the whole %1 the process may use: no amount of freeing helps. Make this tensor smaller (batch, sequence length, resolution) or split the computation.</source>
         <translation>这一个请求就比进程可用的全部 %1 还大：释放再多内存也无济于事。请把这个张量变小（批大小、序列长度、分辨率），或把计算拆开。</translation>
     </message>
@@ -387,6 +375,18 @@
     <message>
         <source>For %1 the cost model predicts a peak of %2, which fits the device&apos;s %3: the program that failed needs more than this setup (a larger model, batch or sequence, tensors kept between steps, or other processes on the device). The savings below are for this setup.</source>
         <translation>对于 %1，代价模型预测的峰值为 %2，能放进设备的 %3：失败的程序需要的比这个设置更多（更大的模型、批大小或序列长度，在训练步之间保留的张量，或设备上的其他进程）。下面的节省量是针对这个设置计算的。</translation>
+    </message>
+    <message>
+        <source>The caching allocator asks the driver for whole segments: any tensor between %1 and %2 gets a new %3 segment when no cached block fits. So the tensor that failed was between %1 and %2; the device was already full.</source>
+        <translation>缓存分配器向驱动申请整段显存：当没有合适的缓存块时，任何介于 %1 和 %2 之间的张量都会申请一个新的 %3 段。所以失败的张量介于 %1 和 %2 之间；设备此时已经满了。</translation>
+    </message>
+    <message>
+        <source>The caching allocator keeps tensors of up to %1 in %2 segments: the tensor that failed was at most %1; the device was already full.</source>
+        <translation>缓存分配器把不超过 %1 的张量放在 %2 的段中：失败的张量最多 %1；设备此时已经满了。</translation>
+    </message>
+    <message>
+        <source>The caching allocator rounds large requests up to a multiple of %3: the tensor itself was between %1 and %2.</source>
+        <translation>缓存分配器把大的请求向上取整到 %3 的整数倍：张量本身介于 %1 和 %2 之间。</translation>
     </message>
 </context>
 <context>

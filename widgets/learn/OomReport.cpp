@@ -18,6 +18,8 @@ namespace {
 
 QString both(qint64 bytes) { return QString::fromStdString(formatBothUnits(double(bytes))); }
 QString binary(qint64 bytes) { return QString::fromStdString(formatBinaryBytes(double(bytes), 2)); }
+// "20 MiB": the allocator's constants, whole numbers of their unit.
+QString whole(qint64 bytes) { return QString::fromStdString(formatBinaryBytes(double(bytes), 0)); }
 // Rounded up in the last decimal, for "a device of at least this much".
 QString binaryAtLeast(qint64 bytes) {
     const ScaledUnit u = byteUnitFor(double(bytes));
@@ -143,16 +145,18 @@ void OomReportBuilder::addExplanation(OomReport& r) {
     case OomForm::GpuSemicolons:
     case OomForm::GpuSentences:
         if (d.tensorReason == TensorRangeReason::LargeBuffer)
-            e << tr("The caching allocator asks the driver for whole segments: any tensor between 1 MiB and 10 MiB "
-                    "gets a new 20 MiB segment when no cached block fits. So the tensor that failed was between 1 and 10 "
-                    "MiB; the device was already full.");
+            e << tr("The caching allocator asks the driver for whole segments: any tensor between %1 and %2 gets a new "
+                    "%3 segment when no cached block fits. So the tensor that failed was between %1 and %2; the device "
+                    "was already full.")
+                     .arg(whole(kSmallSize), whole(kMinLargeAlloc), whole(kLargeBuffer));
         else if (d.tensorReason == TensorRangeReason::SmallSegment)
-            e << tr("The caching allocator keeps tensors of up to 1 MiB in 2 MiB segments: the tensor that failed "
-                    "was at most 1 MiB; the device was already full.");
+            e << tr("The caching allocator keeps tensors of up to %1 in %2 segments: the tensor that failed was at "
+                    "most %1; the device was already full.")
+                     .arg(whole(kSmallSize), whole(kSmallBuffer));
         else if (d.tensorReason == TensorRangeReason::RoundedTo2MiB && showsTensorRange(d))
-            e << tr("The caching allocator rounds large requests up to a multiple of 2 MiB: the tensor itself was "
+            e << tr("The caching allocator rounds large requests up to a multiple of %3: the tensor itself was "
                     "between %1 and %2.")
-                     .arg(binary(d.tensorLow), binary(d.tensorHigh));
+                     .arg(binary(d.tensorLow), binary(d.tensorHigh), whole(kRoundLarge));
         if (d.largerThanDevice)
             e << tr("This one request is larger than the whole %1 the process may use: no amount of freeing helps. "
                     "Make this tensor smaller (batch, sequence length, resolution) or split the computation.")
