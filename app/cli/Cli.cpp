@@ -20,6 +20,7 @@ const char* const kHelp = R"(memviz - see where memory went, and what to change
 usage:
   memviz [FILE_OR_DB]                 open the window (no file: the last one, or the sample)
   memviz --sample                     open the window on the bundled sample trace
+  memviz --learn                      open the window and the Learn mode (lessons, OOM decoder)
   memviz import FILE [--db OUT] [--format ID] [--json]
                                       import a trace into a .memviz store
   memviz summary FILE_OR_DB [--json] [--trace ID]
