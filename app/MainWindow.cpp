@@ -23,7 +23,10 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QLineEdit>
+#include <QActionGroup>
+#include <QTableView>
 
+#include "Language.h"
 #include "LiveActions.h"
 #include "RecentFiles.h"
 #include "core/Progress.h"
@@ -32,7 +35,9 @@
 #include "store/StoreFiles.h"
 #include "store/ProfilerQuery.h"
 #include "store/TraceQueries.h"
+#include "widgets/Export.h"
 #include "widgets/MemoryEventsView.h"
+#include "widgets/learn/LearnWindow.h"
 #include "widgets/ImportTask.h"
 #include "widgets/NativeTabs.h"
 #include "widgets/ProfilerOpsView.h"
@@ -141,6 +146,9 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     file->addSeparator();
+    file->addAction(tr("Export &Timeline (PNG, SVG, PDF)…"), this, &MainWindow::exportTimeline);
+    file->addAction(tr("Export Ta&ble as CSV…"), this, &MainWindow::exportTable);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -173,6 +181,14 @@ void MainWindow::createActions() {
     whatIf->setText(tr("&What-If Panel"));
     whatIf->setShortcut(Qt::CTRL | Qt::Key_E);
     view->addAction(whatIf);
+    view->addSeparator();
+    createLanguageMenu(view);
+
+    QMenu* learn = menuBar()->addMenu(tr("&Learn"));
+    QAction* lessons = learn->addAction(tr("&Lessons…"), this, [this] { openLearn(); });
+    lessons->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    QAction* decoder = learn->addAction(tr("&OOM Decoder…"), this, [this] { openLearn(QStringLiteral("oom-decoder")); });
+    decoder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&How to Use the Timeline"), this, [this] {
@@ -186,6 +202,74 @@ void MainWindow::createActions() {
                            tr("memviz %1\nSee where memory went, and what to change.").arg(MEMVIZ_VERSION));
     });
     updateRecentMenu();
+}
+
+void MainWindow::createLanguageMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Language"));
+    auto* group = new QActionGroup(menu);
+    const QString chosen = language::saved();
+    const auto add = [&](const QString& text, const QString& code) {
+        QAction* a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(code == chosen);
+        a->setData(code);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] {
+            if (code == language::saved()) return;
+            language::save(code);
+            if (language::resolve(code) != language::current()) {
+                language::apply(language::resolve(code));
+                emit languageChangeRequested();
+            }
+        });
+    };
+    add(tr("Follow the &System"), QString());
+    menu->addSeparator();
+    for (const QString& code : language::available()) add(language::nativeName(code), code);
+}
+
+LearnWindow* MainWindow::learnWindow() {
+    if (!learn_) {
+        learn_ = new LearnWindow(this);
+        connect(learn_, &LearnWindow::whatIfRequested, this, &MainWindow::showWhatIf);
+    }
+    return learn_;
+}
+
+void MainWindow::showWhatIf(const WhatIfScenario& scenario) {
+    whatIf_->selectPreset(scenario.presetId);
+    whatIf_->setOptions(scenario.options);
+    whatIfDock_->show();
+    whatIfDock_->raise();
+    // Presenting in full screen, the Learn window would hide the main window: bring it up.
+    if (learn_ && learn_->presenterMode()) learn_->setPresenterMode(false);
+    raise();
+    activateWindow();
+}
+
+void MainWindow::openLearn(const QString& lessonId) {
+    LearnWindow* w = learnWindow();
+    if (!lessonId.isEmpty()) w->showLesson(lessonId);
+    w->show();
+    w->raise();
+    w->activateWindow();
+}
+
+void MainWindow::exportTimeline() {
+    const QString path = exporting::exportPlotInteractively(timeline_->plot(), this, QStringLiteral("timeline"));
+    if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 4000);
+}
+
+void MainWindow::exportTable() {
+    auto* table = qobject_cast<AsyncTableView*>(tabs_->currentWidget());
+    QTableView* view = table ? table->table() : tabs_->currentWidget() ? tabs_->currentWidget()->findChild<QTableView*>() : nullptr;
+    if (!view || !view->model()) {
+        statusBar()->showMessage(tr("The current tab has no table."), 4000);
+        return;
+    }
+    const QString name = tabs_->tabText(tabs_->currentIndex()).remove('&').toLower().replace(' ', '-');
+    const QString path = exporting::exportTableInteractively(view->model(), this, name);
+    if (!path.isEmpty()) statusBar()->showMessage(tr("Wrote %1").arg(path), 4000);
 }
 
 void MainWindow::updateRecentMenu() {

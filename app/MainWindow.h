@@ -17,6 +17,8 @@ namespace memviz {
 class LiveActions;
 class MemoryEventsView;
 class ImportTask;
+class LearnWindow;
+struct WhatIfScenario;
 class ProfilerOpsView;
 class NativeTabs;
 class OpsView;
@@ -58,6 +60,17 @@ public:
     LiveActions* liveActions() const { return liveActions_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
+    // The file shown (raw trace or store), "" when none.
+    QString openedSource() const { return openedSource_; }
+    // The Learn mode window (created on first use) and opening it on a lesson ("" = as it was).
+    LearnWindow* learnWindow();
+    void openLearn(const QString& lessonId = QString());
+    // Shows a lesson's model and knobs in the what-if panel.
+    void showWhatIf(const WhatIfScenario& scenario);
+
+signals:
+    // The user picked another language in View > Language: the host rebuilds the windows.
+    void languageChangeRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -66,6 +79,9 @@ protected:
 
 private:
     void createActions();
+    void createLanguageMenu(QMenu* view);
+    void exportTimeline();
+    void exportTable();
     void updateStatus();
     // Shows the detail tabs that the open trace has data for.
     void updateTabs();
@@ -97,6 +113,7 @@ private:
     QProgressBar* progress_;
     QPushButton* cancel_;
     QString openedSource_;
+    LearnWindow* learn_ = nullptr;
 };
 
 } // namespace memviz

@@ -2,7 +2,9 @@
 #include <QApplication>
 #include <QIcon>
 
+#include "Language.h"
 #include "MainWindow.h"
+#include "WindowHost.h"
 #include "cli/Cli.h"
 
 int main(int argc, char** argv) {
@@ -14,10 +16,13 @@ int main(int argc, char** argv) {
 
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(":/icons/memviz.png"));
-    memviz::MainWindow window;
+    memviz::language::apply(memviz::language::resolve(memviz::language::saved()));
+    memviz::WindowHost host;
+    memviz::MainWindow& window = *host.window();
     window.show();
     const QStringList args = QApplication::arguments().mid(1);
     if (args.contains("--sample")) window.openSample();
+    else if (args.contains("--learn")) window.openLearn();
     else if (!args.isEmpty()) window.openFile(args.first());
     else window.openInitial();
     return QApplication::exec();

@@ -7,7 +7,7 @@ packages=(
   # build
   build-essential cmake ninja-build pkg-config git
   # libraries
-  qt6-base-dev libqt6sql6-sqlite qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools
+  qt6-base-dev libqt6sql6-sqlite qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools qt6-svg-dev
   libqcustomplot-dev libsqlite3-dev libsimdjson-dev zlib1g-dev libzstd-dev
   # tests and benchmarks: headless GUI, fonts for rendering, stdlib oracles, benchmarks,
   # and the real native profilers the heaptrack/massif tests compare against
@@ -15,6 +15,8 @@ packages=(
   # live recording: the probe test trains a tiny model with Debian's PyTorch; the
   # not-permitted test runs memviz as another user (util-linux's setpriv)
   python3-torch util-linux
+  # the Simplified Chinese user interface needs a CJK font
+  fonts-noto-cjk
 )
 
 missing=()

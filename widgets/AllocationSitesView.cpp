@@ -1,4 +1,5 @@
 #include "widgets/AllocationSitesView.h"
+#include "widgets/Export.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -33,6 +34,7 @@ AllocationSitesView::AllocationSitesView(TraceSession* session, QWidget* parent)
     proxy_->setFilterKeyColumn(-1);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
+    exporting::addExportMenu(table_, QStringLiteral("allocation-sites")); // right-click: CSV
     table_->setSortingEnabled(true);
     table_->sortByColumn(AllocationSitesModel::Peak, Qt::DescendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

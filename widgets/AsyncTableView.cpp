@@ -1,4 +1,5 @@
 #include "widgets/AsyncTableView.h"
+#include "widgets/Export.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -21,6 +22,7 @@ AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidg
       table_(new QTableView(this)), filter_(new QLineEdit(this)), scope_(new QLabel(this)), toolbar_(new QHBoxLayout) {
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
+    exporting::addExportMenu(table_, what_); // right-click: CSV
     table_->setSortingEnabled(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -8,10 +8,7 @@
 
 namespace memviz {
 
-namespace {
-QString tr(const char* text) { return QCoreApplication::translate("memviz::TraceAxis", text); }
-} // namespace
-
+// Free functions: the texts are translated in the context "memviz::TraceAxis".
 XKind xKindOf(const std::string& timeKind) {
     if (timeKind == "index") return XKind::Index;
     if (timeKind == "instructions") return XKind::Instructions;
@@ -32,10 +29,10 @@ ScaledAxisTicker::Quantity tickerQuantity(XKind kind) {
 QString xAxisLabel(XKind kind, const QString& unitSuffix) {
     const QString unit = unitSuffix.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unitSuffix);
     switch (kind) {
-    case XKind::Time: return tr("Time since trace start") + unit;
-    case XKind::Index: return tr("Event number") + unit;
-    case XKind::Instructions: return tr("Instructions executed") + unit;
-    case XKind::Bytes: return tr("Memory allocated and freed so far") + unit;
+    case XKind::Time: return QCoreApplication::translate("memviz::TraceAxis", "Time since trace start") + unit;
+    case XKind::Index: return QCoreApplication::translate("memviz::TraceAxis", "Event number") + unit;
+    case XKind::Instructions: return QCoreApplication::translate("memviz::TraceAxis", "Instructions executed") + unit;
+    case XKind::Bytes: return QCoreApplication::translate("memviz::TraceAxis", "Memory allocated and freed so far") + unit;
     }
     return {};
 }
@@ -43,9 +40,9 @@ QString xAxisLabel(XKind kind, const QString& unitSuffix) {
 QString xValueText(XKind kind, double x) {
     switch (kind) {
     case XKind::Time: return QString::fromStdString(formatDuration(x));
-    case XKind::Index: return tr("event %1").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
-    case XKind::Instructions: return tr("%1 instructions").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
-    case XKind::Bytes: return tr("after %1 allocated and freed").arg(QString::fromStdString(formatBytes(x)));
+    case XKind::Index: return QCoreApplication::translate("memviz::TraceAxis", "event %1").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
+    case XKind::Instructions: return QCoreApplication::translate("memviz::TraceAxis", "%1 instructions").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
+    case XKind::Bytes: return QCoreApplication::translate("memviz::TraceAxis", "after %1 allocated and freed").arg(QString::fromStdString(formatBytes(x)));
     }
     return {};
 }

@@ -20,6 +20,7 @@ const char* const kHelp = R"(memviz - see where memory went, and what to change
 usage:
   memviz [FILE_OR_DB]                 open the window (no file: the last one, or the sample)
   memviz --sample                     open the window on the bundled sample trace
+  memviz --learn                      open the window and the Learn mode (lessons, OOM decoder)
   memviz import FILE [--db OUT] [--format ID] [--json]
                                       import a trace into a .memviz store
   memviz summary FILE_OR_DB [--json] [--trace ID]
@@ -44,6 +45,10 @@ usage:
                                       stored and reported
   memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--json]
                                       record the PyTorch probe's stream (python3 -m memviz_probe)
+  memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
+             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
+                                      decode a PyTorch out-of-memory message; with a model, the
+                                      fixes ranked by what they save (status 1: not a message)
   memviz --help | --version
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
@@ -52,7 +57,7 @@ memviz record exits with 0 when the recording was saved, whatever the program's 
 status (it is printed, and stored); 1 when nothing could be recorded or recording failed.
 )";
 
-const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "record"};
+const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "record", "explain"};
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -121,6 +126,7 @@ int run(int argc, char** argv) {
         if (command == "formats") return formatsCommand(args);
         if (command == "estimate") return estimateCommand(args);
         if (command == "record") return recordCommand(args);
+        if (command == "explain") return explainCommand(args);
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");
         return 2;

@@ -16,5 +16,6 @@ int opsCommand(const QStringList& args);
 int estimateCommand(const QStringList& args);
 int screenshotCommand(int argc, char** argv, const QStringList& args);
 int recordCommand(const QStringList& args);
+int explainCommand(const QStringList& args);
 
 } // namespace memviz::cli

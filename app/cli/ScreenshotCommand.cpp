@@ -5,10 +5,10 @@
 #include <QTabWidget>
 #include <stdexcept>
 
+#include "Language.h"
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
-#include <QTabWidget>
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
@@ -19,6 +19,8 @@
 #include "costmodel/OptionNames.h"
 
 namespace memviz::cli {
+
+int learnScreenshot(const QCommandLineParser& p, QSize size);
 
 namespace {
 
@@ -65,13 +67,21 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     for (const char* flag : {"amp", "inference"}) p.addOption({flag, flag});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "checkpoint", "device", "limit"})
         p.addOption({valued, valued, "VALUE"});
-    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]\n"
+    p.addOption({"lang", "User-interface language (en, zh_CN).", "CODE"});
+    p.addOption({"learn", "Render the Learn window on this lesson instead (no file needed).", "LESSON"});
+    p.addOption({"presenter", "With --learn: presenter scale (x1.5) and high contrast."});
+    p.addOption({"scale", "With --learn: font and line scale (1-2).", "X"});
+    p.addOption({"message", "With --learn oom-decoder: the message to decode.", "TEXT"});
+    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]\n"
                           "       memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model ID | --spec FILE]\n"
                           "              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]\n"
-                          "              [--device cpu|cuda] [--limit SIZE]";
-    // FILE_OR_DB is required, except with --whatif (then the panel is shown alone).
+                          "              [--device cpu|cuda] [--limit SIZE]\n"
+                          "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]\n"
+                          "              [--message TEXT]";
+    // FILE_OR_DB is required, except with --whatif (then the panel is shown alone) and --learn.
     const bool whatIf = args.contains("--whatif");
-    parseOrThrow(p, args, whatIf ? static_cast<int>(positionalCount(p, args)) : 1, usage);
+    const bool learn = args.contains("--learn");
+    parseOrThrow(p, args, learn ? 0 : whatIf ? static_cast<int>(positionalCount(p, args)) : 1, usage);
     if (!p.isSet("out")) throw UsageError{"--out PNG is required\nusage: " + usage};
     QSize size(1400, 900);
     if (p.isSet("size")) {
@@ -86,6 +96,9 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName("memviz-screenshot"); // keeps the user's settings and recent files untouched
+    if (p.isSet("lang") && !language::apply(p.value("lang")))
+        throw UsageError{"no translation for \"" + p.value("lang") + "\" (languages: " + language::available().join(", ") + ")"};
+    if (p.isSet("learn")) return learnScreenshot(p, size);
     if (whatIf && p.positionalArguments().isEmpty()) { // the panel alone
         WhatIfPanel panel;
         panel.resize(size);

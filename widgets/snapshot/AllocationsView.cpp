@@ -1,4 +1,5 @@
 #include "widgets/snapshot/AllocationsView.h"
+#include "widgets/Export.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -31,6 +32,7 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(AliveAllocationsModel::SortRole);
     table_->setModel(proxy_);
+    exporting::addExportMenu(table_, QStringLiteral("allocations")); // right-click: CSV
     table_->setSortingEnabled(true);
     table_->sortByColumn(AliveAllocationsModel::Requested, Qt::DescendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -1,4 +1,5 @@
 #include "widgets/snapshot/AllocatorStateView.h"
+#include "widgets/Export.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -39,6 +40,7 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(SegmentsModel::SortRole);
     table_->setModel(proxy_);
+    exporting::addExportMenu(table_, QStringLiteral("segments")); // right-click: CSV
     table_->setSortingEnabled(true);
     table_->sortByColumn(SegmentsModel::Size, Qt::DescendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -1,4 +1,6 @@
 #include "widgets/whatif/BreakdownChart.h"
+#include "widgets/CostModelLabels.h"
+#include "widgets/Export.h"
 
 #include <qcustomplot.h>
 
@@ -17,6 +19,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    exporting::addExportMenu(plot_, QStringLiteral("whatif-breakdown"));
     setMinimumSize(240, 300);
     plot_->yAxis->setTicker(ticker_);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
@@ -31,7 +34,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     QCPBars* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(QString::fromUtf8(costmodel::categoryName(static_cast<Category>(c))));
+        bars->setName(categoryLabel(static_cast<Category>(c)));
         const QColor color = categoryColor(static_cast<Category>(c));
         bars->setPen(QPen(color.darker(130)));
         bars->setBrush(color);

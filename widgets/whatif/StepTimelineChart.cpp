@@ -1,4 +1,6 @@
 #include "widgets/whatif/StepTimelineChart.h"
+#include "widgets/CostModelLabels.h"
+#include "widgets/Export.h"
 
 #include <qcustomplot.h>
 
@@ -23,6 +25,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    exporting::addExportMenu(plot_, QStringLiteral("whatif-step"));
     setMinimumSize(360, 240);
     plot_->yAxis->setTicker(bytesTicker_);
     plot_->xAxis->setLabel(tr("One step, op by op (%1 simulated ops; a short phase is drawn 10% wide)"));
@@ -40,7 +43,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     QCPGraph* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {
         QCPGraph* g = plot_->addGraph();
-        g->setName(QString::fromUtf8(costmodel::categoryName(static_cast<Category>(c))));
+        g->setName(categoryLabel(static_cast<Category>(c)));
         const QColor color = categoryColor(static_cast<Category>(c));
         g->setPen(QPen(color.darker(120), 1));
         QColor fill = color;
@@ -158,7 +161,7 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
     peakLabel_->setVisible(!samples.empty());
     peakLabel_->position->setCoords(std::clamp(xOf(static_cast<double>(peakIndex)), kWidth * 0.12, kWidth * 0.88), top_);
     peakLabel_->setText(tr("peak %1 (%2)").arg(QString::fromStdString(formatBytes(static_cast<double>(e.peakBytes))),
-                                               QString::fromUtf8(costmodel::phaseName(e.peakPhase))));
+                                               phaseLabel(e.peakPhase)));
     updateRanges();
 }
 

@@ -1,4 +1,5 @@
 #include "widgets/whatif/WhatIfPanel.h"
+#include "widgets/CostModelLabels.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -87,7 +88,7 @@ QWidget* WhatIfPanel::buildControls() {
     modelCombo_->setObjectName("modelCombo");
     for (const PresetInfo& p : presets()) {
         modelCombo_->addItem(QString::fromStdString(p.title), QString::fromStdString(p.id));
-        modelCombo_->setItemData(modelCombo_->count() - 1, QString::fromStdString(p.description), Qt::ToolTipRole);
+        modelCombo_->setItemData(modelCombo_->count() - 1, presetDescription(p.description), Qt::ToolTipRole);
     }
     openSpec_ = new QPushButton(tr("Open spec…"), box);
     openSpec_->setObjectName("openSpecButton");
@@ -333,7 +334,7 @@ QString WhatIfPanel::modelName() const { return modelCombo_->currentText(); }
 
 QString WhatIfPanel::peakText() const {
     if (!error_.isEmpty() || !model_) return QString();
-    return tr("Peak %1 (%2 phase)").arg(bytesText(estimate_.peakBytes), QString::fromUtf8(phaseName(estimate_.peakPhase)));
+    return tr("Peak %1 (%2 phase)").arg(bytesText(estimate_.peakBytes), phaseLabel(estimate_.peakPhase));
 }
 
 QString WhatIfPanel::verdictText() const {
@@ -396,8 +397,8 @@ void WhatIfPanel::showResults() {
     timeline_->setEstimate(estimate_, limit);
     QStringList lines;
     for (const KnobSaving& s : savings_)
-        lines << (s.savedBytes >= 0 ? tr("%1: saves %2").arg(QString::fromStdString(s.description), bytesText(s.savedBytes))
-                                    : tr("%1: costs %2 more").arg(QString::fromStdString(s.description), bytesText(-s.savedBytes)));
+        lines << (s.savedBytes >= 0 ? tr("%1: saves %2").arg(knobLabel(s.knob, s.description), bytesText(s.savedBytes))
+                                    : tr("%1: costs %2 more").arg(knobLabel(s.knob, s.description), bytesText(-s.savedBytes)));
     savingsLabel_->setText(lines.isEmpty() ? QString() : tr("What one change would do — %1").arg(lines.join(QStringLiteral(" · "))));
 }
 
