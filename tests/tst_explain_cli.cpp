@@ -63,7 +63,19 @@ void TestExplainCli::jsonOutput() {
     QCOMPARE(o["shortfall_bytes"].toInteger(), b(20, MiB) - b(17.69, MiB));
     QCOMPARE(o["tensor_range"].toString(), QStringLiteral("large-buffer"));
     QCOMPARE(o["tensor_low_bytes"].toInteger(), 1048577);
-    QCOMPARE(o["tensor_high_bytes"].toInteger(), 10485759);
+    QCOMPARE(o["tensor_high_bytes"].toInteger(), 10485248);
+    QCOMPARE(o["tensor_also_low_bytes"].toInteger(), 18 * 1048576 + 1);
+    QCOMPARE(o["tensor_also_high_bytes"].toInteger(), 20 * 1048576);
+    // The shape guesses cover both readings, each shape's bytes inside one of the two ranges.
+    int inFirst = 0, inSecond = 0;
+    for (const QJsonValue v : o["shapes"].toArray()) {
+        const qint64 bytes = v.toObject()["bytes"].toInteger();
+        if (bytes >= 1048577 && bytes <= 10485248) ++inFirst;
+        else if (bytes >= 18 * 1048576 + 1 && bytes <= 20 * 1048576) ++inSecond;
+        else QFAIL(qPrintable(QStringLiteral("shape of %1 bytes is in neither range").arg(bytes)));
+    }
+    QVERIFY(inFirst > 0);
+    QVERIFY(inSecond > 0);
     QCOMPARE(o["fragmentation_likely"].toBool(), true);
     QCOMPARE(o["fragmented_bytes"].toInteger(), b(9.83, GiB) - b(9.78, GiB));
     const QJsonArray fixes = o["fixes"].toArray();

@@ -169,12 +169,36 @@ void TestOomDecoder::cpuDetails() {
 }
 
 void TestOomDecoder::allocatorSegments() {
-    // "20.00 MiB": a 1-10 MiB tensor in a 20 MiB segment.
+    // "20.00 MiB": a 1-10 MiB tensor in a 20 MiB segment, or an 18-20 MiB tensor rounded up.
     OomDiagnosis d = diagnose(parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; "
                                               "9.78 GiB already allocated; 17.69 MiB free; 9.83 GiB reserved in total by PyTorch)"));
     QCOMPARE(d.tensorReason, TensorRangeReason::LargeBuffer);
     QCOMPARE(d.tensorLow, qint64(1048577));
-    QCOMPARE(d.tensorHigh, qint64(10485759));
+    QCOMPARE(d.tensorHigh, qint64(10 * 1048576 - 512)); // 512 B rounding: 10 MiB - 511 gets a 10 MiB segment
+    QCOMPARE(d.tensorAlsoLow, qint64(18 * 1048576 + 1));
+    QCOMPARE(d.tensorAlsoHigh, qint64(20 * 1048576));
+    // Both readings agree with the allocator model: every tensor size in either range asks for
+    // a 20 MiB segment, and the sizes just outside them do not.
+    using A = memviz::costmodel::CudaCachingAllocator;
+    const auto segment = [](qint64 t) { return A::segmentSize(A::roundSize(t)); };
+    for (const qint64 t : {d.tensorLow, d.tensorHigh, d.tensorAlsoLow, d.tensorAlsoHigh}) QCOMPARE(segment(t), qint64(20 << 20));
+    for (const qint64 t : {d.tensorLow - 1, d.tensorHigh + 1, d.tensorAlsoLow - 1, d.tensorAlsoHigh + 1})
+        QVERIFY(segment(t) != qint64(20 << 20));
+    // "12.00 MiB" has one reading: a tensor in (10 MiB, 12 MiB].
+    d = diagnose(parseOomMessage("CUDA out of memory. Tried to allocate 12.00 MiB (GPU 0; 10.76 GiB total capacity; "
+                                 "9.78 GiB already allocated; 7.69 MiB free; 9.83 GiB reserved in total by PyTorch)"));
+    QCOMPARE(d.tensorReason, TensorRangeReason::RoundedTo2MiB);
+    QCOMPARE(d.tensorLow, qint64(10 * 1048576 + 1));
+    QCOMPARE(d.tensorHigh, qint64(12 * 1048576));
+    // "10.00 MiB": a tensor from 10 MiB - 511 B (rounded up to 512 B) to 10 MiB.
+    d = diagnose(parseOomMessage("CUDA out of memory. Tried to allocate 10.00 MiB (GPU 0; 10.76 GiB total capacity; "
+                                 "9.78 GiB already allocated; 7.69 MiB free; 9.83 GiB reserved in total by PyTorch)"));
+    QCOMPARE(d.tensorReason, TensorRangeReason::RoundedTo2MiB);
+    QCOMPARE(d.tensorLow, qint64(10 * 1048576 - 511));
+    QCOMPARE(d.tensorHigh, qint64(10 * 1048576));
+    QCOMPARE(segment(d.tensorLow), qint64(10 << 20));
+    QVERIFY(segment(d.tensorLow - 1) != qint64(10 << 20));
+    QCOMPARE(d.tensorAlsoLow, qint64(0));
     // "2.00 MiB": a tensor of at most 1 MiB.
     d = diagnose(parseOomMessage("HIP out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity of 63.98 GiB of "
                                  "which 0 bytes is free. Of the allocated memory 63.10 GiB is allocated by PyTorch, and 280.50 "

@@ -69,6 +69,10 @@ QJsonObject reportJson(const OomReport& r) {
     if (m.request) {
         o["tensor_low_bytes"] = qint64(d.tensorLow);
         o["tensor_high_bytes"] = qint64(d.tensorHigh);
+        if (d.tensorAlsoLow > 0) {
+            o["tensor_also_low_bytes"] = qint64(d.tensorAlsoLow);
+            o["tensor_also_high_bytes"] = qint64(d.tensorAlsoHigh);
+        }
         o["tensor_range"] = tensorReasonId(d.tensorReason);
     }
     o["shortfall_bytes"] = d.shortfallBytes ? QJsonValue(qint64(*d.shortfallBytes)) : QJsonValue::Null;

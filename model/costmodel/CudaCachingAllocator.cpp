@@ -2,17 +2,8 @@
 
 namespace memviz::costmodel {
 
-namespace {
-constexpr std::int64_t kMinBlock = 512;
-constexpr std::int64_t kSmallSize = 1 << 20;       // 1 MiB: small-pool requests
-constexpr std::int64_t kSmallBuffer = 2 << 20;     // 2 MiB small-pool segments
-constexpr std::int64_t kLargeBuffer = 20 << 20;    // 20 MiB segments for requests under 10 MiB
-constexpr std::int64_t kMinLargeAlloc = 10 << 20;
-constexpr std::int64_t kRoundLarge = 2 << 20;
-} // namespace
-
 std::int64_t CudaCachingAllocator::roundSize(std::int64_t bytes) {
-    return bytes < kMinBlock ? kMinBlock : kMinBlock * ((bytes + kMinBlock - 1) / kMinBlock);
+    return bytes < kMinBlockSize ? kMinBlockSize : kMinBlockSize * ((bytes + kMinBlockSize - 1) / kMinBlockSize);
 }
 
 std::int64_t CudaCachingAllocator::segmentSize(std::int64_t rounded) {
@@ -48,7 +39,7 @@ int CudaCachingAllocator::allocate(std::int64_t bytes) {
     }
     Block& b = blocks_[static_cast<std::size_t>(id)];
     const std::int64_t remaining = b.size - size;
-    if (remaining >= (small ? kMinBlock : kSmallSize + 1)) { // split off the rest as a free block
+    if (remaining >= (small ? kMinBlockSize : kSmallSize + 1)) { // split off the rest as a free block
         Block rest{b.segment, b.offset + size, remaining, small, false};
         b.size = size;
         int restId;

@@ -14,6 +14,14 @@ namespace memviz::costmodel {
 
 class CudaCachingAllocator {
 public:
+    // The allocator's constants, as c10/cuda/CUDACachingAllocator.cpp names them.
+    static constexpr std::int64_t kMinBlockSize = 512;        // every request rounds up to this
+    static constexpr std::int64_t kSmallSize = 1 << 20;       // up to 1 MiB: the small pool
+    static constexpr std::int64_t kSmallBuffer = 2 << 20;     // the small pool's segments
+    static constexpr std::int64_t kMinLargeAlloc = 10 << 20;  // under 10 MiB: a kLargeBuffer segment
+    static constexpr std::int64_t kLargeBuffer = 20 << 20;
+    static constexpr std::int64_t kRoundLarge = 2 << 20;      // larger segments round up to this
+
     static std::int64_t roundSize(std::int64_t bytes);
     static std::int64_t segmentSize(std::int64_t rounded);
 

@@ -26,23 +26,31 @@ void tensorRange(const OomMessage& m, OomDiagnosis& d) {
     d.tensorReason = TensorRangeReason::Printed;
     if (!usesCachingAllocatorSegments(m)) return;
     const auto covers = [&r](std::int64_t bytes) { return r.low <= bytes && bytes <= r.high; };
+    // Tensors of 10 MiB and more get a segment of their size rounded up to 2 MiB: those whose
+    // segment size is in the printed range lie up to 2 MiB below its multiples of 2 MiB.
+    const std::int64_t firstMultiple = std::max(kMinLargeAlloc, (r.low + kRoundLarge - 1) / kRoundLarge * kRoundLarge);
+    const std::int64_t lastMultiple = r.high / kRoundLarge * kRoundLarge;
+    const bool rounded = firstMultiple <= lastMultiple;
+    // Sizes are first rounded up to 512 B: the last 511 bytes below 10 MiB round up to it.
+    const std::int64_t lastUnderLarge = kMinLargeAlloc - CudaSegments::kMinBlockSize;
+    const std::int64_t roundedLow = std::max(lastUnderLarge + 1, firstMultiple - kRoundLarge + 1);
     if (covers(kSmallBuffer)) {
         d.tensorReason = TensorRangeReason::SmallSegment;
         d.tensorLow = 1;
         d.tensorHigh = kSmallSize;
     } else if (covers(kLargeBuffer)) {
+        // A 1-10 MiB tensor in a new 20 MiB segment, or an 18-20 MiB tensor rounded up to 20 MiB.
         d.tensorReason = TensorRangeReason::LargeBuffer;
         d.tensorLow = kSmallSize + 1;
-        d.tensorHigh = kMinLargeAlloc - 1;
-    } else if (r.high >= kMinLargeAlloc) {
-        // The segment is the tensor rounded up to 2 MiB: the tensor lies up to 2 MiB below it.
-        const std::int64_t firstMultiple = (r.low + kRoundLarge - 1) / kRoundLarge * kRoundLarge;
-        const std::int64_t lastMultiple = r.high / kRoundLarge * kRoundLarge;
-        if (firstMultiple <= lastMultiple) {
-            d.tensorReason = TensorRangeReason::RoundedTo2MiB;
-            d.tensorLow = std::max(kMinLargeAlloc, firstMultiple - kRoundLarge + 1);
-            d.tensorHigh = lastMultiple;
+        d.tensorHigh = lastUnderLarge;
+        if (rounded) {
+            d.tensorAlsoLow = roundedLow;
+            d.tensorAlsoHigh = lastMultiple;
         }
+    } else if (rounded) {
+        d.tensorReason = TensorRangeReason::RoundedTo2MiB;
+        d.tensorLow = roundedLow;
+        d.tensorHigh = lastMultiple;
     }
 }
 

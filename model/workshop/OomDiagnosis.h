@@ -7,22 +7,25 @@
 #include <cstdint>
 #include <optional>
 
+#include "costmodel/CudaCachingAllocator.h"
 #include "workshop/OomMessage.h"
 
 namespace memviz::workshop {
 
-// The CUDA caching allocator's segment rule (c10/cuda/CUDACachingAllocator.cpp).
-inline constexpr std::int64_t kSmallSize = 1 << 20;       // up to this: the small pool
-inline constexpr std::int64_t kSmallBuffer = 2 << 20;     // segment of the small pool
-inline constexpr std::int64_t kMinLargeAlloc = 10 << 20;  // under this: a kLargeBuffer segment
-inline constexpr std::int64_t kLargeBuffer = 20 << 20;
-inline constexpr std::int64_t kRoundLarge = 2 << 20;      // larger segments round up to this
+// The CUDA caching allocator's segment rule: the cost model's allocator model owns it.
+using CudaSegments = costmodel::CudaCachingAllocator;
+inline constexpr std::int64_t kSmallSize = CudaSegments::kSmallSize;
+inline constexpr std::int64_t kSmallBuffer = CudaSegments::kSmallBuffer;
+inline constexpr std::int64_t kMinLargeAlloc = CudaSegments::kMinLargeAlloc;
+inline constexpr std::int64_t kLargeBuffer = CudaSegments::kLargeBuffer;
+inline constexpr std::int64_t kRoundLarge = CudaSegments::kRoundLarge;
 
 enum class TensorRangeReason {
     Exact,          // the CPU allocators print the exact byte count
     Printed,        // only the printed rounding is known
     SmallSegment,   // "2.00 MiB": a tensor of at most 1 MiB needed a new small-pool segment
-    LargeBuffer,    // "20.00 MiB": a tensor between 1 and 10 MiB needed a 20 MiB segment
+    LargeBuffer,    // "20.00 MiB": a tensor between 1 and 10 MiB needed a 20 MiB segment, or one
+                    // of 18-20 MiB was rounded up to it (the second range, tensorAlso*)
     RoundedTo2MiB,  // a tensor of 10 MiB or more, rounded up to a multiple of 2 MiB
     TruncatedGiB,   // TH printed whole GB, rounded down
 };
@@ -30,6 +33,8 @@ enum class TensorRangeReason {
 struct OomDiagnosis {
     std::int64_t requestBytes = 0;      // as printed
     std::int64_t tensorLow = 0, tensorHigh = 0; // what the tensor itself could have been
+    // A second range where the printed size has two readings (0 when it has one).
+    std::int64_t tensorAlsoLow = 0, tensorAlsoHigh = 0;
     TensorRangeReason tensorReason = TensorRangeReason::Exact;
     // How much more free memory the failed allocation needed (CPU: all of it; the message does
     // not say how much was free). Absent when the message has no numbers.

@@ -388,6 +388,14 @@
         <source>The caching allocator rounds large requests up to a multiple of %3: the tensor itself was between %1 and %2.</source>
         <translation>缓存分配器把大的请求向上取整到 %3 的整数倍：张量本身介于 %1 和 %2 之间。</translation>
     </message>
+    <message>
+        <source>between %1 and %2, or between %3 and %4</source>
+        <translation>介于 %1 和 %2 之间，或介于 %3 和 %4 之间</translation>
+    </message>
+    <message>
+        <source>The caching allocator asks the driver for whole segments: any tensor between %1 and %2 gets a new %3 segment when no cached block fits, and a tensor of %2 or more gets its size rounded up to a multiple of %4. So the tensor that failed was between %1 and %2, or between %5 and %6; the device was already full.</source>
+        <translation>缓存分配器向驱动申请整段显存：当没有合适的缓存块时，任何介于 %1 和 %2 之间的张量都会申请一个新的 %3 段，而 %2 及以上的张量会把大小向上取整到 %4 的整数倍。所以失败的张量介于 %1 和 %2 之间，或介于 %5 和 %6 之间；设备此时已经满了。</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

@@ -80,8 +80,13 @@ OomReport OomReportBuilder::build(const QString& text) {
     }
     addFacts(r);
     addExplanation(r);
-    if (r.message.request && r.diagnosis.tensorLow > 0)
-        r.shapes = guessShapes(r.diagnosis.tensorLow, r.diagnosis.tensorHigh, 6);
+    const OomDiagnosis& d = r.diagnosis;
+    if (r.message.request && d.tensorLow > 0) {
+        // Two readings of the printed size: shapes of both, most from the first.
+        r.shapes = guessShapes(d.tensorLow, d.tensorHigh, d.tensorAlsoLow > 0 ? 4 : 6);
+        if (d.tensorAlsoLow > 0)
+            for (ShapeGuess& g : guessShapes(d.tensorAlsoLow, d.tensorAlsoHigh, 2)) r.shapes.push_back(std::move(g));
+    }
     setFixes(r, modelFreeFixes(r));
     return r;
 }
@@ -95,7 +100,11 @@ void OomReportBuilder::addFacts(OomReport& r) {
     if (m.device >= 0) r.facts.push_back({tr("Device"), QStringLiteral("%1 %2").arg(QString::fromStdString(m.backend)).arg(m.device)});
     fact(tr("Requested"), m.request);
     if (m.request && showsTensorRange(d))
-        r.facts.push_back({tr("The tensor itself"), tr("between %1 and %2").arg(binary(d.tensorLow), binary(d.tensorHigh))});
+        r.facts.push_back({tr("The tensor itself"),
+                           d.tensorAlsoLow > 0 ? tr("between %1 and %2, or between %3 and %4")
+                                                     .arg(binary(d.tensorLow), binary(d.tensorHigh), binary(d.tensorAlsoLow),
+                                                          binary(d.tensorAlsoHigh))
+                                               : tr("between %1 and %2").arg(binary(d.tensorLow), binary(d.tensorHigh))});
     fact(tr("Total capacity"), m.total);
     fact(tr("Allowed (memory fraction)"), m.form == OomForm::MpsBackend ? std::nullopt : m.allowed);
     fact(tr("Maximum allowed (MPS watermark)"), m.form == OomForm::MpsBackend ? m.allowed : std::nullopt);
@@ -144,7 +153,14 @@ void OomReportBuilder::addExplanation(OomReport& r) {
         break;
     case OomForm::GpuSemicolons:
     case OomForm::GpuSentences:
-        if (d.tensorReason == TensorRangeReason::LargeBuffer)
+        if (d.tensorReason == TensorRangeReason::LargeBuffer && d.tensorAlsoLow > 0)
+            e << tr("The caching allocator asks the driver for whole segments: any tensor between %1 and %2 gets a new "
+                    "%3 segment when no cached block fits, and a tensor of %2 or more gets its size rounded up to a "
+                    "multiple of %4. So the tensor that failed was between %1 and %2, or between %5 and %6; the "
+                    "device was already full.")
+                     .arg(whole(kSmallSize), whole(kMinLargeAlloc), whole(kLargeBuffer), whole(kRoundLarge),
+                          binary(d.tensorAlsoLow), binary(d.tensorAlsoHigh));
+        else if (d.tensorReason == TensorRangeReason::LargeBuffer)
             e << tr("The caching allocator asks the driver for whole segments: any tensor between %1 and %2 gets a new "
                     "%3 segment when no cached block fits. So the tensor that failed was between %1 and %2; the device "
                     "was already full.")
