@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <memory>
 
+class QWidget;
+
 #include "store/StoreFiles.h"
 
 namespace memviz::cli {
@@ -33,6 +35,9 @@ private:
     std::unique_ptr<QTemporaryDir> tempDir_;
     OpenedTrace opened_;
 };
+
+// Grabs `window` into a PNG at `out` and reports it; the exit status (1: cannot write).
+int saveScreenshot(QWidget& window, const QString& out);
 
 // --trace ID option value (0 = latest).
 qint64 traceIdOption(const QCommandLineParser& parser);

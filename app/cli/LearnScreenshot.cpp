@@ -2,7 +2,6 @@
 // checking the lessons, presenter mode and the translations by eye.
 #include <QApplication>
 #include <QListWidget>
-#include <QPixmap>
 #include <QPlainTextEdit>
 
 #include "cli/CliSupport.h"
@@ -38,14 +37,7 @@ int learnScreenshot(const QCommandLineParser& p, QSize size) {
     QApplication::processEvents();
     window.currentLesson()->update();
     QApplication::processEvents();
-    const QPixmap shot = window.grab();
-    const QString out = p.value("out");
-    if (!shot.save(out, "PNG")) {
-        printErr("memviz screenshot: cannot write " + out + "\n");
-        return 1;
-    }
-    printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(out).arg(shot.width()).arg(shot.height()));
-    return 0;
+    return saveScreenshot(window, p.value("out"));
 }
 
 } // namespace memviz::cli

@@ -141,14 +141,7 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     for (AsyncTableView* view : window.findChildren<AsyncTableView*>()) view->waitForQuery();
     window.snapshotPanel()->stateView()->waitForQuery();
     QApplication::processEvents();
-    const QPixmap shot = window.grab();
-    const QString out = p.value("out");
-    if (!shot.save(out, "PNG")) {
-        printErr("memviz screenshot: cannot write " + out + "\n");
-        return 1;
-    }
-    printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(out).arg(shot.width()).arg(shot.height()));
-    return 0;
+    return saveScreenshot(window, p.value("out"));
 }
 
 } // namespace memviz::cli

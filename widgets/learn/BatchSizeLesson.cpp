@@ -103,9 +103,7 @@ void BatchSizeLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = unitFor(std::max(double(most.peakBytes), double(limitBytes)));
     QVector<double> x, total, grows, fixed;
     for (const Footprint& f : rows) {
@@ -128,13 +126,7 @@ void BatchSizeLesson::refresh() {
     limitLine->point1->setCoords(1, double(limitBytes) / unit.divisor);
     limitLine->point2->setCoords(2, double(limitBytes) / unit.divisor);
     limitLine->setPen(QPen(st.accent(), st.lineWidth(1.5), Qt::DashLine));
-    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
-    logTicker->setLogBase(2);
-    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot->xAxis->setTicker(logTicker);
-    plot->xAxis->setNumberFormat(QStringLiteral("f"));
-    plot->xAxis->setNumberPrecision(0);
-    plot->xAxis->setRange(0.8, double(most.batch) * 1.25);
+    setBatchAxis(plot->xAxis, double(most.batch));
     plot->xAxis->setLabel(tr("batch size"));
     plot->yAxis->setLabel(tr("memory (%1)").arg(QString::fromLatin1(unit.suffix)));
     plot->yAxis->setRange(0, std::max(double(most.peakBytes), double(limitBytes)) / unit.divisor * 1.1);

@@ -79,9 +79,7 @@ void CheckpointLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = unitFor(largest);
     QVector<double> k, peak, recompute;
     for (const CheckpointRow& r : rows_) {

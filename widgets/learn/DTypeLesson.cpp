@@ -112,9 +112,7 @@ void DTypeLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     QVector<double> left, right;
     for (int i = 0; i < labels.size(); ++i) {
         left << i + 1 - 0.2;

@@ -94,9 +94,7 @@ void FreeingLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = unitFor(largest);
     QVector<double> keys;
     for (int i = 0; i < saved.size(); ++i) {

@@ -13,6 +13,22 @@ ScaledUnit unitFor(double largest) { return byteUnitFor(std::max(largest, 1.0));
 
 QString bytesText(double bytes) { return QString::fromStdString(formatBytes(bytes)); }
 
+void resetPlot(QCustomPlot* plot, const LessonStyle& style) {
+    plot->clearPlottables();
+    plot->clearItems();
+    style.applyTo(plot);
+}
+
+void setBatchAxis(QCPAxis* axis, double largestBatch) {
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setLogBase(2);
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("f"));
+    axis->setNumberPrecision(0);
+    axis->setRange(0.8, largestBatch * 1.25);
+}
+
 void setTextTicks(QCPAxis* axis, const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i) ticker->addTick(i + 1, labels[i]);

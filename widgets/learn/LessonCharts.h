@@ -20,6 +20,12 @@ struct LessonStyle;
 ScaledUnit unitFor(double largest);
 QString bytesText(double bytes); // "1.47 GiB"
 
+// Clears the plot's graphs, bars and items and applies the lesson style, for a redraw.
+void resetPlot(QCustomPlot* plot, const LessonStyle& style);
+
+// A batch-size axis: log2 ticks, whole numbers, from just under 1 to past `largestBatch`.
+void setBatchAxis(QCPAxis* axis, double largestBatch);
+
 // Text labels at 1, 2, ... on the axis.
 void setTextTicks(QCPAxis* axis, const QStringList& labels);
 

@@ -83,9 +83,7 @@ void MixedPrecisionLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = unitFor(largest);
     QVector<double> x, fp32, amp, share;
     for (const AmpRow& r : rows) {
@@ -105,13 +103,7 @@ void MixedPrecisionLesson::refresh() {
     line(plot->yAxis, fp32, tr("float32 peak"), 0, Qt::SolidLine);
     line(plot->yAxis, amp, tr("AMP peak"), 1, Qt::SolidLine);
     line(plot->yAxis2, share, tr("saved (%)"), 2, Qt::DashLine);
-    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
-    logTicker->setLogBase(2);
-    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot->xAxis->setTicker(logTicker);
-    plot->xAxis->setNumberFormat(QStringLiteral("f"));
-    plot->xAxis->setNumberPrecision(0);
-    plot->xAxis->setRange(0.8, double(large.batch) * 1.25);
+    setBatchAxis(plot->xAxis, double(large.batch));
     plot->xAxis->setLabel(tr("batch size"));
     plot->yAxis->setLabel(tr("peak (%1)").arg(QString::fromLatin1(unit.suffix)));
     plot->yAxis->setRange(0, largest / unit.divisor * 1.1);

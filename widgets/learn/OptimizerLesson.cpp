@@ -99,9 +99,7 @@ void OptimizerLesson::refresh() {
     if (selected >= 0 && selected < table_->rowCount()) tables().first()->selectRow(selected);
 
     QCustomPlot* plot = plots().first();
-    plot->clearPlottables();
-    plot->clearItems();
-    lessonStyle().applyTo(plot);
+    resetPlot(plot, lessonStyle());
     drawFootprintBars(plot, bars, labels, lessonStyle());
     plot->xAxis->setTickLabelRotation(30);
     plot->legend->setVisible(true);

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "core/Units.h"
+#include "widgets/learn/LessonCharts.h"
 #include "workshop/HumanBytes.h"
 #include "workshop/SparseFormulas.h"
 
@@ -125,9 +126,7 @@ void SparseLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = byteUnitFor(std::max({dense, double(cooBytes(2, numel, e)), double(csrBytes(rows, numel, e))}));
     QVector<double> x, yDense, yCoo, yCsr;
     for (int i = 0; i <= 100; ++i) {

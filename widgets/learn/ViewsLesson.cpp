@@ -10,6 +10,7 @@
 #include <QTableView>
 
 #include "core/Units.h"
+#include "widgets/learn/LessonCharts.h"
 #include "workshop/HumanBytes.h"
 #include "workshop/ShapeGuesses.h"
 
@@ -122,9 +123,7 @@ void ViewsLesson::refresh() {
 
     QCustomPlot* plot = plots().first();
     const LessonStyle& st = lessonStyle();
-    plot->clearPlottables();
-    plot->clearItems();
-    st.applyTo(plot);
+    resetPlot(plot, st);
     const ScaledUnit unit = byteUnitFor(double(std::max<std::int64_t>(peak, 1)));
     QVector<double> keys, alive, allocated;
     for (std::size_t i = 0; i < steps.size(); ++i) {
