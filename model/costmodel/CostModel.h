@@ -67,6 +67,15 @@ Estimate estimate(const ModelSpec& spec, const EstimateOptions& options);
 std::int64_t largestBatchThatFits(const ResolvedModel& model, EstimateOptions options, std::int64_t limitBytes,
                                   std::int64_t maxBatch = std::int64_t{1} << 40);
 
+// The single changes of one knob worth trying from `options`, as options: the batch halved, bf16,
+// AMP, plain SGD, checkpointing (sqrt), inference only. Knob ids as in KnobSaving.
+struct KnobChange {
+    std::string knob;
+    std::string description;
+    EstimateOptions options; // `options` with the one change (timeline off)
+};
+std::vector<KnobChange> knobChanges(const ResolvedModel& model, const EstimateOptions& options);
+
 struct KnobSaving {
     std::string knob;        // "batch/2", "bf16", "amp", "sgd", "checkpoint sqrt", "inference"
     std::string description;

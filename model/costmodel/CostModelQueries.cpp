@@ -29,15 +29,12 @@ std::int64_t largestBatchThatFits(const ResolvedModel& model, EstimateOptions op
     return lo;
 }
 
-std::vector<KnobSaving> knobSavings(const ResolvedModel& model, const EstimateOptions& base) {
+std::vector<KnobChange> knobChanges(const ResolvedModel& model, const EstimateOptions& base) {
     EstimateOptions quiet = base;
     quiet.timeline = false;
-    const std::int64_t basePeak = estimate(model, quiet).peakBytes;
-    std::vector<KnobSaving> out;
-    auto tryKnob = [&](const char* knob, const char* description, EstimateOptions changed) {
-        changed.timeline = false;
-        const std::int64_t peak = estimate(model, changed).peakBytes;
-        out.push_back({knob, description, peak, basePeak - peak});
+    std::vector<KnobChange> out;
+    auto tryKnob = [&](const char* knob, const char* description, const EstimateOptions& changed) {
+        out.push_back({knob, description, changed});
     };
     if (base.batch > 1) {
         EstimateOptions o = quiet;
@@ -69,7 +66,20 @@ std::vector<KnobSaving> knobSavings(const ResolvedModel& model, const EstimateOp
         }
         EstimateOptions o = quiet;
         o.training = false;
+        o.checkpoint = {}; // nothing to recompute without a backward pass
         tryKnob("inference", "inference only (torch.no_grad)", o);
+    }
+    return out;
+}
+
+std::vector<KnobSaving> knobSavings(const ResolvedModel& model, const EstimateOptions& base) {
+    EstimateOptions quiet = base;
+    quiet.timeline = false;
+    const std::int64_t basePeak = estimate(model, quiet).peakBytes;
+    std::vector<KnobSaving> out;
+    for (const KnobChange& c : knobChanges(model, base)) {
+        const std::int64_t peak = estimate(model, c.options).peakBytes;
+        out.push_back({c.knob, c.description, peak, basePeak - peak});
     }
     return out;
 }
