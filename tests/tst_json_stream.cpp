@@ -7,6 +7,7 @@
 #include "core/Errors.h"
 #include "io/InputFile.h"
 #include "io/JsonEventStream.h"
+#include "io/JsonSkip.h"
 
 using namespace memviz;
 
@@ -61,11 +62,38 @@ Collected collect(const QByteArray& json, std::size_t batchBytes, const QString&
     return c;
 }
 
+// A random JSON object or array whose strings hold brackets, quotes and backslash escapes
+// (runs of them, so they fall across 64-byte blocks): its end is known by construction.
+std::string randomContainer(QRandomGenerator& rng, int depth) {
+    static const char* const pieces[] = {"{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", "a", "bc", " ", ",", ":", "\\u00e9", "\\n"};
+    const auto str = [&] {
+        std::string t = "\"";
+        const int n = rng.bounded(0, 12);
+        for (int i = 0; i < n; ++i) t += pieces[rng.bounded(int(std::size(pieces)))];
+        if (rng.bounded(8) == 0) t += std::string(rng.bounded(40, 200), 'x'); // long strings span blocks
+        return t + "\"";
+    };
+    const bool object = rng.bounded(2) == 0;
+    std::string t = object ? "{" : "[";
+    const int n = rng.bounded(0, 6);
+    for (int i = 0; i < n; ++i) {
+        if (i) t += rng.bounded(2) ? "," : " ,\n ";
+        if (object) t += str() + ":";
+        const int kind = depth > 0 ? rng.bounded(4) : rng.bounded(3);
+        if (kind == 0) t += str();
+        else if (kind == 1) t += std::to_string(rng.bounded(100000));
+        else if (kind == 2) t += rng.bounded(2) ? "true" : "null";
+        else t += randomContainer(rng, depth - 1);
+    }
+    return t + (object ? "}" : "]");
+}
+
 } // namespace
 
 class TestJsonStream : public QObject {
     Q_OBJECT
 private slots:
+    void skipFindsTheEndAtEveryAlignment();
     void elementsSurviveAnyBatchSize_data();
     void elementsSurviveAnyBatchSize();
     void membersBeforeAndAfter();
@@ -142,6 +170,23 @@ void TestJsonStream::badStructure() {
         QFAIL("bad structure accepted");
     } catch (const ImportError& e) {
         QVERIFY2(QString(e.what()).contains(mustSay), e.what());
+    }
+}
+
+void TestJsonStream::skipFindsTheEndAtEveryAlignment() {
+    QRandomGenerator rng(20261129);
+    for (int round = 0; round < 300; ++round) {
+        const std::string value = randomContainer(rng, 4);
+        const std::size_t offset = rng.bounded(0, 64);
+        // What follows the value must not matter; 64 readable bytes after the end.
+        const std::string text = std::string(offset, ' ') + value + ",{\"next\": \"}]\"}" + std::string(64, 'Z');
+        const std::size_t size = text.size() - 64;
+        QCOMPARE(skipJsonContainer(text.data(), offset, size), offset + value.size());
+        // Cut anywhere inside the value: not complete, whatever lies beyond the cut.
+        for (int cut = 0; cut < 8; ++cut) {
+            const std::size_t at = offset + 1 + rng.bounded(int(value.size() - 1));
+            QCOMPARE(skipJsonContainer(text.data(), offset, at), std::size_t(0));
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/Errors.h"
 #include "io/InputFile.h"
+#include "io/JsonSkip.h"
 
 namespace memviz {
 
@@ -53,54 +54,22 @@ void JsonEventStream::expect(char c, const char* what) {
     ++pos_;
 }
 
-// Bytes that matter when skipping through a container: quotes and brackets.
-struct StructuralTable {
-    bool special[256] = {};
-    constexpr StructuralTable() {
-        for (char c : {'"', '{', '}', '[', ']'}) special[static_cast<unsigned char>(c)] = true;
-    }
-};
-constexpr StructuralTable kStructural;
-
 // End (one past) of the JSON value starting at `from`, or 0 when the buffer ends first.
-// Most bytes of an event are inside strings and numbers; these loops only look for the
-// bytes that end a string or change the depth.
 std::size_t JsonEventStream::scanValue(std::size_t from) {
     const char* b = buf_.data();
-    const auto skipString = [&](std::size_t open) -> std::size_t { // one past the closing quote, or 0
-        std::size_t j = open + 1;
-        while (j < end_) {
-            const char c = b[j];
-            if (c == '"') return j + 1;
-            j += c == '\\' ? 2 : 1; // an escape: the next byte is never the end
-        }
-        return 0;
-    };
     if (from >= end_) return 0;
     const char first = b[from];
-    if (first == '"') return skipString(from);
-    if (first != '{' && first != '[') { // a number or a literal: up to a separator
-        for (std::size_t i = from; i < end_; ++i) {
-            const char c = b[i];
-            if (c == ',' || c == '}' || c == ']' || isSpace(c)) return i;
-        }
-        return eof_ ? end_ : 0;
+    if (first == '{' || first == '[') return skipJsonContainer(b, from, end_); // kPadding readable bytes follow end_
+    if (first == '"') { // one past the closing quote
+        for (std::size_t j = from + 1; j < end_; j += b[j] == '\\' ? 2 : 1) // an escaped byte never ends it
+            if (b[j] == '"') return j + 1;
+        return 0;
     }
-    int depth = 0;
-    std::size_t i = from;
-    for (;;) {
-        while (i < end_ && !kStructural.special[static_cast<unsigned char>(b[i])]) ++i;
-        if (i >= end_) return 0;
+    for (std::size_t i = from; i < end_; ++i) { // a number or a literal: up to a separator
         const char c = b[i];
-        if (c == '"') {
-            i = skipString(i);
-            if (i == 0) return 0;
-            continue;
-        }
-        if (c == '{' || c == '[') ++depth;
-        else if (--depth == 0) return i + 1;
-        ++i;
+        if (c == ',' || c == '}' || c == ']' || isSpace(c)) return i;
     }
+    return eof_ ? end_ : 0;
 }
 
 std::string JsonEventStream::readKey() {

@@ -41,30 +41,31 @@ bool isCpuSideCategory(std::string_view cat) {
 bool microsToNs(std::string_view text, std::int64_t& ns) {
     while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
-    const std::size_t dot = text.find('.');
-    if (text.find_first_of("eE") == std::string_view::npos) {
-        std::int64_t whole = 0;
-        const std::string_view intPart = text.substr(0, dot);
-        const bool negative = !intPart.empty() && intPart.front() == '-';
-        auto [p, ec] = std::from_chars(intPart.data(), intPart.data() + intPart.size(), whole);
-        if (ec != std::errc() || p != intPart.data() + intPart.size()) return false;
-        std::int64_t frac = 0;
-        if (dot != std::string_view::npos) {
-            std::string_view digits = text.substr(dot + 1);
-            int scale = 100;
-            for (std::size_t i = 0; i < digits.size(); ++i) {
-                if (digits[i] < '0' || digits[i] > '9') return false;
-                if (i < 3) frac += (digits[i] - '0') * scale, scale /= 10;
-                else if (i == 3 && digits[i] >= '5') frac += 1; // round half up at ns
-            }
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    // One pass: [-]digits[.digits], anything else (an exponent) through a double.
+    std::size_t i = !text.empty() && text.front() == '-' ? 1 : 0;
+    while (i < text.size() && isDigit(text[i])) ++i;
+    const std::size_t intEnd = i;
+    std::int64_t frac = 0;
+    if (i < text.size() && text[i] == '.') {
+        int scale = 100;
+        for (std::size_t k = 0; ++i < text.size() && isDigit(text[i]); ++k) {
+            if (k < 3) frac += (text[i] - '0') * scale, scale /= 10;
+            else if (k == 3 && text[i] >= '5') frac += 1; // round half up at ns
         }
+    }
+    if (i == text.size()) {
+        std::int64_t whole = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + intEnd, whole);
+        if (ec != std::errc() || p != text.data() + intEnd) return false;
         if (__builtin_mul_overflow(whole, 1000, &ns)) return false;
-        ns += negative ? -frac : frac;
+        ns += text.front() == '-' ? -frac : frac;
         return true;
     }
+    if (text[i] != 'e' && text[i] != 'E') return false;
     double d = 0;
     auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-    if (ec != std::errc() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
+    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
     ns = static_cast<std::int64_t>(std::llround(d * 1000.0));
     return true;
 }

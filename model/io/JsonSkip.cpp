@@ -1,0 +1,96 @@
+#include "io/JsonSkip.h"
+
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace memviz {
+
+namespace {
+
+// Where the scan stands between bytes.
+struct SkipState {
+    int depth = 0;
+    bool inString = false;
+    bool escaped = false; // the previous byte was a backslash inside a string
+};
+
+// Byte by byte over data[i, end): returns one past the closing bracket, or 0.
+std::size_t scalarSkip(const char* data, std::size_t i, std::size_t end, SkipState& s) {
+    for (; i < end; ++i) {
+        const char c = data[i];
+        if (s.inString) {
+            if (s.escaped) s.escaped = false;
+            else if (c == '\\') s.escaped = true;
+            else if (c == '"') s.inString = false;
+        } else if (c == '"') {
+            s.inString = true;
+        } else if (c == '{' || c == '[') {
+            ++s.depth;
+        } else if (c == '}' || c == ']') {
+            if (--s.depth == 0) return i + 1;
+        }
+    }
+    return 0;
+}
+
+#if defined(__SSE2__)
+std::uint64_t mask64(const __m128i (&v)[4], char c) {
+    const __m128i k = _mm_set1_epi8(c);
+    std::uint64_t m = 0;
+    for (int j = 0; j < 4; ++j)
+        m |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[j], k)))) << (16 * j);
+    return m;
+}
+
+// Bit i: an odd number of the set bits of x are at positions <= i.
+std::uint64_t prefixXor(std::uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+#endif
+
+} // namespace
+
+std::size_t skipJsonContainer(const char* data, std::size_t from, std::size_t size) {
+    SkipState s;
+    std::size_t i = from;
+#if defined(__SSE2__)
+    // Blocks of 64 that start before `size`: the padding after it reads as plain bytes.
+    for (; i < size; i += 64) {
+        __m128i v[4];
+        for (int j = 0; j < 4; ++j) v[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 16 * j));
+        const std::uint64_t backslash = mask64(v, '\\');
+        if (backslash || s.escaped) {
+            // Escapes are rare in traces: this block byte by byte.
+            const std::size_t end = scalarSkip(data, i, i + 64 < size ? i + 64 : size, s);
+            if (end) return end;
+            continue;
+        }
+        // Inside a string: from an opening quote up to (not including) its closing quote.
+        const std::uint64_t inString = prefixXor(mask64(v, '"')) ^ (s.inString ? ~std::uint64_t{0} : 0);
+        s.inString = inString >> 63;
+        const std::uint64_t open = (mask64(v, '{') | mask64(v, '[')) & ~inString;
+        std::uint64_t brackets = (open | mask64(v, '}') | mask64(v, ']')) & ~inString;
+        while (brackets) {
+            const int k = __builtin_ctzll(brackets);
+            if (i + static_cast<std::size_t>(k) >= size) return 0;
+            if (open >> k & 1) ++s.depth;
+            else if (--s.depth == 0) return i + static_cast<std::size_t>(k) + 1;
+            brackets &= brackets - 1;
+        }
+    }
+    return 0;
+#else
+    return scalarSkip(data, i, size, s);
+#endif
+}
+
+} // namespace memviz
