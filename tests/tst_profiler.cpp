@@ -273,6 +273,21 @@ void TestProfiler::badInput_data() {
     const QByteArray head = "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n";
     QTest::newRow("syntax error at a known offset") << head + " {\"ph\": \"X\",, \"name\": \"b\"}\n]}" << QStringLiteral("byte %1: invalid JSON").arg(head.size() + 12);
     QTest::newRow("truncated json") << head + " {\"ph\": \"X\", \"name\": \"b\"" << QStringLiteral("truncated file");
+    {
+        // Deep in the file, batches after the first (parsed on worker threads): the event's
+        // number counts every event before it, the byte is where the parser stopped.
+        QByteArray many = head;
+        const int good = 120000; // about 10 MB: several 4 MiB batches
+        for (int i = 0; i < good; ++i)
+            many += " {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": " + QByteArray::number(i + 10) +
+                    ", \"dur\": 2},\n";
+        const qsizetype at = many.size();
+        many += " {\"ph\": \"X\",, \"name\": \"b\"},\n";
+        for (int i = 0; i < 20000; ++i) many += " {\"ph\": \"i\", \"name\": \"c\"},\n";
+        many += " {\"ph\": \"i\", \"name\": \"c\"}\n]}";
+        QTest::newRow("syntax error in a later batch")
+            << many << QStringLiteral("byte %1: invalid JSON in event %2:").arg(at + 12).arg(1 + good + 1);
+    }
     QTest::newRow("events not an array") << QByteArray("{\"traceEvents\": 3}") << QStringLiteral("byte 16: \"traceEvents\" must be an array");
     QTest::newRow("no events") << QByteArray("{\"schemaVersion\": 1}") << QStringLiteral("unrecognised file format");
     QByteArray gz = test::gzipped(kModernTrace.repeated(1));

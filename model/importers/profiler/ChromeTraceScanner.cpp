@@ -1,8 +1,11 @@
 #include "importers/profiler/ChromeTraceScanner.h"
 
-#include <simdjson.h>
 
+#include <array>
 #include <charconv>
+#include <deque>
+#include <future>
+#include <memory>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -12,11 +15,12 @@
 #include "io/InputFile.h"
 #include "io/JsonEventStream.h"
 #include "io/Numbers.h"
+#include "importers/profiler/ChromeEventParser.h"
 #include "store/TraceWriter.h"
+#include "store/WorkQueue.h"
 
 namespace memviz {
 
-namespace od = simdjson::ondemand;
 
 std::string deviceTypeName(int type) {
     static const char* const names[] = {"cpu",  "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip",
@@ -70,75 +74,6 @@ bool microsToNs(std::string_view text, std::int64_t& ns) {
     return true;
 }
 
-struct EventFields {
-    std::string_view ph, cat, name, pid, tid, ts, dur, inputDims;
-    bool hasTs = false, hasDur = false;
-    // [memory] args
-    std::int64_t deviceType = 0, deviceId = -1, addr = 0, bytes = 0, totalAllocated = 0, totalReserved = 0;
-    bool hasDeviceType = false, hasBytes = false, hasAddr = false, hasTotalAllocated = false, hasTotalReserved = false;
-    bool badArg = false;
-};
-
-// Text of a scalar value: a number's token or a string's content.
-std::string_view scalarText(od::value v) {
-    if (v.type() == od::json_type::string) return v.get_string();
-    const std::string_view raw = v.raw_json_token();
-    std::size_t end = 0; // the token runs up to the next space or separator
-    while (end < raw.size()) {
-        const char c = raw[end];
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',' || c == '}' || c == ']') break;
-        ++end;
-    }
-    return raw.substr(0, end);
-}
-
-bool intArg(od::value v, std::int64_t& out) {
-    if (v.type() != od::json_type::number) return false;
-    std::int64_t i = 0;
-    if (!v.get_int64().get(i)) {
-        out = i;
-        return true;
-    }
-    std::uint64_t u = 0; // addresses above 2^63
-    if (!v.get_uint64().get(u)) {
-        out = static_cast<std::int64_t>(u);
-        return true;
-    }
-    return false;
-}
-
-void readArgs(od::object args, EventFields& e) {
-    for (auto field : args) {
-        const std::string_view key = field.unescaped_key();
-        od::value v = field.value();
-        std::int64_t n = 0;
-        if (key == "Device Type") {
-            e.hasDeviceType = intArg(v, n);
-            e.badArg |= !e.hasDeviceType;
-            e.deviceType = n;
-        } else if (key == "Device Id") {
-            if (intArg(v, n)) e.deviceId = n;
-            else e.badArg = true;
-        } else if (key == "Bytes") {
-            e.hasBytes = intArg(v, n);
-            e.badArg |= !e.hasBytes;
-            e.bytes = n;
-        } else if (key == "Addr") {
-            e.hasAddr = intArg(v, n);
-            e.addr = n;
-        } else if (key == "Total Allocated") {
-            e.hasTotalAllocated = intArg(v, n);
-            e.totalAllocated = n;
-        } else if (key == "Total Reserved") {
-            e.hasTotalReserved = intArg(v, n);
-            e.totalReserved = n;
-        } else if (key == "Input Dims" && v.type() == od::json_type::array) {
-            od::array dims = v.get_array();
-            e.inputDims = dims.raw_json();
-        }
-    }
-}
-
 // "[[1, 2], []]" whatever the spacing in the file, like str(evt.input_shapes).
 std::string normaliseShapes(std::string_view raw) {
     std::string out;
@@ -159,8 +94,9 @@ public:
 
     ScannedTrace run() {
         JsonEventStream stream(in_, "traceEvents");
-        stream.run([this](const JsonEventStream::Batch& b) { scanBatch(b); },
+        stream.run([this](const JsonEventStream::Batch& b) { submit(b); },
                    [this](std::string_view key, std::string_view raw) { member(key, raw); });
+        while (!pending_.empty()) takeOldest();
         if (!stream.sawEvents()) throw ImportError(in_.path() + ": no traceEvents in the trace");
         return finish();
     }
@@ -178,48 +114,53 @@ private:
         }
     }
 
-    // One batch of events: a stream of JSON documents, one per event.
-    void scanBatch(const JsonEventStream::Batch& b) {
-        od::document_stream docs;
-        // One batch size for every call, so the parser keeps its buffers instead of
-        // reallocating them per batch (JsonEventStream's batches are about 4 MiB).
-        if (auto error = parser_.iterate_many(b.data, b.size, std::max<std::size_t>(b.size, 8u << 20)).get(docs))
-            throw ImportError(in_.path() + ": byte " + std::to_string(b.offset) + ": invalid JSON: " + simdjson::error_message(error));
-        for (auto it = docs.begin(); it != docs.end(); ++it) {
-            eventOffset_ = b.offset + static_cast<std::int64_t>(it.current_index());
-            od::document_reference doc;
-            try {
-                if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
-                od::object obj = doc.get_object();
-                EventFields e;
-                for (auto field : obj) {
-                    const std::string_view key = field.unescaped_key();
-                    od::value v = field.value();
-                    if (key == "ph") e.ph = v.get_string();
-                    else if (key == "cat") e.cat = v.get_string();
-                    else if (key == "name") e.name = v.get_string();
-                    else if (key == "pid") e.pid = scalarText(v);
-                    else if (key == "tid") e.tid = scalarText(v);
-                    else if (key == "ts") e.ts = scalarText(v), e.hasTs = true;
-                    else if (key == "dur") e.dur = scalarText(v), e.hasDur = true;
-                    else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
-                }
-                take(e);
-            } catch (const simdjson::simdjson_error& error) {
-                // Where the parser stopped, when it can tell; else where the event starts.
-                const char* at = nullptr;
-                std::int64_t where = eventOffset_;
-                if (!doc.current_location().get(at) && at >= b.data && at <= b.data + b.size)
-                    where = b.offset + (at - b.data);
-                throw ImportError(in_.path() + ": byte " + std::to_string(where) + ": invalid JSON in event " +
-                                  std::to_string(result_.eventCount + 1) + ": " + simdjson::error_message(error.error()));
-            }
+    // Batches are parsed on two worker threads, each with its own parser, while this thread
+    // reads and splits the file and takes the parsed events in file order.
+    struct Pending {
+        std::shared_ptr<ParsedBatch> batch;
+        std::future<void> parsed;
+    };
+
+    void submit(const JsonEventStream::Batch& b) {
+        // Batches are reused: fresh pages for every batch cost more than parsing it.
+        std::shared_ptr<ParsedBatch> batch;
+        if (spare_.empty()) {
+            batch = std::make_shared<ParsedBatch>();
+        } else {
+            batch = std::move(spare_.back());
+            spare_.pop_back();
+        }
+        batch->reset(b.data, b.size, b.offset, kBatchPadding);
+        auto done = std::make_shared<std::promise<void>>();
+        Pending p{batch, done->get_future()};
+        const std::size_t worker = submitted_++ % kWorkers;
+        workers_[worker]->post([batch, done, parser = &parsers_[worker]] {
+            parser->parse(*batch);
+            done->set_value();
+        });
+        pending_.push_back(std::move(p));
+        // Bounded: at most a few batches in flight.
+        while (pending_.size() > 2 * kWorkers) takeOldest();
+    }
+
+    void takeOldest() {
+        Pending p = std::move(pending_.front());
+        pending_.pop_front();
+        p.parsed.get();
+        const ParsedBatch& b = *p.batch;
+        for (const EventFields& e : b.events) {
+            eventOffset_ = e.offset;
+            take(e);
             ++result_.eventCount;
         }
-        if (docs.truncated_bytes() > 0)
-            throw ImportError(in_.path() + ": byte " + std::to_string(b.offset + static_cast<std::int64_t>(b.size - docs.truncated_bytes())) +
-                              ": invalid JSON: an event is not complete");
-        progress_.update(in_.fileOffset(), in_.fileSize());
+        if (b.failed) {
+            const std::string at = in_.path() + ": byte " + std::to_string(b.errorOffset) + ": ";
+            if (b.incomplete) throw ImportError(at + "invalid JSON: an event is not complete");
+            if (b.wholeBatch) throw ImportError(at + "invalid JSON: " + b.error);
+            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + 1) + ": " + b.error);
+        }
+        progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
+        spare_.push_back(std::move(p.batch));
     }
 
     // Events come in long runs from one thread: the last label is remembered.
@@ -307,7 +248,14 @@ private:
     InputFile& in_;
     TraceWriter& out_;
     const Progress& progress_;
-    od::parser parser_;
+    static constexpr std::size_t kWorkers = 2;
+    static constexpr std::size_t kBatchPadding = 64; // JsonEventStream's promise, kept for simdjson
+    // Declared before the queues: a queue's thread is joined before its parser goes.
+    std::array<EventBatchParser, kWorkers> parsers_;
+    std::array<std::unique_ptr<WorkQueue>, kWorkers> workers_{std::make_unique<WorkQueue>(), std::make_unique<WorkQueue>()};
+    std::deque<Pending> pending_;
+    std::vector<std::shared_ptr<ParsedBatch>> spare_;
+    std::size_t submitted_ = 0;
     std::int64_t eventOffset_ = 0;
     ScannedTrace result_;
     std::int32_t noShapes_ = 0;

@@ -55,6 +55,12 @@ CallTree buildCallTree(const std::vector<OpRecord>& ops) {
 
 namespace {
 
+// Traces are mostly in time order already: checking is one pass, sorting millions is seconds.
+template <class Vector, class Less>
+void sortStablyUnlessSorted(Vector& v, Less less) {
+    if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
+}
+
 struct DeviceKey {
     std::int32_t type, id;
     auto operator<=>(const DeviceKey&) const = default;
@@ -139,8 +145,7 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
     const std::size_t n = calls.size() / columns;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
+    sortStablyUnlessSorted(order, [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
     std::vector<std::int64_t> position(n);
     for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
     RecordChunkWriter writer(out, cr::kKind, columns, [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
@@ -175,7 +180,7 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
 } // namespace
 
 void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progress) {
-    std::stable_sort(s.memory.begin(), s.memory.end(), [](const MemoryRecord& a, const MemoryRecord& b) { return a.t < b.t; });
+    sortStablyUnlessSorted(s.memory, [](const MemoryRecord& a, const MemoryRecord& b) { return a.t < b.t; });
 
     // Devices in a stable order: cpu first, then by type and id.
     std::map<DeviceKey, std::uint16_t> devices;
@@ -260,11 +265,15 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
             lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
         });
-    std::stable_sort(allocations.begin(), allocations.end(), [](const auto& x, const auto& y) { return x[ar::Key] < y[ar::Key]; });
+    // Lifetimes come out at their frees: in allocation order by index (sorting the 64-byte
+    // rows themselves moves several times more memory).
+    std::vector<std::uint32_t> byKey(allocations.size());
+    std::iota(byKey.begin(), byKey.end(), 0u);
+    sortStablyUnlessSorted(byKey, [&](std::uint32_t x, std::uint32_t y) { return allocations[x][ar::Key] < allocations[y][ar::Key]; });
     RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
         return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
     });
-    for (const auto& a : allocations) lifetimes.add(a);
+    for (const std::uint32_t i : byKey) lifetimes.add(allocations[i]);
     lifetimes.finish();
     progress.checkCancelled();
 
@@ -288,8 +297,29 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     }
     namespace cr = call_records;
     const std::size_t columns = cr::columns(nDevices);
+    // Memory events inside no call are their own "[memory]" calls, as in key_averages.
+    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    {
+        std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+        spans.reserve(s.ops.size());
+        for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
+        sortStablyUnlessSorted(spans, std::less<>{});
+        for (const auto& sp : spans) {
+            if (!merged.empty() && sp.first <= merged.back().second) merged.back().second = std::max(merged.back().second, sp.second);
+            else merged.push_back(sp);
+        }
+    }
+    std::vector<std::size_t> outside; // indexes into s.memory
+    for (std::size_t i = 0, span = 0; i < s.memory.size(); ++i) {
+        const MemoryRecord& m = s.memory[i];
+        if (m.outOfMemory) continue;
+        while (span < merged.size() && merged[span].second < m.t) ++span;
+        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
+        outside.push_back(i);
+    }
+    // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
     std::vector<std::int64_t> calls;
-    calls.reserve((s.ops.size() + 1024) * columns);
+    calls.reserve((s.ops.size() + outside.size()) * columns);
     const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
         calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
         for (std::size_t d = 0; d < nDevices; ++d) {
@@ -302,22 +332,9 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
             return std::pair{inclusive[i * nDevices + d], self[i * nDevices + d]};
         });
 
-    // Memory events inside no call are their own "[memory]" calls, as in key_averages.
-    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-    spans.reserve(s.ops.size());
-    for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
-    std::sort(spans.begin(), spans.end());
-    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
-    for (const auto& sp : spans) {
-        if (!merged.empty() && sp.first <= merged.back().second) merged.back().second = std::max(merged.back().second, sp.second);
-        else merged.push_back(sp);
-    }
     const OpRecord memoryCall{0, 0, 0, out.name(NameKind::Op, "[memory]"), out.name(NameKind::Shapes, "")};
-    std::size_t span = 0;
-    for (const MemoryRecord& m : s.memory) {
-        if (m.outOfMemory) continue;
-        while (span < merged.size() && merged[span].second < m.t) ++span;
-        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
+    for (const std::size_t i : outside) {
+        const MemoryRecord& m = s.memory[i];
         const auto d = static_cast<std::size_t>(devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}));
         OpRecord call = memoryCall;
         call.t = m.t;
