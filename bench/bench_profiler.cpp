@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "ChromeTraceGenerator.h"
 #include "BenchSupport.h"
@@ -24,10 +25,23 @@ std::int64_t memoryEventCount() {
     return bench::envCount("MEMVIZ_BENCH_MEMORY_EVENTS", 5000000);
 }
 
+// The trace and its counts (in a .stats file beside it) are written once and reused.
+bench::ChromeTraceStats generatedOnce(const fs::path& trace) {
+    const fs::path statsFile = trace.string() + ".stats";
+    bench::ChromeTraceStats stats;
+    if (fs::exists(trace) && fs::exists(statsFile)) {
+        std::ifstream in(statsFile);
+        if (in >> stats.bytes >> stats.events >> stats.memoryEvents && stats.bytes == static_cast<std::int64_t>(fs::file_size(trace)))
+            return stats;
+    }
+    stats = bench::writeSyntheticChromeTrace(trace.string(), memoryEventCount());
+    std::ofstream(statsFile) << stats.bytes << ' ' << stats.events << ' ' << stats.memoryEvents << '\n';
+    return stats;
+}
+
 void BM_ImportProfilerTrace(benchmark::State& state) {
     const fs::path trace = benchDir() / ("profiler-" + std::to_string(memoryEventCount()) + ".pt.trace.json");
-    static bench::ChromeTraceStats stats;
-    if (!fs::exists(trace) || stats.bytes == 0) stats = bench::writeSyntheticChromeTrace(trace.string(), memoryEventCount());
+    const bench::ChromeTraceStats stats = generatedOnce(trace);
     const fs::path store = benchDir() / "profiler-import.memviz";
     for (auto _ : state) {
         state.PauseTiming();
