@@ -56,6 +56,12 @@ void TestActiveMemory::byHand() {
     QCOMPARE(l.summary.back().bytes, std::int64_t(10));
     QCOMPARE(l.summary[2].base, std::int64_t(150));
     QCOMPARE(l.summary[2].bytes, std::int64_t(10));
+    // What lies under the pointer: B sits at 100..150 until A goes, then at 0..50.
+    QCOMPARE(bandAt(l, 15, 120).value_or(99), std::size_t(1));
+    QCOMPARE(bandAt(l, 15, 20).value_or(99), std::size_t(0));
+    QCOMPARE(bandAt(l, 35, 20).value_or(99), std::size_t(1));
+    QVERIFY(!bandAt(l, 35, 120)); // above the bands: nothing
+    QVERIFY(!bandAt(l, 5, 120));  // B not yet allocated
 }
 
 void TestActiveMemory::randomSequencesMatchARecount() {
@@ -109,6 +115,7 @@ void TestActiveMemory::randomSequencesMatchARecount() {
                 for (std::size_t j = 0; j < spans.size(); ++j)
                     if (banded[j] && alive(j, seq) && below(j, b.span)) expected += spans[j].size;
                 QCOMPARE(offsetAt(b, x), expected);
+                QCOMPARE(bandOffsetAt(b, x), expected);
             }
             // The summary's step at x.
             const auto point = std::find_if(l.summary.rbegin(), l.summary.rend(), [&](const ActiveSummaryPoint& p) { return p.x <= x; });

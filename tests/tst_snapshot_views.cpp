@@ -10,10 +10,15 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "core/Units.h"
 #include "store/SnapshotQueries.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include <qcustomplot.h>
+
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/AliveAllocationsModel.h"
+#include "widgets/snapshot/AllocationBands.h"
 #include "widgets/snapshot/AllocationsView.h"
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/snapshot/SegmentMapWidget.h"
@@ -43,6 +48,7 @@ private slots:
     void timelineShowsOomsAnnotationsAndMoment();
     void allocationListFollowsTheMomentAndSearches();
     void allocatorStateAddsUp();
+    void activeMemoryStacksToThePeak();
     void summaryTellsConsistencyAndBaseline();
     void modelsPassTheTester();
     void screenshotOfEveryTab();
@@ -61,14 +67,14 @@ void TestSnapshotViews::initTestCase() {
 void TestSnapshotViews::tabsOnlyForSnapshots() {
     MainWindow w;
     w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
-    QCOMPARE(tabTitles(w.detailTabs()), (QStringList{"Operators", "Allocations", "Allocator State", "Snapshot"}));
+    QCOMPARE(tabTitles(w.detailTabs()), (QStringList{"Operators", "Active Memory", "Allocations", "Allocator State", "Snapshot"}));
     const QString log = memviz::test::writeFile(dir_, "log.csv", "time_ns,action,address,size\n0,alloc,0x10,64\n5,free,0x10,\n");
     w.openFileBlocking(log);
     QCOMPARE(tabTitles(w.detailTabs()), QStringList{"Operators"});
     QVERIFY(w.timeline()->markers().empty());
     QVERIFY(w.timeline()->regions().empty());
     w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
-    QCOMPARE(w.detailTabs()->count(), 4);
+    QCOMPARE(w.detailTabs()->count(), 5);
 }
 
 void TestSnapshotViews::timelineShowsOomsAnnotationsAndMoment() {
@@ -150,6 +156,38 @@ void TestSnapshotViews::allocatorStateAddsUp() {
     QVERIFY2(text.startsWith("Segment 0x"), qPrintable(text));
 }
 
+void TestSnapshotViews::activeMemoryStacksToThePeak() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    w.show();
+    SnapshotSession* s = w.snapshotPanel()->session();
+    ActiveMemoryView* view = w.snapshotPanel()->activeMemoryView();
+    w.detailTabs()->setCurrentWidget(view);
+    QApplication::processEvents();
+    const ActiveLayout& layout = view->bands()->layout();
+    // Every allocation is drawn (the file has fewer than kMaxBands), and the stack's highest
+    // point is the replayed peak of requested bytes.
+    QCOMPARE(layout.bands.size() + layout.summarisedCount, s->allocations().size());
+    QCOMPARE(layout.maxTotal, s->deviceStats()->peakBytes);
+    QVERIFY(view->headline().contains(QString::fromStdString(formatBytes(static_cast<double>(s->deviceStats()->peakBytes)))));
+    // The middle of the widest band, on screen, names that band's allocation; a click shows its stack.
+    view->plot()->replot();
+    std::size_t widest = 0;
+    for (std::size_t i = 0; i < layout.bands.size(); ++i)
+        if (layout.bands[i].size > layout.bands[widest].size) widest = i;
+    const ActiveBand& band = layout.bands[widest];
+    const std::int64_t x = band.bottom.front().first + (band.bottom.back().first - band.bottom.front().first) / 2;
+    const double y = static_cast<double>(bandOffsetAt(band, x)) + static_cast<double>(band.size) / 2;
+    const QPointF pixel(view->plot()->xAxis->coordToPixel(static_cast<double>(x)), view->plot()->yAxis->coordToPixel(y));
+    QCOMPARE(view->allocationAt(pixel).value_or(std::size_t(-1)), band.span);
+    QTest::mouseClick(view->plot(), Qt::LeftButton, {}, pixel.toPoint());
+    const SnapshotAllocationRow& a = s->allocations()[band.span];
+    QVERIFY2(view->findChild<StackPane*>()->toPlainText().contains(QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16)),
+             qPrintable(view->findChild<StackPane*>()->toPlainText()));
+    QVERIFY(aliveAt(s->allocations(), s->moment()).size() > 0);
+}
+
 void TestSnapshotViews::summaryTellsConsistencyAndBaseline() {
     MainWindow w;
     w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
@@ -186,7 +224,7 @@ void TestSnapshotViews::modelsPassTheTester() {
 }
 
 void TestSnapshotViews::screenshotOfEveryTab() {
-    for (const char* tab : {"alloc", "allocator", "snapshot"}) {
+    for (const char* tab : {"active", "alloc", "allocator", "snapshot"}) {
         const QString png = dir_.filePath(QString("shot-%1.png").arg(tab));
         const auto r = memviz::test::runMemviz({"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out", png, "--tab", tab});
         QVERIFY2(r.exitCode == 0, r.err.constData());

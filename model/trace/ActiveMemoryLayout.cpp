@@ -81,4 +81,21 @@ ActiveLayout layoutActiveMemory(const std::vector<ActiveSpan>& spans, std::size_
     return out;
 }
 
+std::int64_t bandOffsetAt(const ActiveBand& band, std::int64_t x) {
+    // The last point at or before x (points are in x order).
+    const auto after = std::upper_bound(band.bottom.begin(), band.bottom.end(), x,
+                                        [](std::int64_t v, const std::pair<std::int64_t, std::int64_t>& p) { return v < p.first; });
+    return after == band.bottom.begin() ? band.bottom.front().second : std::prev(after)->second;
+}
+
+std::optional<std::size_t> bandAt(const ActiveLayout& layout, std::int64_t x, std::int64_t bytes) {
+    for (std::size_t i = 0; i < layout.bands.size(); ++i) {
+        const ActiveBand& b = layout.bands[i];
+        if (x < b.bottom.front().first || x >= b.bottom.back().first) continue;
+        const std::int64_t offset = bandOffsetAt(b, x);
+        if (bytes >= offset && bytes < offset + b.size) return i;
+    }
+    return std::nullopt;
+}
+
 } // namespace memviz

@@ -44,4 +44,9 @@ struct ActiveLayout {
 // Lays out `spans`, giving the `maxBands` largest a band each (ties: the earlier one).
 ActiveLayout layoutActiveMemory(const std::vector<ActiveSpan>& spans, std::size_t maxBands);
 
+// Where a band's lower edge is at x (the band must be alive there).
+std::int64_t bandOffsetAt(const ActiveBand& band, std::int64_t x);
+// The band covering (x, bytes) on the chart, if any.
+std::optional<std::size_t> bandAt(const ActiveLayout& layout, std::int64_t x, std::int64_t bytes);
+
 } // namespace memviz

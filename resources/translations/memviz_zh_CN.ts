@@ -509,6 +509,57 @@
     </message>
 </context>
 <context>
+    <name>memviz::ActiveMemoryView</name>
+    <message>
+        <source>Every allocation of %1 from its allocation to its free, stacked in the order they were made: when one is freed, those above it drop. </source>
+        <translation>%1 的每次分配从分配到释放画成一条带，按分配顺序堆叠：某次分配被释放时，它上面的带随之下落。</translation>
+    </message>
+    <message>
+        <source>Hover over a band to name the allocation; click it for its stack.</source>
+        <translation>把鼠标移到一条带上可查看这次分配；单击可查看它的调用栈。</translation>
+    </message>
+    <message>
+        <source>No allocations in this trace.</source>
+        <translation>此跟踪中没有分配。</translation>
+    </message>
+    <message>
+        <source>%L1 allocations as bands, coloured by call site</source>
+        <translation>%L1 次分配画成带，按调用位置着色</translation>
+    </message>
+    <message>
+        <source>; %L1 smaller ones (up to %2) summed in grey on top</source>
+        <translation>；%L1 次较小的分配（不超过 %2）合并为顶部的灰色带</translation>
+    </message>
+    <message>
+        <source>. Highest point: %1.</source>
+        <translation>。最高点：%1。</translation>
+    </message>
+    <message>
+        <source>Allocated (%1)</source>
+        <translation>已分配（%1）</translation>
+    </message>
+    <message>
+        <source>0x%1: %2 requested</source>
+        <translation>0x%1：请求 %2</translation>
+    </message>
+    <message>
+        <source>allocated before the trace began</source>
+        <translation>在跟踪开始之前分配</translation>
+    </message>
+    <message>
+        <source>allocated at %1</source>
+        <translation>分配于 %1</translation>
+    </message>
+    <message>
+        <source>freed at %1</source>
+        <translation>释放于 %1</translation>
+    </message>
+    <message>
+        <source>alive when the snapshot was taken</source>
+        <translation>快照时仍然存活</translation>
+    </message>
+</context>
+<context>
     <name>memviz::AliveAllocationsModel</name>
     <message>
         <source>since before the trace</source>
@@ -573,6 +624,13 @@
     <message>
         <source>Allocated in</source>
         <translation>分配位置</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::AllocationBands</name>
+    <message>
+        <source>allocations</source>
+        <translation>分配</translation>
     </message>
 </context>
 <context>
@@ -2434,6 +2492,10 @@ Allocated in %1</source>
     <message>
         <source>tabs below: entry %L1</source>
         <translation>下方标签页：第 %L1 条记录</translation>
+    </message>
+    <message>
+        <source>Active &amp;Memory</source>
+        <translation>活动内存(&amp;M)</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "core/Units.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/AllocationsView.h"
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/snapshot/SnapshotSession.h"
@@ -14,9 +15,10 @@ namespace memviz {
 
 SnapshotPanel::SnapshotPanel(TraceSession* trace, QTabWidget* tabs, TimelinePlot* timeline, QObject* parent)
     : QObject(parent), trace_(trace), tabs_(tabs), timeline_(timeline), session_(new SnapshotSession(trace, this)),
-      allocations_(new AllocationsView(session_, tabs)), state_(new AllocatorStateView(session_, tabs)),
+      allocations_(new AllocationsView(session_, tabs)), active_(new ActiveMemoryView(session_, tabs)), state_(new AllocatorStateView(session_, tabs)),
       summary_(new SnapshotSummaryView(session_, tabs)) {
     allocations_->hide();
+    active_->hide();
     state_->hide();
     summary_->hide();
     connect(session_, &SnapshotSession::reloaded, this, &SnapshotPanel::onReloaded);
@@ -28,9 +30,10 @@ SnapshotPanel::SnapshotPanel(TraceSession* trace, QTabWidget* tabs, TimelinePlot
 
 void SnapshotPanel::onReloaded() {
     const bool active = session_->isActive();
-    QWidget* const views[] = {allocations_, state_, summary_};
+    QWidget* const views[] = {active_, allocations_, state_, summary_};
     const bool shown = tabs_->indexOf(allocations_) >= 0;
     if (active && !shown) {
+        tabs_->addTab(active_, tr("Active &Memory"));
         tabs_->addTab(allocations_, tr("&Allocations"));
         tabs_->addTab(state_, tr("Allocator &State"));
         tabs_->addTab(summary_, tr("S&napshot"));

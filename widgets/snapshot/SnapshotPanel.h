@@ -1,6 +1,6 @@
 #pragma once
 // Wires the snapshot views into the main window: while a CUDA memory snapshot is open, the
-// detail tabs gain "Allocations", "Allocator State" and "Snapshot", and the timeline shows
+// detail tabs gain "Active Memory", "Allocations", "Allocator State" and "Snapshot", and the timeline shows
 // OOMs, annotations and the moment the views show (a click on the timeline picks it).
 #include <QObject>
 
@@ -8,6 +8,7 @@ class QTabWidget;
 
 namespace memviz {
 
+class ActiveMemoryView;
 class AllocationsView;
 class AllocatorStateView;
 class SnapshotSession;
@@ -22,6 +23,7 @@ public:
 
     SnapshotSession* session() const { return session_; }
     AllocationsView* allocationsView() const { return allocations_; }
+    ActiveMemoryView* activeMemoryView() const { return active_; }
     AllocatorStateView* stateView() const { return state_; }
     SnapshotSummaryView* summaryView() const { return summary_; }
 
@@ -34,6 +36,7 @@ private:
     TimelinePlot* timeline_;
     SnapshotSession* session_;
     AllocationsView* allocations_;
+    ActiveMemoryView* active_;
     AllocatorStateView* state_;
     SnapshotSummaryView* summary_;
 };

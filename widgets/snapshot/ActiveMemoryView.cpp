@@ -1,0 +1,161 @@
+#include "widgets/snapshot/ActiveMemoryView.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include "core/Units.h"
+#include "store/SnapshotQueries.h"
+#include "widgets/AxisTickers.h"
+#include "widgets/TraceAxis.h"
+#include "widgets/TraceSession.h"
+#include "widgets/snapshot/AllocationBands.h"
+#include "widgets/snapshot/SnapshotSession.h"
+#include "widgets/snapshot/StackPane.h"
+
+namespace memviz {
+
+namespace {
+QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+} // namespace
+
+ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
+    : QWidget(parent), session_(session), headline_(new QLabel(this)), plot_(new QCustomPlot(this)),
+      bands_(new AllocationBands(plot_->xAxis, plot_->yAxis)), stack_(new StackPane(this)),
+      timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    headline_->setWordWrap(true);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(timeTicker_));
+    plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(bytesTicker_));
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot_->setMouseTracking(true);
+    plot_->setMinimumSize(300, 200);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { updateAxes(); });
+    connect(plot_, &QCustomPlot::mouseMove, this, &ActiveMemoryView::onMouseMove);
+    connect(plot_, &QCustomPlot::mousePress, this, &ActiveMemoryView::onClick);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+        plot_->rescaleAxes();
+        plot_->yAxis->setRangeLower(0);
+        updateAxes();
+        plot_->replot();
+    });
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(plot_);
+    split->addWidget(stack_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({800, 200});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addWidget(headline_);
+    layout->addWidget(split, 1);
+
+    connect(session_, &SnapshotSession::reloaded, this, &ActiveMemoryView::rebuild);
+    rebuild();
+}
+
+void ActiveMemoryView::rebuild() {
+    bandRows_.clear();
+    if (!session_->isActive()) {
+        bands_->setLayout({}, {});
+        headline_->clear();
+        plot_->replot();
+        return;
+    }
+    const auto& all = session_->allocations();
+    const std::int64_t end = session_->trace()->summary().trace.durationNs;
+    std::vector<ActiveSpan> spans;
+    spans.reserve(all.size());
+    for (const SnapshotAllocationRow& a : all) {
+        ActiveSpan s;
+        s.allocSeq = a.allocSeq;
+        s.freeSeq = a.freeSeq;
+        s.xAlloc = a.allocSeq < 0 ? 0 : a.tAlloc.value_or(0);
+        s.xFree = a.freeSeq ? a.tFree.value_or(end) : end;
+        s.size = a.requestedSize;
+        spans.push_back(s);
+    }
+    ActiveLayout layout = layoutActiveMemory(spans, kMaxBands);
+    std::vector<std::int32_t> colours;
+    colours.reserve(layout.bands.size());
+    for (const ActiveBand& b : layout.bands) {
+        bandRows_.push_back(b.span);
+        colours.push_back(all[b.span].stack);
+    }
+    QString text = tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
+                      "when one is freed, those above it drop. ")
+                       .arg(QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string()));
+    bands_->setLayout(std::move(layout), std::move(colours));
+    headline_->setText(text + headline());
+    plot_->rescaleAxes();
+    plot_->yAxis->setRange(0, std::max<double>(1.0, static_cast<double>(bands_->layout().maxTotal)) * 1.05);
+    updateAxes();
+    stack_->showMessage(tr("Hover over a band to name the allocation; click it for its stack."));
+    plot_->replot();
+}
+
+QString ActiveMemoryView::headline() const {
+    const ActiveLayout& l = bands_->layout();
+    if (l.bands.empty()) return tr("No allocations in this trace.");
+    QString s = tr("%L1 allocations as bands, coloured by call site").arg(l.bands.size());
+    if (l.summarisedCount > 0)
+        s += tr("; %L1 smaller ones (up to %2) summed in grey on top").arg(l.summarisedCount).arg(bytes(l.smallestBand));
+    return s + tr(". Highest point: %1.").arg(bytes(l.maxTotal));
+}
+
+void ActiveMemoryView::updateAxes() {
+    const XKind kind = session_->timed() ? XKind::Time : XKind::Index;
+    timeTicker_->setQuantity(tickerQuantity(kind));
+    timeTicker_->updateUnit(plot_->xAxis->range());
+    bytesTicker_->updateUnit(plot_->yAxis->range());
+    plot_->xAxis->setLabel(xAxisLabel(kind, timeTicker_->unitSuffix()));
+    plot_->yAxis->setLabel(tr("Allocated (%1)").arg(bytesTicker_->unitSuffix()));
+}
+
+std::optional<std::size_t> ActiveMemoryView::allocationAt(const QPointF& pixel) const {
+    const auto x = static_cast<std::int64_t>(plot_->xAxis->pixelToCoord(pixel.x()));
+    const auto y = static_cast<std::int64_t>(plot_->yAxis->pixelToCoord(pixel.y()));
+    const auto band = bandAt(bands_->layout(), x, y);
+    if (!band) return std::nullopt;
+    return bandRows_[*band];
+}
+
+QString ActiveMemoryView::describe(std::size_t row) const {
+    const SnapshotAllocationRow& a = session_->allocations()[row];
+    QString text = tr("0x%1: %2 requested").arg(static_cast<quint64>(a.address), 0, 16).arg(bytes(a.requestedSize));
+    text += QStringLiteral("\n") + (a.allocSeq < 0 ? tr("allocated before the trace began")
+                                                   : tr("allocated at %1").arg(session_->formatTime(a.tAlloc.value_or(0))));
+    text += QStringLiteral("\n") + (a.freeSeq ? tr("freed at %1").arg(session_->formatTime(a.tFree.value_or(0)))
+                                              : tr("alive when the snapshot was taken"));
+    const std::string site = session_->stacks().siteOf(a.stack);
+    if (!site.empty()) text += QStringLiteral("\n") + QString::fromStdString(site);
+    return text;
+}
+
+void ActiveMemoryView::onMouseMove(QMouseEvent* event) {
+    const QPointF pos = event->position();
+    const auto row = allocationAt(pos);
+    std::optional<std::size_t> band;
+    if (row) band = static_cast<std::size_t>(std::find(bandRows_.begin(), bandRows_.end(), *row) - bandRows_.begin());
+    bands_->setHighlighted(band);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    if (row) QToolTip::showText(event->globalPosition().toPoint(), describe(*row), plot_);
+    else QToolTip::hideText();
+}
+
+void ActiveMemoryView::onClick(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    const auto row = allocationAt(event->position());
+    if (!row) return;
+    const SnapshotAllocationRow& a = session_->allocations()[*row];
+    stack_->showStack(describe(*row).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")), session_->stacks().framesOf(a.stack));
+    session_->setMomentAtTime(static_cast<std::int64_t>(plot_->xAxis->pixelToCoord(event->position().x())));
+}
+
+} // namespace memviz

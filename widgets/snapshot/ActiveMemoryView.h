@@ -1,0 +1,53 @@
+#pragma once
+// The active memory timeline of a CUDA memory snapshot, as memory_viz draws it: every
+// allocation a band from its allocation to its free, stacked in allocation order, coloured by
+// call site; the smaller ones summed in grey on top. Hovering names the allocation; a click
+// shows its stack and moves the other snapshot tabs to that moment.
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace memviz {
+
+class AllocationBands;
+class ScaledAxisTicker;
+class SnapshotSession;
+class StackPane;
+
+class ActiveMemoryView : public QWidget {
+    Q_OBJECT
+public:
+    // Allocations that get a band of their own; the rest are summed.
+    static constexpr std::size_t kMaxBands = 3000;
+
+    explicit ActiveMemoryView(SnapshotSession* session, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return plot_; }
+    AllocationBands* bands() const { return bands_; }
+    // "1,204 allocations as bands (≥ 2.00 MiB); 3,310 smaller ones summed in grey".
+    QString headline() const;
+    // The allocation row (of the session's allocations) under a plot pixel, if any.
+    std::optional<std::size_t> allocationAt(const QPointF& pixel) const;
+
+private:
+    void rebuild();
+    void updateAxes();
+    void onMouseMove(QMouseEvent* event);
+    void onClick(QMouseEvent* event);
+    QString describe(std::size_t row) const;
+
+    SnapshotSession* session_;
+    QLabel* headline_;
+    QCustomPlot* plot_;
+    AllocationBands* bands_;
+    StackPane* stack_;
+    ScaledAxisTicker* timeTicker_;
+    ScaledAxisTicker* bytesTicker_;
+    std::vector<std::size_t> bandRows_; // band -> allocation row
+};
+
+} // namespace memviz

@@ -1,0 +1,112 @@
+#include "widgets/snapshot/AllocationBands.h"
+
+namespace memviz {
+
+namespace {
+
+// Twelve distinguishable colours (Tableau's 10 and two more), lightened a little so the thin
+// borders between neighbouring bands show.
+const QColor kPalette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},  {148, 103, 189}, {140, 86, 75},
+                           {227, 119, 194}, {188, 189, 34}, {23, 190, 207}, {174, 199, 232}, {255, 187, 120}, {152, 223, 138}};
+const QColor kSummary(170, 170, 170);
+
+} // namespace
+
+AllocationBands::AllocationBands(QCPAxis* keyAxis, QCPAxis* valueAxis) : QCPAbstractPlottable(keyAxis, valueAxis) {
+    setName(tr("allocations"));
+}
+
+void AllocationBands::setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys) {
+    layout_ = std::move(layout);
+    colourKeys_ = std::move(colourKeys);
+    highlighted_.reset();
+}
+
+QColor AllocationBands::bandColour(std::size_t band) const {
+    const std::int32_t key = band < colourKeys_.size() ? colourKeys_[band] : static_cast<std::int32_t>(band);
+    const auto n = static_cast<std::uint32_t>(std::size(kPalette));
+    return kPalette[(static_cast<std::uint32_t>(key) * 2654435761u >> 7) % n];
+}
+
+void AllocationBands::setHighlighted(std::optional<std::size_t> band) { highlighted_ = band; }
+
+double AllocationBands::selectTest(const QPointF&, bool, QVariant*) const { return -1; }
+
+QCPRange AllocationBands::getKeyRange(bool& foundRange, QCP::SignDomain) const {
+    foundRange = !layout_.summary.empty();
+    if (!foundRange) return {};
+    double lo = static_cast<double>(layout_.summary.front().x), hi = static_cast<double>(layout_.summary.back().x);
+    for (const ActiveBand& b : layout_.bands) {
+        lo = std::min(lo, static_cast<double>(b.bottom.front().first));
+        hi = std::max(hi, static_cast<double>(b.bottom.back().first));
+    }
+    return {lo, hi};
+}
+
+QCPRange AllocationBands::getValueRange(bool& foundRange, QCP::SignDomain, const QCPRange&) const {
+    foundRange = true;
+    return {0, static_cast<double>(std::max<std::int64_t>(layout_.maxTotal, 1))};
+}
+
+QPolygonF AllocationBands::bandPolygon(const ActiveBand& band) const {
+    QPolygonF poly;
+    const auto& pts = band.bottom;
+    const auto size = static_cast<double>(band.size);
+    for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+        const double o = static_cast<double>(pts[k].second);
+        poly << coordsToPixels(static_cast<double>(pts[k].first), o) << coordsToPixels(static_cast<double>(pts[k + 1].first), o);
+    }
+    for (std::size_t k = pts.size() - 1; k-- > 0;) {
+        const double o = static_cast<double>(pts[k].second) + size;
+        poly << coordsToPixels(static_cast<double>(pts[k + 1].first), o) << coordsToPixels(static_cast<double>(pts[k].first), o);
+    }
+    return poly;
+}
+
+QPolygonF AllocationBands::summaryPolygon() const {
+    const auto& s = layout_.summary;
+    QPolygonF poly;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        const double x1 = static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x);
+        poly << coordsToPixels(static_cast<double>(s[k].x), static_cast<double>(s[k].base))
+             << coordsToPixels(x1, static_cast<double>(s[k].base));
+    }
+    for (std::size_t k = s.size(); k-- > 0;) {
+        const double x1 = static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x);
+        const double top = static_cast<double>(s[k].base + s[k].bytes);
+        poly << coordsToPixels(x1, top) << coordsToPixels(static_cast<double>(s[k].x), top);
+    }
+    return poly;
+}
+
+void AllocationBands::draw(QCPPainter* painter) {
+    const QCPAxis* key = keyAxis();
+    if (layout_.summary.empty() || !key) return;
+    const QCPRange visible = key->range();
+    painter->setAntialiasing(false);
+    for (std::size_t i = 0; i < layout_.bands.size(); ++i) {
+        const ActiveBand& b = layout_.bands[i];
+        if (static_cast<double>(b.bottom.back().first) < visible.lower || static_cast<double>(b.bottom.front().first) > visible.upper)
+            continue;
+        const QColor fill = bandColour(i);
+        painter->setBrush(highlighted_ == i ? fill.darker(140) : fill);
+        painter->setPen(QPen(fill.darker(125), 0));
+        painter->drawPolygon(bandPolygon(b));
+    }
+    if (layout_.summarisedCount > 0) {
+        painter->setBrush(kSummary);
+        painter->setPen(Qt::NoPen);
+        painter->drawPolygon(summaryPolygon());
+    }
+}
+
+void AllocationBands::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {
+    painter->setPen(Qt::NoPen);
+    const double w = rect.width() / 3;
+    for (int i = 0; i < 3; ++i) {
+        painter->setBrush(kPalette[i]);
+        painter->drawRect(QRectF(rect.left() + i * w, rect.top(), w, rect.height()));
+    }
+}
+
+} // namespace memviz

@@ -1,0 +1,43 @@
+#pragma once
+// Draws an ActiveLayout on a QCustomPlot: one filled band per allocation (coloured by its call
+// site, so allocations from the same line share a colour) and the summed small allocations
+// as one grey band on top. Only bands inside the visible range are drawn.
+#include <qcustomplot.h>
+
+#include <vector>
+
+#include "trace/ActiveMemoryLayout.h"
+
+namespace memviz {
+
+class AllocationBands : public QCPAbstractPlottable {
+    Q_OBJECT
+public:
+    AllocationBands(QCPAxis* keyAxis, QCPAxis* valueAxis);
+
+    // `colourKeys`: one per band (a call site id); equal keys get equal colours.
+    void setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys);
+    const ActiveLayout& layout() const { return layout_; }
+    QColor bandColour(std::size_t band) const;
+    // The band to show raised (hovered), or none.
+    void setHighlighted(std::optional<std::size_t> band);
+
+    double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
+    QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
+                           const QCPRange& inKeyRange = QCPRange()) const override;
+
+protected:
+    void draw(QCPPainter* painter) override;
+    void drawLegendIcon(QCPPainter* painter, const QRectF& rect) const override;
+
+private:
+    QPolygonF bandPolygon(const ActiveBand& band) const;
+    QPolygonF summaryPolygon() const;
+
+    ActiveLayout layout_;
+    std::vector<std::int32_t> colourKeys_;
+    std::optional<std::size_t> highlighted_;
+};
+
+} // namespace memviz
