@@ -1,5 +1,7 @@
 #include "widgets/snapshot/AllocationBands.h"
 
+#include <cmath>
+
 namespace memviz {
 
 namespace {
@@ -64,17 +66,34 @@ QPolygonF AllocationBands::bandPolygon(const ActiveBand& band) const {
 }
 
 QPolygonF AllocationBands::summaryPolygon() const {
+    // One column per pixel: the lowest base and the highest top of the steps in it (a million
+    // entries become a few thousand points, and no peak narrower than a pixel is lost).
+    struct Column {
+        double left, right, base, top;
+    };
+    std::vector<Column> columns;
     const auto& s = layout_.summary;
-    QPolygonF poly;
     for (std::size_t k = 0; k < s.size(); ++k) {
-        const double x1 = static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x);
-        poly << coordsToPixels(static_cast<double>(s[k].x), static_cast<double>(s[k].base))
-             << coordsToPixels(x1, static_cast<double>(s[k].base));
+        const double left = keyAxis()->coordToPixel(static_cast<double>(s[k].x));
+        const double right = keyAxis()->coordToPixel(static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x));
+        const auto base = static_cast<double>(s[k].base), top = static_cast<double>(s[k].base + s[k].bytes);
+        if (!columns.empty() && std::floor(left) == std::floor(columns.back().left)) { // the same pixel column
+            Column& c = columns.back();
+            c.right = std::max(c.right, right);
+            c.base = std::min(c.base, base);
+            c.top = std::max(c.top, top);
+        } else {
+            columns.push_back({left, right, base, top});
+        }
     }
-    for (std::size_t k = s.size(); k-- > 0;) {
-        const double x1 = static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x);
-        const double top = static_cast<double>(s[k].base + s[k].bytes);
-        poly << coordsToPixels(x1, top) << coordsToPixels(static_cast<double>(s[k].x), top);
+    QPolygonF poly;
+    for (const Column& c : columns) {
+        const double y = valueAxis()->coordToPixel(c.base);
+        poly << QPointF(c.left, y) << QPointF(c.right, y);
+    }
+    for (auto c = columns.rbegin(); c != columns.rend(); ++c) {
+        const double y = valueAxis()->coordToPixel(c->top);
+        poly << QPointF(c->right, y) << QPointF(c->left, y);
     }
     return poly;
 }
