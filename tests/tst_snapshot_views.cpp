@@ -185,6 +185,11 @@ void TestSnapshotViews::activeMemoryStacksToThePeak() {
     const SnapshotAllocationRow& a = s->allocations()[band.span];
     QVERIFY2(view->findChild<StackPane*>()->toPlainText().contains(QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16)),
              qPrintable(view->findChild<StackPane*>()->toPlainText()));
+    // The click moved the moment there, and the dashed line with it.
+    QVERIFY(s->momentTime().has_value());
+    QVERIFY(*s->momentTime() <= static_cast<std::int64_t>(view->plot()->xAxis->pixelToCoord(pixel.x())));
+    QVERIFY(view->momentLine()->visible());
+    QCOMPARE(view->momentLine()->point1->coords().x(), static_cast<double>(*s->momentTime()));
     QVERIFY(aliveAt(s->allocations(), s->moment()).size() > 0);
 }
 

@@ -26,7 +26,10 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), headline_(new QLabel(this)), plot_(new QCustomPlot(this)),
       bands_(new AllocationBands(plot_->xAxis, plot_->yAxis)), stack_(new StackPane(this)),
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
-      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)), momentLine_(new QCPItemStraightLine(plot_)) {
+    momentLine_->setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
+    momentLine_->setSelectable(false);
+    momentLine_->setVisible(false);
     headline_->setWordWrap(true);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(timeTicker_));
     plot_->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(bytesTicker_));
@@ -57,7 +60,9 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(session_, &SnapshotSession::reloaded, this, &ActiveMemoryView::rebuild);
+    connect(session_, &SnapshotSession::momentChanged, this, &ActiveMemoryView::showMoment);
     rebuild();
+    showMoment();
 }
 
 void ActiveMemoryView::rebuild() {
@@ -98,6 +103,16 @@ void ActiveMemoryView::rebuild() {
     updateAxes();
     stack_->showMessage(tr("Hover over a band to name the allocation; click it for its stack."));
     plot_->replot();
+}
+
+void ActiveMemoryView::showMoment() {
+    const auto t = session_->isActive() ? session_->momentTime() : std::nullopt;
+    momentLine_->setVisible(t.has_value());
+    if (t) {
+        momentLine_->point1->setCoords(static_cast<double>(*t), 0);
+        momentLine_->point2->setCoords(static_cast<double>(*t), 1);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString ActiveMemoryView::headline() const {

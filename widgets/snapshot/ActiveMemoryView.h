@@ -7,6 +7,7 @@
 
 #include <vector>
 
+class QCPItemStraightLine;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
@@ -28,6 +29,7 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     AllocationBands* bands() const { return bands_; }
+    QCPItemStraightLine* momentLine() const { return momentLine_; }
     // "1,204 allocations as bands (≥ 2.00 MiB); 3,310 smaller ones summed in grey".
     QString headline() const;
     // The allocation row (of the session's allocations) under a plot pixel, if any.
@@ -35,6 +37,7 @@ public:
 
 private:
     void rebuild();
+    void showMoment(); // the other tabs' moment as a dashed line
     void updateAxes();
     void onMouseMove(QMouseEvent* event);
     void onClick(QMouseEvent* event);
@@ -48,6 +51,7 @@ private:
     ScaledAxisTicker* timeTicker_;
     ScaledAxisTicker* bytesTicker_;
     std::vector<std::size_t> bandRows_; // band -> allocation row
+    QCPItemStraightLine* momentLine_;
 };
 
 } // namespace memviz
