@@ -182,12 +182,18 @@ void TestSnapshotViews::activeMemoryStacksToThePeak() {
     const QPointF pixel(view->plot()->xAxis->coordToPixel(static_cast<double>(x)), view->plot()->yAxis->coordToPixel(y));
     QCOMPARE(view->allocationAt(pixel).value_or(std::size_t(-1)), band.span);
     QTest::mouseClick(view->plot(), Qt::LeftButton, {}, pixel.toPoint());
+    const auto clickedAt = static_cast<std::int64_t>(view->plot()->xAxis->pixelToCoord(pixel.toPoint().x()));
     const SnapshotAllocationRow& a = s->allocations()[band.span];
     QVERIFY2(view->findChild<StackPane*>()->toPlainText().contains(QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16)),
              qPrintable(view->findChild<StackPane*>()->toPlainText()));
+    // Zooming the main timeline shows the same window here.
+    const QCPRange window(static_cast<double>(x) * 0.5, static_cast<double>(x) * 1.5 + 1);
+    w.timeline()->plot()->xAxis->setRange(window);
+    QCOMPARE(view->plot()->xAxis->range().lower, window.lower);
+    QCOMPARE(view->plot()->xAxis->range().upper, window.upper);
     // The click moved the moment there, and the dashed line with it.
     QVERIFY(s->momentTime().has_value());
-    QVERIFY(*s->momentTime() <= static_cast<std::int64_t>(view->plot()->xAxis->pixelToCoord(pixel.x())));
+    QVERIFY(*s->momentTime() <= clickedAt);
     QVERIFY(view->momentLine()->visible());
     QCOMPARE(view->momentLine()->point1->coords().x(), static_cast<double>(*s->momentTime()));
     QVERIFY(aliveAt(s->allocations(), s->moment()).size() > 0);

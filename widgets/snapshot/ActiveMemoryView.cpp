@@ -105,6 +105,12 @@ void ActiveMemoryView::rebuild() {
     plot_->replot();
 }
 
+void ActiveMemoryView::setXRange(double lower, double upper) {
+    if (upper <= lower || plot_->xAxis->range() == QCPRange(lower, upper)) return;
+    plot_->xAxis->setRange(lower, upper);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ActiveMemoryView::showMoment() {
     const auto t = session_->isActive() ? session_->momentTime() : std::nullopt;
     momentLine_->setVisible(t.has_value());

@@ -32,6 +32,8 @@ public:
     QCPItemStraightLine* momentLine() const { return momentLine_; }
     // "1,204 allocations as bands (≥ 2.00 MiB); 3,310 smaller ones summed in grey".
     QString headline() const;
+    // Shows [lower, upper] of the axis (the main timeline's window follows into this view).
+    void setXRange(double lower, double upper);
     // The allocation row (of the session's allocations) under a plot pixel, if any.
     std::optional<std::size_t> allocationAt(const QPointF& pixel) const;
 

@@ -1,6 +1,7 @@
 #include "widgets/snapshot/SnapshotPanel.h"
 
 #include <QTabWidget>
+#include <qcustomplot.h>
 
 #include "core/Units.h"
 #include "widgets/TimelinePlot.h"
@@ -24,6 +25,9 @@ SnapshotPanel::SnapshotPanel(TraceSession* trace, QTabWidget* tabs, TimelinePlot
     connect(session_, &SnapshotSession::reloaded, this, &SnapshotPanel::onReloaded);
     connect(session_, &SnapshotSession::momentChanged, this, &SnapshotPanel::onMomentChanged);
     connect(timeline_, &TimelinePlot::timeClicked, session_, &SnapshotSession::setMomentAtTime);
+    // Zooming or panning the timeline shows the same window of the active memory.
+    connect(timeline_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), active_,
+            [this](const QCPRange& r) { active_->setXRange(r.lower, r.upper); });
     onReloaded();
     onMomentChanged();
 }
