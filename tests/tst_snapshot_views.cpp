@@ -163,6 +163,7 @@ void TestSnapshotViews::activeMemoryStacksToThePeak() {
     w.show();
     SnapshotSession* s = w.snapshotPanel()->session();
     ActiveMemoryView* view = w.snapshotPanel()->activeMemoryView();
+    view->waitForLayout();
     w.detailTabs()->setCurrentWidget(view);
     QApplication::processEvents();
     const ActiveLayout& layout = view->bands()->layout();

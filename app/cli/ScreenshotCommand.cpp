@@ -12,6 +12,7 @@
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/snapshot/SnapshotPanel.h"
 #include "widgets/whatif/MemoryLimitPicker.h"
@@ -140,6 +141,7 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     window.timeline()->refreshNow();
     for (AsyncTableView* view : window.findChildren<AsyncTableView*>()) view->waitForQuery();
     window.snapshotPanel()->stateView()->waitForQuery();
+    window.snapshotPanel()->activeMemoryView()->waitForLayout();
     QApplication::processEvents();
     return saveScreenshot(window, p.value("out"));
 }

@@ -558,6 +558,10 @@
         <source>alive when the snapshot was taken</source>
         <translation>快照时仍然存活</translation>
     </message>
+    <message>
+        <source>Stacking the allocations…</source>
+        <translation>正在堆叠分配…</translation>
+    </message>
 </context>
 <context>
     <name>memviz::AliveAllocationsModel</name>

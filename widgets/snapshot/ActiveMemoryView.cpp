@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
 
 #include "core/Units.h"
@@ -59,48 +60,80 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     layout->addWidget(headline_);
     layout->addWidget(split, 1);
 
+    connect(&watcher_, &QFutureWatcher<Computed>::finished, this, &ActiveMemoryView::onLayoutReady);
     connect(session_, &SnapshotSession::reloaded, this, &ActiveMemoryView::rebuild);
     connect(session_, &SnapshotSession::momentChanged, this, &ActiveMemoryView::showMoment);
     rebuild();
     showMoment();
 }
 
+ActiveMemoryView::~ActiveMemoryView() { watcher_.waitForFinished(); }
+
+void ActiveMemoryView::waitForLayout() {
+    while (pending_) {
+        watcher_.waitForFinished();
+        onLayoutReady(); // may start the rebuild asked for meanwhile
+    }
+}
+
 void ActiveMemoryView::rebuild() {
+    if (pending_) {
+        rebuildAgain_ = true;
+        return;
+    }
     bandRows_.clear();
+    bands_->setLayout({}, {});
     if (!session_->isActive()) {
-        bands_->setLayout({}, {});
         headline_->clear();
         plot_->replot();
         return;
     }
-    const auto& all = session_->allocations();
+    headline_->setText(tr("Stacking the allocations…"));
+    const auto allocations = session_->sharedAllocations();
     const std::int64_t end = session_->trace()->summary().trace.durationNs;
-    std::vector<ActiveSpan> spans;
-    spans.reserve(all.size());
-    for (const SnapshotAllocationRow& a : all) {
-        ActiveSpan s;
-        s.allocSeq = a.allocSeq;
-        s.freeSeq = a.freeSeq;
-        s.xAlloc = a.allocSeq < 0 ? 0 : a.tAlloc.value_or(0);
-        s.xFree = a.freeSeq ? a.tFree.value_or(end) : end;
-        s.size = a.requestedSize;
-        spans.push_back(s);
+    pending_ = true;
+    watcher_.setFuture(QtConcurrent::run([allocations, end] {
+        std::vector<ActiveSpan> spans;
+        spans.reserve(allocations->size());
+        for (const SnapshotAllocationRow& a : *allocations) {
+            ActiveSpan s;
+            s.allocSeq = a.allocSeq;
+            s.freeSeq = a.freeSeq;
+            s.xAlloc = a.allocSeq < 0 ? 0 : a.tAlloc.value_or(0);
+            s.xFree = a.freeSeq ? a.tFree.value_or(end) : end;
+            s.size = a.requestedSize;
+            spans.push_back(s);
+        }
+        Computed c;
+        c.layout = layoutActiveMemory(spans, kMaxBands);
+        for (const ActiveBand& b : c.layout.bands) {
+            c.rows.push_back(b.span);
+            c.sites.push_back((*allocations)[b.span].stack);
+        }
+        return c;
+    }));
+}
+
+void ActiveMemoryView::onLayoutReady() {
+    if (!pending_) return; // already taken by waitForLayout()
+    pending_ = false;
+    if (rebuildAgain_) {
+        rebuildAgain_ = false;
+        rebuild();
+        return;
     }
-    ActiveLayout layout = layoutActiveMemory(spans, kMaxBands);
-    std::vector<std::int32_t> colours;
-    colours.reserve(layout.bands.size());
-    for (const ActiveBand& b : layout.bands) {
-        bandRows_.push_back(b.span);
-        colours.push_back(all[b.span].stack);
-    }
-    QString text = tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
-                      "when one is freed, those above it drop. ")
-                       .arg(QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string()));
-    bands_->setLayout(std::move(layout), std::move(colours));
-    headline_->setText(text + headline());
+    Computed c = watcher_.result();
+    bandRows_ = std::move(c.rows);
+    bands_->setLayout(std::move(c.layout), std::move(c.sites));
+    const QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
+    headline_->setText(tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
+                          "when one is freed, those above it drop. ")
+                           .arg(device) +
+                       headline());
     plot_->rescaleAxes();
     plot_->yAxis->setRange(0, std::max<double>(1.0, static_cast<double>(bands_->layout().maxTotal)) * 1.05);
     updateAxes();
+    showMoment();
     stack_->showMessage(tr("Hover over a band to name the allocation; click it for its stack."));
     plot_->replot();
 }

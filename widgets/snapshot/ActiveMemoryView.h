@@ -3,9 +3,12 @@
 // allocation a band from its allocation to its free, stacked in allocation order, coloured by
 // call site; the smaller ones summed in grey on top. Hovering names the allocation; a click
 // shows its stack and moves the other snapshot tabs to that moment.
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include <vector>
+
+#include "trace/ActiveMemoryLayout.h"
 
 class QCPItemStraightLine;
 class QCustomPlot;
@@ -26,6 +29,10 @@ public:
     static constexpr std::size_t kMaxBands = 3000;
 
     explicit ActiveMemoryView(SnapshotSession* session, QWidget* parent = nullptr);
+    ~ActiveMemoryView() override;
+
+    // The layout is computed off the GUI thread when a snapshot opens; this waits for it.
+    void waitForLayout();
 
     QCustomPlot* plot() const { return plot_; }
     AllocationBands* bands() const { return bands_; }
@@ -38,7 +45,14 @@ public:
     std::optional<std::size_t> allocationAt(const QPointF& pixel) const;
 
 private:
+    // What the worker returns: the layout and, per band, its allocation row and call site.
+    struct Computed {
+        ActiveLayout layout;
+        std::vector<std::size_t> rows;
+        std::vector<std::int32_t> sites;
+    };
     void rebuild();
+    void onLayoutReady();
     void showMoment(); // the other tabs' moment as a dashed line
     void updateAxes();
     void onMouseMove(QMouseEvent* event);
@@ -53,6 +67,8 @@ private:
     ScaledAxisTicker* timeTicker_;
     ScaledAxisTicker* bytesTicker_;
     std::vector<std::size_t> bandRows_; // band -> allocation row
+    QFutureWatcher<Computed> watcher_;
+    bool pending_ = false, rebuildAgain_ = false;
     QCPItemStraightLine* momentLine_;
 };
 
