@@ -1,25 +1,12 @@
 #include "live/LiveWriter.h"
 
-#include <ctime>
 #include <unistd.h>
 
+#include "core/Clock.h"
 #include "core/Errors.h"
 #include "live/ProcFiles.h"
 
 namespace memviz {
-
-namespace {
-
-std::string isoNowUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
-} // namespace
 
 RecorderIdentity currentRecorder() {
     RecorderIdentity r;

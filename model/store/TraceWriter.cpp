@@ -1,8 +1,8 @@
 #include "store/TraceWriter.h"
 
 #include <chrono>
-#include <ctime>
 
+#include "core/Clock.h"
 #include "core/Errors.h"
 #include "store/ChunkCodec.h"
 #include "store/SeriesWriter.h"
@@ -12,15 +12,6 @@ namespace memviz {
 namespace {
 
 constexpr std::size_t kEventsPerChunk = 65536;
-
-std::string isoNowUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 void bindOptional(Statement& s, int index, const std::optional<std::int64_t>& v) {
     if (v) s.bind(index, *v);

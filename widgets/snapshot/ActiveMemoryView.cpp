@@ -81,7 +81,6 @@ void ActiveMemoryView::rebuild() {
         rebuildAgain_ = true;
         return;
     }
-    bandRows_.clear();
     bands_->setLayout({}, {});
     if (!session_->isActive()) {
         headline_->clear();
@@ -106,10 +105,7 @@ void ActiveMemoryView::rebuild() {
         }
         Computed c;
         c.layout = layoutActiveMemory(spans, kMaxBands);
-        for (const ActiveBand& b : c.layout.bands) {
-            c.rows.push_back(b.span);
-            c.sites.push_back((*allocations)[b.span].stack);
-        }
+        for (const ActiveBand& b : c.layout.bands) c.sites.push_back((*allocations)[b.span].stack);
         return c;
     }));
 }
@@ -123,7 +119,6 @@ void ActiveMemoryView::onLayoutReady() {
         return;
     }
     Computed c = watcher_.result();
-    bandRows_ = std::move(c.rows);
     bands_->setLayout(std::move(c.layout), std::move(c.sites));
     const QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
     headline_->setText(tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
@@ -172,12 +167,16 @@ void ActiveMemoryView::updateAxes() {
     plot_->yAxis->setLabel(tr("Allocated (%1)").arg(bytesTicker_->unitSuffix()));
 }
 
-std::optional<std::size_t> ActiveMemoryView::allocationAt(const QPointF& pixel) const {
+std::optional<std::size_t> ActiveMemoryView::bandUnder(const QPointF& pixel) const {
     const auto x = static_cast<std::int64_t>(plot_->xAxis->pixelToCoord(pixel.x()));
     const auto y = static_cast<std::int64_t>(plot_->yAxis->pixelToCoord(pixel.y()));
-    const auto band = bandAt(bands_->layout(), x, y);
+    return bandAt(bands_->layout(), x, y);
+}
+
+std::optional<std::size_t> ActiveMemoryView::allocationAt(const QPointF& pixel) const {
+    const auto band = bandUnder(pixel);
     if (!band) return std::nullopt;
-    return bandRows_[*band];
+    return bands_->layout().bands[*band].span;
 }
 
 QString ActiveMemoryView::describe(std::size_t row) const {
@@ -193,13 +192,12 @@ QString ActiveMemoryView::describe(std::size_t row) const {
 }
 
 void ActiveMemoryView::onMouseMove(QMouseEvent* event) {
-    const QPointF pos = event->position();
-    const auto row = allocationAt(pos);
-    std::optional<std::size_t> band;
-    if (row) band = static_cast<std::size_t>(std::find(bandRows_.begin(), bandRows_.end(), *row) - bandRows_.begin());
-    bands_->setHighlighted(band);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    if (row) QToolTip::showText(event->globalPosition().toPoint(), describe(*row), plot_);
+    const auto band = bandUnder(event->position());
+    if (band != bands_->highlighted()) { // redraw only when the band under the pointer changes
+        bands_->setHighlighted(band);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    if (band) QToolTip::showText(event->globalPosition().toPoint(), describe(bands_->layout().bands[*band].span), plot_);
     else QToolTip::hideText();
 }
 

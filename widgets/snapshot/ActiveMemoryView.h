@@ -43,12 +43,14 @@ public:
     void setXRange(double lower, double upper);
     // The allocation row (of the session's allocations) under a plot pixel, if any.
     std::optional<std::size_t> allocationAt(const QPointF& pixel) const;
+    // The band under a plot pixel, if any.
+    std::optional<std::size_t> bandUnder(const QPointF& pixel) const;
 
 private:
-    // What the worker returns: the layout and, per band, its allocation row and call site.
+    // What the worker returns: the layout (a band's span is its allocation row) and, per
+    // band, its call site.
     struct Computed {
         ActiveLayout layout;
-        std::vector<std::size_t> rows;
         std::vector<std::int32_t> sites;
     };
     void rebuild();
@@ -66,7 +68,6 @@ private:
     StackPane* stack_;
     ScaledAxisTicker* timeTicker_;
     ScaledAxisTicker* bytesTicker_;
-    std::vector<std::size_t> bandRows_; // band -> allocation row
     QFutureWatcher<Computed> watcher_;
     bool pending_ = false, rebuildAgain_ = false;
     QCPItemStraightLine* momentLine_;

@@ -21,6 +21,7 @@ public:
     QColor bandColour(std::size_t band) const;
     // The band to show raised (hovered), or none.
     void setHighlighted(std::optional<std::size_t> band);
+    std::optional<std::size_t> highlighted() const { return highlighted_; }
 
     double selectTest(const QPointF& pos, bool onlySelectable, QVariant* details = nullptr) const override;
     QCPRange getKeyRange(bool& foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
