@@ -32,15 +32,13 @@ LiveWriter::LiveWriter(Database& db, const LiveRecordingSpec& spec)
     Transaction tx(db_);
     Statement trace(db_, "INSERT INTO traces(source_path, format, imported_at, epoch_ns, time_kind) VALUES (?,?,?,?,'time')");
     trace.bind(1, spec.title).bind(2, spec.format).bind(3, isoNowUtc());
-    if (spec.epochNs) trace.bind(4, *spec.epochNs);
-    else trace.bindNull(4);
+    trace.bindOptional(4, spec.epochNs);
     trace.run();
     traceId_ = db_.lastInsertRowId();
     Statement rec(db_, "INSERT INTO live_recordings(trace_id, source, state, target_pid, command, interval_ns, children, "
                        "recorder_pid, recorder_start, recorder_boot) VALUES (?,?,'recording',?,?,?,?,?,?,?)");
     rec.bind(1, traceId_).bind(2, spec.source);
-    if (spec.targetPid) rec.bind(3, *spec.targetPid);
-    else rec.bindNull(3);
+    rec.bindOptional(3, spec.targetPid);
     rec.bind(4, spec.command).bind(5, spec.intervalNs).bind(6, spec.children ? 1 : 0);
     rec.bind(7, me.pid).bind(8, me.startTicks).bind(9, me.boot).run();
     tx.commit();
@@ -144,10 +142,7 @@ void LiveWriter::setEnd(const LiveEnd& end) {
     Statement s(db_, "UPDATE live_recordings SET end_reason = ?, exit_code = ?, exit_signal = ?, message = ? "
                      "WHERE trace_id = ?");
     s.bind(1, end.reason);
-    if (end.exitCode) s.bind(2, *end.exitCode);
-    else s.bindNull(2);
-    if (end.exitSignal) s.bind(3, *end.exitSignal);
-    else s.bindNull(3);
+    s.bindOptional(2, end.exitCode).bindOptional(3, end.exitSignal);
     s.bind(4, end.message).bind(5, traceId_).run();
     commit();
 }

@@ -59,6 +59,11 @@ public:
     Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
     Statement& bindBlob(int index, std::span<const unsigned char> blob);
     Statement& bindNull(int index);
+    // The value, or NULL when absent.
+    template <typename T>
+    Statement& bindOptional(int index, const std::optional<T>& v) {
+        return v ? bind(index, static_cast<std::int64_t>(*v)) : bindNull(index);
+    }
 
     // Advances to the next row; false when done. Throws StoreError on failure.
     bool step();

@@ -7,15 +7,6 @@
 
 namespace memviz {
 
-namespace {
-
-template <typename T>
-void bindOptional(Statement& s, int index, const std::optional<T>& v) {
-    if (v) s.bind(index, static_cast<std::int64_t>(*v));
-    else s.bindNull(index);
-}
-
-} // namespace
 
 SnapshotTablesWriter::SnapshotTablesWriter(Database& db, std::int64_t traceId)
     : traceId_(traceId),
@@ -132,16 +123,16 @@ void SnapshotTablesWriter::addAllocations(int device, std::span<const SnapshotAl
 
 void SnapshotTablesWriter::addOom(const SnapshotOomRow& r) {
     oom_.bind(1, traceId_).bind(2, r.device).bind(3, r.seq).bind(4, r.t).bind(5, r.requestedBytes);
-    bindOptional(oom_, 6, r.deviceFreeBytes);
+    oom_.bindOptional(6, r.deviceFreeBytes);
     oom_.bind(7, r.stack).run();
 }
 
 void SnapshotTablesWriter::addAnnotation(const SnapshotAnnotationRow& r) {
     annotation_.bind(1, traceId_);
-    bindOptional(annotation_, 2, r.device);
-    bindOptional(annotation_, 3, r.cudaDevice);
-    bindOptional(annotation_, 4, r.t);
-    bindOptional(annotation_, 5, r.timeUs);
+    annotation_.bindOptional(2, r.device);
+    annotation_.bindOptional(3, r.cudaDevice);
+    annotation_.bindOptional(4, r.t);
+    annotation_.bindOptional(5, r.timeUs);
     annotation_.bind(6, r.stage).bind(7, r.name).run();
 }
 

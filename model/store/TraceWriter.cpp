@@ -13,11 +13,6 @@ namespace {
 
 constexpr std::size_t kEventsPerChunk = 65536;
 
-void bindOptional(Statement& s, int index, const std::optional<std::int64_t>& v) {
-    if (v) s.bind(index, *v);
-    else s.bindNull(index);
-}
-
 } // namespace
 
 std::int32_t NameTable::intern(std::string_view name) {
@@ -52,9 +47,9 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
         Statement s(db, "UPDATE traces SET source_path = ?, format = ?, source_size = ?, source_mtime_ns = ?, "
                         "epoch_ns = ?, time_kind = ? WHERE id = ?");
         s.bind(1, info_.sourcePath).bind(2, info_.format);
-        bindOptional(s, 3, info_.sourceSize);
-        bindOptional(s, 4, info_.sourceMtimeNs);
-        bindOptional(s, 5, info_.epochNs);
+        s.bindOptional(3, info_.sourceSize);
+        s.bindOptional(4, info_.sourceMtimeNs);
+        s.bindOptional(5, info_.epochNs);
         s.bind(6, info_.timeKind).bind(7, *info_.adoptTraceId);
         s.run();
         if (!queryInt(db, "SELECT count(*) FROM traces WHERE id = " + std::to_string(*info_.adoptTraceId)).value_or(0))
@@ -64,9 +59,9 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
         Statement s(db, "INSERT INTO traces(source_path, format, imported_at, source_size, source_mtime_ns, epoch_ns, "
                         "time_kind) VALUES (?,?,?,?,?,?,?)");
         s.bind(1, info_.sourcePath).bind(2, info_.format).bind(3, isoNowUtc());
-        bindOptional(s, 4, info_.sourceSize);
-        bindOptional(s, 5, info_.sourceMtimeNs);
-        bindOptional(s, 6, info_.epochNs);
+        s.bindOptional(4, info_.sourceSize);
+        s.bindOptional(5, info_.sourceMtimeNs);
+        s.bindOptional(6, info_.epochNs);
         s.bind(7, info_.timeKind);
         s.run();
         traceId_ = db.lastInsertRowId();
@@ -299,7 +294,7 @@ void TraceWriter::writeDerivedTables() {
 
     Statement tr(db_, "UPDATE traces SET duration_ns = ?, event_count = ?, epoch_ns = ?, time_kind = ? WHERE id = ?");
     tr.bind(1, maxTime_).bind(2, eventSeq_);
-    bindOptional(tr, 3, info_.epochNs);
+    tr.bindOptional(3, info_.epochNs);
     tr.bind(4, info_.timeKind).bind(5, traceId_).run();
 }
 

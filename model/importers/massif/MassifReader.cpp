@@ -212,8 +212,7 @@ void MassifReader::readTree(const Snapshot& s) {
         if (!node) fail("expected a heap-tree node line (n<children>: <bytes> <label>), got " + shown(line));
         const MassifLabel label = parseMassifLabel(node->label);
         insertNode_.bind(1, out_.traceId()).bind(2, s.number).bind(3, nextId).bind(4, parent).bind(5, node->bytes);
-        if (label.address) insertNode_.bind(6, *label.address);
-        else insertNode_.bindNull(6);
+        insertNode_.bindOptional(6, label.address);
         insertNode_.bind(7, label.function).bind(8, label.location).bind(9, node->label).run();
         if (parent < 0) rootBytes = node->bytes;
         else open.back().childBytes += node->bytes;
