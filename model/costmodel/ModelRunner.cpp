@@ -3,21 +3,15 @@
 namespace memviz::costmodel::sim {
 
 namespace {
-struct GradMode {
-    GradMode(Graph& g, bool enabled) : g_(g), saved_(g.gradEnabled) { g.gradEnabled = enabled; }
-    ~GradMode() { g_.gradEnabled = saved_; }
-    GradMode(const GradMode&) = delete;
-    GradMode& operator=(const GradMode&) = delete;
-    Graph& g_;
-    bool saved_;
-};
-struct OutputCategory {
-    OutputCategory(Graph& g, Category c) : g_(g), saved_(g.outputCategory) { g.outputCategory = c; }
-    ~OutputCategory() { g_.outputCategory = saved_; }
-    OutputCategory(const OutputCategory&) = delete;
-    OutputCategory& operator=(const OutputCategory&) = delete;
-    Graph& g_;
-    Category saved_;
+// Sets a graph flag for a scope (torch.no_grad / enable_grad, the category outputs count as).
+template <typename T>
+struct ScopedSetting {
+    ScopedSetting(T& slot, T value) : slot_(slot), saved_(slot) { slot = value; }
+    ~ScopedSetting() { slot_ = saved_; }
+    ScopedSetting(const ScopedSetting&) = delete;
+    ScopedSetting& operator=(const ScopedSetting&) = delete;
+    T& slot_;
+    T saved_;
 };
 } // namespace
 
@@ -63,7 +57,7 @@ Tensor ModelRunner::list(const std::vector<ResolvedLayer>& layers, Tensor x) {
 Tensor ModelRunner::checkpointSegment(int first, int last, const Tensor& x) {
     Tensor out;
     {
-        GradMode noGrad(g_, false); // CheckpointFunction.forward runs the segment under no_grad
+        ScopedSetting<bool> noGrad(g_.gradEnabled, false); // CheckpointFunction.forward runs the segment under no_grad
         out = range(first, last, x);
     }
     // ...and saves only its input. Backward: detach the input, re-run the segment with grad,
@@ -74,8 +68,8 @@ Tensor ModelRunner::checkpointSegment(int first, int last, const Tensor& x) {
         g.op("aten.detach");
         Tensor outputs;
         {
-            GradMode withGrad(g, true);
-            OutputCategory activations(g, Category::Activations);
+            ScopedSetting<bool> withGrad(g.gradEnabled, true);
+            ScopedSetting<Category> activations(g.outputCategory, Category::Activations);
             outputs = range(first, last, detached);
         }
         g.backward({{std::move(outputs), std::move(grads[0])}});
