@@ -31,6 +31,12 @@ namespace {
 
 QString samplePath() { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/sample/sample_training_step.csv.gz"; }
 
+// Imports the bundled sample into a store in `dir` and opens it in `session`.
+void openSample(TraceSession& session, const QTemporaryDir& dir) {
+    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
+    session.open(QString::fromStdString(t.storePath), t.traceId);
+}
+
 QByteArray bigLog(int pairs) {
     QByteArray s = "time_ns,action,address,size,op\n";
     s.reserve(pairs * 60);
@@ -132,8 +138,7 @@ void TestWidgets::opsModelIsAValidModel() {
 void TestWidgets::filterBoxFiltersOperators() {
     TraceSession session;
     QTemporaryDir dir;
-    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
-    session.open(QString::fromStdString(t.storePath), t.traceId);
+    openSample(session, dir);
     OpsView view(&session);
     view.waitForQuery();
     const int all = view.table()->model()->rowCount();
@@ -149,8 +154,7 @@ void TestWidgets::selectionRestrictsTheOperatorTable() {
     if (py.isEmpty()) QSKIP("no python3 for the oracle");
     TraceSession session;
     QTemporaryDir dir;
-    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
-    session.open(QString::fromStdString(t.storePath), t.traceId);
+    openSample(session, dir);
     OpsView view(&session);
     view.waitForQuery();
     const TimeRange window{session.fullRange().end / 4, session.fullRange().end / 2};
@@ -176,8 +180,7 @@ void TestWidgets::selectionRestrictsTheOperatorTable() {
 void TestWidgets::shiftDragSelectsAWindow() {
     TraceSession session;
     QTemporaryDir dir;
-    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
-    session.open(QString::fromStdString(t.storePath), t.traceId);
+    openSample(session, dir);
     TimelinePlot timeline(&session);
     timeline.resize(1000, 400);
     timeline.show();
@@ -206,8 +209,7 @@ void TestWidgets::shiftDragSelectsAWindow() {
 void TestWidgets::wheelZoomsAndHomeResets() {
     TraceSession session;
     QTemporaryDir dir;
-    const OpenedTrace t = openTrace(samplePath().toStdString(), dir.filePath("s.memviz").toStdString(), Progress{});
-    session.open(QString::fromStdString(t.storePath), t.traceId);
+    openSample(session, dir);
     TimelinePlot timeline(&session);
     timeline.resize(1000, 400);
     timeline.show();
