@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "costmodel/CudaCachingAllocator.h"
 #include "workshop/OomDiagnosis.h"
 #include "workshop/OomMessage.h"
 

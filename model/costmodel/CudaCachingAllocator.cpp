@@ -2,16 +2,6 @@
 
 namespace memviz::costmodel {
 
-std::int64_t CudaCachingAllocator::roundSize(std::int64_t bytes) {
-    return bytes < kMinBlockSize ? kMinBlockSize : kMinBlockSize * ((bytes + kMinBlockSize - 1) / kMinBlockSize);
-}
-
-std::int64_t CudaCachingAllocator::segmentSize(std::int64_t rounded) {
-    if (rounded <= kSmallSize) return kSmallBuffer;
-    if (rounded < kMinLargeAlloc) return kLargeBuffer;
-    return kRoundLarge * ((rounded + kRoundLarge - 1) / kRoundLarge);
-}
-
 int CudaCachingAllocator::allocate(std::int64_t bytes) {
     const std::int64_t size = roundSize(bytes);
     const bool small = size <= kSmallSize;

@@ -10,20 +10,22 @@
 #include <tuple>
 #include <vector>
 
+#include "trace/CudaAllocatorRules.h"
+
 namespace memviz::costmodel {
 
 class CudaCachingAllocator {
 public:
-    // The allocator's constants, as c10/cuda/CUDACachingAllocator.cpp names them.
-    static constexpr std::int64_t kMinBlockSize = 512;        // every request rounds up to this
-    static constexpr std::int64_t kSmallSize = 1 << 20;       // up to 1 MiB: the small pool
-    static constexpr std::int64_t kSmallBuffer = 2 << 20;     // the small pool's segments
-    static constexpr std::int64_t kMinLargeAlloc = 10 << 20;  // under 10 MiB: a kLargeBuffer segment
-    static constexpr std::int64_t kLargeBuffer = 20 << 20;
-    static constexpr std::int64_t kRoundLarge = 2 << 20;      // larger segments round up to this
+    // The allocator's constants and size rules (trace/CudaAllocatorRules.h).
+    static constexpr std::int64_t kMinBlockSize = cuda_allocator::kMinBlockSize;
+    static constexpr std::int64_t kSmallSize = cuda_allocator::kSmallSize;
+    static constexpr std::int64_t kSmallBuffer = cuda_allocator::kSmallBuffer;
+    static constexpr std::int64_t kMinLargeAlloc = cuda_allocator::kMinLargeAlloc;
+    static constexpr std::int64_t kLargeBuffer = cuda_allocator::kLargeBuffer;
+    static constexpr std::int64_t kRoundLarge = cuda_allocator::kRoundLarge;
 
-    static std::int64_t roundSize(std::int64_t bytes);
-    static std::int64_t segmentSize(std::int64_t rounded);
+    static std::int64_t roundSize(std::int64_t bytes) { return cuda_allocator::roundSize(bytes); }
+    static std::int64_t segmentSize(std::int64_t rounded) { return cuda_allocator::segmentSize(rounded); }
 
     // Returns a block id for free().
     int allocate(std::int64_t bytes);

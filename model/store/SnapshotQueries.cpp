@@ -182,13 +182,6 @@ std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationR
     return out;
 }
 
-std::int64_t roundedRequest(std::int64_t requested) {
-    constexpr std::int64_t kMinBlock = 512;
-    if (requested < kMinBlock) return kMinBlock;
-    if (requested > std::numeric_limits<std::int64_t>::max() - kMinBlock) return requested;
-    return (requested + kMinBlock - 1) / kMinBlock * kMinBlock;
-}
-
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t) {
     // The last chunk that starts at or before t holds the answer (or it is its last entry).
     Statement s(db, "SELECT first_seq, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND t_first <= ? "

@@ -61,11 +61,6 @@ struct AllocationSearch {
 std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all,
                                            const std::vector<std::size_t>& indexes, const AllocationSearch& search,
                                            const StackCatalog& stacks);
-// The allocator's block for a request when the snapshot does not show it: CUDA's caching
-// allocator rounds requests up to multiples of 512 bytes (its default, without
-// roundup_power2_divisions), and a block can be larger still when a segment is not split.
-std::int64_t roundedRequest(std::int64_t requested);
-
 // The entry (index in the device's trace) in effect at time t: the last one at or before t;
 // -1 before the first.
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t);

@@ -32,7 +32,7 @@ void tensorRange(const OomMessage& m, OomDiagnosis& d) {
     const std::int64_t lastMultiple = r.high / kRoundLarge * kRoundLarge;
     const bool rounded = firstMultiple <= lastMultiple;
     // Sizes are first rounded up to 512 B: the last 511 bytes below 10 MiB round up to it.
-    const std::int64_t lastUnderLarge = kMinLargeAlloc - CudaSegments::kMinBlockSize;
+    const std::int64_t lastUnderLarge = kMinLargeAlloc - kMinBlockSize;
     const std::int64_t roundedLow = std::max(lastUnderLarge + 1, firstMultiple - kRoundLarge + 1);
     if (covers(kSmallBuffer)) {
         d.tensorReason = TensorRangeReason::SmallSegment;

@@ -7,18 +7,18 @@
 #include <cstdint>
 #include <optional>
 
-#include "costmodel/CudaCachingAllocator.h"
+#include "trace/CudaAllocatorRules.h"
 #include "workshop/OomMessage.h"
 
 namespace memviz::workshop {
 
-// The CUDA caching allocator's segment rule: the cost model's allocator model owns it.
-using CudaSegments = costmodel::CudaCachingAllocator;
-inline constexpr std::int64_t kSmallSize = CudaSegments::kSmallSize;
-inline constexpr std::int64_t kSmallBuffer = CudaSegments::kSmallBuffer;
-inline constexpr std::int64_t kMinLargeAlloc = CudaSegments::kMinLargeAlloc;
-inline constexpr std::int64_t kLargeBuffer = CudaSegments::kLargeBuffer;
-inline constexpr std::int64_t kRoundLarge = CudaSegments::kRoundLarge;
+// The CUDA caching allocator's segment rule (trace/CudaAllocatorRules.h).
+using cuda_allocator::kLargeBuffer;
+using cuda_allocator::kMinBlockSize;
+using cuda_allocator::kMinLargeAlloc;
+using cuda_allocator::kRoundLarge;
+using cuda_allocator::kSmallBuffer;
+using cuda_allocator::kSmallSize;
 
 enum class TensorRangeReason {
     Exact,          // the CPU allocators print the exact byte count

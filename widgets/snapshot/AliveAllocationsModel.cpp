@@ -6,9 +6,17 @@
 
 #include "core/Units.h"
 #include "store/SnapshotQueries.h"
+#include "trace/CudaAllocatorRules.h"
 #include "widgets/snapshot/SnapshotSession.h"
 
 namespace memviz {
+
+namespace {
+// The allocator's block for a request when the snapshot does not show it: CUDA's caching
+// allocator rounds requests up to multiples of 512 bytes (its default, without
+// roundup_power2_divisions), and a block can be larger still when a segment is not split.
+std::int64_t blockFor(std::int64_t requested) { return cuda_allocator::roundSize(requested); }
+} // namespace
 
 namespace {
 
@@ -48,7 +56,7 @@ std::optional<std::int64_t> AliveAllocationsModel::age(const SnapshotAllocationR
 QVariant AliveAllocationsModel::display(const SnapshotAllocationRow& a, int column) const {
     switch (column) {
     case Address: return hexAddress(a.address);
-    case Size: return a.blockSize ? bytes(*a.blockSize) : QStringLiteral("\u2248 ") + bytes(roundedRequest(a.requestedSize));
+    case Size: return a.blockSize ? bytes(*a.blockSize) : QStringLiteral("\u2248 ") + bytes(blockFor(a.requestedSize));
     case Requested: return bytes(a.requestedSize);
     case Age: {
         const auto v = age(a);
@@ -70,7 +78,7 @@ QVariant AliveAllocationsModel::display(const SnapshotAllocationRow& a, int colu
 QVariant AliveAllocationsModel::sortKey(const SnapshotAllocationRow& a, int column) const {
     switch (column) {
     case Address: return static_cast<quint64>(a.address);
-    case Size: return static_cast<qint64>(a.blockSize ? *a.blockSize : roundedRequest(a.requestedSize));
+    case Size: return static_cast<qint64>(a.blockSize ? *a.blockSize : blockFor(a.requestedSize));
     case Requested: return static_cast<qint64>(a.requestedSize);
     case Age: {
         const auto v = age(a);
@@ -88,7 +96,7 @@ QVariant AliveAllocationsModel::toolTip(const SnapshotAllocationRow& a, int colu
         return a.blockSize ? tr("%L1 bytes: the allocator's block, as the final segments show it").arg(*a.blockSize)
                            : tr("about %L1 bytes: the trace records only the requested size; the allocator rounds "
                                 "requests up to multiples of 512 bytes (and may not split a larger block)")
-                                 .arg(roundedRequest(a.requestedSize));
+                                 .arg(blockFor(a.requestedSize));
     case Requested: return tr("%L1 bytes asked for").arg(a.requestedSize);
     case Age:
     case AllocatedAt:
