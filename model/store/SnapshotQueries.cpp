@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <limits>
 #include <map>
 
 #include "store/ChunkCodec.h"
