@@ -184,10 +184,11 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
 
     // Devices in a stable order: cpu first, then by type and id.
     std::map<DeviceKey, std::uint16_t> devices;
-    for (const MemoryRecord& m : s.memory) devices.emplace(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}, 0);
-    std::map<DeviceKey, bool> hasTotals;
+    std::map<DeviceKey, bool> hasTotals; // every event of the device carries the totals
     for (const MemoryRecord& m : s.memory) {
-        auto [it, fresh] = hasTotals.emplace(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}, m.hasTotals);
+        const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
+        devices.emplace(key, 0);
+        auto [it, fresh] = hasTotals.emplace(key, m.hasTotals);
         if (!fresh) it->second = it->second && m.hasTotals;
     }
     std::vector<std::int64_t> allocatedSeries, reservedSeries;
