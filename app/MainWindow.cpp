@@ -389,7 +389,9 @@ void MainWindow::showOpened(const QString& storePath, qint64 traceId, const QStr
 void MainWindow::onImportFailed(const QString& message) {
     setBusy(false);
     statusBar()->clearMessage();
-    if (!session_->isOpen()) emptyPage_->setNotice(tr("Could not open %1: %2").arg(import_->path(), message));
+    // Importers' messages name the file already.
+    if (!session_->isOpen())
+        emptyPage_->setNotice(message.contains(import_->path()) ? message : tr("Could not open %1: %2").arg(import_->path(), message));
     QMessageBox::warning(this, tr("Cannot open file"), message);
 }
 

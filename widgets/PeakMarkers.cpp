@@ -13,11 +13,18 @@
 
 namespace memviz {
 
-std::optional<std::int64_t> stackShareAtPeak(TraceSession& session, const SeriesInfo& series) {
-    if (series.style != kSeriesStacked) return std::nullopt;
-    for (const DeviceSummary& d : session.summary().devices)
-        if (d.device == series.device && d.peakBytes > 0) return seriesValueAt(session.database(), series.id, d.peakTimeNs).value_or(0);
-    return std::nullopt;
+QStringList stackBreakdownAt(TraceSession& session, int device, std::int64_t t) {
+    std::vector<std::pair<std::int64_t, QString>> parts;
+    for (const SeriesInfo& s : session.series()) {
+        if (s.device != device || s.style != kSeriesStacked) continue;
+        const std::int64_t own = seriesValueAt(session.database(), s.id, t).value_or(0);
+        if (own != 0) parts.emplace_back(own, QString::fromStdString(s.name));
+    }
+    std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList out;
+    for (const auto& [bytes, name] : parts)
+        out << QStringLiteral("%1 %2").arg(name, QString::fromStdString(formatBytes(static_cast<double>(bytes))));
+    return out;
 }
 
 namespace {
@@ -27,6 +34,9 @@ constexpr double kNearInTime = 0.3;
 constexpr double kNearInBytes = 0.2;
 constexpr int kLaneHeightPx = 17;
 constexpr int kMaxLanes = 3;
+// A peak this low (share of the largest) is lifted a lane, clear of the band of marked calls
+// at the bottom of the plot.
+constexpr double kLowPeakShare = 0.08;
 } // namespace
 
 void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::function<QString(double)>& xText) {
@@ -41,6 +51,7 @@ void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::functio
             if (std::abs(static_cast<double>(other->peakTimeNs - d.peakTimeNs)) <= kNearInTime * static_cast<double>(summary.trace.durationNs) &&
                 std::abs(static_cast<double>(other->peakBytes - d.peakBytes)) <= kNearInBytes * static_cast<double>(largest))
                 ++lane;
+        if (static_cast<double>(d.peakBytes) < kLowPeakShare * static_cast<double>(largest)) lane = std::max(lane, 1);
         lane = std::min(lane, kMaxLanes - 1);
         placed.push_back(&d);
         auto* tracer = new QCPItemTracer(plot);

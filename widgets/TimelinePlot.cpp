@@ -23,6 +23,8 @@ namespace {
 
 // Room above the highest value, so peak labels sit above the data instead of on it.
 constexpr double kValueHeadroom = 1.15;
+// ... and at least this many pixels of it, so a short plot still has room for a label line.
+constexpr int kPeakLabelRoomPx = 24;
 // The read-out line above the plot: time and series values, this many to a line.
 constexpr int kReadoutPartsPerLine = 4;
 // Region labels stack upwards from this height (axis-rect ratio, 0 = top), in lanes.
@@ -35,8 +37,9 @@ constexpr int kLabelLanes = 3;
 constexpr double kMomentLabelBottom = 0.985;
 // A dragged selection reaches the tables when the mouse rests this long (or is released).
 constexpr int kSelectionSettleMs = 150;
-// A layout that changes the plot's width asks the pyramid again; it settles in one or two.
-constexpr int kMaxLayoutRefreshes = 3;
+// A layout that changes the plot's size asks the pyramid again. The size settles (the axis
+// labels depend on the values' range, not on the width); the cap only guards against a loop.
+constexpr int kMaxLayoutRefreshes = 8;
 
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
@@ -157,6 +160,8 @@ void TimelinePlot::rebuild() {
     lastLevels_.clear();
     plot_->yAxis2->setVisible(false);
     lastColumns_ = 0;
+    layoutRefreshes_ = 0;
+    peakBreakdown_.clear();
     if (!session_->isOpen()) {
         overlay_->update();
         resetReadoutLine();
@@ -199,15 +204,23 @@ void TimelinePlot::rebuild() {
         stackedOn_.push_back(below);
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
-        QString name = seriesLabel(s, *session_);
-        // A category's share of the peak goes into the legend (a box beside the peak hid data).
-        if (const auto share = stackShareAtPeak(*session_, s); share && *share > 0)
-            name = tr("%1 (%2 at the peak)").arg(name, QString::fromStdString(formatBytes(static_cast<double>(*share))));
-        g->setName(name);
+        g->setName(seriesLabel(s, *session_));
         graphs_.push_back(g);
         seriesIds_.push_back(s.id);
     }
     lastLevels_.assign(graphs_.size(), 0);
+    // Stacked charts: the categories at the peak, shown in the line above the plot when the
+    // pointer is elsewhere (a box of them beside the peak hid the data next to it).
+    peakBreakdown_.clear();
+    for (const DeviceSummary& d : summary.devices) {
+        const QStringList parts = d.peakBytes > 0 ? stackBreakdownAt(*session_, d.device, d.peakTimeNs) : QStringList();
+        if (parts.isEmpty()) continue;
+        QStringList lines;
+        for (qsizetype i = 0; i < parts.size(); i += kReadoutPartsPerLine)
+            lines << parts.mid(i, kReadoutPartsPerLine).join(QStringLiteral(", "));
+        peakBreakdown_ += (peakBreakdown_.isEmpty() ? QString() : QStringLiteral("\n")) +
+                          tr("At the %1 peak: %2").arg(QString::fromStdString(d.name), lines.join(QStringLiteral(",\n")));
+    }
     resetReadoutLine();
     addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); });
     createOverlayItems();
@@ -319,6 +332,10 @@ void TimelinePlot::refreshData() {
     const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
     const int columns = std::max(1, plot_->axisRect()->width());
     lastColumns_ = columns;
+    const int height = plot_->axisRect()->height();
+    lastHeight_ = height;
+    const double headroom =
+        std::max(kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
     double yMax = 0, y2Max = 0;
     lastPointCount_ = 0;
     std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
@@ -344,8 +361,8 @@ void TimelinePlot::refreshData() {
         graphs_[i]->setData(keys, values, true);
         if (stackedOn_[i] > -2) drawn[i] = std::move(points);
     }
-    plot_->yAxis->setRange(0, yMax > 0 ? yMax * kValueHeadroom : 1024);
-    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * kValueHeadroom : 10);
+    plot_->yAxis->setRange(0, yMax > 0 ? yMax * headroom : 1024);
+    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * headroom : 10);
     updateAxisLabels();
     overlay_->update();
     updateLine();
@@ -399,7 +416,8 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
 void TimelinePlot::resetReadoutLine() {
     // As many (blank) lines as a read-out of these series takes.
     const qsizetype parts = 1 + static_cast<qsizetype>(graphs_.size()) + (readoutExtra_ ? 1 : 0);
-    const qsizetype lines = std::max<qsizetype>(1, (parts + kReadoutPartsPerLine - 1) / kReadoutPartsPerLine);
+    const qsizetype lines = std::max<qsizetype>({1, (parts + kReadoutPartsPerLine - 1) / kReadoutPartsPerLine,
+                                                 peakBreakdown_.isEmpty() ? 0 : peakBreakdown_.count('\n') + 1});
     QStringList blank;
     for (qsizetype i = 0; i < lines; ++i) blank << QStringLiteral(" ");
     readoutBlank_ = blank.join(QStringLiteral("\n"));
@@ -417,6 +435,10 @@ void TimelinePlot::updateLine() {
         readout_->setText(overlay_->caption());
         readout_->setTextColor(QColor(230, 120, 0).darker(130));
         readout_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    } else if (!peakBreakdown_.isEmpty()) {
+        readout_->setText(peakBreakdown_);
+        readout_->setTextColor(QColor(160, 20, 20));
+        readout_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     } else {
         readout_->setText(readoutBlank_);
     }
@@ -433,7 +455,7 @@ void TimelinePlot::onLayoutDone() {
     // The first layout of a trace (legend, axis labels, the window's own size) changes the
     // width the data was asked for: ask again, so the first drawing is what Home draws.
     if (!session_->isOpen() || lastColumns_ == 0) return;
-    if (std::max(1, plot_->axisRect()->width()) == lastColumns_) {
+    if (std::max(1, plot_->axisRect()->width()) == lastColumns_ && plot_->axisRect()->height() == lastHeight_) {
         layoutRefreshes_ = 0;
         return;
     }

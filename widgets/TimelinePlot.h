@@ -121,12 +121,14 @@ private:
     // Pixel columns the last refresh asked the pyramid for; a layout that changes the plot's
     // width asks again (the first layout of a new trace does: legend and axis labels).
     int lastColumns_ = 0;
+    int lastHeight_ = 0; // and the height the value axis' headroom was computed for
     int layoutRefreshes_ = 0;
     QCPItemRect* selectionRect_ = nullptr;
     QCPItemStraightLine* cursorLine_ = nullptr;
     QCPTextElement* readout_ = nullptr;
     QString shownReadout_;
     QString readoutBlank_;
+    QString peakBreakdown_; // stacked charts: the categories at the peak
     CallSpanOverlay* overlay_ = nullptr;
     QTimer refreshTimer_;
     // While a selection is dragged the rectangle follows the mouse at once; the session (and

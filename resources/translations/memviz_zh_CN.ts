@@ -2951,8 +2951,8 @@ Allocated in %1</source>
         <translation>无</translation>
     </message>
     <message>
-        <source>%1 (%2 at the peak)</source>
-        <translation>%1（峰值时 %2）</translation>
+        <source>At the %1 peak: %2</source>
+        <translation>%1 峰值时：%2</translation>
     </message>
 </context>
 <context>
