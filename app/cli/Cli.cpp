@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QFileInfo>
 #include <cstring>
 
 #include "cli/CliSupport.h"
@@ -101,7 +102,10 @@ bool isCommandLineInvocation(int argc, char** argv) {
         return true;
     for (const char* c : kCommands)
         if (!std::strcmp(a, c)) return true;
-    return false;
+    // A first word that is neither a subcommand nor an existing file is a mistyped command
+    // (`memviz diff A B`): run() answers it with a usage error instead of opening the window
+    // on a file that is not there. Options (--sample, Qt's -platform ...) go to the window.
+    return a[0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(a));
 }
 
 int run(int argc, char** argv) {
@@ -137,7 +141,10 @@ int run(int argc, char** argv) {
         printErr("memviz " + command + ": " + QString::fromUtf8(e.what()) + "\n");
         return 1;
     }
-    printErr("memviz: unknown command \"" + command + "\" (see memviz --help)\n");
+    QStringList commands;
+    for (const char* c : kCommands) commands << QString::fromLatin1(c);
+    printErr("memviz: \"" + command + "\" is neither a command nor an existing file\n" +
+             "commands: " + commands.join(", ") + "\n" + "usage: memviz COMMAND ARGS... | memviz [FILE_OR_DB] (see memviz --help)\n");
     return 2;
 }
 

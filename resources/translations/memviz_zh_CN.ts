@@ -629,6 +629,10 @@
         <source>Allocated in</source>
         <translation>分配位置</translation>
     </message>
+    <message>
+        <source>entries</source>
+        <translation>条目</translation>
+    </message>
 </context>
 <context>
     <name>memviz::AllocationBands</name>
@@ -850,6 +854,10 @@
     <message>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 – %2 of %3 rows shown (filter: %4)</source>
+        <translation>%1 – 显示 %2 / %3 行（筛选：%4）</translation>
     </message>
 </context>
 <context>
@@ -1762,6 +1770,22 @@ See where memory went, and what to change.</source>
     <message>
         <source>&amp;Record</source>
         <translation>记录(&amp;R)</translation>
+    </message>
+    <message>
+        <source>%1 %p%</source>
+        <translation>%1 %p%</translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Import of %1 cancelled; nothing was stored.</source>
+        <translation>已取消导入 %1；未存储任何内容。</translation>
     </message>
 </context>
 <context>
@@ -2926,6 +2950,10 @@ Allocated in %1</source>
         <source>none</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>At the %1 peak: %2</source>
+        <translation>%1 峰值时：%2</translation>
+    </message>
 </context>
 <context>
     <name>memviz::TraceAxis</name>
@@ -3238,6 +3266,64 @@ Allocated in %1</source>
     <message>
         <source>Cannot calibrate: %1</source>
         <translation>无法校准：%1</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::ImportTask</name>
+    <message>
+        <source>reading</source>
+        <translation>读取中</translation>
+    </message>
+    <message>
+        <source>building</source>
+        <translation>构建中</translation>
+    </message>
+    <message>
+        <source>writing the store</source>
+        <translation>写入存储</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::EmptyPage</name>
+    <message>
+        <source>&lt;h2&gt;No trace open&lt;/h2&gt;&lt;p&gt;Open a trace or a memviz store, or drop a file anywhere on this window: a PyTorch profiler trace, a CUDA memory snapshot, a memory-timeline export, heaptrack, Valgrind massif, or an allocation log.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;没有打开的记录&lt;/h2&gt;&lt;p&gt;打开一个记录或 memviz 存储，或把文件拖到本窗口任意位置：PyTorch profiler 记录、CUDA 显存快照、内存时间线导出、heaptrack、Valgrind massif 或分配日志。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open a File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>A trace or a .memviz store (Ctrl+O)</source>
+        <translation>记录或 .memviz 存储（Ctrl+O）</translation>
+    </message>
+    <message>
+        <source>Open the Sample</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <source>A small training step, bundled with memviz</source>
+        <translation>memviz 自带的一个小训练步</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Lessons on tensor sizes, batch size, optimizers, checkpointing; the OOM decoder (Ctrl+L)</source>
+        <translation>关于张量大小、批大小、优化器、检查点的课程；OOM 报错解读（Ctrl+L）</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>最近的文件</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>None yet.</source>
+        <translation>暂无。</translation>
     </message>
 </context>
 </TS>
