@@ -62,6 +62,8 @@ run "/usr/bin/python3 -c 'import memviz_probe'" "/usr/bin/python3 -c 'import mem
 if [ -n "$out" ]; then mkdir -p "$out" && cp "$target"/tmp/*.png "$out/" && echo "screenshots copied to $out"; fi
 
 in_root apt-get purge -y -qq memviz >/dev/null
+run "nothing of memviz is left after apt-get purge" \
+  "! ls /usr/bin/memviz /usr/share/memviz /usr/lib/python3/dist-packages/memviz_probe.py /usr/lib/python3/dist-packages/__pycache__/memviz_probe.* 2>/dev/null | grep -q ."
 in_root apt-get autoremove -y -qq --purge >/dev/null
 echo "== clean install: $failures failure(s)"
 [ "$failures" -eq 0 ]

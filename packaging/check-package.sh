@@ -105,7 +105,7 @@ check "/usr/bin/python3 -c 'import memviz_probe' (from dist-packages)" bash -c \
 echo "== apt-get purge memviz"
 apt_get purge memviz >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; echo "FAIL  apt-get purge"; exit 1; }
 installed=0
-check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe.py 2>/dev/null | grep -q ."
+check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe.py /usr/lib/python3/dist-packages/__pycache__/memviz_probe.* 2>/dev/null | grep -q ."
 check "xdg-mime no longer names memviz.desktop" bash -c "[ \"\$(xdg-mime query default application/x-memviz)\" != memviz.desktop ]"
 
 echo "== package stage: $((failures)) failure(s), $(( $(date +%s) - started )) s"
