@@ -72,7 +72,8 @@ check "desktop entry, metainfo, MIME XML" bash "$root/packaging/tests/validate_d
   /usr/share/applications/memviz.desktop /usr/share/metainfo/io.github.memviz.metainfo.xml /usr/share/mime/packages/memviz.xml
 
 echo "== the installed memviz"
-export QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=$scratch/runtime XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache
+export QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=$scratch/runtime XDG_CONFIG_HOME=$scratch/config XDG_CACHE_HOME=$scratch/cache XDG_DATA_HOME=$scratch/data
+export XDG_CURRENT_DESKTOP=X-Generic  # xdg-mime reads the XDG files, not a desktop's own settings
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 cd "$scratch"
 version=$(dpkg-deb --field "$deb" Version)

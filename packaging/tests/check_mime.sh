@@ -26,6 +26,7 @@ update-mime-database "$data/mime" >/dev/null 2>&1
 update-desktop-database "$data/applications"
 export XDG_DATA_HOME=$data XDG_DATA_DIRS=$data XDG_CONFIG_HOME=$scratch/config
 export XDG_RUNTIME_DIR=$scratch/runtime XDG_CACHE_HOME=$scratch/cache
+export XDG_CURRENT_DESKTOP=X-Generic  # xdg-mime reads the XDG files, not a desktop's own settings
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 cd "$files"
 
