@@ -8,7 +8,7 @@
 # application for every type.
 # usage: check_mime.sh MEMVIZ MIME_TYPE_OF PACKAGING_DIR SAMPLE_TRACE
 set -euo pipefail
-memviz=$1 qt_mime=$2 packaging=$3 sample=$4
+memviz=$(readlink -f "$1") qt_mime=$(readlink -f "$2") packaging=$(readlink -f "$3") sample=$(readlink -f "$4")
 for tool in gio update-mime-database update-desktop-database xdg-mime heaptrack valgrind zstd gzip python3; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed (packaging/install-deps.sh)"; exit 1; }
 done
