@@ -1,13 +1,19 @@
-// memviz: a subcommand runs headless (cli::run); anything else opens the window.
+// memviz: a subcommand runs headless (cli::run); the hidden --import-worker mode is the
+// window's import child (ImportWorker.h); anything else opens the window.
 #include <QApplication>
 #include <QIcon>
+#include <cstring>
 
+#include "ImportWorker.h"
 #include "Language.h"
 #include "MainWindow.h"
 #include "WindowHost.h"
 #include "cli/Cli.h"
+#include "widgets/ImportWorkerProtocol.h"
 
 int main(int argc, char** argv) {
+    // Before Qt starts: the worker needs no application object, only the model.
+    if (argc > 1 && !std::strcmp(argv[1], memviz::importworker::kSwitch)) return memviz::runImportWorker(argc, argv);
     Q_INIT_RESOURCE(memviz); // the resources live in a static library
     QCoreApplication::setOrganizationName("memviz");
     QCoreApplication::setApplicationName("memviz");

@@ -1,0 +1,119 @@
+#include "widgets/ImportWorkerProtocol.h"
+
+#include <charconv>
+
+namespace memviz::importworker {
+
+namespace {
+
+std::string escape(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char c : s) {
+        if (c == '\\') out += "\\\\";
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else out += c;
+    }
+    return out;
+}
+
+std::string unescape(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '\\' || i + 1 == s.size()) {
+            out += s[i];
+            continue;
+        }
+        const char next = s[++i];
+        out += next == 'n' ? '\n' : next == 'r' ? '\r' : next;
+    }
+    return out;
+}
+
+// Splits off the first space-separated word of `rest`.
+std::string_view word(std::string_view& rest) {
+    const std::size_t space = rest.find(' ');
+    const std::string_view w = rest.substr(0, space);
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    return w;
+}
+
+std::optional<std::int64_t> number(std::string_view w) {
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (ec != std::errc() || end != w.data() + w.size() || w.empty()) return std::nullopt;
+    return v;
+}
+
+} // namespace
+
+const char* phaseWord(ProgressPhase phase) {
+    switch (phase) {
+    case ProgressPhase::Reading: return "reading";
+    case ProgressPhase::Building: return "building";
+    case ProgressPhase::Writing: return "writing";
+    }
+    return "reading";
+}
+
+std::string format(const Line& line) {
+    switch (line.kind) {
+    case Line::Kind::Phase: return std::string("phase ") + phaseWord(line.phase) + "\n";
+    case Line::Kind::Progress: return "progress " + std::to_string(line.done) + " " + std::to_string(line.total) + "\n";
+    case Line::Kind::Done: return "done " + std::to_string(line.traceId) + (line.imported ? " 1\n" : " 0\n");
+    case Line::Kind::Error: return "error " + escape(line.message) + "\n";
+    case Line::Kind::OutOfMemory: return "oom\n";
+    case Line::Kind::Cancelled: return "cancelled\n";
+    }
+    return {};
+}
+
+std::optional<Line> parse(std::string_view text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    std::string_view rest = text;
+    const std::string_view keyword = word(rest);
+    Line line;
+    if (keyword == "phase") {
+        line.kind = Line::Kind::Phase;
+        if (rest == "reading") line.phase = ProgressPhase::Reading;
+        else if (rest == "building") line.phase = ProgressPhase::Building;
+        else if (rest == "writing") line.phase = ProgressPhase::Writing;
+        else return std::nullopt;
+        return line;
+    }
+    if (keyword == "progress") {
+        line.kind = Line::Kind::Progress;
+        const auto done = number(word(rest));
+        const auto total = number(rest);
+        if (!done || !total) return std::nullopt;
+        line.done = *done;
+        line.total = *total;
+        return line;
+    }
+    if (keyword == "done") {
+        line.kind = Line::Kind::Done;
+        const auto id = number(word(rest));
+        if (!id || (rest != "0" && rest != "1")) return std::nullopt;
+        line.traceId = *id;
+        line.imported = rest == "1";
+        return line;
+    }
+    if (keyword == "error") {
+        line.kind = Line::Kind::Error;
+        line.message = unescape(rest);
+        return line;
+    }
+    if (keyword == "oom" && rest.empty()) {
+        line.kind = Line::Kind::OutOfMemory;
+        return line;
+    }
+    if (keyword == "cancelled" && rest.empty()) {
+        line.kind = Line::Kind::Cancelled;
+        return line;
+    }
+    return std::nullopt;
+}
+
+} // namespace memviz::importworker

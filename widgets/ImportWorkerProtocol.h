@@ -1,0 +1,63 @@
+#pragma once
+// The lines an import worker (`memviz --import-worker`, a child process of the window) writes
+// on its standard output, one per line, and their parsing in the window. Plain text, so a
+// person can run the worker by hand and read it:
+//   phase reading|building|writing        a new phase of the import starts
+//   progress DONE TOTAL                   progress within the phase; while reading, DONE of
+//                                         TOTAL is the file position (bytes of the file)
+//   done TRACE_ID IMPORTED                the trace is in the store (IMPORTED 0: an earlier
+//                                         import of the same file was reused)
+//   error MESSAGE                         bad input or a store error; nothing was stored
+//   oom                                   an allocation failed under the memory ceiling
+//   cancelled                             stopped on SIGTERM; nothing was stored
+// MESSAGE is UTF-8 with backslash and newline escaped as \\ and \n.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/Progress.h"
+
+namespace memviz::importworker {
+
+// The switch that starts the worker mode: `memviz --import-worker FILE --db STORE
+// [--memory-limit BYTES]`.
+inline constexpr const char* kSwitch = "--import-worker";
+
+// Test-only: makes the worker crash at its first progress report while reading
+// (segv, abort, oom: allocate until the ceiling stops it, hang: ignore SIGTERM and wait).
+inline constexpr const char* kCrashVariable = "MEMVIZ_TEST_CRASH_IMPORT";
+
+// Exit statuses of a worker that ended on its own (the lines above say the same).
+inline constexpr int kExitDone = 0;
+inline constexpr int kExitError = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitOutOfMemory = 3;
+inline constexpr int kExitCancelled = 4;
+
+struct Line {
+    enum class Kind { Phase, Progress, Done, Error, OutOfMemory, Cancelled };
+    Kind kind = Kind::Error;
+    ProgressPhase phase = ProgressPhase::Reading;
+    std::int64_t done = 0, total = 0; // Progress
+    std::int64_t traceId = 0;         // Done
+    bool imported = false;            // Done
+    std::string message;              // Error
+
+    static Line phaseStarts(ProgressPhase p) { Line l; l.kind = Kind::Phase; l.phase = p; return l; }
+    static Line progressed(std::int64_t d, std::int64_t t) { Line l; l.kind = Kind::Progress; l.done = d; l.total = t; return l; }
+    static Line finished(std::int64_t id, bool imp) { Line l; l.kind = Kind::Done; l.traceId = id; l.imported = imp; return l; }
+    static Line failed(std::string m) { Line l; l.kind = Kind::Error; l.message = std::move(m); return l; }
+    static Line outOfMemory() { Line l; l.kind = Kind::OutOfMemory; return l; }
+    static Line cancelled() { Line l; l.kind = Kind::Cancelled; return l; }
+};
+
+// One line, with its '\n'.
+std::string format(const Line& line);
+// nullopt for a line that is not one of the above (the worker writes nothing else, but a
+// library might).
+std::optional<Line> parse(std::string_view text);
+
+const char* phaseWord(ProgressPhase phase);
+
+} // namespace memviz::importworker
