@@ -40,7 +40,8 @@ void removeIfEmpty(const std::string& store) {
     try {
         Database db(store, Database::Mode::ReadOnly);
         if (!listTraces(db).empty()) return;
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+        qWarning("memviz: keeping %s: %s", store.c_str(), e.what());
         return; // not ours to judge: leave it
     }
     for (const char* suffix : {"", "-wal", "-shm"}) QFile::remove(QString::fromStdString(store + suffix));
