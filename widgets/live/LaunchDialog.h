@@ -1,6 +1,7 @@
 #pragma once
 // "Launch and Record…": a command line (split like a shell would, without running one), the
-// folder it runs in, and the recording options.
+// folder it runs in, and the recording options. The last command is offered, selected; the
+// recording is named after the program (live/RecordingName).
 #include <QDialog>
 #include <QStringList>
 
@@ -22,9 +23,12 @@ public:
     RecordingOptionsWidget* options() const { return options_; }
 
 private:
+    void suggestStorePath();
+
     QLineEdit* command_;
     QLineEdit* directory_;
     RecordingOptionsWidget* options_;
+    QString suggestedStore_; // the store path last suggested (replaced only while unchanged)
 };
 
 } // namespace memviz
