@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "live/StderrTail.h"
+
 extern char** environ;
 
 namespace memviz {
@@ -107,7 +109,8 @@ std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     return out;
 }
 
-LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory) {
+LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory,
+                                 bool captureStderr) {
     if (argv.empty()) throw std::runtime_error("no program to run");
     const std::string program = resolveProgram(argv.front(), workingDirectory);
     if (!workingDirectory.empty()) {
@@ -119,17 +122,19 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    int go[2], error[2];
+    int go[2], error[2], err2[2] = {-1, -1};
     if (::pipe2(go, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    if (::pipe2(error, O_CLOEXEC) != 0) {
-        ::close(go[0]);
-        ::close(go[1]);
-        throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(error, O_CLOEXEC) != 0 || (captureStderr && ::pipe2(err2, O_CLOEXEC) != 0)) {
+        const int err = errno;
+        for (int fd : {go[0], go[1], error[0], error[1], err2[0], err2[1]})
+            if (fd >= 0) ::close(fd);
+        throw std::runtime_error(std::string("pipe: ") + std::strerror(err));
     }
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
-        for (int fd : {go[0], go[1], error[0], error[1]}) ::close(fd);
+        for (int fd : {go[0], go[1], error[0], error[1], err2[0], err2[1]})
+            if (fd >= 0) ::close(fd);
         throw std::runtime_error(std::string("fork: ") + std::strerror(err));
     }
     if (pid == 0) {
@@ -140,6 +145,12 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
         do n = ::read(go[0], &byte, 1);
         while (n < 0 && errno == EINTR);
         if (n != 1) ::_exit(127); // the recorder went away before releasing us
+        if (err2[1] >= 0) ::dup2(err2[1], STDERR_FILENO); // the copy on fd 2 stays open across exec
+        // The recorder ignores SIGPIPE; an ignored signal stays ignored across exec, and the
+        // program must meet a closed pipe as it would outside memviz.
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        ::sigaction(SIGPIPE, &dfl, nullptr);
         if (!workingDirectory.empty() && ::chdir(workingDirectory.c_str()) != 0) {
             const int err = errno;
             [[maybe_unused]] const ssize_t w = ::write(error[1], &err, sizeof err);
@@ -155,6 +166,10 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
     ::close(error[1]);
     goFd_ = go[1];
     errorFd_ = error[0];
+    if (err2[1] >= 0) {
+        ::close(err2[1]);
+        stderr_ = std::make_unique<StderrTail>(err2[0], STDERR_FILENO);
+    }
 }
 
 LaunchedProcess::~LaunchedProcess() {

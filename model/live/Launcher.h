@@ -3,11 +3,14 @@
 // stopped before exec, until the sampler is ready (release()), then execs the program. A
 // program that cannot be run (not found, not executable) is reported by start(), with the
 // reason, before anything is recorded.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace memviz {
+
+class StderrTail;
 
 // How a process ended.
 struct ExitStatus {
@@ -21,8 +24,10 @@ public:
     // Forks; the child waits for release(). Throws std::runtime_error when the program
     // cannot be found or is not executable (resolved on PATH here, before forking).
     // `workingDirectory` (empty: ours) is where the program runs; a relative program path
-    // is taken relative to it.
-    explicit LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {});
+    // is taken relative to it. `captureStderr`: the program's stderr is a pipe that memviz
+    // passes through to its own stderr, keeping the last lines (stderrTail()).
+    explicit LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {},
+                             bool captureStderr = false);
     // A child never released is killed and reaped; a running one is left running.
     ~LaunchedProcess();
     LaunchedProcess(const LaunchedProcess&) = delete;
@@ -37,8 +42,11 @@ public:
     // Blocks until the program ends.
     ExitStatus wait();
     bool exited() const { return status_.has_value(); }
-    // Sends a signal to the program (e.g. SIGTERM from the window's Terminate button).
+    // Sends a signal to the program (e.g. SIGTERM from the window's Terminate button); nothing
+    // once it was reaped (its pid may belong to another process by then).
     void signal(int sig);
+    // The program's last stderr lines; nullptr unless captured.
+    StderrTail* stderrTail() const { return stderr_.get(); }
 
 private:
     int pid_ = -1;
@@ -46,6 +54,7 @@ private:
     int errorFd_ = -1; // child writes errno when exec failed; closed on exec (O_CLOEXEC)
     bool released_ = false;
     std::optional<ExitStatus> status_;
+    std::unique_ptr<StderrTail> stderr_;
 };
 
 // The program's full path as execve needs it: argv[0] itself when it holds a '/', else the
