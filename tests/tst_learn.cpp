@@ -242,6 +242,10 @@ void TestLearn::keyboardMovesBetweenLessons() {
     QTest::keyClick(&w, Qt::Key_PageUp);
     QTest::keyClick(&w, Qt::Key_PageUp); // stays at the first
     QCOMPARE(w.currentIndex(), 0);
+    // Ctrl+Shift+D opens the OOM decoder here as in the main window (issue 19).
+    QTest::keyClick(&w, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(w.currentLesson()->id(), QStringLiteral("oom-decoder"));
+    w.showLessonAt(0);
     for (int i = 0; i < 20; ++i) w.nextLesson(); // stays at the last
     QCOMPARE(w.currentIndex(), int(w.lessons().size()) - 1);
     QTest::keyClick(&w, Qt::Key_F11);
@@ -386,6 +390,22 @@ void TestLearn::modelLessonsMatchTheCostModel() {
         QVERIFY(largest > 0);
         QVERIFY(peakOf("resnet18", knobs(largest, DeviceKind::Cpu)) <= (qint64(16) << 30));
         QVERIFY(peakOf("resnet18", knobs(largest + 1, DeviceKind::Cpu)) > (qint64(16) << 30));
+    }
+    {
+        // The column of what does not grow with the batch does not (issue 19), and the
+        // gradients alive at the peak are never more than all of them.
+        BatchSizeLesson l; // its default: ResNet-50, Adam, CPU
+        l.maxBatchSpin()->setValue(32);
+        const QAbstractItemModel* m = l.tableModel();
+        QCOMPARE(m->rowCount(), 6); // 1, 2, 4, 8, 16, 32
+        // 25,557,032 fp32 weights, Adam's two moments and 161 step counts (644 B), BatchNorm
+        // running stats (212,904 B): tst_workshop_model spells it out.
+        const qint64 stays = 3 * qint64(25'557'032) * 4 + 644 + 212'904;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            QCOMPARE(raw(m, r, 3).toLongLong(), stays);
+            QVERIFY(raw(m, r, 4).toLongLong() <= qint64(25'557'032) * 4);
+        }
+        QVERIFY(raw(m, 5, 4).toLongLong() < raw(m, 0, 4).toLongLong());
     }
     {
         DTypeLesson l;

@@ -77,6 +77,9 @@ void LearnWindow::createMenus() {
     previousAction_->setShortcuts({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::ALT | Qt::Key_Left)});
     nextAction_ = lessonMenu->addAction(tr("&Next Lesson"), this, &LearnWindow::nextLesson);
     nextAction_->setShortcuts({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::ALT | Qt::Key_Right)});
+    // The main window's Learn › OOM Decoder shortcut, here too (its shortcut is that window's).
+    decoderAction_ = lessonMenu->addAction(tr("&OOM Decoder"), this, [this] { showLesson(QStringLiteral("oom-decoder")); });
+    decoderAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     lessonMenu->addSeparator();
     QAction* plot = lessonMenu->addAction(tr("Export &Plot (PNG, SVG, PDF)…"), this, &LearnWindow::exportCurrentPlot);
     plot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
