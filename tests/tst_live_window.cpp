@@ -4,6 +4,7 @@
 // still be ended from the window, the Launch dialog's pre-filled command, and the program's
 // last stderr lines shown when it fails.
 #include <QLabel>
+#include <QMenu>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QtTest>
@@ -12,7 +13,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "LiveActions.h"
 #include "TestSupport.h"
+#include "live/Launcher.h"
 #include "live/LiveQueries.h"
 #include "live/ProcRecorder.h"
 #include "store/Database.h"
@@ -83,6 +86,8 @@ private slots:
     void recordingNameOfCommands_data();
     void recordingNameOfCommands();
     void fileNameStemIsSafe();
+    void commandLinesSplitAsAShellWould_data();
+    void commandLinesSplitAsAShellWould();
     void lastLinesAsATerminalShowsThem();
     void stderrIsPassedThroughAndTailed();
     void failingProgramShowsItsStderr();
@@ -301,6 +306,44 @@ void TestLiveWindow::fileNameStemIsSafe() {
     QCOMPARE(fileNameStem(std::string(100, 'a')).size(), std::size_t(40));
 }
 
+void TestLiveWindow::commandLinesSplitAsAShellWould_data() {
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QStringList>("words"); // empty list + "!" first: an error
+    // The common cases as Python's shlex.split (POSIX mode) gives them; the edge cases as
+    // POSIX sh (2.2 Quoting): in "…" a backslash escapes only $ ` " \ and newline, and
+    // backslash-newline is removed.
+    QTest::newRow("single quotes") << "sh -c 'echo hi >&2; exit 3'" << QStringList{"sh", "-c", "echo hi >&2; exit 3"};
+    QTest::newRow("double quotes") << R"x(python3 -c "import sys; print(\"x\")")x"
+                                   << QStringList{"python3", "-c", R"x(import sys; print("x"))x"};
+    QTest::newRow("backslash space") << R"(a\ b c)" << QStringList{"a b", "c"};
+    QTest::newRow("concatenated") << R"(x"y"'z')" << QStringList{"xyz"};
+    QTest::newRow("empty word") << "prog '' \"\"" << QStringList{"prog", "", ""};
+    QTest::newRow("kept backslash") << R"("a\$b\c" 'd\e')" << QStringList{"a$b\\c", "d\\e"};
+    QTest::newRow("continuation") << "one\\\ntwo \\\n three" << QStringList{"onetwo", "three"};
+    QTest::newRow("white space") << "  lead \t trail  " << QStringList{"lead", "trail"};
+    QTest::newRow("joined back") << QString::fromStdString(joinCommandLine({"python3", "-c", "print('a b')", "$HOME"}))
+                                 << QStringList{"python3", "-c", "print('a b')", "$HOME"};
+    QTest::newRow("open single") << "sh -c 'echo" << QStringList{"!", "unterminated ' quote"};
+    QTest::newRow("open double") << "python3 -c \"x" << QStringList{"!", "unterminated \" quote"};
+}
+
+void TestLiveWindow::commandLinesSplitAsAShellWould() {
+    QFETCH(QString, line);
+    QFETCH(QStringList, words);
+    if (!words.isEmpty() && words.first() == "!") {
+        try {
+            splitCommandLine(line.toStdString());
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(QString::fromUtf8(e.what()), words.at(1));
+        }
+        return;
+    }
+    QStringList got;
+    for (const std::string& w : splitCommandLine(line.toStdString())) got << QString::fromStdString(w);
+    QCOMPARE(got, words);
+}
+
 void TestLiveWindow::lastLinesAsATerminalShowsThem() {
     std::string thirty;
     for (int i = 1; i <= 30; ++i) thirty += "line " + std::to_string(i) + "\n";
@@ -341,8 +384,15 @@ void TestLiveWindow::stderrIsPassedThroughAndTailed() {
 
 void TestLiveWindow::failingProgramShowsItsStderr() {
     QTemporaryDir dir;
-    std::unique_ptr<LiveWindow> window(launchWindow(
-        dir.filePath("f.memviz"), {"/bin/sh", "-c", "i=1; while [ $i -le 30 ]; do echo \"error line $i\" >&2; i=$((i+1)); done; exit 3"}));
+    // Through the Record menu's code path, as a user launches it.
+    QWidget host;
+    QMenu menu;
+    LiveActions actions(&host, &menu);
+    std::unique_ptr<LiveWindow> window(actions.launch(
+        {"/bin/sh", "-c", "i=1; while [ $i -le 30 ]; do echo \"error line $i\" >&2; i=$((i+1)); done; exit 3"}, {},
+        dir.filePath("f.memviz"), 20, false));
+    QVERIFY(window);
+    window->setAskBeforeStopping(false);
     LiveSession* session = window->session();
     QTRY_VERIFY_WITH_TIMEOUT(session->isFinished(), 20000);
     QCOMPARE(session->status().exitCode.value_or(-1), 3);

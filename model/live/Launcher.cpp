@@ -92,6 +92,52 @@ std::string joinCommandLine(const std::vector<std::string>& argv) {
     return out;
 }
 
+std::vector<std::string> splitCommandLine(std::string_view line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool inWord = false; // '' and "" make an (empty) word too
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (inWord) words.push_back(std::move(word));
+            word.clear();
+            inWord = false;
+        } else if (c == '\\') {
+            if (i + 1 < line.size() && line[i + 1] == '\n') { // backslash-newline joins lines
+                ++i;
+                continue;
+            }
+            if (i + 1 < line.size()) word += line[++i];
+            else word += c;
+            inWord = true;
+        } else if (c == '\'') {
+            const std::size_t end = line.find('\'', i + 1);
+            if (end == std::string_view::npos) throw std::invalid_argument("unterminated ' quote");
+            word.append(line.substr(i + 1, end - i - 1));
+            i = end;
+            inWord = true;
+        } else if (c == '"') {
+            std::size_t j = i + 1;
+            for (; j < line.size() && line[j] != '"'; ++j) {
+                if (line[j] == '\\' && j + 1 < line.size() && std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos) {
+                    if (line[j + 1] != '\n') word += line[j + 1];
+                    ++j;
+                } else {
+                    word += line[j];
+                }
+            }
+            if (j >= line.size()) throw std::invalid_argument("unterminated \" quote");
+            i = j;
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord) words.push_back(std::move(word));
+    return words;
+}
+
 std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     std::string out;
     bool space = false;

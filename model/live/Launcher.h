@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memviz {
@@ -63,6 +64,11 @@ std::string resolveProgram(const std::string& program, const std::string& workin
 
 // Arguments joined by spaces, quoted where needed (for titles and messages).
 std::string joinCommandLine(const std::vector<std::string>& argv);
+// A command line split into words as a POSIX shell would, without running one or expanding
+// anything: '…' is literal, "…" lets a backslash escape $ ` " \ and a newline, a backslash
+// outside quotes escapes the next character. The inverse of joinCommandLine. Throws
+// std::invalid_argument for an unterminated quote.
+std::vector<std::string> splitCommandLine(std::string_view line);
 // A command line on one line for titles: runs of white space become one space, and the text
 // is cut at `maxChars` (with "...").
 std::string oneLineTitle(const std::string& text, std::size_t maxChars = 160);

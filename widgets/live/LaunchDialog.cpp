@@ -8,11 +8,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include "live/Launcher.h"
 #include "live/RecordingName.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
@@ -40,8 +40,9 @@ LaunchDialog::LaunchDialog(QWidget* parent)
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Run in"), directory_->text());
         if (!dir.isEmpty()) directory_->setText(dir);
     });
-    auto* note = new QLabel(tr("The program is sampled from its first moment until it exits. Quotes group "
-                               "arguments; no shell runs it (use sh -c '…' for pipes)."),
+    auto* note = new QLabel(tr("The program is sampled from its first moment until it exits. The line is split "
+                               "into words as a shell would ('…' and \"…\" group, \\ escapes), but no shell runs it "
+                               "(use sh -c '…' for pipes)."),
                             this);
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -70,7 +71,15 @@ LaunchDialog::LaunchDialog(QWidget* parent)
     layout->addWidget(buttons);
 }
 
-QStringList LaunchDialog::command() const { return QProcess::splitCommand(command_->text()); }
+QStringList LaunchDialog::command() const {
+    QStringList out;
+    try {
+        for (const std::string& word : splitCommandLine(command_->text().toStdString())) out << QString::fromStdString(word);
+    } catch (const std::invalid_argument&) {
+        return {}; // an unterminated quote: nothing to run yet
+    }
+    return out;
+}
 
 QString LaunchDialog::workingDirectory() const { return directory_->text().trimmed(); }
 

@@ -222,7 +222,8 @@ void LiveView::onFinished() {
     ops_->refresh();
     stop_->setVisible(false);
     open_->setVisible(s.traceId != 0);
-    const bool failed = s.state == RecorderStatus::State::Failed;
+    // A program that exits non-zero or by a signal failed too, even though its recording did not.
+    const bool failed = s.state == RecorderStatus::State::Failed || (s.exitCode && *s.exitCode != 0) || s.exitSignal;
     QString text = QString::fromStdString(s.message);
     if (s.traceId) text += tr(" — saved in %1 (trace %2).").arg(session_->storePath()).arg(s.traceId);
     message_->setText(text);
