@@ -183,6 +183,16 @@ void TestLiveWindow::launchDialogNamesTheRecordingAfterTheProgram() {
     QCOMPARE(stem(QStringLiteral("-weird --x")), QStringLiteral("weird"));
     for (const QString& c : {QStringLiteral("python3 -c 1"), QStringLiteral("-x"), QStringLiteral("python3 -")})
         QVERIFY2(!nameFor(c).startsWith('-'), qPrintable(nameFor(c)));
+    // A path the user typed stays when the command changes.
+    dialog.options()->setStorePath(QStringLiteral("/tmp/mine.memviz"));
+    dialog.commandEdit()->setText(QStringLiteral("python3 other.py"));
+    QCOMPARE(dialog.options()->storePath(), QStringLiteral("/tmp/mine.memviz"));
+    // Attaching names the recording after the selected process (this test, here).
+    ProcessPickerDialog picker;
+    picker.waitForListing();
+    picker.selectPid(static_cast<int>(::getpid()));
+    QVERIFY2(QFileInfo(picker.options()->storePath()).fileName().startsWith(QStringLiteral("tst_live_window-")),
+             qPrintable(picker.options()->storePath()));
 }
 
 void TestLiveWindow::launchDialogSelectsThePrefilledCommand() {

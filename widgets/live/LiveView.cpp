@@ -67,7 +67,6 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     stderr_->setReadOnly(true);
     stderr_->setLineWrapMode(QPlainTextEdit::NoWrap);
     stderr_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    stderr_->setMaximumHeight(stderr_->fontMetrics().lineSpacing() * 10 + 12);
     stderrTitle_->setVisible(false);
     stderr_->setVisible(false);
     markerLabel_->setPlaceholderText(tr("marker label"));
@@ -192,7 +191,8 @@ void LiveView::onStatus() {
     }
     QStringList parts{state};
     if (s.state == RecorderStatus::State::Recording || s.state == RecorderStatus::State::Finished) {
-        parts << durationText(s.lastT) << tr("%L1 samples saved").arg(s.committedSamples);
+        parts << durationText(s.lastT)
+              << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
             if (name == "rss" || name == "pss" || name.ends_with(" allocated"))
                 parts << QStringLiteral("%1 %2").arg(name == "rss" || name == "pss" ? processSeriesLabel(name)
@@ -240,7 +240,7 @@ void LiveView::onProgramEnded() {
     const ExitStatus e = session_->exitAfterRecording().value_or(ExitStatus{});
     QString who = QString::fromStdString(s.targetName);
     if (s.targetPid > 0) who += tr(" (pid %1)").arg(s.targetPid);
-    message_->setText(message_->text() + QLatin1Char('\n') + tr("%1 then %2.").arg(who.trimmed(), exitText(e)));
+    message_->setText(message_->text() + QLatin1Char('\n') + tr("%1 then ended: %2.").arg(who.trimmed(), exitText(e)));
     showStderrIfFailed(e.code, e.signal);
     updateProgramButtons();
 }
@@ -249,6 +249,10 @@ void LiveView::showStderrIfFailed(std::optional<int> code, std::optional<int> si
     const bool failed = (code && *code != 0) || signal;
     const QString tail = failed ? session_->programStderr() : QString();
     stderr_->setPlainText(tail);
+    // As tall as its lines (up to ten), with room for the horizontal scroll bar.
+    const int lines = std::clamp(int(tail.count(QLatin1Char('\n'))) + 1, 2, 10);
+    stderr_->setFixedHeight(stderr_->fontMetrics().lineSpacing() * lines + 2 * stderr_->frameWidth() + 8 +
+                            stderr_->horizontalScrollBar()->sizeHint().height());
     stderr_->verticalScrollBar()->setValue(stderr_->verticalScrollBar()->maximum());
     stderrTitle_->setVisible(!tail.isEmpty());
     stderr_->setVisible(!tail.isEmpty());
