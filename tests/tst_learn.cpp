@@ -14,6 +14,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QScrollBar>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -68,6 +69,7 @@ private slots:
     void presenterModeScalesAndGoesFullScreen();
     void highContrastRestylesPlots();
     void keyboardMovesBetweenLessons();
+    void tablesShowEveryColumn();
     void decoderPageExplainsAndLinks();
     void exportsPlotsInEveryFormat();
     void exportsTablesAsCsv();
@@ -252,6 +254,31 @@ void TestLearn::keyboardMovesBetweenLessons() {
     QVERIFY(w.presenterMode());
     QTest::keyClick(&w, Qt::Key_F11);
     QVERIFY(!w.presenterMode());
+}
+
+void TestLearn::tablesShowEveryColumn() {
+    // Issue 19: Lesson 2's tables and the decoder's value column were cut at 1280×800, the GB
+    // columns in presenter mode (×1.5 on a larger screen). No table may need scrolling sideways.
+    struct Case {
+        QSize size;
+        double scale;
+    };
+    for (const Case& c : {Case{{1280, 760}, 1.0}, Case{{1920, 1040}, 1.5}}) {
+        LearnWindow w;
+        w.resize(c.size);
+        w.setScale(c.scale);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (Lesson* lesson : w.lessons()) {
+            w.showLesson(lesson->id());
+            QTest::qWait(50); // the tables fit once the page has its size (a queued pass)
+            for (QTableView* t : lesson->tables())
+                QVERIFY2(t->horizontalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1 at %2x%3, scale %4: a table scrolls by %5 px")
+                                        .arg(lesson->id()).arg(c.size.width()).arg(c.size.height()).arg(c.scale)
+                                        .arg(t->horizontalScrollBar()->maximum())));
+        }
+    }
 }
 
 void TestLearn::decoderPageExplainsAndLinks() {

@@ -43,9 +43,8 @@ BatchSizeLesson::BatchSizeLesson(QWidget* parent)
     row->addWidget(limit_);
     row->addStretch(1);
     addPlot(QStringLiteral("batch-size"));
-    QTableView* numbers = addTable(table_, QStringLiteral("batch-size"));
-    numbers->setMinimumWidth(420);
-    addTable(tradeOff_, QStringLiteral("batch-size-trade-offs"));
+    addTable(table_, QStringLiteral("batch-size"));
+    wrapText(addTable(tradeOff_, QStringLiteral("batch-size-trade-offs")), {1, 2}); // sentences
     connect(maxBatch_, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(limit_, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
     finishSetup();
@@ -131,9 +130,11 @@ void BatchSizeLesson::refresh() {
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5 * st.scale));
         g->setData(x, y, true);
     };
+    // The table's words: a legend as wide as "activations, input, temporaries" did not fit a
+    // narrow plot in presenter mode.
     line(total, tr("peak"), 0, Qt::SolidLine);
-    line(grows, tr("activations, input, temporaries"), 1, Qt::SolidLine);
-    line(fixed, tr("weights, optimizer state"), 2, Qt::DashLine);
+    line(grows, tr("grows with the batch"), 1, Qt::SolidLine);
+    line(fixed, tr("weights + optimizer state"), 2, Qt::DashLine);
     line(grads, tr("gradients at the peak"), 3, Qt::DotLine);
     auto* limitLine = new QCPItemStraightLine(plot);
     limitLine->point1->setCoords(1, double(limitBytes) / unit.divisor);
@@ -152,7 +153,7 @@ void BatchSizeLesson::refresh() {
     limitLabel->setColor(st.accent());
     limitLabel->setFont(plot->font());
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

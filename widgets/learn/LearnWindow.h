@@ -1,6 +1,7 @@
 #pragma once
 // The Learn mode: a window with the lessons in a list and one page at a time. Presenter mode
-// (F11) goes full screen with fonts and lines scaled (x1.5 by default, up to x2 with Ctrl++),
+// (F11) goes full screen without the menu and the list, fonts and lines scaled (x1.5 by
+// default, up to x2 with Ctrl++),
 // High Contrast (Ctrl+Shift+H) switches to white on black, Page Down / Page Up (or
 // Alt+Right / Alt+Left) move between lessons, and Ctrl+Shift+D opens the OOM decoder. Every
 // plot exports as PNG/SVG/PDF and every table as CSV (right-click, or the Export menu for the
@@ -64,6 +65,7 @@ private:
     void addLesson(Lesson* lesson);
     void createMenus();
     void applyStyle();
+    void fitLessonList();
 
     QListWidget* list_;
     QStackedWidget* pages_;

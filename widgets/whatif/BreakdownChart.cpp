@@ -8,7 +8,7 @@
 
 #include "core/Units.h"
 #include "widgets/AxisTickers.h"
-#include "widgets/whatif/ChartFit.h"
+#include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
 
 namespace memviz {
@@ -34,6 +34,7 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     plot_->plotLayout()->addElement(0, 1, plot_->legend);
     plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
     plot_->legend->setLayer(QStringLiteral("legend"));
+    compactLegend(plot_);
     keepTextFitted(plot_, plot_->xAxis, false); // bar labels turned when crowded
     QCPBars* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {

@@ -10,7 +10,7 @@
 
 #include "core/Units.h"
 #include "widgets/AxisTickers.h"
-#include "widgets/whatif/ChartFit.h"
+#include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
 
 namespace memviz {
@@ -42,6 +42,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    compactLegend(plot_);
     keepTextFitted(plot_); // as many legend columns as the width holds
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
         const double upper = rangedTop_ * headroom();

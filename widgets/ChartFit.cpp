@@ -1,4 +1,4 @@
-#include "widgets/whatif/ChartFit.h"
+#include "widgets/ChartFit.h"
 
 #include <qcustomplot.h>
 
@@ -37,8 +37,7 @@ bool fitTickLabels(QCPAxis* axis) {
     return true;
 }
 
-void keepTextFitted(QCustomPlot* plot, QCPAxis* tickAxis, bool legendColumns) {
-    // A compact legend: small icons, tight margins, a slightly smaller font.
+void compactLegend(QCustomPlot* plot) {
     QCPLegend* legend = plot->legend;
     legend->setIconSize(14, 9);
     legend->setIconTextPadding(4);
@@ -52,6 +51,9 @@ void keepTextFitted(QCustomPlot* plot, QCPAxis* tickAxis, bool legendColumns) {
         for (int i = 0; i < plot->legend->itemCount(); ++i) // entries come and go with the data
             if (QCPAbstractLegendItem* item = plot->legend->item(i)) item->setMargins(QMargins(4, 1, 4, 1));
     });
+}
+
+void keepTextFitted(QCustomPlot* plot, QCPAxis* tickAxis, bool legendColumns) {
     QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot, tickAxis, legendColumns] {
         // The layout just ran with the plot's real size: fit, and draw again if anything moved.
         bool changed = legendColumns && fitLegendColumns(plot, plot->viewport().width());

@@ -1,6 +1,6 @@
 #pragma once
-// Keeps a chart's text whole when the chart is narrow (the what-if dock at 1280×800, presenter
-// scales): a legend in the top row gets as many columns as the width holds, and category tick
+// Keeps a chart's text whole when the chart is narrow (the what-if dock at 1280×800, the
+// lessons in presenter mode): a legend in the top row gets as many columns as the width holds, and category tick
 // labels that would run together are turned.
 class QCPAxis;
 class QCustomPlot;
@@ -15,9 +15,13 @@ bool fitLegendColumns(QCustomPlot* plot, int width);
 // laid out by the last replot), straight again when they fit. Returns true when it changed.
 bool fitTickLabels(QCPAxis* axis);
 
-// Makes `plot`'s legend compact and keeps its columns (when `legendColumns`: a legend in the
-// top row) and the text ticks of `tickAxis` fitted after every layout, that is whenever the
-// plot's size or contents change.
+// Keeps `plot`'s legend columns (when `legendColumns`: a legend in the top row) and the text
+// ticks of `tickAxis` fitted after every layout, that is whenever the plot's size, fonts or
+// contents change.
 void keepTextFitted(QCustomPlot* plot, QCPAxis* tickAxis = nullptr, bool legendColumns = true);
+
+// Small icons, tight margins and a slightly smaller font for the legend entries (the what-if
+// charts, where a legend competes with the data for a short dock).
+void compactLegend(QCustomPlot* plot);
 
 } // namespace memviz
