@@ -23,6 +23,8 @@
 #include "widgets/ImportTask.h"
 #include "widgets/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
+#include "widgets/live/LiveSession.h"
+#include "live/ProcRecorder.h"
 
 using namespace memviz;
 
@@ -78,6 +80,7 @@ private slots:
     void crashingReaderCostsOnlyAMessage_data();
     void crashingReaderCostsOnlyAMessage();
     void cancelEndsAHangingReader();
+    void recordingCarriesOnThroughACrash();
     void badFilesGiveAMessage_data();
     void badFilesGiveAMessage();
     void memoryCeilingSettings();
@@ -212,6 +215,35 @@ void TestImportWindow::cancelEndsAHangingReader() {
     QVERIFY(closer.seen.isEmpty());
     QVERIFY(noticeText(w).contains(QStringLiteral("cancelled")));
     QVERIFY2(!QFileInfo::exists(MainWindow::importStoreFor(file)), qPrintable(QDir(QFileInfo(MainWindow::importStoreFor(file)).path()).entryList().join(' ')));
+}
+
+// A live recording in the window's process keeps sampling and committing while an import
+// crashes beside it.
+void TestImportWindow::recordingCarriesOnThroughACrash() {
+    DialogCloser closer;
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    ProcRecordingOptions o;
+    o.command = {"sleep", "30"};
+    o.intervalNs = 20'000'000;
+    const QString recording = dir_.filePath("recording.memviz");
+    LiveSession session(std::make_unique<ProcRecorder>(recording.toStdString(), o), LiveSession::Kind::Launch);
+    session.setPollIntervalMs(50);
+    session.start();
+    QTRY_VERIFY_WITH_TIMEOUT(session.status().committedSamples >= 2, 20000);
+
+    qputenv(importworker::kCrashVariable, "segv");
+    w.openFile(test::writeFile(dir_, "during-recording.csv", allocationLog(200000, 17)));
+    QTRY_VERIFY_WITH_TIMEOUT(!closer.seen.isEmpty(), 60000);
+    QVERIFY2(closer.seen.first().contains("SIGSEGV"), qPrintable(closer.seen.first()));
+    const std::int64_t atCrash = session.status().committedSamples;
+    QTRY_VERIFY_WITH_TIMEOUT(session.status().committedSamples > atCrash + 2, 20000);
+    QVERIFY(!session.isFinished());
+    session.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(session.isFinished(), 20000);
+    session.killProgram(); // Stop leaves the program running
+    QTRY_VERIFY_WITH_TIMEOUT(!session.programRunning(), 20000);
 }
 
 void TestImportWindow::badFilesGiveAMessage_data() {
