@@ -12,6 +12,7 @@
 #include <QtTest>
 #include <csignal>
 #include <random>
+#include <sqlite3.h>
 #include <sys/types.h>
 #include <zlib.h>
 
@@ -155,6 +156,19 @@ void TestImportWindow::crashingReaderCostsOnlyAMessage() {
     if (crash == "hang") {
         QTest::qWait(500); // it has reported its first byte and waits
         QVERIFY(processExists(pid));
+        // The child is inside its write transaction on the store the window shows: another
+        // writer is refused. The window's own connection is read-only and holds no write
+        // transaction, and it still reads.
+        {
+            sqlite3* other = nullptr;
+            QCOMPARE(sqlite3_open_v2(store.toUtf8().constData(), &other, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_BUSY);
+            sqlite3_close(other);
+        }
+        sqlite3* window = w.session()->database().handle();
+        QCOMPARE(sqlite3_db_readonly(window, "main"), 1);
+        QVERIFY(sqlite3_txn_state(window, "main") != SQLITE_TXN_WRITE);
+        QCOMPARE(loadSummary(w.session()->database(), traceId).devices.at(0).allocs, 3000);
         ::kill(static_cast<pid_t>(pid), SIGKILL); // as the kernel's OOM killer or a user would
     }
     QTRY_VERIFY_WITH_TIMEOUT(!closer.seen.isEmpty(), 60000);
