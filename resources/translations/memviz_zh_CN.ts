@@ -3318,6 +3318,62 @@ Allocated in %1</source>
         <source>writing the store</source>
         <translation>写入存储</translation>
     </message>
+    <message>
+        <source>while opening %1</source>
+        <translation>在打开 %1 时</translation>
+    </message>
+    <message>
+        <source>while reading byte %1 of %2</source>
+        <translation>在读取 %2 的第 %1 字节时</translation>
+    </message>
+    <message>
+        <source>while building the trace from %1 (the whole file was read)</source>
+        <translation>在根据 %1 构建记录时（整个文件已读完）</translation>
+    </message>
+    <message>
+        <source>while writing the trace of %1 into the store</source>
+        <translation>在把 %1 的记录写入存储时</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader ran out of memory %1: it may use at most %2 (set by import/memoryLimit in the settings or the environment variable MEMVIZ_IMPORT_MEMORY_LIMIT; by default half of this machine&apos;s memory).</source>
+        <translation>memviz 的读取进程%1内存不足：它最多可用 %2（由设置中的 import/memoryLimit 或环境变量 MEMVIZ_IMPORT_MEMORY_LIMIT 设定；默认为本机内存的一半）。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader was killed (signal %1, %2) %3; the system may have run out of memory.</source>
+        <translation>memviz 的读取进程%3被终止（信号 %1，%2）；系统可能已内存不足。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader stopped unexpectedly (signal %1, %2) %3.</source>
+        <translation>memviz 的读取进程%3意外停止（信号 %1，%2）。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader stopped unexpectedly (exit status %1) %2.</source>
+        <translation>memviz 的读取进程%2意外停止（退出状态 %1）。</translation>
+    </message>
+    <message>
+        <source>Nothing was stored; the window and its traces are not affected.</source>
+        <translation>未存储任何内容；窗口及其记录不受影响。</translation>
+    </message>
+    <message>
+        <source>Its last message: %1</source>
+        <translation>它的最后一条消息：%1</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a trace file</source>
+        <translation>%1 是文件夹，不是记录文件</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (permission denied)</source>
+        <translation>无法读取 %1（权限不足）</translation>
+    </message>
+    <message>
+        <source>Could not start memviz&apos;s reader (%1): %2</source>
+        <translation>无法启动 memviz 的读取进程（%1）：%2</translation>
+    </message>
 </context>
 <context>
     <name>memviz::EmptyPage</name>
