@@ -22,6 +22,22 @@ const char* kindName(Kind k) {
     return "?";
 }
 
+const char* kindWithArticle(Kind k) {
+    switch (k) {
+    case Kind::None: return "None";
+    case Kind::Bool: return "a bool";
+    case Kind::Int:
+    case Kind::UInt64: return "an int";
+    case Kind::Float: return "a float";
+    case Kind::Str: return "a str";
+    case Kind::Bytes: return "a bytes object";
+    case Kind::List: return "a list";
+    case Kind::Tuple: return "a tuple";
+    case Kind::Dict: return "a dict";
+    }
+    return "a value of unknown kind";
+}
+
 double Document::real(const Value& v) const {
     if (v.kind == Kind::Float) return std::bit_cast<double>(v.payload);
     if (v.kind == Kind::Int || v.kind == Kind::Bool) return static_cast<double>(v.payload);

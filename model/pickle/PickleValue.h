@@ -26,6 +26,9 @@ enum class Kind : std::uint8_t {
 };
 
 const char* kindName(Kind k);
+// The kind with its article, for messages: "an int", "a str", "None". Every message that names
+// a value's kind uses this, never "a " + kindName().
+const char* kindWithArticle(Kind k);
 
 struct Value {
     Kind kind = Kind::None;

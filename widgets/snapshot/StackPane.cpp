@@ -25,7 +25,7 @@ void StackPane::showStack(const QString& title, const std::vector<FrameRow>& fra
     for (const FrameRow& f : frames) {
         const bool python = isPythonFrame(f.filename);
         const bool unknown = f.filename == "??" || f.filename.empty();
-        const QString where = unknown ? QString() : QStringLiteral("%1:%2").arg(QString::fromStdString(f.filename)).arg(f.line);
+        const QString where = unknown ? QString() : QString::fromStdString(fileAndLine(f.filename, f.line));
         html += QStringLiteral("<tr><td style='color:%1'>%2%3%4</td><td style='color:#666'>&nbsp;&nbsp;%5</td></tr>")
                     .arg(unknown ? QStringLiteral("#888") : QStringLiteral("#000"), python ? QStringLiteral("<b>") : QString(),
                          QString::fromStdString(f.name).toHtmlEscaped(), python ? QStringLiteral("</b>") : QString(),

@@ -10,6 +10,7 @@
 #include "importers/alloclog/AllocLogReaders.h"
 #include "io/CsvSplit.h"
 #include "io/InputFile.h"
+#include "io/JsonError.h"
 #include "io/LineReader.h"
 #include "io/Numbers.h"
 
@@ -130,7 +131,7 @@ void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuild
                     failAtLine(lines, "unknown field \"" + std::string(key) + "\"");
                 }
             }
-            if (!doc.current_location().error()) failAtLine(lines, "unexpected text after the JSON object");
+            if (!jsonAtEnd(doc)) failAtLine(lines, "unexpected text after the JSON object");
         } catch (const simdjson::simdjson_error& e) {
             failAtLine(lines, std::string("invalid JSON: ") + e.what());
         }

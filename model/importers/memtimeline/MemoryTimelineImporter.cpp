@@ -89,9 +89,11 @@ private:
 std::int64_t integer(od::value v, const InputFile& in, const std::string& where) {
     std::int64_t n = 0;
     if (v.get_int64().get(n)) {
+        // 1.0e3 is an integer too; the range is checked before the conversion, which is
+        // undefined for a double outside int64.
         double d = 0;
-        if (v.get_double().get(d) || d != static_cast<double>(static_cast<std::int64_t>(d)))
-            fail(in, where, "expected an integer");
+        if (v.get_double().get(d) || !(d > -9.2e18 && d < 9.2e18) || d != static_cast<double>(static_cast<std::int64_t>(d)))
+            fail(in, where, "expected an integer (in int64's range)");
         n = static_cast<std::int64_t>(d);
     }
     return n;
@@ -99,14 +101,14 @@ std::int64_t integer(od::value v, const InputFile& in, const std::string& where)
 
 // [[t_ns, action, bytes, category], ...]: actions 1 PREEXISTING (t = -1), 2 CREATE,
 // 3 INCREMENT_VERSION, 4 DESTROY; bytes are signed.
-void readRaw(od::document& doc, const InputFile& in, TraceWriter& out, const Progress& progress) {
+void readRaw(od::document& doc, const InputFile& in, TraceWriter& out, const Progress& progress, std::string& where) {
     struct Row {
         std::int64_t t, action, bytes, category;
     };
     std::vector<Row> rows;
     std::int64_t index = 0;
     for (auto element : doc.get_array()) {
-        const std::string where = "row " + std::to_string(index);
+        where = "row " + std::to_string(index);
         od::array row = element.get_array();
         std::array<std::int64_t, 4> v{};
         std::size_t n = 0;
@@ -150,7 +152,7 @@ void readRaw(od::document& doc, const InputFile& in, TraceWriter& out, const Pro
 }
 
 // [[t0_us, t1_us, ...], [[0, c0, ..., c7], ...]]: category bytes at each time.
-void readCoalesced(od::document& doc, const InputFile& in, TraceWriter& out, const Progress& progress) {
+void readCoalesced(od::document& doc, const InputFile& in, TraceWriter& out, const Progress& progress, std::string& where) {
     od::array outer = doc.get_array();
     std::vector<std::int64_t> times;
     std::vector<std::array<std::int64_t, kCategories>> sizes;
@@ -158,11 +160,16 @@ void readCoalesced(od::document& doc, const InputFile& in, TraceWriter& out, con
     for (auto element : outer) {
         if (part == 0) {
             std::int64_t i = 0;
-            for (auto t : element.get_array()) times.push_back(integer(t.value(), in, "times[" + std::to_string(i++) + "]"));
+            where = "times";
+            for (auto t : element.get_array()) {
+                where = "times[" + std::to_string(i++) + "]";
+                times.push_back(integer(t.value(), in, where));
+            }
         } else if (part == 1) {
             std::int64_t i = 0;
+            where = "sizes";
             for (auto row : element.get_array()) {
-                const std::string where = "sizes[" + std::to_string(i++) + "]";
+                where = "sizes[" + std::to_string(i++) + "]";
                 std::array<std::int64_t, kCategories> s{};
                 std::size_t n = 0;
                 for (auto x : row.get_array()) {
@@ -209,14 +216,17 @@ void MemoryTimelineImporter::run(InputFile& in, TraceWriter& out, const Progress
     const Shape shape = shapeOf(std::string_view(json).substr(0, 65536));
     od::parser parser;
     od::document doc;
+    std::string where; // the row being read, for errors that have no byte offset
     try {
         auto result = parser.iterate(json.data(), json.size(), json.capacity());
-        doc = std::move(result.value());
-        if (shape == Shape::Raw) readRaw(doc, in, out, progress);
-        else readCoalesced(doc, in, out, progress);
-        if (!doc.current_location().error()) fail(in, "after the data", "unexpected text");
+        if (result.error()) throw simdjson::simdjson_error(result.error());
+        doc = std::move(result.value_unsafe());
+        if (shape == Shape::Raw) readRaw(doc, in, out, progress, where);
+        else readCoalesced(doc, in, out, progress, where);
+        where.clear();
+        if (!jsonAtEnd(doc)) fail(in, "after the data", "unexpected text");
     } catch (const simdjson::simdjson_error& e) {
-        throw ImportError(describeJsonError(in.path(), json, doc, e.error()));
+        throw ImportError(describeJsonError(in.path(), json, doc, e.error(), std::nullopt, where));
     }
     out.setMetadata("stacked", "memory categories");
 }

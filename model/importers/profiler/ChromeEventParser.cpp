@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "io/JsonError.h"
+#include "io/JsonSkip.h"
+
 namespace memviz {
 
 namespace od = simdjson::ondemand;
@@ -79,6 +82,20 @@ void readArgs(od::object args, EventFields& e) {
     }
 }
 
+// Events (objects) that start at or after `from` in the batch and end at or before `at`.
+std::int64_t eventsEndingBefore(std::string_view batch, std::size_t from, std::size_t at) {
+    std::int64_t n = 0;
+    std::size_t i = from;
+    for (;;) {
+        while (i < at && (batch[i] == ' ' || batch[i] == '\n' || batch[i] == '\r' || batch[i] == '\t')) ++i;
+        if (i >= at || batch[i] != '{') return n;
+        const std::size_t end = skipJsonContainer(batch.data(), i, batch.size()); // 64 readable bytes follow
+        if (end == 0 || end > at) return n;
+        ++n;
+        i = end;
+    }
+}
+
 } // namespace
 
 void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::size_t padding) {
@@ -92,6 +109,7 @@ void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::s
     events.reserve(n / 128); // events are rarely shorter
     failed = wholeBatch = incomplete = false;
     errorOffset = 0;
+    eventsSkippedBeforeError = 0;
     error.clear();
 }
 
@@ -121,8 +139,10 @@ void EventBatchParser::parse(ParsedBatch& batch) {
         EventFields e;
         e.offset = batch.offset + static_cast<std::int64_t>(it.current_index());
         od::document_reference doc;
+        bool haveDoc = false; // a document_reference that get() did not fill points nowhere
         try {
             if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
+            haveDoc = true;
             od::object obj = doc.get_object();
             for (auto field : obj) {
                 const std::string_view key = field.unescaped_key();
@@ -137,11 +157,14 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                 else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
             }
         } catch (const simdjson::simdjson_error& error) {
-            // Where the parser stopped, when it can tell; else where the event starts.
-            const char* at = nullptr;
-            std::int64_t where = e.offset;
-            if (!doc.current_location().get(at) && at >= data && at <= data + batch.size) where = batch.offset + (at - data);
-            return fail(where, error.error());
+            // Where the parser stopped, when it can tell safely (see io/JsonError.h); else the
+            // byte the error is about, found by scanning the batch; else where the event starts.
+            const std::string_view text(data, batch.size);
+            std::optional<std::size_t> at;
+            if (haveDoc) at = jsonStopOffset(static_cast<od::document&>(doc), text);
+            if (!at) at = scanForJsonError(text, error.error());
+            if (at) batch.eventsSkippedBeforeError = eventsEndingBefore(text, static_cast<std::size_t>(e.offset - batch.offset), *at);
+            return fail(at ? batch.offset + static_cast<std::int64_t>(*at) : e.offset, error.error());
         }
         batch.events.push_back(e);
     }

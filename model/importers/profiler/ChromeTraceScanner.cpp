@@ -157,7 +157,8 @@ private:
             const std::string at = in_.path() + ": byte " + std::to_string(b.errorOffset) + ": ";
             if (b.incomplete) throw ImportError(at + "invalid JSON: an event is not complete");
             if (b.wholeBatch) throw ImportError(at + "invalid JSON: " + b.error);
-            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + 1) + ": " + b.error);
+            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) +
+                              ": " + b.error);
         }
         progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
         spare_.push_back(std::move(p.batch));
