@@ -4,10 +4,10 @@
 
 namespace memviz {
 
-std::optional<std::size_t> jsonStopOffset(simdjson::ondemand::document& doc, std::string_view data) {
-    if (!doc.is_alive()) return std::nullopt;
+std::optional<std::size_t> jsonStopOffset(simdjson::ondemand::document* doc, std::string_view data) {
+    if (!doc) return std::nullopt;
     const char* at = nullptr;
-    if (doc.current_location().get(at)) return std::nullopt;
+    if (doc->current_location().get(at)) return std::nullopt;
     if (at < data.data() || at > data.data() + data.size()) return std::nullopt;
     return static_cast<std::size_t>(at - data.data());
 }
@@ -42,7 +42,7 @@ std::optional<std::size_t> scanForJsonError(std::string_view data, simdjson::err
     return std::nullopt;
 }
 
-std::string describeJsonError(const std::string& path, std::string_view json, simdjson::ondemand::document& doc,
+std::string describeJsonError(const std::string& path, std::string_view json, simdjson::ondemand::document* doc,
                               simdjson::error_code error, std::optional<std::size_t> fallback,
                               const std::string& context) {
     if (error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || error == simdjson::UNCLOSED_STRING)

@@ -4,10 +4,11 @@
 // one safe way to ask a document where it stopped.
 //
 // simdjson's current_location() reads through the iterator's token pointer. On a document that
-// was never created (iterate() failed: invalid UTF-8, say) that pointer is null, and after an
-// unrecoverable error the iterator is abandoned: both crashed memviz on damaged traces. So the
-// location comes from a live document only, else from scanning the data for the byte the error
-// names (invalid UTF-8, a control character inside a string), else from what the caller knows.
+// was never created (iterate() failed: invalid UTF-8, say; or a document_reference that get()
+// did not fill) that pointer is null: asking it crashed memviz on damaged traces. So only a
+// document that was created is asked (after an error it still knows the token it stopped at),
+// else the data is scanned for the byte the error names (invalid UTF-8, a control character
+// inside a string), else the caller says what it was reading.
 #include <simdjson.h>
 
 #include <cstddef>
@@ -17,9 +18,9 @@
 
 namespace memviz {
 
-// Offset into `data` where `doc` stopped; nullopt when the document cannot tell safely (never
-// created, abandoned after an error, at the end, or pointing outside `data`).
-std::optional<std::size_t> jsonStopOffset(simdjson::ondemand::document& doc, std::string_view data);
+// Offset into `data` where `doc` stopped; nullopt when `doc` is null (never created), at the
+// end, or pointing outside `data`.
+std::optional<std::size_t> jsonStopOffset(simdjson::ondemand::document* doc, std::string_view data);
 
 // True when `doc` was read to its end and nothing but white space follows.
 bool jsonAtEnd(simdjson::ondemand::document& doc);
@@ -29,11 +30,12 @@ bool jsonAtEnd(simdjson::ondemand::document& doc);
 // character inside a string); nullopt for any other error or when none is found.
 std::optional<std::size_t> scanForJsonError(std::string_view data, simdjson::error_code error);
 
-// "PATH: byte N: invalid JSON: <simdjson's message>". The byte is where the document stopped,
+// "PATH: byte N: invalid JSON: <simdjson's message>". The byte is where `doc` (null: never
+// created) stopped,
 // else what scanForJsonError finds, else `fallback` (where the caller's current element began);
 // without any, "PATH: <context>: invalid JSON: ..." or "PATH: invalid JSON: ...". A truncated
 // document names the end of the data.
-std::string describeJsonError(const std::string& path, std::string_view json, simdjson::ondemand::document& doc,
+std::string describeJsonError(const std::string& path, std::string_view json, simdjson::ondemand::document* doc,
                               simdjson::error_code error, std::optional<std::size_t> fallback = std::nullopt,
                               const std::string& context = {});
 

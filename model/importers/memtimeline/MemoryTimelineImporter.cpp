@@ -216,17 +216,19 @@ void MemoryTimelineImporter::run(InputFile& in, TraceWriter& out, const Progress
     const Shape shape = shapeOf(std::string_view(json).substr(0, 65536));
     od::parser parser;
     od::document doc;
-    std::string where; // the row being read, for errors that have no byte offset
+    bool created = false; // a document iterate() did not create must not be asked where it is
+    std::string where;    // the row being read, for errors that have no byte offset
     try {
         auto result = parser.iterate(json.data(), json.size(), json.capacity());
         if (result.error()) throw simdjson::simdjson_error(result.error());
         doc = std::move(result.value_unsafe());
+        created = true;
         if (shape == Shape::Raw) readRaw(doc, in, out, progress, where);
         else readCoalesced(doc, in, out, progress, where);
         where.clear();
         if (!jsonAtEnd(doc)) fail(in, "after the data", "unexpected text");
     } catch (const simdjson::simdjson_error& e) {
-        throw ImportError(describeJsonError(in.path(), json, doc, e.error(), std::nullopt, where));
+        throw ImportError(describeJsonError(in.path(), json, created ? &doc : nullptr, e.error(), std::nullopt, where));
     }
     out.setMetadata("stacked", "memory categories");
 }

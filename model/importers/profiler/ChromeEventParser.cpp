@@ -157,11 +157,11 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                 else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
             }
         } catch (const simdjson::simdjson_error& error) {
-            // Where the parser stopped, when it can tell safely (see io/JsonError.h); else the
-            // byte the error is about, found by scanning the batch; else where the event starts.
+            // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else
+            // the byte the error is about, found by scanning the batch; else the event's start.
             const std::string_view text(data, batch.size);
             std::optional<std::size_t> at;
-            if (haveDoc) at = jsonStopOffset(static_cast<od::document&>(doc), text);
+            if (haveDoc) at = jsonStopOffset(&static_cast<od::document&>(doc), text);
             if (!at) at = scanForJsonError(text, error.error());
             if (at) batch.eventsSkippedBeforeError = eventsEndingBefore(text, static_cast<std::size_t>(e.offset - batch.offset), *at);
             return fail(at ? batch.offset + static_cast<std::int64_t>(*at) : e.offset, error.error());
