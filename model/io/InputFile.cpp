@@ -1,7 +1,13 @@
 #include "io/InputFile.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -12,6 +18,57 @@ namespace memviz {
 
 namespace {
 constexpr std::size_t kInputBuffer = 1 << 20;
+
+// "123", "64K", "32G": bytes, with a binary suffix; nullopt for anything else.
+std::optional<std::int64_t> parseByteCount(const char* text) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (end == text || errno || !(v >= 0)) return std::nullopt;
+    double scale = 1;
+    switch (*end) {
+    case 'K': case 'k': scale = 1024.0; ++end; break;
+    case 'M': case 'm': scale = 1024.0 * 1024; ++end; break;
+    case 'G': case 'g': scale = 1024.0 * 1024 * 1024; ++end; break;
+    case 'T': case 't': scale = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'B') ++end; // "32GiB", "32GB", "32G"
+    if (*end == 'B') ++end;
+    if (*end || v * scale >= 9.2e18) return std::nullopt;
+    return static_cast<std::int64_t>(v * scale);
+}
+
+DecompressionLimits limitsFromEnvironment() {
+    DecompressionLimits l;
+    if (const char* r = std::getenv("MEMVIZ_DECOMPRESSION_RATIO"); r && *r) {
+        char* end = nullptr;
+        const double ratio = std::strtod(r, &end);
+        if (end != r && !*end && ratio >= 0 && std::isfinite(ratio)) l.ratio = ratio;
+    }
+    if (const char* m = std::getenv("MEMVIZ_DECOMPRESSION_LIMIT"); m && *m)
+        if (const auto bytes = parseByteCount(m)) l.maxBytes = *bytes;
+    return l;
+}
+
+std::mutex limitsMutex;
+std::optional<DecompressionLimits> limitsOverride; // setDecompressionLimits()
+} // namespace
+
+DecompressionLimits InputFile::decompressionLimits() {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    if (limitsOverride) return *limitsOverride;
+    return limitsFromEnvironment(); // read each time: cheap, once per file opened
+}
+
+void InputFile::setDecompressionLimits(const DecompressionLimits& limits) {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    limitsOverride = limits;
+}
+
+void InputFile::resetDecompressionLimits() {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    limitsOverride.reset();
 }
 
 const char* compressionName(Compression c) {
@@ -59,6 +116,26 @@ InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBu
         if (!decoder_->zstd) fail("cannot initialise zstd");
         ZSTD_initDStream(decoder_->zstd);
     }
+    if (compression_ != Compression::None) {
+        limits_ = decompressionLimits();
+        ceiling_ = limits_.maxBytes;
+        if (limits_.ratio > 0 && fileSize_ > 0) {
+            const double byRatio = std::max(limits_.ratio * static_cast<double>(fileSize_), static_cast<double>(limits_.floorBytes));
+            if (byRatio < static_cast<double>(ceiling_)) ceiling_ = static_cast<std::int64_t>(byRatio);
+        }
+    }
+}
+
+void InputFile::failCeiling() const {
+    std::string why = std::string("the ") + compressionName(compression_) + " data expands past " +
+                      std::to_string(ceiling_) + " bytes";
+    if (ceiling_ < limits_.maxBytes) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%g", limits_.ratio);
+        why += std::string(" (") + ratio + " times the file's " + std::to_string(fileSize_) + " bytes)";
+    }
+    fail(why + ", memviz's ceiling against decompression bombs; a real trace expands about 10 times. To read it "
+               "anyway, raise MEMVIZ_DECOMPRESSION_RATIO or MEMVIZ_DECOMPRESSION_LIMIT (docs/reliability.md)");
 }
 
 InputFile::~InputFile() {
@@ -94,6 +171,10 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         dataOffset_ += static_cast<std::int64_t>(produced);
         return produced;
     }
+    // Never decode more than one byte past the ceiling: a bomb stops here, not in memory.
+    const std::int64_t room = ceiling_ - dataOffset_ + 1;
+    if (room <= 0) failCeiling();
+    capacity = std::min<std::size_t>(capacity, static_cast<std::size_t>(room));
     while (produced < capacity) {
         if (inPos_ == inLen_) {
             if (!refill()) {
@@ -139,6 +220,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         fileOffset_ += static_cast<std::int64_t>(inPos_ - before);
     }
     dataOffset_ += static_cast<std::int64_t>(produced);
+    if (dataOffset_ > ceiling_) failCeiling();
     return produced;
 }
 

@@ -14,6 +14,18 @@ enum class Compression { None, Gzip, Zstd };
 
 const char* compressionName(Compression c);
 
+// How far a compressed file may expand (decompression bombs): to `ratio` times its own size,
+// but to at least `floorBytes` (small files) and never past `maxBytes`. Past that, reading
+// fails with a message naming the ceiling. The defaults (64 times, 1 MiB, 32 GiB) are far above
+// what traces reach (about 10 times); the environment changes them for a process:
+// MEMVIZ_DECOMPRESSION_RATIO (a number, 0 = no ratio ceiling) and MEMVIZ_DECOMPRESSION_LIMIT
+// (bytes, with K, M, G or T for powers of 1024). docs/reliability.md.
+struct DecompressionLimits {
+    double ratio = 64;
+    std::int64_t floorBytes = std::int64_t{1} << 20;
+    std::int64_t maxBytes = std::int64_t{32} << 30;
+};
+
 class InputFile {
 public:
     // Throws ImportError when the file cannot be opened.
@@ -42,9 +54,19 @@ public:
     // The first `n` decompressed bytes of a file, for sniffing; empty when unreadable.
     static std::string head(const std::string& path, std::size_t n);
 
+    // The limits every InputFile opened from now on uses: the defaults, changed by the
+    // environment (read at each open), unless set here (tests, a future setting); reset()
+    // goes back to the environment.
+    static DecompressionLimits decompressionLimits();
+    static void setDecompressionLimits(const DecompressionLimits& limits);
+    static void resetDecompressionLimits();
+    // Decompressed bytes this file may produce (for compressed files; plain files have none).
+    std::int64_t decompressionCeiling() const { return ceiling_; }
+
 private:
     bool refill();
     [[noreturn]] void fail(const std::string& what) const;
+    [[noreturn]] void failCeiling() const;
 
     std::string path_;
     std::FILE* file_ = nullptr;
@@ -57,6 +79,8 @@ private:
     std::size_t inLen_ = 0;
     bool inEof_ = false;
     bool streamEnded_ = false;
+    std::int64_t ceiling_ = 0;
+    DecompressionLimits limits_;
     struct Decoder;
     std::unique_ptr<Decoder> decoder_;
 };

@@ -90,7 +90,7 @@ std::int64_t eventsEndingBefore(std::string_view batch, std::size_t from, std::s
         while (i < at && (batch[i] == ' ' || batch[i] == '\n' || batch[i] == '\r' || batch[i] == '\t')) ++i;
         if (i >= at || batch[i] != '{') return n;
         const std::size_t end = skipJsonContainer(batch.data(), i, batch.size()); // 64 readable bytes follow
-        if (end == 0 || end > at) return n;
+        if (end == 0 || end == kJsonTooDeep || end > at) return n;
         ++n;
         i = end;
     }
