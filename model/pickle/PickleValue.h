@@ -91,9 +91,10 @@ private:
     Value root_;
 };
 
-// A deterministic text form of a value (used by tests against Python's own reading):
-// None, True, 12, f:<hex bits>, "text" (JSON escapes), b'hex', [..], (..), {k: v, ..}.
-// Throws std::runtime_error beyond `maxDepth`.
-std::string debugString(const Document& doc, const Value& v, int maxDepth = 64);
+// A deterministic text form of a value (used by tests against Python's own reading, and to
+// quote values in messages): None, True, 12, f:<hex bits>, "text" (JSON escapes), b'hex', [..],
+// (..), {k: v, ..}. Containers below `maxDepth` levels are written as "...", and the text is cut
+// (ending "...") at `maxChars`: shared containers can make the full text exponentially long.
+std::string debugString(const Document& doc, const Value& v, int maxDepth = 64, std::size_t maxChars = 1u << 20);
 
 } // namespace memviz::pickle

@@ -59,7 +59,7 @@ std::string textOf(const Document& doc, const Value& v) {
         const auto r = std::to_chars(buf, buf + sizeof buf, doc.real(v));
         return std::string(buf, r.ptr);
     }
-    default: return pickle::debugString(doc, v, 16);
+    default: return pickle::debugString(doc, v, 16, 4096);
     }
 }
 
@@ -344,9 +344,13 @@ void Reader::readTopDict(const Value& root) {
         else if (key == "host_traces") hostTraces = &v;
         else out_.otherTopLevelKeys.push_back(key);
     }
-    if (!segments)
+    if (!segments) {
+        std::string keys;
+        for (std::size_t i = 0; i + 1 < kv.size() && keys.size() < 200; i += 2)
+            keys += (i ? ", " : "") + pickle::debugString(doc_, kv[i], 1, 60);
         throw ImportError("not a CUDA memory snapshot: the pickle holds a dict without 'segments' (keys: " +
-                          pickle::debugString(doc_, root, 1).substr(0, 200) + ")");
+                          (keys.empty() ? std::string("none") : keys) + ")");
+    }
     readSegments(*segments, "segments", std::nullopt);
     if (traces) {
         if (traces->kind != Kind::List) wrongType([] { return std::string("snapshot"); }, "device_traces", *traces, "a list");
