@@ -17,7 +17,7 @@
 namespace memviz {
 
 namespace {
-constexpr std::size_t kInputBuffer = 1 << 20;
+constexpr std::int64_t kInputBuffer = 1 << 20;
 
 // "123", "64K", "32G": bytes, with a binary suffix; nullopt for anything else.
 std::optional<std::int64_t> parseByteCount(const char* text) {
@@ -90,7 +90,7 @@ struct InputFile::Decoder {
     }
 };
 
-InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBuffer) {
+InputFile::InputFile(std::string path) : path_(std::move(path)) {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_) throw ImportError(path_ + ": cannot open: " + std::strerror(errno));
     struct stat st {};
@@ -102,8 +102,13 @@ InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBu
         }
         fileSize_ = st.st_size;
     }
+    // A small file gets a small buffer (a sniff or a test opens many); one byte more than the
+    // file, so the first read sees its end. Sizes of 0 (pipes, /proc) are unknown.
+    inCap_ = fileSize_ > 0 ? static_cast<std::size_t>(std::clamp<std::int64_t>(fileSize_ + 1, 4096, kInputBuffer))
+                           : static_cast<std::size_t>(kInputBuffer);
+    inBuf_.reset(new char[inCap_]);
     refill();
-    const auto* b = reinterpret_cast<const unsigned char*>(inBuf_.data());
+    const auto* b = reinterpret_cast<const unsigned char*>(inBuf_.get());
     if (inLen_ >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
         compression_ = Compression::Gzip;
         decoder_ = std::make_unique<Decoder>();
@@ -149,8 +154,8 @@ void InputFile::fail(const std::string& what) const {
 bool InputFile::refill() {
     if (inEof_) return false;
     inPos_ = 0;
-    inLen_ = std::fread(inBuf_.data(), 1, inBuf_.size(), file_);
-    if (inLen_ < inBuf_.size()) {
+    inLen_ = std::fread(inBuf_.get(), 1, inCap_, file_);
+    if (inLen_ < inCap_) {
         if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
         inEof_ = true;
     }
@@ -163,7 +168,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         while (produced < capacity) {
             if (inPos_ == inLen_ && !refill()) break;
             const std::size_t n = std::min(capacity - produced, inLen_ - inPos_);
-            std::memcpy(dst + produced, inBuf_.data() + inPos_, n);
+            std::memcpy(dst + produced, inBuf_.get() + inPos_, n);
             inPos_ += n;
             fileOffset_ += static_cast<std::int64_t>(n);
             produced += n;
@@ -194,7 +199,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
                 if (inflateReset(&z) != Z_OK) fail("zlib reset failed");
                 streamEnded_ = false;
             }
-            z.next_in = reinterpret_cast<Bytef*>(inBuf_.data() + inPos_);
+            z.next_in = reinterpret_cast<Bytef*>(inBuf_.get() + inPos_);
             z.avail_in = static_cast<uInt>(inLen_ - inPos_);
             z.next_out = reinterpret_cast<Bytef*>(dst + produced);
             z.avail_out = static_cast<uInt>(std::min<std::size_t>(capacity - produced, 1u << 30));
@@ -207,7 +212,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
                 fail("corrupt gzip data near byte " + std::to_string(fileOffset_ + static_cast<std::int64_t>(inPos_ - before)) +
                      ": " + (z.msg ? z.msg : "inflate error"));
         } else {
-            ZSTD_inBuffer in{inBuf_.data(), inLen_, inPos_};
+            ZSTD_inBuffer in{inBuf_.get(), inLen_, inPos_};
             ZSTD_outBuffer out{dst + produced, capacity - produced, 0};
             const std::size_t rc = ZSTD_decompressStream(decoder_->zstd, &out, &in);
             if (ZSTD_isError(rc))

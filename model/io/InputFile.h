@@ -74,7 +74,8 @@ private:
     std::int64_t fileSize_ = 0;
     std::int64_t fileOffset_ = 0;
     std::int64_t dataOffset_ = 0;
-    std::vector<char> inBuf_;
+    std::unique_ptr<char[]> inBuf_; // not zeroed: only what fread wrote is read
+    std::size_t inCap_ = 0;
     std::size_t inPos_ = 0;
     std::size_t inLen_ = 0;
     bool inEof_ = false;

@@ -1,5 +1,6 @@
 #include "io/JsonEventStream.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/Errors.h"
@@ -15,10 +16,16 @@ constexpr std::size_t kMaxMemberBytes = 64u << 20;
 // or bracket lost, so the rest reads as one value): stop before holding all of it in memory.
 constexpr std::size_t kMaxEventBytes = 256u << 20;
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+// An uncompressed file smaller than a batch is one batch whatever the batch size: its buffer
+// need not be bigger (zeroing 8 MiB cost more than reading a small trace).
+std::size_t batchBytesFor(const InputFile& in, std::size_t batchBytes) {
+    if (in.compression() != Compression::None || in.fileSize() <= 0) return batchBytes;
+    return std::min(batchBytes, std::max<std::size_t>(64u << 10, static_cast<std::size_t>(in.fileSize()) + 1));
+}
 } // namespace
 
 JsonEventStream::JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes)
-    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytes), buf_(2 * batchBytes + kPadding) {}
+    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytesFor(in, batchBytes)), buf_(2 * batchBytes_ + kPadding) {}
 
 void JsonEventStream::fail(const std::string& what, std::size_t at) const {
     throw ImportError(in_.path() + ": byte " + std::to_string(base_ + static_cast<std::int64_t>(at)) + ": " + what);

@@ -94,7 +94,7 @@ Outcome probeStream(std::string_view d) {
         writer.commit();
     }
     finalizeLiveRecording(db, traceId);
-    db.exec("DELETE FROM traces WHERE id = " + std::to_string(traceId));
+    deleteTrace(traceId);
     return o;
 }
 
