@@ -134,8 +134,10 @@ void write(std::string& out, const Document& doc, const Value& v, int depthLeft,
 std::string debugString(const Document& doc, const Value& v, int maxDepth, std::size_t maxChars) {
     std::string out;
     write(out, doc, v, maxDepth, maxChars);
-    if (out.size() > maxChars) out.resize(maxChars);
-    if (out.size() == maxChars) out += "...";
+    if (out.size() >= maxChars) {
+        out.resize(maxChars);
+        out += "...";
+    }
     return out;
 }
 

@@ -94,7 +94,9 @@ private:
 // A deterministic text form of a value (used by tests against Python's own reading, and to
 // quote values in messages): None, True, 12, f:<hex bits>, "text" (JSON escapes), b'hex', [..],
 // (..), {k: v, ..}. Containers below `maxDepth` levels are written as "...", and the text is cut
-// (ending "...") at `maxChars`: shared containers can make the full text exponentially long.
-std::string debugString(const Document& doc, const Value& v, int maxDepth = 64, std::size_t maxChars = 1u << 20);
+// (ending "...") at `maxChars`: messages must pass one, since shared containers can make the
+// full text exponentially long.
+std::string debugString(const Document& doc, const Value& v, int maxDepth = 64,
+                        std::size_t maxChars = static_cast<std::size_t>(-1));
 
 } // namespace memviz::pickle
