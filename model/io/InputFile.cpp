@@ -123,11 +123,16 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
     }
     if (compression_ != Compression::None) {
         limits_ = decompressionLimits();
-        ceiling_ = limits_.maxBytes;
-        if (limits_.ratio > 0 && fileSize_ > 0) {
-            const double byRatio = std::max(limits_.ratio * static_cast<double>(fileSize_), static_cast<double>(limits_.floorBytes));
-            if (byRatio < static_cast<double>(ceiling_)) ceiling_ = static_cast<std::int64_t>(byRatio);
-        }
+        ceiling_ = limits_.maxBytes; // streamed; readAll() adds the ratio
+    }
+}
+
+void InputFile::holdWhole() {
+    if (compression_ == Compression::None || ratioApplied_) return;
+    ratioApplied_ = true;
+    if (limits_.ratio > 0 && fileSize_ > 0) {
+        const double byRatio = std::max(limits_.ratio * static_cast<double>(fileSize_), static_cast<double>(limits_.floorBytes));
+        if (byRatio < static_cast<double>(ceiling_)) ceiling_ = static_cast<std::int64_t>(byRatio);
     }
 }
 
@@ -137,10 +142,11 @@ void InputFile::failCeiling() const {
     if (ceiling_ < limits_.maxBytes) {
         char ratio[32];
         std::snprintf(ratio, sizeof ratio, "%g", limits_.ratio);
-        why += std::string(" (") + ratio + " times the file's " + std::to_string(fileSize_) + " bytes)";
+        why += std::string(" (") + ratio + " times the file's " + std::to_string(fileSize_) +
+               " bytes; this format is held in memory whole)";
     }
-    fail(why + ", memviz's ceiling against decompression bombs; a real trace expands about 10 times. To read it "
-               "anyway, raise MEMVIZ_DECOMPRESSION_RATIO or MEMVIZ_DECOMPRESSION_LIMIT (docs/reliability.md)");
+    fail(why + ", memviz's ceiling against decompression bombs. To read it anyway, raise "
+               "MEMVIZ_DECOMPRESSION_RATIO or MEMVIZ_DECOMPRESSION_LIMIT (docs/reliability.md)");
 }
 
 InputFile::~InputFile() {
@@ -230,6 +236,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
 }
 
 std::string InputFile::readAll(std::size_t limit, std::size_t padding) {
+    holdWhole();
     std::string out;
     std::size_t size = 0;
     if (compression_ == Compression::None && fileSize_ - fileOffset_ > static_cast<std::int64_t>(limit))

@@ -14,12 +14,15 @@ enum class Compression { None, Gzip, Zstd };
 
 const char* compressionName(Compression c);
 
-// How far a compressed file may expand (decompression bombs): to `ratio` times its own size,
-// but to at least `floorBytes` (small files) and never past `maxBytes`. Past that, reading
-// fails with a message naming the ceiling. The defaults (64 times, 1 MiB, 32 GiB) are far above
-// what traces reach (about 10 times); the environment changes them for a process:
-// MEMVIZ_DECOMPRESSION_RATIO (a number, 0 = no ratio ceiling) and MEMVIZ_DECOMPRESSION_LIMIT
-// (bytes, with K, M, G or T for powers of 1024). docs/reliability.md.
+// How far a compressed file may expand (decompression bombs). Data read in a stream (line by
+// line, event by event) costs time, not memory: it may expand to `maxBytes`. Data held in
+// memory whole (readAll: snapshot pickles, memory-timeline exports) may also expand only to
+// `ratio` times the file's size (at least `floorBytes`). A ratio does not suit streamed data:
+// a real heaptrack recording of a malloc/free loop expands 4,700 times. Past a ceiling,
+// reading fails with a message naming it. Defaults: 64 times, 1 MiB, 32 GiB; the environment
+// changes them for a process: MEMVIZ_DECOMPRESSION_RATIO (a number, 0 = no ratio ceiling)
+// and MEMVIZ_DECOMPRESSION_LIMIT (bytes, with K, M, G or T for powers of 1024).
+// docs/reliability.md.
 struct DecompressionLimits {
     double ratio = 64;
     std::int64_t floorBytes = std::int64_t{1} << 20;
@@ -60,8 +63,11 @@ public:
     static DecompressionLimits decompressionLimits();
     static void setDecompressionLimits(const DecompressionLimits& limits);
     static void resetDecompressionLimits();
-    // Decompressed bytes this file may produce (for compressed files; plain files have none).
+    // Decompressed bytes this file may produce (for compressed files; plain files have none):
+    // maxBytes while streamed, with the ratio too once readAll() has been called.
     std::int64_t decompressionCeiling() const { return ceiling_; }
+    // From now on the data is held in memory whole: the ratio ceiling applies (readAll does it).
+    void holdWhole();
 
 private:
     bool refill();
@@ -81,6 +87,7 @@ private:
     bool inEof_ = false;
     bool streamEnded_ = false;
     std::int64_t ceiling_ = 0;
+    bool ratioApplied_ = false;
     DecompressionLimits limits_;
     struct Decoder;
     std::unique_ptr<Decoder> decoder_;
