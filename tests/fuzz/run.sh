@@ -7,7 +7,9 @@
 # sanitizer report) are written to $FUZZ_WORK/TARGET/findings/. The last line printed, also
 # appended to $FUZZ_WORK/summary.log, is the run's executions, coverage and corpus size.
 # Environment: FUZZ_WORK (default: ../fuzz-runs beside the checkout, outside the repository),
-# FUZZ_BUILD (default: build-fuzz), FUZZ_NICE (default 19), FUZZ_ARGS (more libFuzzer flags).
+# FUZZ_BUILD (default: build-fuzz), FUZZ_NO_BUILD=1 (use the programs in FUZZ_BUILD as they
+# are), FUZZ_FIXTURES (default: ../shared/fixtures), FUZZ_NICE (default 19), FUZZ_ARGS (more
+# libFuzzer flags).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/fuzz"
@@ -41,14 +43,16 @@ esac
 work=${FUZZ_WORK:-$(cd "$root/.." && pwd)/fuzz-runs}
 build=${FUZZ_BUILD:-$root/build-fuzz}
 case $build in /*) ;; *) build="$root/$build" ;; esac
-fixtures=$(cd "$root/.." && pwd)/shared/fixtures
+fixtures=${FUZZ_FIXTURES:-$(cd "$root/.." && pwd)/shared/fixtures}
 mkdir -p "$work/$target/corpus" "$work/$target/findings"
 
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DMEMVIZ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+  if [ ! -f "$build/build.ninja" ]; then
+    cmake -S "$root" -B "$build" -G Ninja -DMEMVIZ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+  fi
+  nice -n "${FUZZ_NICE:-19}" cmake --build "$build" --target "fuzz_$target" >/dev/null
 fi
-nice -n "${FUZZ_NICE:-19}" cmake --build "$build" --target "fuzz_$target" >/dev/null
 
 # Fixture cuts, once (they depend only on the fixtures).
 if [ -d "$fixtures" ] && [ ! -f "$work/fixture-seeds/.done" ]; then
