@@ -17,6 +17,8 @@ packages=(
   python3-torch util-linux
   # the Simplified Chinese user interface needs a CJK font
   fonts-noto-cjk
+  # the sanitizer build of the tests and the fuzz targets (docs/reliability.md)
+  clang libclang-rt-14-dev
 )
 
 missing=()
