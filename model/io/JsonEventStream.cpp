@@ -25,7 +25,12 @@ std::size_t batchBytesFor(const InputFile& in, std::size_t batchBytes) {
 } // namespace
 
 JsonEventStream::JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes)
-    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytesFor(in, batchBytes)), buf_(2 * batchBytes_ + kPadding) {}
+    : in_(in),
+      arrayKey_(std::move(arrayKey)),
+      batchBytes_(batchBytesFor(in, batchBytes)),
+      // At most 128 KiB to start with; fill() doubles it up to what a batch needs, so an empty
+      // or small compressed file (whose size says nothing) costs no 8 MiB buffer.
+      buf_(std::min<std::size_t>(2 * batchBytes_, 128u << 10) + kPadding) {}
 
 void JsonEventStream::fail(const std::string& what, std::size_t at) const {
     throw ImportError(in_.path() + ": byte " + std::to_string(base_ + static_cast<std::int64_t>(at)) + ": " + what);

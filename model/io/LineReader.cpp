@@ -20,8 +20,10 @@ std::size_t blockFor(const InputFile& in) {
 }
 } // namespace
 
+// The buffer starts at 64 KiB at most and doubles in fill() up to the block: an empty file,
+// a pipe or a small compressed file (whose size says nothing) then costs no 4 MiB buffer.
 LineReader::LineReader(InputFile& in, std::size_t maxLineBytes)
-    : in_(in), maxLine_(maxLineBytes), block_(blockFor(in)), buf_(block_ + kPadding) {}
+    : in_(in), maxLine_(maxLineBytes), block_(blockFor(in)), buf_(std::min<std::size_t>(block_, 64u << 10) + kPadding) {}
 
 bool LineReader::fill() {
     if (eof_) return false;

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
@@ -115,6 +116,7 @@ void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::s
 
 struct EventBatchParser::Impl {
     od::parser parser;
+    std::size_t capacity = 0; // of the parser's buffers: only grows
 };
 
 EventBatchParser::EventBatchParser() : impl_(std::make_unique<Impl>()) {}
@@ -129,9 +131,12 @@ void EventBatchParser::parse(ParsedBatch& batch) {
         batch.error = simdjson::error_message(error);
     };
     od::document_stream docs;
-    // One batch size for every call, so the parser keeps its buffers instead of reallocating
-    // them per batch (JsonEventStream's batches are about 4 MiB).
-    if (auto error = parser.iterate_many(data, batch.size, std::max<std::size_t>(batch.size, 8u << 20)).get(docs)) {
+    // The same capacity for every batch, so the parser keeps its buffers instead of reallocating
+    // them per batch: JsonEventStream's batches of a large file are 4 MiB and a bit, so 8 MiB.
+    // A small file's one batch gets a small parser (8 MiB of buffers is about 45 MiB, which
+    // cost more than reading the file).
+    impl_->capacity = std::max(impl_->capacity, std::bit_ceil(std::max<std::size_t>(batch.size, 64u << 10)));
+    if (auto error = parser.iterate_many(data, batch.size, impl_->capacity).get(docs)) {
         batch.wholeBatch = true;
         return fail(batch.offset, error);
     }
