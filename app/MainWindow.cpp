@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -35,6 +36,7 @@
 #include "store/StoreFiles.h"
 #include "store/ProfilerQuery.h"
 #include "store/TraceQueries.h"
+#include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/MemoryEventsView.h"
 #include "widgets/learn/LearnWindow.h"
@@ -75,7 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
       opsView_(new OpsView(session_, this)), profilerOpsView_(new ProfilerOpsView(session_, this)),
       memoryEventsView_(new MemoryEventsView(session_, this)), whatIf_(new WhatIfPanel(this)),
-      whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)), splitter_(new QSplitter(Qt::Vertical, this)), tabs_(new QTabWidget(this)),
+      whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)), splitter_(new QSplitter(Qt::Vertical, this)),
+      pages_(new QStackedWidget(this)), emptyPage_(new EmptyPage(this)), tabs_(new QTabWidget(this)),
       import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
@@ -91,7 +94,13 @@ MainWindow::MainWindow(QWidget* parent)
     splitter_->addWidget(tabs_);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
-    setCentralWidget(splitter_);
+    pages_->addWidget(emptyPage_);
+    pages_->addWidget(splitter_);
+    setCentralWidget(pages_);
+    connect(emptyPage_, &EmptyPage::openRequested, this, [this] { findChild<QAction*>(QStringLiteral("openAction"))->trigger(); });
+    connect(emptyPage_, &EmptyPage::sampleRequested, this, &MainWindow::openSample);
+    connect(emptyPage_, &EmptyPage::recentRequested, this, &MainWindow::openFile);
+    connect(emptyPage_, &EmptyPage::learnRequested, this, [this] { openLearn(); });
     whatIf_->setSession(session_);
     whatIfDock_->setObjectName("whatIfDock");
     whatIfDock_->setWidget(whatIf_);
@@ -109,20 +118,26 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     connect(cancel_, &QPushButton::clicked, import_, &ImportTask::cancel);
-    connect(import_, &ImportTask::progress, progress_, &QProgressBar::setValue);
+    connect(import_, &ImportTask::progress, this, [this](int permille, const QString& phase) {
+        progress_->setFormat(tr("%1 %p%").arg(phase));
+        progress_->setValue(permille);
+    });
     connect(import_, &ImportTask::succeeded, this,
             [this](const QString& store, qint64 id, bool) { onImportSucceeded(store, id); });
     connect(import_, &ImportTask::failed, this, &MainWindow::onImportFailed);
     connect(import_, &ImportTask::cancelled, this, [this] {
         setBusy(false);
         statusBar()->showMessage(tr("Import cancelled; nothing was stored."), 5000);
+        if (!session_->isOpen()) emptyPage_->setNotice(tr("Import of %1 cancelled; nothing was stored.").arg(import_->path()));
     });
     connect(timeline_, &TimelinePlot::hoverTextChanged, this, [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateStatus);
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateTabs);
+    connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateCentralPage);
 
     createActions();
     updateTabs();
+    updateCentralPage();
     QSettings settings;
     if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 820);
     restoreState(settings.value("window/state").toByteArray());
@@ -143,6 +158,7 @@ void MainWindow::createActions() {
         }
     });
     open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("openAction"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
     file->addSeparator();
@@ -154,6 +170,8 @@ void MainWindow::createActions() {
 
     QMenu* record = menuBar()->addMenu(tr("&Record"));
     liveActions_ = new LiveActions(this, record);
+    recordMenu_ = record;
+    emptyPage_->setRecordActions(record->actions());
     connect(liveActions_, &LiveActions::openRecording, this, [this](const QString& store, qint64 traceId) {
         try {
             openFileBlocking(store, traceId);
@@ -169,6 +187,9 @@ void MainWindow::createActions() {
     reset->setShortcut(Qt::Key_Home);
     QAction* clear = view->addAction(tr("&Clear Selection"), this, [this] { session_->setSelection(std::nullopt); });
     clear->setShortcut(Qt::Key_Escape);
+    QAction* fullScreen = view->addAction(tr("&Full Screen"), this, &MainWindow::toggleFullScreen);
+    fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
+    fullScreen->setCheckable(true);
     QAction* find = view->addAction(tr("&Filter Table"), this, [this] {
         if (auto* table = qobject_cast<AsyncTableView*>(tabs_->currentWidget())) {
             table->filterEdit()->setFocus();
@@ -284,6 +305,18 @@ void MainWindow::updateRecentMenu() {
         });
     }
     recentMenu_->setEnabled(!files.isEmpty());
+    emptyPage_->setRecentFiles(files);
+}
+
+void MainWindow::toggleFullScreen() {
+    setWindowState(windowState() ^ Qt::WindowFullScreen);
+    for (QAction* a : findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(Qt::Key_F11)) a->setChecked(windowState() & Qt::WindowFullScreen);
+}
+
+void MainWindow::updateCentralPage() {
+    pages_->setCurrentWidget(session_->isOpen() ? static_cast<QWidget*>(splitter_) : emptyPage_);
+    if (session_->isOpen()) emptyPage_->setNotice(QString());
 }
 
 QString MainWindow::importStoreFor(const QString& path) {
@@ -298,7 +331,6 @@ void MainWindow::openFile(const QString& path) {
         statusBar()->showMessage(tr("An import is still running; cancel it first."), 5000);
         return;
     }
-    openedSource_ = path;
     setBusy(true);
     statusBar()->showMessage(tr("Opening %1…").arg(path));
     import_->start(path, importStoreFor(path));
@@ -357,10 +389,14 @@ void MainWindow::showOpened(const QString& storePath, qint64 traceId, const QStr
 void MainWindow::onImportFailed(const QString& message) {
     setBusy(false);
     statusBar()->clearMessage();
+    // Importers' messages name the file already.
+    if (!session_->isOpen())
+        emptyPage_->setNotice(message.contains(import_->path()) ? message : tr("Could not open %1: %2").arg(import_->path(), message));
     QMessageBox::warning(this, tr("Cannot open file"), message);
 }
 
 void MainWindow::setBusy(bool busy) {
+    progress_->setFormat(QStringLiteral("%p%"));
     progress_->setValue(0);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);

@@ -1,8 +1,11 @@
 #pragma once
 // The main window: wiring only. It opens files (dialog, drag-and-drop, recent files) through
 // an ImportTask, shows the TraceSession in the timeline and the operator table, and keeps
-// the status bar and the window state.
+// the status bar and the window state. With no trace open it shows the EmptyPage.
 #include <QMainWindow>
+#include <optional>
+
+#include "store/SeriesQuery.h"
 
 class QDockWidget;
 class QLabel;
@@ -10,10 +13,12 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 
 namespace memviz {
 
+class EmptyPage;
 class LiveActions;
 class MemoryEventsView;
 class ImportTask;
@@ -31,6 +36,20 @@ class WhatIfPanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    // What a rebuilt window (after View > Language) takes over: the open trace, the
+    // selection, the zoom, the detail tab, the docks and splitter, full screen.
+    struct ViewState {
+        QString storePath;
+        qint64 traceId = 0;
+        QString source;
+        std::optional<TimeRange> selection;
+        double zoomLower = 0, zoomUpper = 0;
+        int tab = -1;
+        QString highlightedOp;
+        QByteArray docks, splitter;
+        bool fullScreen = false;
+    };
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -60,8 +79,13 @@ public:
     LiveActions* liveActions() const { return liveActions_; }
     // Where raw traces are imported (one store per source file, in the user's cache).
     static QString importStoreFor(const QString& path);
-    // The file shown (raw trace or store), "" when none.
+    // The file shown (raw trace or store), "" when none; a file that failed to open is not.
     QString openedSource() const { return openedSource_; }
+    ViewState viewState() const;
+    // Shows what viewState() captured (the store opens at once: nothing is re-imported).
+    void restoreViewState(const ViewState& state);
+    // What is shown when no trace is open.
+    EmptyPage* emptyPage() const { return emptyPage_; }
     // The Learn mode window (created on first use) and opening it on a lesson ("" = as it was).
     LearnWindow* learnWindow();
     void openLearn(const QString& lessonId = QString());
@@ -89,6 +113,9 @@ private:
     void onImportSucceeded(const QString& storePath, qint64 traceId);
     void onImportFailed(const QString& message);
     void setBusy(bool busy);
+    // The empty page when no trace is open, else the timeline and tables.
+    void updateCentralPage();
+    void toggleFullScreen();
     void showOpened(const QString& storePath, qint64 traceId, const QString& sourcePath);
 
     TraceSession* session_;
@@ -100,6 +127,9 @@ private:
     WhatIfPanel* whatIf_;
     QDockWidget* whatIfDock_;
     QSplitter* splitter_;
+    QStackedWidget* pages_;
+    EmptyPage* emptyPage_;
+    QMenu* recordMenu_ = nullptr;
     QTabWidget* tabs_;
     NativeTabs* nativeTabs_;
     LiveActions* liveActions_ = nullptr;

@@ -22,7 +22,9 @@ void WindowHost::rebuild() {
     std::unique_ptr<MainWindow> old = std::move(window_);
     adopt(std::make_unique<MainWindow>());
     window_->restoreGeometry(old->saveGeometry());
-    if (!old->openedSource().isEmpty()) window_->openFile(old->openedSource());
+    // The same trace, selection, zoom and tab: the store is open already, nothing is imported
+    // again (and a file that failed to open is not tried again).
+    window_->restoreViewState(old->viewState());
     window_->show();
     if (LearnWindow* learn = old->findChild<LearnWindow*>(); learn && learn->isVisible()) {
         const QString lesson = learn->currentLesson() ? learn->currentLesson()->id() : QString();

@@ -1,6 +1,7 @@
 #pragma once
 // Owns the main window. When the user switches the language, the windows are built again in
-// the new language (every text is set at construction), showing the same file and lesson.
+// the new language (every text is set at construction), showing the same trace, selection,
+// zoom, tab and lesson.
 #include <QObject>
 #include <memory>
 

@@ -5,7 +5,8 @@
 #                           then build model/ and the window-less suites again with ASan + UBSan
 #                           and run them with the fuzz corpora (docs/reliability.md; skipped
 #                           only when MEMVIZ_SANITIZE=0)
-# Also: build (install + build only), bench (build and run the benchmarks).
+# Also: build (install + build only), bench (build and run the benchmarks), package (build the
+# Debian package in build-package/: packaging/build-package.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,6 +14,9 @@ action=${1:-test}
 build=${MEMVIZ_BUILD_DIR:-build}
 
 bash packaging/install-deps.sh
+if [ "$action" = package ]; then
+  exec bash packaging/build-package.sh
+fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
@@ -25,7 +29,14 @@ case "$action" in
     exec "$build/app/memviz" --sample
     ;;
   test)
-    (cd "$build" && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j 2)
+    cd "$build"
+    QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j 2
+    cd "$root"
+    # The package stage: package this build (stripped, -dbgsym), install the .deb here with
+    # apt-get, check the installed memviz, remove it (MEMVIZ_PACKAGE_CHECK=0 skips it).
+    if [ "${MEMVIZ_PACKAGE_CHECK:-1}" != 0 ]; then
+      bash packaging/check-package.sh "$(bash packaging/build-package.sh --from "$build")"
+    fi
     if [ "${MEMVIZ_SANITIZE:-1}" != 0 ]; then
       # A second build folder: every sanitizer report aborts its test (-fno-sanitize-recover).
       # clang: it builds this in 570 CPU seconds, gcc in 740, with the same flags
@@ -45,7 +56,7 @@ case "$action" in
     exec "$build/bench/bench_store"
     ;;
   *)
-    echo "usage: $0 run|test|build|bench" >&2
+    echo "usage: $0 run|test|build|bench|package" >&2
     exit 2
     ;;
 esac

@@ -32,6 +32,8 @@ private slots:
     void errorsNameTheFileAndFail_data();
     void errorsNameTheFileAndFail();
     void screenshotShowsTheTrace();
+    void mistypedCommandIsAUsageError_data();
+    void mistypedCommandIsAUsageError();
 };
 
 void TestCli::helpAndVersion() {
@@ -169,6 +171,40 @@ void TestCli::screenshotShowsTheTrace() {
         }
     QVERIFY2(blue > 200, qPrintable(QString::number(blue)));
     QVERIFY2(red > 10, qPrintable(QString::number(red)));
+}
+
+void TestCli::mistypedCommandIsAUsageError_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("no such command") << QStringList{"diff", "a.memviz", "b.memviz"};
+    QTest::newRow("no such file") << QStringList{"@DIR/nope.csv"};
+}
+
+// A first word that is neither a subcommand nor an existing file must not open the window
+// (issue 19: `memviz diff A B` started the GUI on "diff"): exit status 2 (bad usage, as
+// --help says) and a message that lists the subcommands.
+void TestCli::mistypedCommandIsAUsageError() {
+    QFETCH(QStringList, args);
+    QTemporaryDir dir;
+    for (QString& a : args) a.replace("@DIR", dir.path());
+    // A window would never exit by itself: the short timeout turns that into a failure.
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(MEMVIZ_BINARY), args);
+    QVERIFY(p.waitForStarted(10000));
+    const bool exited = p.waitForFinished(20000);
+    if (!exited) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    QVERIFY2(exited, "memviz did not exit: it opened the window");
+    QCOMPARE(p.exitCode(), 2);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(args.first()), qPrintable(err));
+    for (const char* cmd : {"import", "summary", "ops", "screenshot", "record", "estimate"})
+        QVERIFY2(err.contains(QLatin1String(cmd)), qPrintable(err));
+    QVERIFY(p.readAllStandardOutput().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,4 +1,5 @@
 #include "widgets/AllocationSitesModel.h"
+#include "widgets/Export.h"
 
 #include <QFileInfo>
 
@@ -41,14 +42,16 @@ QVariant AllocationSitesModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Function: {
         const QString text = QString::fromStdString(frameFunctionText(s.function, s.address));
-        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) return text;
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole || role == exporting::kExportRole) return text;
         return {};
     }
     case Location:
+        if (role == exporting::kExportRole) return fullLocation(s);
         if (role == Qt::DisplayRole || role == SortRole) return locationText(s);
         if (role == Qt::ToolTipRole) return fullLocation(s);
         return {};
     case Module:
+        if (role == exporting::kExportRole) return QString::fromStdString(s.module);
         if (role == Qt::DisplayRole || role == SortRole) return QFileInfo(QString::fromStdString(s.module)).fileName();
         if (role == Qt::ToolTipRole) return QString::fromStdString(s.module);
         return {};
@@ -62,7 +65,8 @@ QVariant AllocationSitesModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         return bytes ? QString::fromStdString(formatBytes(static_cast<double>(value))) : QString::number(value);
-    case SortRole: return value;
+    case SortRole:
+    case exporting::kExportRole: return value;
     case Qt::ToolTipRole: return bytes ? tr("%L1 bytes").arg(value) : QString::number(value);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default: return {};
@@ -71,6 +75,10 @@ QVariant AllocationSitesModel::data(const QModelIndex& index, int role) const {
 
 QVariant AllocationSitesModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
+    if (role == exporting::kExportRole) {
+        const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
+        return section == Peak || section == Leaked ? exporting::headerWithUnit(title, exporting::bytesUnit()) : title;
+    }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Peak: return tr("Bytes this site held when the heap was at its peak");

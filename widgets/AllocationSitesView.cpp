@@ -14,6 +14,7 @@
 #include "core/Units.h"
 #include "store/HeaptrackQueries.h"
 #include "widgets/AllocationSitesModel.h"
+#include "widgets/ColumnFit.h"
 #include "widgets/SiteStacksModel.h"
 #include "widgets/TraceSession.h"
 
@@ -41,9 +42,8 @@ AllocationSitesView::AllocationSitesView(TraceSession* session, QWidget* parent)
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(AllocationSitesModel::Function, QHeaderView::Stretch);
-    for (int c = AllocationSitesModel::Location; c < AllocationSitesModel::ColumnCount; ++c)
-        table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // The site's name takes the room; long locations are elided in the middle.
+    columns::keepFitted(table_, AllocationSitesModel::Function);
 
     stackView_->setModel(stacks_);
     stackView_->setUniformRowHeights(true);

@@ -13,7 +13,9 @@
 
 #include "core/Units.h"
 #include "store/Database.h"
+#include "widgets/ColumnFit.h"
 #include "widgets/TraceSession.h"
+#include "widgets/WindowShortcuts.h"
 
 namespace memviz {
 
@@ -35,7 +37,9 @@ AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidg
     connect(filter_, &QLineEdit::textChanged, proxy_, [this](const QString& text) {
         proxy_->setFilterRegularExpression(
             QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption));
+        updateScope();
     });
+    shortcuts::letWindowShortcutsThrough(filter_);
 
     toolbar_->setContentsMargins(6, 0, 6, 0);
     toolbar_->addWidget(scope_, 1);
@@ -46,7 +50,7 @@ AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidg
     layout->addWidget(table_);
 
     connect(&watcher_, &QFutureWatcher<Result>::finished, this, &AsyncTableView::onQueryFinished);
-    connect(session_, &TraceSession::traceChanged, this, &AsyncTableView::refresh);
+    connect(session_, &TraceSession::traceChanged, this, &AsyncTableView::onTraceChanged);
     connect(session_, &TraceSession::selectionChanged, this, &AsyncTableView::refresh);
 }
 
@@ -57,6 +61,7 @@ void AsyncTableView::setSourceModel(QAbstractItemModel* model, int filterColumn,
     proxy_->setFilterKeyColumn(filterColumn);
     proxy_->setSortRole(sortRole);
     table_->sortByColumn(sortColumn, Qt::DescendingOrder);
+    columns::keepFitted(table_, std::max(0, filterColumn));
     refresh();
 }
 
@@ -67,11 +72,29 @@ void AsyncTableView::setActive(bool active) {
     else clearRows();
 }
 
+void AsyncTableView::onTraceChanged() {
+    // A filter typed for one trace hid every row of the next one, unexplained: a new trace
+    // starts unfiltered (a live recording that gained a series is the same trace).
+    const QString trace = session_->isOpen() ? session_->storePath() + '#' + QString::number(session_->traceId()) : QString();
+    if (trace != shownTrace_) filter_->clear();
+    shownTrace_ = trace;
+    refresh();
+}
+
+void AsyncTableView::updateScope() {
+    const int all = proxy_->sourceModel() ? proxy_->sourceModel()->rowCount() : 0;
+    const int shown = proxy_->rowCount();
+    if (!filter_->text().isEmpty() && shown < all)
+        scope_->setText(tr("%1 \u2013 %2 of %3 rows shown (filter: %4)").arg(scopeBase_).arg(shown).arg(all).arg(filter_->text()));
+    else scope_->setText(scopeBase_);
+}
+
 void AsyncTableView::refresh() {
     if (!proxy_->sourceModel() || !active_) return;
     if (!session_->isOpen()) {
         clearRows();
-        scope_->setText(tr("No trace open"));
+        scopeBase_ = tr("No trace open");
+        updateScope();
         return;
     }
     if (watcher_.isRunning()) {
@@ -80,11 +103,12 @@ void AsyncTableView::refresh() {
     }
     const auto& sel = session_->selection();
     if (sel)
-        scope_->setText(tr("%1 in %2 \u2013 %3")
+        scopeBase_ = (tr("%1 in %2 \u2013 %3")
                             .arg(what_.left(1).toUpper() + what_.mid(1),
                                  QString::fromStdString(formatDuration(static_cast<double>(sel->begin))),
                                  QString::fromStdString(formatDuration(static_cast<double>(sel->end)))));
-    else scope_->setText(tr("%1, whole trace").arg(what_.left(1).toUpper() + what_.mid(1)));
+    else scopeBase_ = tr("%1, whole trace").arg(what_.left(1).toUpper() + what_.mid(1));
+    updateScope();
     // Each query opens its own read connection: SQLite connections stay on one thread.
     const std::string store = session_->storePath().toStdString();
     Query query = makeQuery(session_->traceId(), sel);
@@ -109,9 +133,9 @@ void AsyncTableView::onQueryFinished() {
         return;
     }
     const Result result = watcher_.result();
-    if (!result.error.isEmpty()) scope_->setText(tr("Cannot read %1: %2").arg(what_, result.error));
+    if (!result.error.isEmpty()) scopeBase_ = tr("Cannot read %1: %2").arg(what_, result.error);
     if (result.apply) result.apply();
-    table_->resizeColumnsToContents();
+    updateScope();
     emit rowsUpdated();
 }
 

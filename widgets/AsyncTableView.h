@@ -1,7 +1,10 @@
 #pragma once
 // A table of query results under a scope line and a filter box. The query follows the
 // session: the whole trace, or only the selected time window; it runs on a worker thread
-// with its own read-only connection, and its rows land on the GUI thread.
+// with its own read-only connection, and its rows land on the GUI thread. The filter box
+// belongs to one trace (a new trace clears it); Esc in it clears it; the window's shortcuts
+// (Ctrl+E, F11, ...) work while it has the focus; when it hides rows the scope line says
+// "n of m rows shown (filter: ...)".
 #include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
@@ -62,6 +65,9 @@ private:
         QString error;
     };
     void onQueryFinished();
+    void onTraceChanged();
+    // The scope line: what the rows cover, and how many the filter shows.
+    void updateScope();
 
     TraceSession* session_;
     QString what_;
@@ -69,6 +75,8 @@ private:
     QTableView* table_;
     QLineEdit* filter_;
     QLabel* scope_;
+    QString scopeBase_;
+    QString shownTrace_; // store and trace id whose rows (and filter) are shown
     QHBoxLayout* toolbar_;
     QFutureWatcher<Result> watcher_;
     bool refreshAgain_ = false;

@@ -9,6 +9,8 @@ namespace memviz {
 
 namespace {
 constexpr std::size_t kMaxCalls = 20000;
+// The band of spans: a thin strip at the bottom of the plot (axis-rect ratio, 0 = top).
+constexpr double kBandTop = 0.96;
 }
 
 CallSpanOverlay::CallSpanOverlay(QCustomPlot* plot, TraceSession* session, QObject* parent)
@@ -25,6 +27,7 @@ void CallSpanOverlay::clear() {
 
 void CallSpanOverlay::update() {
     clear();
+    caption_.clear();
     const QString op = session_->highlightedOp();
     if (op.isEmpty() || !session_->isOpen()) return;
     const QCPRange r = plot_->xAxis->range();
@@ -40,7 +43,7 @@ void CallSpanOverlay::update() {
         auto* rect = new QCPItemRect(plot_);
         rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
         rect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        rect->topLeft->setCoords(begin, 0.93);
+        rect->topLeft->setCoords(begin, kBandTop);
         rect->bottomRight->setCoords(end, 1.0);
         rect->setPen(Qt::NoPen);
         rect->setBrush(colour);
@@ -48,17 +51,10 @@ void CallSpanOverlay::update() {
         items_.push_back(rect);
         i = j;
     }
-    auto* label = new QCPItemText(plot_);
-    label->position->setType(QCPItemPosition::ptAxisRectRatio);
-    label->position->setCoords(0.005, 0.92);
-    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    label->setColor(colour.darker(130));
-    label->setText(tr("calls of %1: %2 in view%3")
-                       .arg(op)
-                       .arg(spans.size())
-                       .arg(spans.size() >= kMaxCalls ? tr(" (first %1 shown)").arg(kMaxCalls) : QString()));
-    label->setSelectable(false);
-    items_.push_back(label);
+    caption_ = tr("calls of %1: %2 in view%3")
+                   .arg(op)
+                   .arg(spans.size())
+                   .arg(spans.size() >= kMaxCalls ? tr(" (first %1 shown)").arg(kMaxCalls) : QString());
 }
 
 } // namespace memviz

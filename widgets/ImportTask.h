@@ -1,11 +1,14 @@
 #pragma once
 // Opens a store or imports a raw trace on a worker thread, with progress and cancel, so the
-// window stays responsive (cf. massif-visualizer's cancellable parse worker).
+// window stays responsive (cf. massif-visualizer's cancellable parse worker). Progress only
+// moves forward and names its phase (reading, building, writing the store). A cancelled or
+// failed import leaves no empty store behind in the import cache.
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <atomic>
 
+#include "core/Progress.h"
 #include "store/StoreFiles.h"
 
 namespace memviz {
@@ -22,9 +25,12 @@ public:
     void cancel();
     bool isRunning() const { return watcher_.isRunning(); }
     QString path() const { return path_; }
+    // "reading", "building", "writing the store" (translated).
+    static QString phaseName(ProgressPhase phase);
 
 signals:
-    void progress(int permille);
+    // Overall progress in permille, never smaller than the last one, and the current phase.
+    void progress(int permille, const QString& phase);
     void succeeded(const QString& storePath, qint64 traceId, bool imported);
     void failed(const QString& message);
     void cancelled();
@@ -40,6 +46,7 @@ private:
     QFutureWatcher<Outcome> watcher_;
     std::atomic<bool> cancel_{false};
     std::atomic<int> lastPermille_{-1};
+    std::atomic<int> phase_{0};
     QString path_;
 };
 

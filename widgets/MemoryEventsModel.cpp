@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/Units.h"
+#include "widgets/Export.h"
 
 namespace memviz {
 
@@ -21,6 +22,7 @@ QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const AllocationRow& r = rows_[static_cast<std::size_t>(index.row())];
     const auto time = [&](const std::optional<std::int64_t>& t, const QString& missing) -> QVariant {
+        if (role == exporting::kExportRole) return t ? QVariant::fromValue<qint64>(*t) : QVariant(QString());
         if (role == SortRole) return t ? QVariant::fromValue<qint64>(*t) : QVariant::fromValue<qint64>(std::numeric_limits<qint64>::max());
         return t ? QString::fromStdString(formatDuration(static_cast<double>(*t))) : missing;
     };
@@ -28,14 +30,15 @@ QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
         return index.column() == Device || index.column() == Operator || index.column() == Thread
                    ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole) return {};
+    if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole && role != exporting::kExportRole) return {};
     switch (index.column()) {
     case Device: return QString::fromStdString(r.device);
     case Address:
         if (role == SortRole) return QVariant::fromValue<qulonglong>(static_cast<qulonglong>(r.address));
+        // Exported as the hex text people search for.
         return QStringLiteral("0x%1").arg(static_cast<qulonglong>(r.address), 0, 16);
     case Size:
-        if (role == SortRole) return QVariant::fromValue<qint64>(r.size);
+        if (role == SortRole || role == exporting::kExportRole) return QVariant::fromValue<qint64>(r.size);
         if (role == Qt::ToolTipRole) return tr("%L1 bytes").arg(r.size);
         return QString::fromStdString(formatBytes(static_cast<double>(r.size)));
     case Allocated: return time(r.allocTime, tr("before the trace"));
@@ -52,6 +55,12 @@ QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant MemoryEventsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == exporting::kExportRole) {
+        const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
+        if (section == Size) return exporting::headerWithUnit(title, exporting::bytesUnit());
+        if (section == Allocated || section == Released || section == Lifetime) return exporting::headerWithUnit(title, exporting::nsUnit());
+        return title;
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case Device: return tr("Device");

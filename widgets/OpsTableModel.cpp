@@ -1,6 +1,7 @@
 #include "widgets/OpsTableModel.h"
 
 #include "core/Units.h"
+#include "widgets/Export.h"
 
 #include <unordered_map>
 
@@ -56,7 +57,8 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
     qint64 value = 0;
     switch (index.column()) {
     case Name:
-        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) return QString::fromStdString(r.name);
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole || role == exporting::kExportRole)
+            return QString::fromStdString(r.name);
         return {};
     case Allocs: value = r.allocs; break;
     case BytesAllocated: value = r.bytesAllocated; break;
@@ -69,7 +71,8 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         return index.column() == Allocs ? QString::number(value)
                                         : QString::fromStdString(formatBytes(static_cast<double>(value)));
-    case SortRole: return value;
+    case SortRole:
+    case exporting::kExportRole: return value;
     case Qt::ToolTipRole:
         return index.column() == Allocs ? QString::number(value) : tr("%L1 bytes").arg(value);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
@@ -78,6 +81,8 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant OpsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == exporting::kExportRole && section > Allocs && section < ColumnCount)
+        return exporting::headerWithUnit(headerData(section, orientation, Qt::DisplayRole).toString(), exporting::bytesUnit());
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case Name: return tr("Operator");

@@ -1,21 +1,27 @@
 #pragma once
-// The peak of each device, marked on the timeline and labelled with its size and time; for
-// stacked charts (memory categories) the label breaks the peak down by category.
+// The peak of each device, marked on the timeline and labelled with its size and time, in one
+// line just above the peak (the value axis leaves headroom for it), so the label covers no
+// data. For stacked charts (memory categories) the timeline's line above the plot says each
+// category's share of the peak: a box of them beside the peak hid the data next to it.
 #include <QString>
+#include <QStringList>
+#include <cstdint>
 #include <functional>
+#include <optional>
 
 class QCustomPlot;
 
 namespace memviz {
 
 class TraceSession;
+struct SeriesInfo;
 
 // Adds the markers as plot items; they are removed with the plot's other items. `xText`
 // writes an x position in words (a time, an event number, instructions...).
 void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::function<QString(double)>& xText);
 
-// "parameter 1.00 GiB, activation 200 MiB, ..." at time t for the device's stacked series,
-// largest first; empty when the device has none.
-QString stackBreakdownAt(TraceSession& session, int device, std::int64_t t);
+// "activation 2.41 GiB", "parameter 97.69 MiB", ... at time t for the device's stacked
+// series, largest first; empty when the device has none.
+QStringList stackBreakdownAt(TraceSession& session, int device, std::int64_t t);
 
 } // namespace memviz

@@ -1,4 +1,5 @@
 #include "widgets/ProfilerOpsModel.h"
+#include "widgets/Export.h"
 
 #include "core/Units.h"
 
@@ -50,7 +51,7 @@ QVariant ProfilerOpsModel::data(const QModelIndex& index, int role) const {
     const int column = index.column();
     if (column == 0 || (grouped_ && column == 1)) {
         const QString text = QString::fromStdString(column == 0 ? row.name : row.shapes);
-        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) return text;
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole || role == exporting::kExportRole) return text;
         return {};
     }
     const bool callsColumn = column == firstDeviceColumn() - 1;
@@ -58,7 +59,8 @@ QVariant ProfilerOpsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         return c.bytes ? QString::fromStdString(formatBytes(static_cast<double>(c.value))) : QString::number(c.value);
-    case SortRole: return c.value;
+    case SortRole:
+    case exporting::kExportRole: return c.value;
     case Qt::ToolTipRole: return c.bytes ? tr("%L1 bytes").arg(c.value) : QString::number(c.value);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default: return {};
@@ -66,6 +68,14 @@ QVariant ProfilerOpsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ProfilerOpsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == exporting::kExportRole) {
+        const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
+        // Memory columns hold bytes; of the allocation columns, the sizes (count, size, ...).
+        const int c = section - firstDeviceColumn();
+        const int memColumns = static_cast<int>(table_.devices.size()) * kMemColumnsPerDevice;
+        const bool bytes = c >= 0 && (c < memColumns || (c - memColumns) % kAllocColumnsPerDevice % 2 == 1);
+        return bytes ? exporting::headerWithUnit(title, exporting::bytesUnit()) : title;
+    }
     if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) return {};
     if (section == 0) return tr("Name");
     if (grouped_ && section == 1) return tr("Input Shapes");

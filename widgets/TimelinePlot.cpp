@@ -21,6 +21,26 @@ namespace memviz {
 
 namespace {
 
+// Room above the highest value, so peak labels sit above the data instead of on it.
+constexpr double kValueHeadroom = 1.15;
+// ... and at least this many pixels of it, so a short plot still has room for a label line.
+constexpr int kPeakLabelRoomPx = 24;
+// The read-out line above the plot: time and series values, this many to a line.
+constexpr int kReadoutPartsPerLine = 4;
+// Region labels stack upwards from this height (axis-rect ratio, 0 = top), in lanes.
+constexpr double kRegionLabelBottom = 0.925;
+// Marker labels (OOM events, exit status) hang from the top, in lanes.
+constexpr double kMarkerLabelTop = 0.02;
+constexpr double kLabelLaneStep = 0.06;
+constexpr int kLabelLanes = 3;
+// The moment's label sits on the bottom line.
+constexpr double kMomentLabelBottom = 0.985;
+// A dragged selection reaches the tables when the mouse rests this long (or is released).
+constexpr int kSelectionSettleMs = 150;
+// A layout that changes the plot's size asks the pyramid again. The size settles (the axis
+// labels depend on the values' range, not on the width); the cap only guards against a loop.
+constexpr int kMaxLayoutRefreshes = 8;
+
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
                                      QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
@@ -85,19 +105,25 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     cursorLine_->setPen(QPen(QColor(0, 0, 0, 90), 1, Qt::DotLine));
     cursorLine_->setVisible(false);
     cursorLine_->setSelectable(false);
-    readout_ = new QCPItemText(plot_);
-    readout_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    readout_->position->setCoords(0.995, 0.01);
-    readout_->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
-    readout_->setTextAlignment(Qt::AlignRight);
-    readout_->setBrush(QColor(255, 255, 255, 220));
-    readout_->setPadding(QMargins(4, 2, 4, 2));
-    readout_->setVisible(false);
+    // The read-out has its own line between the legend and the plot: over the plot it hid
+    // peak and marker labels. Its height is kept while hovering, so the plot does not move.
+    plot_->plotLayout()->insertRow(1);
+    readout_ = new QCPTextElement(plot_, QString(), QFont(font().family(), font().pointSize()));
+    readout_->setTextColor(QColor(40, 40, 40));
+    readout_->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
+    readout_->setMargins(QMargins(8, 0, 8, 0));
     readout_->setSelectable(false);
+    plot_->plotLayout()->addElement(1, 0, readout_);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->installEventFilter(this);
 
     refreshTimer_.setSingleShot(true);
     refreshTimer_.setInterval(0);
     connect(&refreshTimer_, &QTimer::timeout, this, &TimelinePlot::refreshData);
+    connect(plot_, &QCustomPlot::afterLayout, this, &TimelinePlot::onLayoutDone);
+    selectionTimer_.setSingleShot(true);
+    selectionTimer_.setInterval(kSelectionSettleMs);
+    connect(&selectionTimer_, &QTimer::timeout, this, &TimelinePlot::commitDraggedSelection);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!refreshing_) scheduleRefresh();
     });
@@ -108,6 +134,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     overlay_ = new CallSpanOverlay(plot_, session_, this);
     connect(session_, &TraceSession::highlightedOpChanged, this, [this] {
         overlay_->update();
+        updateLine();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
     connect(session_, &TraceSession::traceChanged, this, &TimelinePlot::rebuild);
@@ -119,20 +146,25 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
 TimelinePlot::~TimelinePlot() = default;
 
 void TimelinePlot::rebuild() {
+    clearHover(); // it read out the previous trace
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
     overlayItems_.clear(); // removed below with the peak markers, recreated at the end
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
-        if (item != selectionRect_ && item != cursorLine_ && item != readout_ && !overlay_->owns(item)) plot_->removeItem(item);
+        if (item != selectionRect_ && item != cursorLine_ && !overlay_->owns(item)) plot_->removeItem(item);
     }
     graphs_.clear();
     seriesIds_.clear();
     stackedOn_.clear();
     lastLevels_.clear();
     plot_->yAxis2->setVisible(false);
+    lastColumns_ = 0;
+    layoutRefreshes_ = 0;
+    peakBreakdown_.clear();
     if (!session_->isOpen()) {
         overlay_->update();
+        resetReadoutLine();
         plot_->replot();
         return;
     }
@@ -177,10 +209,29 @@ void TimelinePlot::rebuild() {
         seriesIds_.push_back(s.id);
     }
     lastLevels_.assign(graphs_.size(), 0);
+    // Stacked charts: the categories at the peak, shown in the line above the plot when the
+    // pointer is elsewhere (a box of them beside the peak hid the data next to it).
+    peakBreakdown_.clear();
+    for (const DeviceSummary& d : summary.devices) {
+        const QStringList parts = d.peakBytes > 0 ? stackBreakdownAt(*session_, d.device, d.peakTimeNs) : QStringList();
+        if (parts.isEmpty()) continue;
+        QStringList lines;
+        for (qsizetype i = 0; i < parts.size(); i += kReadoutPartsPerLine)
+            lines << parts.mid(i, kReadoutPartsPerLine).join(QStringLiteral(", "));
+        peakBreakdown_ += (peakBreakdown_.isEmpty() ? QString() : QStringLiteral("\n")) +
+                          tr("At the %1 peak: %2").arg(QString::fromStdString(d.name), lines.join(QStringLiteral(",\n")));
+    }
+    resetReadoutLine();
     addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); });
     createOverlayItems();
     updateSelectionItem();
     resetZoom();
+}
+
+void TimelinePlot::setReadoutExtra(std::function<QString(std::int64_t)> extra) {
+    readoutExtra_ = std::move(extra);
+    resetReadoutLine();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelinePlot::setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions) {
@@ -219,7 +270,7 @@ void TimelinePlot::createOverlayItems() {
         auto* text = new QCPItemText(plot_);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(static_cast<double>(r.begin), 0.925 - 0.06 * (lane++ % 3));
+        text->position->setCoords(static_cast<double>(r.begin), kRegionLabelBottom - kLabelLaneStep * (lane++ % kLabelLanes));
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         text->setText(r.label);
         text->setColor(r.color.darker(160));
@@ -254,10 +305,10 @@ void TimelinePlot::createOverlayItems() {
         overlayItems_.push_back(text);
     };
     // OOM labels in lanes from the top, the moment's label on the bottom line.
-    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, 0.985, Qt::AlignBottom);
+    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
     int markerLane = 0;
     for (const TimelineMarker& m : markers_)
-        addLine(m.t, m.color, Qt::SolidLine, m.label, 0.02 + 0.06 * (markerLane++ % 3), Qt::AlignTop);
+        addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop + kLabelLaneStep * (markerLane++ % kLabelLanes), Qt::AlignTop);
 }
 
 void TimelinePlot::resetZoom() {
@@ -280,6 +331,11 @@ void TimelinePlot::refreshData() {
     const QCPRange xr = plot_->xAxis->range();
     const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
     const int columns = std::max(1, plot_->axisRect()->width());
+    lastColumns_ = columns;
+    const int height = plot_->axisRect()->height();
+    lastHeight_ = height;
+    const double headroom =
+        std::max(kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
     double yMax = 0, y2Max = 0;
     lastPointCount_ = 0;
     std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
@@ -305,10 +361,11 @@ void TimelinePlot::refreshData() {
         graphs_[i]->setData(keys, values, true);
         if (stackedOn_[i] > -2) drawn[i] = std::move(points);
     }
-    plot_->yAxis->setRange(0, yMax > 0 ? yMax * 1.12 : 1024);
-    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * 1.12 : 10);
+    plot_->yAxis->setRange(0, yMax > 0 ? yMax * headroom : 1024);
+    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * headroom : 10);
     updateAxisLabels();
     overlay_->update();
+    updateLine();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     refreshing_ = false;
 }
@@ -350,7 +407,64 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
         const QString extra = readoutExtra_(t);
         if (!extra.isEmpty()) parts << extra;
     }
-    return parts.join(graphs_.size() > 3 ? QStringLiteral("\n") : QStringLiteral("   "));
+    QStringList lines;
+    for (qsizetype i = 0; i < parts.size(); i += kReadoutPartsPerLine)
+        lines << parts.mid(i, kReadoutPartsPerLine).join(QStringLiteral("   "));
+    return lines.join(QStringLiteral("\n"));
+}
+
+void TimelinePlot::resetReadoutLine() {
+    // As many (blank) lines as a read-out of these series takes.
+    const qsizetype parts = 1 + static_cast<qsizetype>(graphs_.size()) + (readoutExtra_ ? 1 : 0);
+    const qsizetype lines = std::max<qsizetype>({1, (parts + kReadoutPartsPerLine - 1) / kReadoutPartsPerLine,
+                                                 peakBreakdown_.isEmpty() ? 0 : peakBreakdown_.count('\n') + 1});
+    QStringList blank;
+    for (qsizetype i = 0; i < lines; ++i) blank << QStringLiteral(" ");
+    readoutBlank_ = blank.join(QStringLiteral("\n"));
+    shownReadout_.clear();
+    updateLine();
+}
+
+void TimelinePlot::updateLine() {
+    // The read-out while hovering, else the caption of the marked calls, else blank lines.
+    if (!shownReadout_.isEmpty()) {
+        readout_->setText(shownReadout_);
+        readout_->setTextColor(QColor(40, 40, 40));
+        readout_->setTextFlags(Qt::AlignRight | Qt::AlignVCenter);
+    } else if (!overlay_->caption().isEmpty()) {
+        readout_->setText(overlay_->caption());
+        readout_->setTextColor(QColor(230, 120, 0).darker(130));
+        readout_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    } else if (!peakBreakdown_.isEmpty()) {
+        readout_->setText(peakBreakdown_);
+        readout_->setTextColor(QColor(160, 20, 20));
+        readout_->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    } else {
+        readout_->setText(readoutBlank_);
+    }
+}
+
+void TimelinePlot::clearHover() {
+    cursorLine_->setVisible(false);
+    shownReadout_.clear();
+    updateLine();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::onLayoutDone() {
+    // The first layout of a trace (legend, axis labels, the window's own size) changes the
+    // width the data was asked for: ask again, so the first drawing is what Home draws.
+    if (!session_->isOpen() || lastColumns_ == 0) return;
+    if (std::max(1, plot_->axisRect()->width()) == lastColumns_ && plot_->axisRect()->height() == lastHeight_) {
+        layoutRefreshes_ = 0;
+        return;
+    }
+    if (++layoutRefreshes_ <= kMaxLayoutRefreshes) scheduleRefresh();
+}
+
+bool TimelinePlot::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Leave) clearHover();
+    return QWidget::eventFilter(watched, event);
 }
 
 void TimelinePlot::onMousePress(QMouseEvent* event) {
@@ -361,30 +475,32 @@ void TimelinePlot::onMousePress(QMouseEvent* event) {
     if (!select || !session_->isOpen()) return;
     plot_->setInteraction(QCP::iRangeDrag, false);
     selecting_ = true;
+    clearHover();
     selectStart_ = plot_->xAxis->pixelToCoord(event->position().x());
+    selectEnd_ = selectStart_;
 }
 
 void TimelinePlot::onMouseMove(QMouseEvent* event) {
     const double x = plot_->xAxis->pixelToCoord(event->position().x());
     if (selecting_) {
+        selectEnd_ = x;
         selectionRect_->setVisible(true);
         selectionRect_->topLeft->setCoords(std::min(selectStart_, x), 0);
         selectionRect_->bottomRight->setCoords(std::max(selectStart_, x), 1);
         plot_->replot(QCustomPlot::rpQueuedReplot);
+        selectionTimer_.start(); // restarted by every move: fires when the mouse rests
         return;
     }
     if (!session_->isOpen() || !plot_->axisRect()->rect().contains(event->position().toPoint())) {
-        cursorLine_->setVisible(false);
-        readout_->setVisible(false);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        clearHover();
         return;
     }
     const QString text = readoutAt(static_cast<std::int64_t>(std::llround(x)));
     cursorLine_->point1->setCoords(x, 0);
     cursorLine_->point2->setCoords(x, 1);
     cursorLine_->setVisible(true);
-    readout_->setText(text);
-    readout_->setVisible(true);
+    shownReadout_ = text;
+    updateLine();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     emit hoverTextChanged(text);
 }
@@ -399,14 +515,24 @@ void TimelinePlot::onMouseRelease(QMouseEvent* event) {
     }
     selecting_ = false;
     plot_->setInteraction(QCP::iRangeDrag, true);
-    const double x = plot_->xAxis->pixelToCoord(event->position().x());
-    const double pixels = std::fabs(plot_->xAxis->coordToPixel(x) - plot_->xAxis->coordToPixel(selectStart_));
+    selectEnd_ = plot_->xAxis->pixelToCoord(event->position().x());
+    const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
+    selectionTimer_.stop();
     if (pixels < 3) {
         session_->setSelection(std::nullopt);
         return;
     }
-    session_->setSelection(TimeRange{static_cast<std::int64_t>(std::llround(std::min(x, selectStart_))),
-                                     static_cast<std::int64_t>(std::llround(std::max(x, selectStart_)))});
+    commitDraggedSelection();
+}
+
+void TimelinePlot::commitDraggedSelection() {
+    if (!session_->isOpen()) return;
+    const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
+    if (pixels < 3) return;
+    const TimeRange range{static_cast<std::int64_t>(std::llround(std::min(selectEnd_, selectStart_))),
+                          static_cast<std::int64_t>(std::llround(std::max(selectEnd_, selectStart_)))};
+    if (session_->selection() && session_->selection()->begin == range.begin && session_->selection()->end == range.end) return;
+    session_->setSelection(range);
 }
 
 void TimelinePlot::keyPressEvent(QKeyEvent* event) {

@@ -1,8 +1,10 @@
 #pragma once
 // Memory over time, fed from the level-of-detail pyramid for the visible range and pixel
 // width: step lines per series (dashed: reserved, or non-byte units on the right axis), or
-// stacked areas for stacked series (memory categories, massif heap/extra/stacks). Wheel zooms and drag pans the time axis; Shift+drag
-// (or right-drag) selects a time window; the peak is marked; hovering reads out exact values.
+// stacked areas for stacked series (memory categories, massif heap/extra/stacks). Wheel zooms
+// and drag pans the time axis; Shift+drag (or right-drag) selects a time window; the peak is
+// marked; hovering reads out exact values in a line above the plot (never over the data or
+// the labels), and the read-out goes when the pointer leaves or the trace changes.
 #include <QColor>
 #include <QPointer>
 #include <QString>
@@ -20,6 +22,7 @@ class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPTextElement;
 class QCPAbstractItem;
 class QMouseEvent;
 class QWheelEvent;
@@ -61,8 +64,12 @@ public:
     const std::vector<int>& lastLevels() const { return lastLevels_; }
     // Points handed to the plot in the last redraw, all series together.
     int lastPointCount() const { return lastPointCount_; }
-    // The hover read-out for a time (also shown on the plot while the mouse moves).
+    // The hover read-out for a time (also shown above the plot while the mouse moves).
     QString readoutAt(std::int64_t t);
+    // What the read-out line above the plot shows now ("" when the pointer is not over it).
+    QString shownReadout() const { return shownReadout_; }
+    // Hides the hover read-out and cursor line (the pointer left, the trace changed).
+    void clearHover();
 
     // Format-specific marks drawn over the series; they stay until replaced.
     void setOverlays(std::vector<TimelineMarker> markers, std::vector<TimelineRegion> regions);
@@ -72,7 +79,7 @@ public:
     const std::vector<TimelineRegion>& regions() const { return regions_; }
     // A line the hover read-out adds for a time (e.g. the probe's operator running then);
     // empty text adds nothing. Stays until replaced.
-    void setReadoutExtra(std::function<QString(std::int64_t)> extra) { readoutExtra_ = std::move(extra); }
+    void setReadoutExtra(std::function<QString(std::int64_t)> extra);
 
 signals:
     void hoverTextChanged(const QString& text);
@@ -81,6 +88,7 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();
@@ -92,6 +100,11 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void createOverlayItems();
+    // Sizes the read-out line for the series shown, so hovering never moves the plot.
+    void resetReadoutLine();
+    // Shows the read-out, or the caption of the marked calls, in the line above the plot.
+    void updateLine();
+    void onLayoutDone();
 
     TraceSession* session_;
     QCustomPlot* plot_;
@@ -105,11 +118,24 @@ private:
     XKind xKind_ = XKind::Time;
     std::vector<int> lastLevels_;
     int lastPointCount_ = 0;
+    // Pixel columns the last refresh asked the pyramid for; a layout that changes the plot's
+    // width asks again (the first layout of a new trace does: legend and axis labels).
+    int lastColumns_ = 0;
+    int lastHeight_ = 0; // and the height the value axis' headroom was computed for
+    int layoutRefreshes_ = 0;
     QCPItemRect* selectionRect_ = nullptr;
     QCPItemStraightLine* cursorLine_ = nullptr;
-    QCPItemText* readout_ = nullptr;
+    QCPTextElement* readout_ = nullptr;
+    QString shownReadout_;
+    QString readoutBlank_;
+    QString peakBreakdown_; // stacked charts: the categories at the peak
     CallSpanOverlay* overlay_ = nullptr;
     QTimer refreshTimer_;
+    // While a selection is dragged the rectangle follows the mouse at once; the session (and
+    // with it the tables' queries) gets the range when the drag pauses or ends.
+    QTimer selectionTimer_;
+    double selectEnd_ = 0;
+    void commitDraggedSelection();
     bool selecting_ = false;
     bool clickCandidate_ = false;
     QPointF pressPos_;

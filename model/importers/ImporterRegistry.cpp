@@ -80,8 +80,10 @@ std::int64_t importFile(Database& db, const std::string& path, const Progress& p
         info.sourceMtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     }
     TraceWriter writer(db, info);
+    progress.enterPhase(ProgressPhase::Reading);
     importer->run(in, writer, progress);
     progress.checkCancelled();
+    progress.enterPhase(ProgressPhase::Writing);
     return writer.commit();
 }
 

@@ -54,7 +54,7 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     split->addWidget(stack_);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
-    split->setSizes({800, 200});
+    split->setSizes({700, 320}); // the stack pane: room for a frame name and an elided path
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 0);
     layout->addWidget(headline_);

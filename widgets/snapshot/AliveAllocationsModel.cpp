@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/Units.h"
+#include "widgets/Export.h"
 #include "store/SnapshotQueries.h"
 #include "trace/CudaAllocatorRules.h"
 #include "widgets/snapshot/SnapshotSession.h"
@@ -90,6 +91,22 @@ QVariant AliveAllocationsModel::sortKey(const SnapshotAllocationRow& a, int colu
     }
 }
 
+QVariant AliveAllocationsModel::exportValue(const SnapshotAllocationRow& a, int column) const {
+    switch (column) {
+    case Size: return static_cast<qint64>(a.blockSize ? *a.blockSize : blockFor(a.requestedSize));
+    case Requested: return static_cast<qint64>(a.requestedSize);
+    case Age: {
+        const auto v = age(a);
+        return v ? QVariant(static_cast<qint64>(*v)) : QVariant(QString());
+    }
+    case AllocatedAt:
+        if (a.allocSeq < 0) return QString();
+        if (!session_->timed()) return static_cast<qint64>(a.allocSeq);
+        return a.tAlloc ? QVariant(static_cast<qint64>(*a.tAlloc)) : QVariant(QString());
+    default: return display(a, column);
+    }
+}
+
 QVariant AliveAllocationsModel::toolTip(const SnapshotAllocationRow& a, int column) const {
     switch (column) {
     case Size:
@@ -113,6 +130,7 @@ QVariant AliveAllocationsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole: return display(a, index.column());
     case SortRole: return sortKey(a, index.column());
+    case exporting::kExportRole: return exportValue(a, index.column());
     case Qt::ToolTipRole: return toolTip(a, index.column());
     case StackRole: return a.stack;
     case OriginRole: return a.origin;
@@ -135,6 +153,13 @@ QVariant AliveAllocationsModel::data(const QModelIndex& index, int role) const {
 
 QVariant AliveAllocationsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
+    if (role == exporting::kExportRole) {
+        const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
+        if (section == Size || section == Requested) return exporting::headerWithUnit(title, exporting::bytesUnit());
+        if (section == Age || section == AllocatedAt)
+            return exporting::headerWithUnit(title, session_->timed() ? exporting::nsUnit() : tr("entries"));
+        return title;
+    }
     if (role == Qt::ToolTipRole && section == Size)
         return tr("The allocator's block size; \u2248 marks an estimate from the requested size");
     if (role != Qt::DisplayRole) return {};

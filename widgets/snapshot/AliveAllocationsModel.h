@@ -35,6 +35,8 @@ private:
     QVariant display(const SnapshotAllocationRow& a, int column) const;
     QVariant sortKey(const SnapshotAllocationRow& a, int column) const;
     QVariant toolTip(const SnapshotAllocationRow& a, int column) const;
+    // Plain numbers for CSV export: bytes, and times in ns (entries for untimed traces).
+    QVariant exportValue(const SnapshotAllocationRow& a, int column) const;
     std::optional<std::int64_t> age(const SnapshotAllocationRow& a) const;
 
     const SnapshotSession* session_;

@@ -1,4 +1,5 @@
 #include "widgets/snapshot/AllocationsView.h"
+#include "widgets/ColumnFit.h"
 #include "widgets/Export.h"
 
 #include <QComboBox>
@@ -39,9 +40,7 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(AliveAllocationsModel::Site, QHeaderView::Stretch);
-    for (int c = AliveAllocationsModel::Address; c < AliveAllocationsModel::Site; ++c)
-        table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    columns::keepFitted(table_, AliveAllocationsModel::Site); // the site takes the room, elided in the middle
 
     search_->setPlaceholderText(tr("Search: 0x address, or function / file name"));
     search_->setClearButtonEnabled(true);

@@ -3,6 +3,7 @@
 #include <QFont>
 
 #include "core/Units.h"
+#include "widgets/Export.h"
 
 namespace memviz {
 
@@ -66,6 +67,9 @@ QVariant SegmentsModel::data(const QModelIndex& index, int role) const {
         if (index.column() == Stream) return QStringLiteral("0x%1").arg(static_cast<quint64>(value), 0, 16);
         return isBytes ? QString::fromStdString(formatBytes(static_cast<double>(value))) : QString::number(value);
     case SortRole: return value;
+    case exporting::kExportRole:
+        if (index.column() == Stream) return QStringLiteral("0x%1").arg(static_cast<quint64>(value), 0, 16);
+        return value;
     case Qt::ToolTipRole: return isBytes ? tr("%L1 bytes").arg(value) : QString::number(value);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default: return {};
@@ -73,6 +77,11 @@ QVariant SegmentsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant SegmentsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation == Qt::Horizontal && role == exporting::kExportRole) {
+        const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
+        const bool bytes = section != Address && section != Blocks && section != Stream;
+        return bytes ? exporting::headerWithUnit(title, exporting::bytesUnit()) : title;
+    }
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole) {
         switch (section) {

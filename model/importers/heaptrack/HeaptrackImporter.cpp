@@ -41,7 +41,7 @@ void HeaptrackImporter::run(InputFile& in, TraceWriter& out, const Progress& pro
     HeaptrackTimeline timeline(out);
     HeaptrackReader reader(lines, out, model, timeline);
     reader.run(progress);
-    progress.checkCancelled();
+    progress.enterPhase(ProgressPhase::Building);
     model.finish();
     timeline.finish(reader.header().pageSize);
     writeHeaptrackTables(out, model, reader.header(), timeline.timeMs() + 1);
