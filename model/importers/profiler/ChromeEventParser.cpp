@@ -134,8 +134,9 @@ void EventBatchParser::parse(ParsedBatch& batch) {
     // The same capacity for every batch, so the parser keeps its buffers instead of reallocating
     // them per batch: JsonEventStream's batches of a large file are 4 MiB and a bit, so 8 MiB.
     // A small file's one batch gets a small parser (8 MiB of buffers is about 45 MiB, which
-    // cost more than reading the file).
-    impl_->capacity = std::max(impl_->capacity, std::bit_ceil(std::max<std::size_t>(batch.size, 64u << 10)));
+    // cost more than reading the file); a batch past 8 MiB (one huge event) gets its size.
+    const std::size_t wanted = batch.size > (8u << 20) ? batch.size : std::bit_ceil(std::max<std::size_t>(batch.size, 64u << 10));
+    impl_->capacity = std::max(impl_->capacity, wanted);
     if (auto error = parser.iterate_many(data, batch.size, impl_->capacity).get(docs)) {
         batch.wholeBatch = true;
         return fail(batch.offset, error);
