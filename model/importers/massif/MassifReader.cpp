@@ -48,7 +48,9 @@ std::optional<TreeLine> parseTreeLine(std::string_view line) {
     const auto bytes = parseInt64(rest.substr(0, space));
     if (!bytes || *bytes < 0) return std::nullopt;
     t.bytes = *bytes;
-    t.label = space == std::string_view::npos ? std::string_view() : trim(rest.substr(space + 1));
+    // No label ("n0: 5000", or one cut by a '#' comment) is an empty label, not a null one
+    // (the store's label column is NOT NULL; fuzz_massif found it).
+    t.label = space == std::string_view::npos ? std::string_view("") : trim(rest.substr(space + 1));
     return t;
 }
 
