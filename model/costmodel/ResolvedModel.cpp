@@ -1,5 +1,7 @@
 #include "costmodel/ResolvedModel.h"
 
+#include <limits>
+
 namespace memviz::costmodel {
 
 namespace {
@@ -17,7 +19,15 @@ void checkElements(const Shape& shape, const std::string& where, const std::stri
             fail(where, what + " " + shapeText(shape) + " has more than 2^48 elements: not a real model");
 }
 
-std::int64_t poolOut(std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t p) { return (n + 2 * p - k) / s + 1; }
+// A padding near 2^62 must not overflow: a result past int64 becomes int64's maximum, which
+// checkElements() then refuses.
+std::int64_t poolOut(std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t p) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    std::int64_t t = 0;
+    if (__builtin_mul_overflow(p, 2, &t) || __builtin_add_overflow(t, n, &t) || __builtin_sub_overflow(t, k, &t)) return kMax;
+    const std::int64_t q = t / s;
+    return q == kMax ? q : q + 1;
+}
 
 void needRank(const Shape& shape, std::size_t rank, const char* type, const std::string& where) {
     if (shape.size() != rank)
