@@ -16,7 +16,7 @@ void checkElements(const Shape& shape, const std::string& where, const std::stri
     std::int64_t n = 1;
     for (std::int64_t d : shape)
         if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
-            fail(where, what + " " + shapeText(shape) + " has more than 2^48 elements: not a real model");
+            fail(where, what + " " + shapeText(shape) + ": more than 2^48 elements, not a real model");
 }
 
 // A padding near 2^62 must not overflow: a result past int64 becomes int64's maximum, which
