@@ -32,7 +32,7 @@
 #include "RecentFiles.h"
 #include "core/Progress.h"
 #include "core/Units.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/StoreFiles.h"
 #include "store/ProfilerQuery.h"
 #include "store/TraceQueries.h"

@@ -6,7 +6,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "importers/heaptrack/HeaptrackImporter.h"
 #include "importers/heaptrack/HeaptrackSuppressions.h"
 #include "store/Database.h"

@@ -6,7 +6,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "importers/massif/MassifImporter.h"
 #include "importers/massif/MassifLabel.h"
 #include "store/Database.h"

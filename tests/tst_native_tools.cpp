@@ -6,7 +6,7 @@
 #include "NativeToolOutput.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/HeaptrackQueries.h"
 #include "store/MassifQueries.h"

@@ -11,7 +11,7 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/HeaptrackQueries.h"
 #include "store/MassifQueries.h"

@@ -10,7 +10,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "importers/profiler/ProfilerTraceBuilder.h"
 #include "store/Database.h"
 #include "store/ProfilerQuery.h"

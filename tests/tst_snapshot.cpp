@@ -11,7 +11,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
 #include "store/SnapshotQueries.h"

@@ -9,7 +9,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "core/Errors.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 
 namespace memviz::cli {

@@ -7,7 +7,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "live/LiveFinalizer.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"

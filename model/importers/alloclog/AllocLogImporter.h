@@ -1,7 +1,7 @@
 #pragma once
 // memviz's own allocation log (docs/formats.md): CSV with a header line, or JSON Lines
 // whose first line declares the format and time unit.
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

@@ -1,7 +1,7 @@
 #pragma once
 // heaptrack data files (heaptrack 1.x, after heaptrack_interpret; zstd, gzip or plain;
 // file format versions 1 to 3), imported with heaptrack_print's figures.
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

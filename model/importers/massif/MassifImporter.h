@@ -1,7 +1,7 @@
 #pragma once
 // Valgrind massif output (massif.out.PID, also gzip or zstd compressed): snapshots become
 // stacked heap / extra-heap / stacks series, detailed snapshots keep their heap trees.
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

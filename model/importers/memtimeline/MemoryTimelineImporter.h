@@ -2,7 +2,7 @@
 // torch.profiler.profile.export_memory_timeline output: the `.json` form ([times_us, sizes],
 // nine slots per row) and the `.raw.json[.gz]` form ([t_ns, action, bytes, category] rows).
 // Shown as a stacked chart per memory category (docs/formats.md).
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

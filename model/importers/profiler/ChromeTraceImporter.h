@@ -1,7 +1,7 @@
 #pragma once
 // torch.profiler Chrome traces (export_chrome_trace, tensorboard_trace_handler's
 // *.pt.trace.json[.gz]), every version family: see docs/formats.md.
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

@@ -2,7 +2,7 @@
 // CUDA memory snapshots: the pickles torch.cuda.memory._dump_snapshot() writes (and the older
 // torch.cuda.memory_snapshot() segment lists), read with memviz's safe pickle reader.
 // docs/formats-snapshot.md describes the format, its semantics and what memviz shows.
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

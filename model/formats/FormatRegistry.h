@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "importers/Importer.h"
+#include "formats/Importer.h"
 
 namespace memviz {
 

@@ -1,4 +1,4 @@
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 
 #include <filesystem>
 #include <sys/stat.h>
