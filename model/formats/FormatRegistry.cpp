@@ -5,7 +5,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/alloclog/AllocLogImporter.h"
+#include "formats/alloclog/AllocLogImporter.h"
 #include "importers/memtimeline/MemoryTimelineImporter.h"
 #include "importers/profiler/ChromeTraceImporter.h"
 #include "importers/heaptrack/HeaptrackImporter.h"

@@ -1,4 +1,4 @@
-#include "importers/alloclog/AllocLogBuilder.h"
+#include "formats/alloclog/AllocLogBuilder.h"
 
 #include <string>
 

@@ -1,9 +1,9 @@
-#include "importers/alloclog/AllocLogImporter.h"
+#include "formats/alloclog/AllocLogImporter.h"
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/alloclog/AllocLogBuilder.h"
-#include "importers/alloclog/AllocLogReaders.h"
+#include "formats/alloclog/AllocLogBuilder.h"
+#include "formats/alloclog/AllocLogReaders.h"
 #include "io/CsvSplit.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"

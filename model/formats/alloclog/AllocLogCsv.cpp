@@ -8,8 +8,8 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/alloclog/AllocLogBuilder.h"
-#include "importers/alloclog/AllocLogReaders.h"
+#include "formats/alloclog/AllocLogBuilder.h"
+#include "formats/alloclog/AllocLogReaders.h"
 #include "io/CsvSplit.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
