@@ -34,7 +34,7 @@
 #include "core/Units.h"
 #include "formats/FormatRegistry.h"
 #include "store/StoreFiles.h"
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "store/TraceQueries.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"

@@ -5,7 +5,7 @@
 #include "cli/Output.h"
 #include "live/LiveQueries.h"
 #include "store/Database.h"
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include <algorithm>
 
 namespace memviz::cli {

@@ -7,7 +7,7 @@
 #include "core/Progress.h"
 #include "formats/alloclog/AllocLogImporter.h"
 #include "importers/memtimeline/MemoryTimelineImporter.h"
-#include "importers/profiler/ChromeTraceImporter.h"
+#include "formats/profiler/ChromeTraceImporter.h"
 #include "importers/heaptrack/HeaptrackImporter.h"
 #include "importers/massif/MassifImporter.h"
 #include "importers/snapshot/SnapshotImporter.h"

@@ -2,7 +2,7 @@
 // Turns a scanned profiler trace into store rows: per-device allocated/reserved series,
 // alloc/free events attributed to the innermost op on their thread, allocation lifetimes,
 // and every op call with its key_averages memory (inclusive and self, per device).
-#include "importers/profiler/ProfilerRecords.h"
+#include "formats/profiler/ProfilerRecords.h"
 
 namespace memviz {
 

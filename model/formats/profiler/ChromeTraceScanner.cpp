@@ -1,4 +1,4 @@
-#include "importers/profiler/ChromeTraceScanner.h"
+#include "formats/profiler/ChromeTraceScanner.h"
 
 
 #include <array>
@@ -15,7 +15,7 @@
 #include "io/InputFile.h"
 #include "io/JsonEventStream.h"
 #include "io/Numbers.h"
-#include "importers/profiler/ChromeEventParser.h"
+#include "formats/profiler/ChromeEventParser.h"
 #include "store/TraceWriter.h"
 #include "store/WorkQueue.h"
 

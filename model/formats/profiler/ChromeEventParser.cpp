@@ -1,4 +1,4 @@
-#include "importers/profiler/ChromeEventParser.h"
+#include "formats/profiler/ChromeEventParser.h"
 
 #include <simdjson.h>
 

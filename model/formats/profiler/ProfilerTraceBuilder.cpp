@@ -1,4 +1,4 @@
-#include "importers/profiler/ProfilerTraceBuilder.h"
+#include "formats/profiler/ProfilerTraceBuilder.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 
 #include "core/Progress.h"
 #include "store/RecordChunks.h"
-#include "store/RecordLayouts.h"
+#include "formats/profiler/RecordLayouts.h"
 #include "store/RowAppender.h"
 #include "store/TraceWriter.h"
 #include "trace/AddressMap.h"

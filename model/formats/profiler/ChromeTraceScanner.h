@@ -3,7 +3,7 @@
 // simdjson On-Demand, batch by batch, and keeps its memory events and CPU-side op calls.
 #include <string>
 
-#include "importers/profiler/ProfilerRecords.h"
+#include "formats/profiler/ProfilerRecords.h"
 
 namespace memviz {
 

@@ -1,11 +1,11 @@
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 
 #include <algorithm>
 #include <map>
 
 #include "store/Database.h"
 #include "store/RecordChunks.h"
-#include "store/RecordLayouts.h"
+#include "formats/profiler/RecordLayouts.h"
 #include "store/RowAppender.h"
 #include "trace/Event.h"
 

@@ -1,8 +1,8 @@
-#include "importers/profiler/ChromeTraceImporter.h"
+#include "formats/profiler/ChromeTraceImporter.h"
 
 #include "core/Progress.h"
-#include "importers/profiler/ChromeTraceScanner.h"
-#include "importers/profiler/ProfilerTraceBuilder.h"
+#include "formats/profiler/ChromeTraceScanner.h"
+#include "formats/profiler/ProfilerTraceBuilder.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
