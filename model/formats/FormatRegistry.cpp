@@ -6,7 +6,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/alloclog/AllocLogImporter.h"
-#include "importers/memtimeline/MemoryTimelineImporter.h"
+#include "formats/memtimeline/MemoryTimelineImporter.h"
 #include "formats/profiler/ChromeTraceImporter.h"
 #include "importers/heaptrack/HeaptrackImporter.h"
 #include "importers/massif/MassifImporter.h"

@@ -1,4 +1,4 @@
-#include "importers/memtimeline/MemoryTimelineImporter.h"
+#include "formats/memtimeline/MemoryTimelineImporter.h"
 
 #include <simdjson.h>
 
