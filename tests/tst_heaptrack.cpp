@@ -7,10 +7,10 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
-#include "importers/heaptrack/HeaptrackImporter.h"
-#include "importers/heaptrack/HeaptrackSuppressions.h"
+#include "formats/heaptrack/HeaptrackImporter.h"
+#include "formats/heaptrack/HeaptrackSuppressions.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 

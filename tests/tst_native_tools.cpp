@@ -8,7 +8,7 @@
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/MassifQueries.h"
 #include "store/TraceQueries.h"
 

@@ -13,7 +13,7 @@
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/MassifQueries.h"
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/AllocationSitesView.h"

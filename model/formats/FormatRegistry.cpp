@@ -8,7 +8,7 @@
 #include "formats/alloclog/AllocLogImporter.h"
 #include "formats/memtimeline/MemoryTimelineImporter.h"
 #include "formats/profiler/ChromeTraceImporter.h"
-#include "importers/heaptrack/HeaptrackImporter.h"
+#include "formats/heaptrack/HeaptrackImporter.h"
 #include "importers/massif/MassifImporter.h"
 #include "importers/snapshot/SnapshotImporter.h"
 #include "io/InputFile.h"

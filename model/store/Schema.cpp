@@ -5,7 +5,7 @@
 #include "core/Errors.h"
 #include "store/Database.h"
 #include "store/LiveSchema.h"
-#include "store/NativeSchema.h"
+#include "formats/heaptrack/HeaptrackSchema.h"
 
 namespace memviz {
 

@@ -1,9 +1,9 @@
-#include "importers/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackModel.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "importers/heaptrack/HeaptrackSuppressions.h"
+#include "formats/heaptrack/HeaptrackSuppressions.h"
 
 namespace memviz {
 

@@ -1,10 +1,10 @@
-#include "importers/heaptrack/HeaptrackStore.h"
+#include "formats/heaptrack/HeaptrackStore.h"
 
-#include "importers/heaptrack/HeaptrackModel.h"
-#include "importers/heaptrack/HeaptrackReader.h"
+#include "formats/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackReader.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {

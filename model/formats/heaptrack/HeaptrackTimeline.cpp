@@ -1,4 +1,4 @@
-#include "importers/heaptrack/HeaptrackTimeline.h"
+#include "formats/heaptrack/HeaptrackTimeline.h"
 
 #include "store/TraceWriter.h"
 

@@ -1,13 +1,13 @@
-#include "importers/heaptrack/HeaptrackReader.h"
+#include "formats/heaptrack/HeaptrackReader.h"
 
 #include <algorithm>
 #include <limits>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/heaptrack/HeaptrackModel.h"
-#include "importers/heaptrack/HeaptrackSuppressions.h"
-#include "importers/heaptrack/HeaptrackTimeline.h"
+#include "formats/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackSuppressions.h"
+#include "formats/heaptrack/HeaptrackTimeline.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
 #include "store/TraceWriter.h"

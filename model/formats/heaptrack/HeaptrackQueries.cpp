@@ -1,4 +1,4 @@
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 
 #include <cstdio>
 

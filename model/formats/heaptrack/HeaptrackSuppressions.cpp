@@ -1,8 +1,8 @@
-#include "importers/heaptrack/HeaptrackSuppressions.h"
+#include "formats/heaptrack/HeaptrackSuppressions.h"
 
 #include <vector>
 
-#include "importers/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackModel.h"
 
 namespace memviz {
 
