@@ -7,10 +7,10 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
-#include "importers/massif/MassifImporter.h"
-#include "importers/massif/MassifLabel.h"
+#include "formats/massif/MassifImporter.h"
+#include "formats/massif/MassifLabel.h"
 #include "store/Database.h"
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
 

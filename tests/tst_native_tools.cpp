@@ -9,7 +9,7 @@
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;

@@ -14,7 +14,7 @@
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/AllocationSitesView.h"
 #include "widgets/MassifTreeModel.h"

@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 
 class QComboBox;
 class QLabel;

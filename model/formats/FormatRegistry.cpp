@@ -9,7 +9,7 @@
 #include "formats/memtimeline/MemoryTimelineImporter.h"
 #include "formats/profiler/ChromeTraceImporter.h"
 #include "formats/heaptrack/HeaptrackImporter.h"
-#include "importers/massif/MassifImporter.h"
+#include "formats/massif/MassifImporter.h"
 #include "importers/snapshot/SnapshotImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"

@@ -6,6 +6,7 @@
 #include "store/Database.h"
 #include "store/LiveSchema.h"
 #include "formats/heaptrack/HeaptrackSchema.h"
+#include "formats/massif/MassifSchema.h"
 
 namespace memviz {
 
@@ -306,7 +307,7 @@ struct Step {
 
 constexpr Step kSteps[] = {
     {1, {kSchemaV1, kIndexesV1}},
-    {2, {kNativeSchemaSql, nullptr}}, // heaptrack and massif tables, series.style
+    {2, {kNativeSchemaSql, kMassifSchemaSql}}, // heaptrack and massif tables, series.style
     {3, {kSchemaV3, nullptr}},        // profiler calls and totals, record chunks, threads
     {4, {kSchemaV4, kIndexesV4}},     // CUDA memory snapshots, frames
     {5, {kLiveSchemaSql, nullptr}},   // live recordings: samples, markers, probe ops

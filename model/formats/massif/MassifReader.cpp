@@ -1,10 +1,10 @@
-#include "importers/massif/MassifReader.h"
+#include "formats/massif/MassifReader.h"
 
 #include <vector>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/massif/MassifLabel.h"
+#include "formats/massif/MassifLabel.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
 #include "io/Numbers.h"

@@ -1,4 +1,4 @@
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 
 #include <algorithm>
 #include <unordered_map>

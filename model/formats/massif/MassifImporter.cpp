@@ -1,7 +1,7 @@
-#include "importers/massif/MassifImporter.h"
+#include "formats/massif/MassifImporter.h"
 
 #include "core/Progress.h"
-#include "importers/massif/MassifReader.h"
+#include "formats/massif/MassifReader.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
 

@@ -1,4 +1,4 @@
-#include "importers/massif/MassifLabel.h"
+#include "formats/massif/MassifLabel.h"
 
 #include "io/Numbers.h"
 
