@@ -14,7 +14,7 @@
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;

@@ -11,7 +11,7 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include <qcustomplot.h>

@@ -10,7 +10,7 @@
 #include "formats/profiler/ChromeTraceImporter.h"
 #include "formats/heaptrack/HeaptrackImporter.h"
 #include "formats/massif/MassifImporter.h"
-#include "importers/snapshot/SnapshotImporter.h"
+#include "formats/snapshot/SnapshotImporter.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 

@@ -9,7 +9,7 @@
 #include <qcustomplot.h>
 
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/TraceAxis.h"
 #include "widgets/TraceSession.h"

@@ -1,4 +1,4 @@
-#include "store/SnapshotCodec.h"
+#include "formats/snapshot/SnapshotCodec.h"
 
 #include <limits>
 #include <string>

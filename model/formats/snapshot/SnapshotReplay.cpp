@@ -1,4 +1,4 @@
-#include "importers/snapshot/SnapshotReplay.h"
+#include "formats/snapshot/SnapshotReplay.h"
 
 #include <string>
 #include <unordered_map>

@@ -4,8 +4,8 @@
 // memory in `host_segments` / `host_traces`), older dicts without times or with block
 // `history`, and the 2022 bare list of segments. Errors name the place, e.g.
 // "device_traces[0][1234]: 'size' is a str, not an int".
-#include "importers/snapshot/SnapshotData.h"
-#include "importers/snapshot/StackTable.h"
+#include "formats/snapshot/SnapshotData.h"
+#include "formats/snapshot/StackTable.h"
 #include "pickle/PickleValue.h"
 
 namespace memviz {

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "importers/snapshot/SnapshotData.h"
+#include "formats/snapshot/SnapshotData.h"
 
 namespace memviz::snapshot {
 

@@ -1,9 +1,9 @@
-#include "store/SnapshotTablesWriter.h"
+#include "formats/snapshot/SnapshotTablesWriter.h"
 
 #include <algorithm>
 
 #include "store/ChunkCodec.h"
-#include "store/SnapshotCodec.h"
+#include "formats/snapshot/SnapshotCodec.h"
 
 namespace memviz {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "trace/AllocatorState.h"
 #include "trace/Event.h"
 

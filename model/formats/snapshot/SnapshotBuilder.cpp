@@ -1,11 +1,11 @@
-#include "importers/snapshot/SnapshotBuilder.h"
+#include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>
 #include <limits>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "store/SnapshotTablesWriter.h"
+#include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
 namespace memviz::snapshot {

@@ -1,6 +1,6 @@
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
-#include "importers/snapshot/SnapshotBuilder.h"
-#include "store/SnapshotTablesWriter.h"
+#include "formats/snapshot/SnapshotBuilder.h"
+#include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
 namespace memviz::snapshot {

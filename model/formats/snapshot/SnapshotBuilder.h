@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "importers/snapshot/SnapshotData.h"
-#include "importers/snapshot/SnapshotReplay.h"
-#include "importers/snapshot/StackTable.h"
+#include "formats/snapshot/SnapshotData.h"
+#include "formats/snapshot/SnapshotReplay.h"
+#include "formats/snapshot/StackTable.h"
 
 namespace memviz {
 class Progress;

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "store/Database.h"
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "trace/Event.h"
 
 namespace memviz {

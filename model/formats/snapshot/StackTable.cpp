@@ -1,4 +1,4 @@
-#include "importers/snapshot/StackTable.h"
+#include "formats/snapshot/StackTable.h"
 
 #include "core/Errors.h"
 #include "trace/StackSite.h"

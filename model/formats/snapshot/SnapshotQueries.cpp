@@ -1,4 +1,4 @@
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
-#include "store/SnapshotCodec.h"
+#include "formats/snapshot/SnapshotCodec.h"
 #include "trace/StackSite.h"
 
 namespace memviz {

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 
 namespace memviz {
 

@@ -1,11 +1,11 @@
-#include "importers/snapshot/SnapshotReader.h"
+#include "formats/snapshot/SnapshotReader.h"
 
 #include <charconv>
 #include <unordered_map>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/snapshot/KeyDispatch.h"
+#include "formats/snapshot/KeyDispatch.h"
 
 namespace memviz::snapshot {
 

@@ -1,16 +1,16 @@
-#include "importers/snapshot/SnapshotImporter.h"
+#include "formats/snapshot/SnapshotImporter.h"
 
 #include <algorithm>
 #include <unistd.h>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/snapshot/SnapshotBuilder.h"
-#include "importers/snapshot/SnapshotReader.h"
-#include "importers/snapshot/StackTable.h"
+#include "formats/snapshot/SnapshotBuilder.h"
+#include "formats/snapshot/SnapshotReader.h"
+#include "formats/snapshot/StackTable.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
