@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "TestSupport.h"
-#include "live/LiveQueries.h"
-#include "live/ProbeRecorder.h"
+#include "formats/live/LiveQueries.h"
+#include "formats/live/ProbeRecorder.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "store/TraceQueries.h"

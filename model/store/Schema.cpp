@@ -4,7 +4,7 @@
 
 #include "core/Errors.h"
 #include "store/Database.h"
-#include "store/LiveSchema.h"
+#include "formats/live/LiveSchema.h"
 #include "formats/heaptrack/HeaptrackSchema.h"
 #include "formats/massif/MassifSchema.h"
 

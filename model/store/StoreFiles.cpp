@@ -8,7 +8,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
-#include "live/LiveFinalizer.h"
+#include "formats/live/LiveFinalizer.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 

@@ -36,7 +36,7 @@ struct TraceInfo {
     std::string timeKind = "time";          // "time" (ns), "index" (event number), or the
                                             // x unit of a profiler: "instructions", "bytes"
     // Fill this existing trace row instead of inserting one: a live recording's row exists
-    // from its first moment and is finalised into the ordinary shape (live/LiveFinalizer).
+    // from its first moment and is finalised into the ordinary shape (formats/live/LiveFinalizer).
     std::optional<std::int64_t> adoptTraceId;
 };
 

@@ -7,7 +7,7 @@
 #include <QTimer>
 #include <memory>
 
-#include "live/Recorder.h"
+#include "formats/live/Recorder.h"
 
 namespace memviz {
 

@@ -6,7 +6,7 @@
 #include <QTimer>
 #include <vector>
 
-#include "live/ProcessTable.h"
+#include "formats/live/ProcessTable.h"
 
 class QLineEdit;
 class QSortFilterProxyModel;

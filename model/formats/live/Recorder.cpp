@@ -1,10 +1,10 @@
-#include "live/Recorder.h"
+#include "formats/live/Recorder.h"
 
 #include <chrono>
 #include <csignal>
 
-#include "live/LiveWriter.h"
-#include "live/ProcSampler.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProcSampler.h"
 
 namespace memviz {
 

@@ -1,13 +1,13 @@
-#include "live/ProbeRecorder.h"
+#include "formats/live/ProbeRecorder.h"
 
 #include <ctime>
 #include <stdexcept>
 
 #include "core/Units.h"
-#include "live/LiveFinalizer.h"
-#include "live/LiveWriter.h"
-#include "live/ProbeStreamWriter.h"
-#include "live/ProcSampler.h"
+#include "formats/live/LiveFinalizer.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProbeStreamWriter.h"
+#include "formats/live/ProcSampler.h"
 #include "store/Database.h"
 
 namespace memviz {

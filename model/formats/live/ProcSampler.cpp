@@ -1,12 +1,12 @@
-#include "live/ProcSampler.h"
+#include "formats/live/ProcSampler.h"
 
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <unistd.h>
 
-#include "live/ProcFiles.h"
-#include "live/ProcessTable.h"
+#include "formats/live/ProcFiles.h"
+#include "formats/live/ProcessTable.h"
 
 namespace memviz {
 

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "live/LiveWriter.h"
-#include "live/ProbeProtocol.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProbeProtocol.h"
 
 namespace memviz {
 

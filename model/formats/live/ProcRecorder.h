@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "live/Recorder.h"
+#include "formats/live/Recorder.h"
 
 namespace memviz {
 

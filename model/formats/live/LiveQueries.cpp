@@ -1,4 +1,4 @@
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 
 #include <algorithm>
 #include <map>

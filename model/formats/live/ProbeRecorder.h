@@ -5,8 +5,8 @@
 // connection drops), when asked to stop, or when the duration is over.
 #include <string>
 
-#include "live/ProbeSocket.h"
-#include "live/Recorder.h"
+#include "formats/live/ProbeSocket.h"
+#include "formats/live/Recorder.h"
 
 namespace memviz {
 

@@ -1,8 +1,8 @@
-#include "live/ProbeStreamWriter.h"
+#include "formats/live/ProbeStreamWriter.h"
 
 #include <algorithm>
 
-#include "live/Launcher.h"
+#include "formats/live/Launcher.h"
 
 namespace memviz {
 

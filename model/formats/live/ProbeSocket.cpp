@@ -1,4 +1,4 @@
-#include "live/ProbeSocket.h"
+#include "formats/live/ProbeSocket.h"
 
 #include <algorithm>
 #include <arpa/inet.h>

@@ -1,11 +1,11 @@
-#include "live/LiveFinalizer.h"
+#include "formats/live/LiveFinalizer.h"
 
 #include <map>
 #include <string>
 
 #include "core/Errors.h"
-#include "live/LiveQueries.h"
-#include "live/LiveWriter.h"
+#include "formats/live/LiveQueries.h"
+#include "formats/live/LiveWriter.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"

@@ -1,4 +1,4 @@
-#include "live/ProcessTable.h"
+#include "formats/live/ProcessTable.h"
 
 #include <charconv>
 #include <dirent.h>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "live/ProcFiles.h"
+#include "formats/live/ProcFiles.h"
 
 namespace memviz {
 

@@ -1,12 +1,12 @@
 #pragma once
 // Schema step 5: live recordings (attach to a process, launch and record, the PyTorch probe
-// stream). Kept apart from Schema.cpp like NativeSchema.h. Documented in docs/schema.md.
+// stream). Kept apart from Schema.cpp like the other formats' steps. Documented in docs/schema.md.
 //
 // A recording writes these tables in small transactions while it runs (at most a second of
 // samples is ever uncommitted), so a killed recorder loses little; when it stops, or when a
 // store with an interrupted recording is opened later, the recording is finalised into the
 // ordinary shape (series chunks and LOD pyramid, events, op_stats, device_summary) by
-// live/LiveFinalizer. The live tables stay afterwards: plain SQL answers from them.
+// LiveFinalizer. The live tables stay afterwards: plain SQL answers from them.
 namespace memviz {
 
 inline constexpr const char* kLiveSchemaSql = R"SQL(

@@ -1,4 +1,4 @@
-#include "live/Launcher.h"
+#include "formats/live/Launcher.h"
 
 #include <cerrno>
 #include <csignal>

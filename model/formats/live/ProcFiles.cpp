@@ -1,4 +1,4 @@
-#include "live/ProcFiles.h"
+#include "formats/live/ProcFiles.h"
 
 #include <cerrno>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "live/ProcRecorder.h"
+#include "formats/live/ProcRecorder.h"
 
 #include <array>
 #include <optional>
@@ -8,12 +8,12 @@
 #include <sys/wait.h>
 
 #include "core/Units.h"
-#include "live/Launcher.h"
-#include "live/LiveFinalizer.h"
-#include "live/LiveWriter.h"
-#include "live/ProcFiles.h"
-#include "live/ProcSampler.h"
-#include "live/ProcessTable.h"
+#include "formats/live/Launcher.h"
+#include "formats/live/LiveFinalizer.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProcFiles.h"
+#include "formats/live/ProcSampler.h"
+#include "formats/live/ProcessTable.h"
 #include "store/Database.h"
 
 namespace memviz {

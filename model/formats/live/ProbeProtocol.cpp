@@ -1,4 +1,4 @@
-#include "live/ProbeProtocol.h"
+#include "formats/live/ProbeProtocol.h"
 
 #include <simdjson.h>
 

@@ -1,10 +1,10 @@
-#include "live/LiveWriter.h"
+#include "formats/live/LiveWriter.h"
 
 #include <unistd.h>
 
 #include "core/Clock.h"
 #include "core/Errors.h"
-#include "live/ProcFiles.h"
+#include "formats/live/ProcFiles.h"
 
 namespace memviz {
 
