@@ -6,34 +6,63 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/alloclog/AllocLogImporter.h"
+#include "formats/heaptrack/HeaptrackImporter.h"
+#include "formats/heaptrack/HeaptrackSchema.h"
+#include "formats/live/LiveSchema.h"
+#include "formats/massif/MassifImporter.h"
+#include "formats/massif/MassifSchema.h"
 #include "formats/memtimeline/MemoryTimelineImporter.h"
 #include "formats/profiler/ChromeTraceImporter.h"
-#include "formats/heaptrack/HeaptrackImporter.h"
-#include "formats/massif/MassifImporter.h"
+#include "formats/profiler/ProfilerSchema.h"
 #include "formats/snapshot/SnapshotImporter.h"
+#include "formats/snapshot/SnapshotSchema.h"
 #include "io/InputFile.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
 
-const std::vector<std::unique_ptr<Importer>>& allImporters() {
-    static const std::vector<std::unique_ptr<Importer>> list = [] {
-        std::vector<std::unique_ptr<Importer>> v;
-        // One line per format.
-        v.push_back(std::make_unique<AllocLogImporter>());
-        v.push_back(std::make_unique<ChromeTraceImporter>());
-        v.push_back(std::make_unique<MemoryTimelineImporter>());
-        v.push_back(std::make_unique<HeaptrackImporter>());
-        v.push_back(std::make_unique<MassifImporter>());
-        v.push_back(std::make_unique<SnapshotImporter>());
+const std::vector<FormatEntry>& allFormats() {
+    static const std::vector<FormatEntry> formats = [] {
+        std::vector<FormatEntry> v;
+        const auto add = [&v](std::unique_ptr<Importer> importer, std::vector<SchemaStep> schema) {
+            v.push_back({std::move(importer), std::move(schema)});
+        };
+        // One line per format: its importer, and the schema steps of its tables.
+        add(std::make_unique<AllocLogImporter>(), {});
+        add(std::make_unique<ChromeTraceImporter>(), {{3, kProfilerSchemaSql}});
+        add(std::make_unique<MemoryTimelineImporter>(), {});
+        add(std::make_unique<HeaptrackImporter>(), {{2, kHeaptrackSchemaSql}});
+        add(std::make_unique<MassifImporter>(), {{2, kMassifSchemaSql}});
+        add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}});
+        add(nullptr, {{5, kLiveSchemaSql}}); // live recordings (formats/live): recorded, not imported
+        return v;
+    }();
+    return formats;
+}
+
+// The store's migrations ask the registry for the formats' tables (store/Schema.h).
+const std::vector<SchemaStep>& formatSchemaSteps() {
+    static const std::vector<SchemaStep> steps = [] {
+        std::vector<SchemaStep> v;
+        for (const FormatEntry& f : allFormats()) v.insert(v.end(), f.schema.begin(), f.schema.end());
+        return v;
+    }();
+    return steps;
+}
+
+const std::vector<const Importer*>& allImporters() {
+    static const std::vector<const Importer*> list = [] {
+        std::vector<const Importer*> v;
+        for (const FormatEntry& f : allFormats())
+            if (f.importer) v.push_back(f.importer.get());
         return v;
     }();
     return list;
 }
 
 const Importer* importerById(std::string_view id) {
-    for (const auto& imp : allImporters())
-        if (imp->id() == id) return imp.get();
+    for (const Importer* imp : allImporters())
+        if (imp->id() == id) return imp;
     return nullptr;
 }
 
@@ -49,11 +78,11 @@ const Importer& detectImporter(const std::string& path) {
     const std::string fileName = std::filesystem::path(path).filename().string();
     const Importer* best = nullptr;
     int bestScore = 0;
-    for (const auto& imp : allImporters()) {
+    for (const Importer* imp : allImporters()) {
         const int score = imp->sniff(head, fileName);
         if (score > bestScore) {
             bestScore = score;
-            best = imp.get();
+            best = imp;
         }
     }
     if (!best) throw ImportError(path + ": unrecognised file format (none of the supported formats matches its content)");

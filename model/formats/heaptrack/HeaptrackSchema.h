@@ -1,15 +1,9 @@
 #pragma once
-// Schema step 2 for heaptrack recordings (with the series display hint, which came in the same
-// step), kept apart from Schema.cpp so that format owners add their tables without editing
-// each other's SQL. Documented in docs/formats-native.md.
+// The heaptrack tables (schema step 2, registered in formats/FormatRegistry.cpp).
+// Documented in docs/formats-native.md.
 namespace memviz {
 
-// Adds a display hint to every series, and the heaptrack tables.
-inline constexpr const char* kNativeSchemaSql = R"SQL(
--- How the timeline draws a series: '' = a step line, 'stacked' = a filled area stacked on
--- the 'stacked' series before it (same device, in creation order).
-ALTER TABLE series ADD COLUMN style TEXT NOT NULL DEFAULT '';
-
+inline constexpr const char* kHeaptrackSchemaSql = R"SQL(
 -- heaptrack: one row per trace with heaptrack_print's headline figures.
 CREATE TABLE heaptrack_totals (
     trace_id          INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE,

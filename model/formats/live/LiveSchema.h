@@ -1,6 +1,6 @@
 #pragma once
-// Schema step 5: live recordings (attach to a process, launch and record, the PyTorch probe
-// stream). Kept apart from Schema.cpp like the other formats' steps. Documented in docs/schema.md.
+// The tables of live recordings (attach to a process, launch and record, the PyTorch probe
+// stream): schema step 5, registered in formats/FormatRegistry.cpp. Documented in docs/schema.md.
 //
 // A recording writes these tables in small transactions while it runs (at most a second of
 // samples is ever uncommitted), so a killed recorder loses little; when it stops, or when a

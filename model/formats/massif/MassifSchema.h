@@ -1,7 +1,6 @@
 #pragma once
-// Schema step 2 for Valgrind massif recordings (the same step as the heaptrack tables), kept
-// apart from Schema.cpp so that format owners add their tables without editing each other's
-// SQL. Documented in docs/formats-native.md.
+// The Valgrind massif tables (schema step 2, registered in formats/FormatRegistry.cpp).
+// Documented in docs/formats-native.md.
 namespace memviz {
 
 inline constexpr const char* kMassifSchemaSql = R"SQL(
