@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/CallSpanOverlay.h"
@@ -53,9 +54,10 @@ QColor seriesColor(std::size_t i) {
 QString seriesLabel(const SeriesInfo& s, const TraceSession& session) {
     const QString device = QString::fromStdString(s.deviceName);
     if (s.style == kSeriesStacked) return QString::fromStdString(s.name);
-    if (s.deviceName == "process") return processSeriesLabel(s.name); // live /proc recordings
-    if (s.name != "allocated") return device + " " + QString::fromStdString(s.name);
-    if (session.metadata("allocated_source:" + device).startsWith("running sum"))
+    if (s.deviceName == device_name::kProcess) return processSeriesLabel(s.name); // live /proc recordings
+    if (s.name != series_name::kAllocated) return device + " " + QString::fromStdString(s.name);
+    if (session.metadata(QString::fromStdString(metadata_key::allocatedSource(s.deviceName))) ==
+        QLatin1String(metadata_key::kAllocatedFromRunningSum))
         return QObject::tr("%1 allocated (running sum of Bytes)").arg(device);
     return device;
 }
@@ -189,7 +191,7 @@ void TimelinePlot::rebuild() {
         // palette in order, so a stack's colours do not depend on the total's position.
         const bool totalOverStack = stacked[s.device] && s.style != kSeriesStacked && bytes;
         const QColor color = totalOverStack ? QColor(50, 50, 50) : seriesColor(colorIndex++);
-        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != "reserved" ? Qt::SolidLine : Qt::DashLine));
+        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine));
         int below = -2;
         if (s.style == kSeriesStacked) {
             const auto top = stackTop.find(s.device);

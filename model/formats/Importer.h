@@ -15,7 +15,7 @@ class Importer {
 public:
     virtual ~Importer() = default;
 
-    // Stable id stored in the `traces.format` column, e.g. "memviz-alloc-log".
+    // Stable id stored in the `traces.format` column: a formats/FormatIds.h format_id.
     virtual std::string id() const = 0;
     // For people: "memviz allocation log".
     virtual std::string displayName() const = 0;

@@ -29,7 +29,7 @@ inline constexpr const char* kSeriesStacked = "stacked";
 
 struct TraceInfo {
     std::string sourcePath;
-    std::string format;                     // importer id, e.g. "memviz-alloc-log"
+    std::string format;                     // importer id, one of formats/FormatIds.h format_id
     std::optional<std::int64_t> epochNs;    // source clock at t = 0, when known
     std::optional<std::int64_t> sourceSize; // bytes, to recognise the file again
     std::optional<std::int64_t> sourceMtimeNs;

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
@@ -170,9 +171,9 @@ void LiveView::onStatus() {
     if (s.state == RecorderStatus::State::Recording || s.state == RecorderStatus::State::Finished) {
         parts << durationText(s.lastT) << tr("%L1 samples saved").arg(s.committedSamples);
         for (const auto& [name, value] : s.latest)
-            if (name == "rss" || name == "pss" || name.ends_with(" allocated"))
-                parts << QStringLiteral("%1 %2").arg(name == "rss" || name == "pss" ? processSeriesLabel(name)
-                                                                                  : QString::fromStdString(name),
+            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
+                proc || name.ends_with(std::string(" ") + series_name::kAllocated))
+                parts << QStringLiteral("%1 %2").arg(proc ? processSeriesLabel(name) : QString::fromStdString(name),
                                                      bytesText(value));
     }
     status_->setText(parts.join(QStringLiteral("  ·  ")));

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -14,7 +15,7 @@ std::uint16_t AllocLogBuilder::deviceIndex(std::string_view name) {
     const std::uint16_t d = out_.device(name);
     while (liveSeries_.size() <= d) {
         const auto index = static_cast<std::uint16_t>(liveSeries_.size());
-        liveSeries_.push_back(out_.createSeries(index, "allocated", "bytes", true));
+        liveSeries_.push_back(out_.createSeries(index, series_name::kAllocated, "bytes", true));
         // Nothing is live on a device before its first record: the series starts at 0.
         out_.addPoint(liveSeries_.back(), 0, 0);
     }

@@ -1,5 +1,6 @@
 #include "formats/heaptrack/HeaptrackStore.h"
 
+#include "formats/FormatIds.h"
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "formats/heaptrack/HeaptrackReader.h"
 #include "store/ChunkCodec.h"
@@ -122,9 +123,9 @@ void writeHeaptrackTables(TraceWriter& out, const HeaptrackModel& model, const H
     writeFrames(db, traceId, model);
     writeNodesAndInfos(db, traceId, model);
     writeSites(db, traceId, model);
-    out.setMetadata("heaptrack.command", header.command);
-    out.setMetadata("heaptrack.file_version", std::to_string(header.fileVersion));
-    if (header.attached) out.setMetadata("heaptrack.attached", "1");
+    out.setMetadata(metadata_key::kHeaptrackCommand, header.command);
+    out.setMetadata(metadata_key::kHeaptrackFileVersion, std::to_string(header.fileVersion));
+    if (header.attached) out.setMetadata(metadata_key::kHeaptrackAttached, "1");
 }
 
 } // namespace memviz

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/Errors.h"
+#include "formats/FormatIds.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/LiveWriter.h"
 #include "store/Database.h"
@@ -35,7 +36,7 @@ void writeSeries(Database& db, TraceWriter& w, std::int64_t traceId, const std::
         points.bind(1, traceId).bind(2, s.series);
         while (points.step()) w.addPoint(id, points.int64(0), points.int64(1));
     }
-    if (!skipped.empty()) w.setMetadata("live_series_not_drawn", skipped + " (zero throughout; kept in live_samples)");
+    if (!skipped.empty()) w.setMetadata(metadata_key::kLiveSeriesNotDrawn, skipped + " (zero throughout; kept in live_samples)");
 }
 
 // Each probe record's change of a device's bytes becomes one event at the record's end: an

@@ -9,13 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "formats/FormatIds.h"
 #include "store/Database.h"
 
 namespace memviz {
 
 struct LiveRecordingSpec {
     std::string source;                 // "attach", "launch" or "probe"
-    std::string format;                 // traces.format: kLiveProcFormat or kLiveProbeFormat
+    std::string format;                 // traces.format: format_id::kLiveProc or kLiveProbe
     std::string title;                  // traces.source_path: what was recorded, in words
     std::string command;                // the recorded command line
     std::optional<int> targetPid;
@@ -24,8 +25,8 @@ struct LiveRecordingSpec {
     std::optional<std::int64_t> epochNs; // wall clock (ns since 1970) at t = 0
 };
 
-inline constexpr const char* kLiveProcFormat = "memviz-live-proc";
-inline constexpr const char* kLiveProbeFormat = "memviz-live-probe";
+inline constexpr const char* kLiveProcFormat = format_id::kLiveProc;
+inline constexpr const char* kLiveProbeFormat = format_id::kLiveProbe;
 
 struct LiveSeriesSpec {
     std::string device;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "formats/live/LiveFinalizer.h"
 #include "formats/live/LiveWriter.h"
 #include "formats/live/ProbeStreamWriter.h"
@@ -62,7 +63,7 @@ void ProbeRecorder::run() {
     Database db(storePath());
     LiveRecordingSpec spec;
     spec.source = "probe";
-    spec.format = kLiveProbeFormat;
+    spec.format = format_id::kLiveProbe;
     spec.title = "PyTorch probe on " + where;
     spec.epochNs = wallClockNs();
     LiveWriter writer(db, spec);
@@ -131,7 +132,7 @@ void ProbeRecorder::run() {
         end.message = e.what();
     }
     if (stream.malformed() > 0) {
-        writer.setMetadata("probe_malformed_lines", std::to_string(stream.malformed()) + " (first: " + stream.firstMalformed() + ")");
+        writer.setMetadata(metadata_key::kProbeMalformedLines, std::to_string(stream.malformed()) + " (first: " + stream.firstMalformed() + ")");
         end.message += "; " + std::to_string(stream.malformed()) + " malformed line(s) skipped (first: " +
                        stream.firstMalformed() + ")";
     }

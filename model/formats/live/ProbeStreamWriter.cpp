@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "formats/FormatIds.h"
 #include "formats/live/Launcher.h"
 
 namespace memviz {
@@ -89,10 +90,10 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
         const std::string command = joinCommandLine(r.argv);
         title_ = (command.empty() ? std::string("python") : command) + " (probe, pid " + std::to_string(r.pid) + ")";
         writer_.setTarget(r.pid, command, title_);
-        writer_.setMetadata("probe_protocol_version", std::to_string(r.version));
-        if (!r.mode.empty()) writer_.setMetadata("probe_mode", r.mode);
-        if (!r.torch.empty()) writer_.setMetadata("torch_version", r.torch);
-        if (!r.python.empty()) writer_.setMetadata("python_version", r.python);
+        writer_.setMetadata(metadata_key::kProbeProtocolVersion, std::to_string(r.version));
+        if (!r.mode.empty()) writer_.setMetadata(metadata_key::kProbeMode, r.mode);
+        if (!r.torch.empty()) writer_.setMetadata(metadata_key::kTorchVersion, r.torch);
+        if (!r.python.empty()) writer_.setMetadata(metadata_key::kPythonVersion, r.python);
         if (r.t0WallNs) writer_.setEpochNs(*r.t0WallNs);
         break;
     }
@@ -101,9 +102,9 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
         if (r.kind.empty() || r.kind == "op") writeGaps(r);
         const std::int64_t seq = seq_++;
         for (const ProbeDeviceMemory& m : r.memory) {
-            if (m.before) sample(m.device, "allocated", true, r.t, *m.before);
-            if (m.after) sample(m.device, "allocated", true, tEnd, *m.after);
-            if (m.reserved) sample(m.device, "reserved", false, tEnd, *m.reserved);
+            if (m.before) sample(m.device, series_name::kAllocated, true, r.t, *m.before);
+            if (m.after) sample(m.device, series_name::kAllocated, true, tEnd, *m.after);
+            if (m.reserved) sample(m.device, series_name::kReserved, false, tEnd, *m.reserved);
             if (!m.before || !m.after) continue;
             LiveOpRecord op;
             op.seq = seq;
@@ -123,8 +124,8 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
     }
     case T::Mem:
         for (const ProbeDeviceMemory& m : r.memory) {
-            if (m.allocated) sample(m.device, "allocated", true, r.t, *m.allocated);
-            if (m.reserved) sample(m.device, "reserved", false, r.t, *m.reserved);
+            if (m.allocated) sample(m.device, series_name::kAllocated, true, r.t, *m.allocated);
+            if (m.reserved) sample(m.device, series_name::kReserved, false, r.t, *m.reserved);
         }
         break;
     case T::Phase: writer_.addMarker(r.t, "phase", r.phase); break;
@@ -132,7 +133,7 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
     case T::Mark: writer_.addMarker(r.t, "user", r.label); break;
     case T::Dropped:
         dropped_ += r.count;
-        writer_.setMetadata("probe_dropped_records", std::to_string(dropped_));
+        writer_.setMetadata(metadata_key::kProbeDroppedRecords, std::to_string(dropped_));
         break;
     case T::Bye:
         bye_ = true;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "formats/live/Launcher.h"
 #include "formats/live/LiveFinalizer.h"
 #include "formats/live/LiveWriter.h"
@@ -85,7 +86,7 @@ void ProcRecorder::run() {
 
     LiveRecordingSpec spec;
     spec.source = launch ? "launch" : "attach";
-    spec.format = kLiveProcFormat;
+    spec.format = format_id::kLiveProc;
     spec.title = oneLineTitle(commandLine) + " (pid " + std::to_string(pid) + ")";
     spec.command = commandLine;
     spec.targetPid = pid;
@@ -95,14 +96,14 @@ void ProcRecorder::run() {
     const std::int64_t t0 = monotonicNs();
     LiveWriter writer(db, spec);
     writer.setCommitIntervalNs(commitIntervalNs());
-    writer.setMetadata("live_monotonic_start_ns", std::to_string(t0));
+    writer.setMetadata(metadata_key::kLiveMonotonicStart, std::to_string(t0));
     std::array<int, kProcSeriesCount> seriesOf{};
     seriesOf.fill(-1);
     for (int i = 0; i < kProcSeriesCount; ++i) {
         if (i == kProcesses && !options_.children) continue;
         if ((i == kPss || i == kPrivate) && sampler.smapsEvery() == 0) continue;
         seriesOf[static_cast<std::size_t>(i)] =
-            writer.addSeries({"process", procSeriesSpec(i).name, procSeriesSpec(i).unit, i == kRss});
+            writer.addSeries({device_name::kProcess, procSeriesSpec(i).name, procSeriesSpec(i).unit, i == kRss});
     }
     writer.commit();
     updateStatus([&](RecorderStatus& s) {

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <unistd.h>
 
+#include "formats/FormatIds.h"
 #include "formats/live/ProcFiles.h"
 #include "formats/live/ProcessTable.h"
 
@@ -13,9 +14,9 @@ namespace memviz {
 namespace {
 
 constexpr ProcSeriesSpec kSpecs[kProcSeriesCount] = {
-    {"rss", "bytes"},       {"hwm", "bytes"},  {"rss_anon", "bytes"}, {"rss_file", "bytes"},
-    {"rss_shmem", "bytes"}, {"swap", "bytes"}, {"pss", "bytes"},      {"private", "bytes"},
-    {"processes", "processes"},
+    {proc_series::kRss, "bytes"},     {proc_series::kHwm, "bytes"},      {proc_series::kRssAnon, "bytes"},
+    {proc_series::kRssFile, "bytes"}, {proc_series::kRssShmem, "bytes"}, {proc_series::kSwap, "bytes"},
+    {proc_series::kPss, "bytes"},     {proc_series::kPrivate, "bytes"},  {proc_series::kProcesses, "processes"},
 };
 
 // Descendants are looked up again at most this often (a scan reads every /proc/PID/stat).

@@ -4,6 +4,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/massif/MassifLabel.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
@@ -107,11 +108,11 @@ void MassifReader::readHeader() {
         haveLine = nextLine(line);
     }
     if (!haveLine || !line.starts_with("cmd:")) fail("missing the \"cmd:\" line");
-    out_.setMetadata("massif.desc", desc);
-    out_.setMetadata("massif.cmd", trim(line.substr(4)));
+    out_.setMetadata(metadata_key::kMassifDesc, desc);
+    out_.setMetadata(metadata_key::kMassifCmd, trim(line.substr(4)));
     if (!nextLine(line) || !line.starts_with("time_unit:")) fail("missing the \"time_unit:\" line");
     timeUnit_ = std::string(trim(line.substr(10)));
-    out_.setMetadata("massif.time_unit", timeUnit_);
+    out_.setMetadata(metadata_key::kMassifTimeUnit, timeUnit_);
     if (timeUnit_ == "i") out_.setTimeKind("instructions");
     else if (timeUnit_ == "B") out_.setTimeKind("bytes");
     else if (const auto ns = timeUnitNs(timeUnit_)) nsPerUnit_ = *ns; // ms; s in heaptrack_print's export
@@ -149,7 +150,7 @@ void MassifReader::run(const Progress& progress) {
         if ((snapshotCount_ & 63) == 0) progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
     }
     if (snapshotCount_ == 0) fail("the file has no snapshots");
-    out_.setMetadata("massif.snapshots", std::to_string(snapshotCount_));
+    out_.setMetadata(metadata_key::kMassifSnapshots, std::to_string(snapshotCount_));
 }
 
 void MassifReader::readSnapshot(std::string_view first) {
@@ -183,7 +184,7 @@ void MassifReader::readSnapshot(std::string_view first) {
         if (havePeak_) out_.warn("second_peak", where(), "more than one peak snapshot; the last one is the peak");
         havePeak_ = true;
         out_.setDevicePeak(device_, total, s.x);
-        out_.setMetadata("massif.peak_snapshot", std::to_string(s.number));
+        out_.setMetadata(metadata_key::kMassifPeakSnapshot, std::to_string(s.number));
     }
     insertSnapshot_.bind(1, out_.traceId())
         .bind(2, s.number)

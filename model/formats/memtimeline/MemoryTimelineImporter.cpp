@@ -7,6 +7,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "io/InputFile.h"
 #include "io/JsonError.h"
 #include "store/TraceWriter.h"
@@ -218,7 +219,7 @@ void MemoryTimelineImporter::run(InputFile& in, TraceWriter& out, const Progress
     } catch (const simdjson::simdjson_error& e) {
         throw ImportError(describeJsonError(in.path(), json, doc, e.error()));
     }
-    out.setMetadata("stacked", "memory categories");
+    out.setMetadata(metadata_key::kStacked, "memory categories");
 }
 
 } // namespace memviz

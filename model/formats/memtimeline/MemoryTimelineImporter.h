@@ -2,13 +2,14 @@
 // torch.profiler.profile.export_memory_timeline output: the `.json` form ([times_us, sizes],
 // nine slots per row) and the `.raw.json[.gz]` form ([t_ns, action, bytes, category] rows).
 // Shown as a stacked chart per memory category (docs/formats.md).
+#include "formats/FormatIds.h"
 #include "formats/Importer.h"
 
 namespace memviz {
 
 class MemoryTimelineImporter final : public Importer {
 public:
-    std::string id() const override { return "pytorch-memory-timeline"; }
+    std::string id() const override { return format_id::kMemoryTimeline; }
     std::string displayName() const override { return "PyTorch memory timeline export"; }
     std::vector<std::string> filePatterns() const override;
     int sniff(std::string_view head, std::string_view fileName) const override;

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "store/RecordChunks.h"
 #include "formats/profiler/RecordLayouts.h"
 #include "store/RowAppender.h"
@@ -197,15 +198,15 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         const bool totals = hasTotals[key];
         allocatedSeries.resize(index + 1u, -1);
         reservedSeries.resize(index + 1u, -1);
-        allocatedSeries[index] = out.createSeries(index, "allocated", "bytes", true);
+        allocatedSeries[index] = out.createSeries(index, series_name::kAllocated, "bytes", true);
         // A running sum starts at 0 by definition; reported totals start at their first value
         // (memory allocated before the profiler started is already in them).
         if (!totals) out.addPoint(allocatedSeries[index], 0, 0);
-        else reservedSeries[index] = out.createSeries(index, "reserved", "bytes", false);
-        out.setMetadata("allocated_source:" + deviceLabel(key),
-                        totals ? "Total Allocated" : "running sum of Bytes (the trace has no totals)");
+        else reservedSeries[index] = out.createSeries(index, series_name::kReserved, "bytes", false);
+        out.setMetadata(metadata_key::allocatedSource(deviceLabel(key)),
+                        totals ? metadata_key::kAllocatedFromTotals : metadata_key::kAllocatedFromRunningSum);
     }
-    out.setMetadata("profiler_family", s.family);
+    out.setMetadata(metadata_key::kProfilerFamily, s.family);
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);
 

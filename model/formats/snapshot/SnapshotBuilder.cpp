@@ -5,6 +5,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
@@ -203,8 +204,8 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
 // Every device's entries merged by time (ties: device order), so the event stream is in time order.
 void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& progress) {
     for (Device& d : devices_) {
-        d.allocatedSeries = out_.createSeries(d.index, "allocated", "bytes", true);
-        d.reservedSeries = out_.createSeries(d.index, "reserved", "bytes", false);
+        d.allocatedSeries = out_.createSeries(d.index, series_name::kAllocated, "bytes", true);
+        d.reservedSeries = out_.createSeries(d.index, series_name::kReserved, "bytes", false);
         d.reserved = d.replay.reservedInitial;
         // Before the first entry: what was allocated before the trace, and the reserved memory.
         out_.addPoint(d.allocatedSeries, 0, d.replay.baselineBytes);

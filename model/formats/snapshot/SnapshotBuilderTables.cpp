@@ -1,4 +1,5 @@
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
+#include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
@@ -108,13 +109,13 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
     }
 
     for (const auto& [key, value] : data_.settings) out_.setMetadata(key, value);
-    out_.setMetadata("snapshot.layout", data_.legacySegmentList ? "segment list (2022)" : "dict");
-    out_.setMetadata("snapshot.time", timed_ ? "time_us" : "entry number");
-    if (pickleProtocol_) out_.setMetadata("snapshot.pickle_protocol", std::to_string(pickleProtocol_));
+    out_.setMetadata(metadata_key::kSnapshotLayout, data_.legacySegmentList ? "segment list (2022)" : "dict");
+    out_.setMetadata(metadata_key::kSnapshotTime, timed_ ? "time_us" : "entry number");
+    if (pickleProtocol_) out_.setMetadata(metadata_key::kSnapshotPickleProtocol, std::to_string(pickleProtocol_));
     if (!data_.otherTopLevelKeys.empty()) {
         std::string keys;
         for (const std::string& k : data_.otherTopLevelKeys) keys += (keys.empty() ? "" : ", ") + k;
-        out_.setMetadata("snapshot.unread_keys", keys);
+        out_.setMetadata(metadata_key::kSnapshotUnreadKeys, keys);
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotReader.h"
 #include "formats/snapshot/StackTable.h"
@@ -28,7 +29,7 @@ std::uint64_t physicalMemory() {
 
 } // namespace
 
-std::string SnapshotImporter::id() const { return kSnapshotFormatId; }
+std::string SnapshotImporter::id() const { return format_id::kSnapshot; }
 
 std::vector<std::string> SnapshotImporter::filePatterns() const {
     return {"*.pickle", "*.pkl", "*.pickle.gz", "*.pkl.gz", "*.pickle.zst", "*.pkl.zst"};

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "formats/FormatIds.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "formats/snapshot/SnapshotCodec.h"
@@ -36,7 +37,7 @@ const SnapshotDeviceStats* SnapshotOverview::device(int d) const {
 bool isSnapshotTrace(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT format FROM traces WHERE id = ?");
     s.bind(1, traceId);
-    return s.step() && s.text(0) == kSnapshotFormatId;
+    return s.step() && s.text(0) == format_id::kSnapshot;
 }
 
 SnapshotOverview loadSnapshotOverview(Database& db, std::int64_t traceId) {
@@ -75,7 +76,8 @@ SnapshotOverview loadSnapshotOverview(Database& db, std::int64_t traceId) {
     while (a.step()) o.actionCounts.push_back({static_cast<int>(a.int64(0)), {a.text(1), a.int64(2)}});
     Statement m(db, "SELECT key, value FROM trace_metadata WHERE trace_id = ? ORDER BY key");
     m.bind(1, traceId);
-    const std::string settingsPrefix = "allocator_settings.", infoPrefix = "snapshot.";
+    const std::string settingsPrefix = std::string(metadata_key::kAllocatorSettings) + ".",
+                      infoPrefix = metadata_key::kSnapshotInfoPrefix;
     while (m.step()) {
         const std::string key = m.text(0);
         if (key.starts_with(settingsPrefix)) o.allocatorSettings.emplace_back(key.substr(settingsPrefix.size()), m.text(1));

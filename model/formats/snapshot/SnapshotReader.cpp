@@ -5,6 +5,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/snapshot/KeyDispatch.h"
 
 namespace memviz::snapshot {
@@ -330,7 +331,7 @@ void Reader::readTopDict(const Value& root) {
         const Value& v = kv[i + 1];
         if (key == "segments") segments = &v;
         else if (key == "device_traces") traces = &v;
-        else if (key == "allocator_settings") flattenSettings("allocator_settings", v, 0);
+        else if (key == "allocator_settings") flattenSettings(metadata_key::kAllocatorSettings, v, 0);
         else if (key == "external_annotations") readAnnotations(v);
         else if (key == "host_segments") hostSegments = &v;
         else if (key == "host_traces") hostTraces = &v;

@@ -1,14 +1,16 @@
 #pragma once
-// Rows of the CUDA memory snapshot tables (schema version 2, docs/formats-snapshot.md), shared
+// Rows of the CUDA memory snapshot tables (schema step 4, docs/formats-snapshot.md), shared
 // by the importer that writes them and the queries that read them.
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "formats/FormatIds.h"
+
 namespace memviz {
 
 // The format id snapshot traces carry in `traces.format`.
-constexpr const char* kSnapshotFormatId = "pytorch-cuda-snapshot";
+inline constexpr const char* kSnapshotFormatId = format_id::kSnapshot;
 
 struct SnapshotDeviceStats {
     int device = 0;
