@@ -78,6 +78,7 @@ LiveWindow* LiveActions::launch(const QStringList& command, const QString& direc
     ProcRecordingOptions o;
     for (const QString& c : command) o.command.push_back(c.toStdString());
     o.workingDirectory = directory.toStdString();
+    o.captureStderr = true; // its last lines are shown when it fails; all of it still reaches our stderr
     o.intervalNs = static_cast<std::int64_t>(intervalMs) * 1'000'000;
     o.children = children;
     auto* session =

@@ -2,7 +2,8 @@
 # The two things a developer does, each from a fresh Debian 12 machine:
 #   packaging/dev.sh run    install what is missing, build, open the app on the sample trace
 #   packaging/dev.sh test   install what is missing, build, run the whole test suite headless
-# Also: build (install + build only), bench (build and run the benchmarks).
+# Also: build (install + build only), bench (build and run the benchmarks), package (build the
+# Debian package in build-package/: packaging/build-package.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -10,6 +11,9 @@ action=${1:-test}
 build=${MEMVIZ_BUILD_DIR:-build}
 
 bash packaging/install-deps.sh
+if [ "$action" = package ]; then
+  exec bash packaging/build-package.sh
+fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
@@ -24,6 +28,12 @@ case "$action" in
   test)
     cd "$build"
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j 2
+    cd "$root"
+    # The package stage: package this build (stripped, -dbgsym), install the .deb here with
+    # apt-get, check the installed memviz, remove it (MEMVIZ_PACKAGE_CHECK=0 skips it).
+    if [ "${MEMVIZ_PACKAGE_CHECK:-1}" != 0 ]; then
+      bash packaging/check-package.sh "$(bash packaging/build-package.sh --from "$build")"
+    fi
     ;;
   build)
     ;;
@@ -31,7 +41,7 @@ case "$action" in
     exec "$build/bench/bench_store"
     ;;
   *)
-    echo "usage: $0 run|test|build|bench" >&2
+    echo "usage: $0 run|test|build|bench|package" >&2
     exit 2
     ;;
 esac

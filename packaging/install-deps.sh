@@ -17,6 +17,11 @@ packages=(
   python3-torch util-linux
   # the Simplified Chinese user interface needs a CJK font
   fonts-noto-cjk
+  # the Debian package and its checks: PNG icons from the SVG, file (CPack's shlibdeps and
+  # dbgsym steps), the validators, the MIME database and its readers (gio, xdg-mime), man,
+  # zstd (heaptrack compresses with it)
+  librsvg2-bin file desktop-file-utils appstream shared-mime-info libglib2.0-bin xdg-utils
+  man-db zstd
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QScrollBar>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -68,6 +69,7 @@ private slots:
     void presenterModeScalesAndGoesFullScreen();
     void highContrastRestylesPlots();
     void keyboardMovesBetweenLessons();
+    void tablesShowEveryColumn();
     void decoderPageExplainsAndLinks();
     void exportsPlotsInEveryFormat();
     void exportsTablesAsCsv();
@@ -242,12 +244,41 @@ void TestLearn::keyboardMovesBetweenLessons() {
     QTest::keyClick(&w, Qt::Key_PageUp);
     QTest::keyClick(&w, Qt::Key_PageUp); // stays at the first
     QCOMPARE(w.currentIndex(), 0);
+    // Ctrl+Shift+D opens the OOM decoder here as in the main window (issue 19).
+    QTest::keyClick(&w, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(w.currentLesson()->id(), QStringLiteral("oom-decoder"));
+    w.showLessonAt(0);
     for (int i = 0; i < 20; ++i) w.nextLesson(); // stays at the last
     QCOMPARE(w.currentIndex(), int(w.lessons().size()) - 1);
     QTest::keyClick(&w, Qt::Key_F11);
     QVERIFY(w.presenterMode());
     QTest::keyClick(&w, Qt::Key_F11);
     QVERIFY(!w.presenterMode());
+}
+
+void TestLearn::tablesShowEveryColumn() {
+    // Issue 19: Lesson 2's tables and the decoder's value column were cut at 1280×800, the GB
+    // columns in presenter mode (×1.5 on a larger screen). No table may need scrolling sideways.
+    struct Case {
+        QSize size;
+        double scale;
+    };
+    for (const Case& c : {Case{{1280, 760}, 1.0}, Case{{1920, 1040}, 1.5}}) {
+        LearnWindow w;
+        w.resize(c.size);
+        w.setScale(c.scale);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (Lesson* lesson : w.lessons()) {
+            w.showLesson(lesson->id());
+            QTest::qWait(50); // the tables fit once the page has its size (a queued pass)
+            for (QTableView* t : lesson->tables())
+                QVERIFY2(t->horizontalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1 at %2x%3, scale %4: a table scrolls by %5 px")
+                                        .arg(lesson->id()).arg(c.size.width()).arg(c.size.height()).arg(c.scale)
+                                        .arg(t->horizontalScrollBar()->maximum())));
+        }
+    }
 }
 
 void TestLearn::decoderPageExplainsAndLinks() {
@@ -386,6 +417,22 @@ void TestLearn::modelLessonsMatchTheCostModel() {
         QVERIFY(largest > 0);
         QVERIFY(peakOf("resnet18", knobs(largest, DeviceKind::Cpu)) <= (qint64(16) << 30));
         QVERIFY(peakOf("resnet18", knobs(largest + 1, DeviceKind::Cpu)) > (qint64(16) << 30));
+    }
+    {
+        // The column of what does not grow with the batch does not (issue 19), and the
+        // gradients alive at the peak are never more than all of them.
+        BatchSizeLesson l; // its default: ResNet-50, Adam, CPU
+        l.maxBatchSpin()->setValue(32);
+        const QAbstractItemModel* m = l.tableModel();
+        QCOMPARE(m->rowCount(), 6); // 1, 2, 4, 8, 16, 32
+        // 25,557,032 fp32 weights, Adam's two moments and 161 step counts (644 B), BatchNorm
+        // running stats (212,904 B): tst_workshop_model spells it out.
+        const qint64 stays = 3 * qint64(25'557'032) * 4 + 644 + 212'904;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            QCOMPARE(raw(m, r, 3).toLongLong(), stays);
+            QVERIFY(raw(m, r, 4).toLongLong() <= qint64(25'557'032) * 4);
+        }
+        QVERIFY(raw(m, 5, 4).toLongLong() < raw(m, 0, 4).toLongLong());
     }
     {
         DTypeLesson l;

@@ -13,6 +13,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QtTest>
 #include <qcustomplot.h>
 
@@ -77,6 +79,7 @@ private slots:
     void calibratesOnAMemoryTimeline();
     void recomputeIsInstant();
     void dockAndShortcut();
+    void textFitsInAShortDock();
 };
 
 void TestWhatIf::everyKnobRecomputes() {
@@ -264,6 +267,51 @@ void TestWhatIf::dockAndShortcut() {
     QVERIFY(inViewMenu);
     toggle->trigger();
     QVERIFY(window.whatIfDock()->isVisible());
+}
+
+void TestWhatIf::textFitsInAShortDock() {
+    // The dock at 1280×800 (issue 19): "This machine: 23.54 Gi", bar labels running together
+    // ("modelledrecordecprojected"), legend entries cut.
+    WhatIfPanel panel;
+    panel.resize(1260, 330);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QComboBox* limit = panel.limitPicker()->combo();
+    for (int i = 0; i < limit->count(); ++i) {
+        limit->setCurrentIndex(i);
+        QCoreApplication::processEvents();
+        // The text area of a combo is its width less the arrow: the style's own measure.
+        QStyleOptionComboBox option;
+        option.initFrom(limit);
+        const QRect text = limit->style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, limit);
+        QVERIFY2(text.width() >= limit->fontMetrics().horizontalAdvance(limit->currentText()),
+                 qPrintable(QStringLiteral("\"%1\" in %2 px").arg(limit->currentText()).arg(text.width())));
+    }
+    limit->setCurrentIndex(0);
+    // Three bars side by side: their labels either fit or are turned.
+    BreakdownChart* bars = panel.breakdownChart();
+    BreakdownChart::Bar modelled{QStringLiteral("modelled"), {}};
+    modelled.parts[0] = 100 << 20;
+    bars->setBars({modelled, {QStringLiteral("recorded"), {}, 90 << 20}, {QStringLiteral("projected"), {}, 80 << 20}}, std::nullopt);
+    QCustomPlot* plot = bars->plot();
+    QTRY_VERIFY(plot->axisRect()->width() > 0);
+    plot->replot();
+    QCoreApplication::processEvents(); // the queued replot after fitting
+    const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+    int side = 0;
+    for (const char* l : {"modelled", "recorded", "projected"}) side += metrics.horizontalAdvance(QString::fromLatin1(l));
+    QVERIFY2(plot->xAxis->tickLabelRotation() != 0 || side <= plot->axisRect()->width(),
+             qPrintable(QStringLiteral("%1 px of labels under a %2 px axis").arg(side).arg(plot->axisRect()->width())));
+    // Every legend entry of both charts gets at least the room it needs.
+    for (QCustomPlot* p : {plot, panel.timelineChart()->plot()}) {
+        p->replot();
+        QCoreApplication::processEvents();
+        for (int i = 0; i < p->legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem* item = p->legend->item(i); item && item->visible())
+                QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
+                         qPrintable(QStringLiteral("legend entry %1: %2 of %3 px").arg(i).arg(item->outerRect().width())
+                                        .arg(item->minimumOuterSizeHint().width())));
+    }
 }
 
 int main(int argc, char** argv) {

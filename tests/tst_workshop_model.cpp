@@ -47,6 +47,7 @@ private slots:
     void floatFormatsFromTheirBits();
     void checkpointSequentialSegments();
     void batchSweepIsTheCostModel();
+    void batchSweepSplitsWhatStaysFromTheGradients();
     void dtypeRows();
     void optimizerRows();
     void checkpointSweep();
@@ -113,6 +114,35 @@ void TestWorkshopModel::batchSweepIsTheCostModel() {
     // Weights do not grow with the batch; activations do.
     QCOMPARE(rows[0].at(Category::Parameters), rows[2].at(Category::Parameters));
     QVERIFY(rows[2].batchBytes() > rows[0].batchBytes());
+}
+
+void TestWorkshopModel::batchSweepSplitsWhatStaysFromTheGradients() {
+    // Lesson 2 on its default model (issue 19: its "does not grow" column shrank from 382.66 to
+    // 300.50 MiB as the batch grew, because it counted the gradients alive at the peak).
+    // torchvision's ResNet-50: 25,557,032 parameters = 102,228,128 B in fp32; Adam keeps two
+    // moments per parameter = 204,456,256 B; 53 BatchNorm layers over 26,560 channels keep a
+    // running mean and variance (2 * 26,560 * 4 = 212,480 B) and an int64 step count (424 B);
+    // PyTorch 1.13's Adam also keeps its step as a float32 tensor per parameter tensor (161:
+    // 53 convolutions, 53 BatchNorm weights and biases, the linear weight and bias) = 644 B.
+    const ResolvedModel m = resolveModel(presetSpec("resnet50"));
+    constexpr std::int64_t kParams = 25'557'032 * 4;
+    constexpr std::int64_t kAdam = 2 * kParams + 161 * 4;
+    constexpr std::int64_t kStays = kParams + kAdam + 212'480 + 424; // 306,897,932 B
+    std::optional<std::int64_t> gradsBefore;
+    for (const Footprint& f : batchSweep(m, options(1), {1, 4, 32})) {
+        QCOMPARE(f.parameterBytes, kParams);
+        QCOMPARE(f.at(Category::OptimizerState), kAdam);
+        QCOMPARE(f.persistentBytes(), kStays); // the same at every batch
+        // The peak is in the backward pass (measured with PyTorch 1.13 too, docs/workshop.md):
+        // zero_grad(set_to_none=True) freed the gradients and backward makes them last layer
+        // first, so a larger batch peaks earlier and sees fewer of them.
+        QCOMPARE(f.peakPhase, Phase::Backward);
+        const std::int64_t grads = f.at(Category::Gradients);
+        QVERIFY(grads > 0 && grads < kParams);
+        if (gradsBefore) QVERIFY2(grads < *gradsBefore, qPrintable(QString::number(grads)));
+        gradsBefore = grads;
+        QCOMPARE(f.modelStateBytes(), kStays + grads);
+    }
 }
 
 void TestWorkshopModel::dtypeRows() {

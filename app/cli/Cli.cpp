@@ -33,29 +33,43 @@ usage:
   memviz traces DB [--json]           the traces a store holds
   memviz formats                      the trace formats memviz reads
   memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
-             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--checkpoint none|sqrt|K]
-             [--inference] [--device cpu|cuda] [--fit BYTES] [--savings] [--json]
+             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
+             [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
+             [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
+             [--timeline] [--json]
+  memviz estimate --model PRESET --print-spec | --list-models
                                       predicted peak memory of one training step and its breakdown
                                       (--fit: the largest batch that fits; --list-models: the presets)
-  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME]
-                                      render the main window offscreen to a PNG
-  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--json] -- CMD ARGS...
-  memviz record --pid PID --out DB [--interval-ms N] [--duration S] [--children] [--json]
+  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]
+  memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model PRESET | --spec FILE.json]
+             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]
+             [--device cpu|cuda] [--limit SIZE]
+  memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]
+             [--message TEXT]
+                                      render the main window, the what-if panel or a lesson
+                                      offscreen to a PNG
+  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--progress] [--json]
+             -- CMD ARGS...
+  memviz record --pid PID --out DB [--interval-ms N] [--duration S] [--children] [--progress]
+             [--json]
                                       sample a process' memory from /proc (launched, or
                                       attached); Ctrl+C stops; the program's exit status is
                                       stored and reported
-  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--json]
-                                      record the PyTorch probe's stream (python3 -m memviz_probe)
+  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--progress] [--json]
+                                      record the PyTorch probe's stream (python3 -m memviz_probe;
+                                      --address ADDRESS is the same as --listen ADDRESS)
   memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
                                       decode a PyTorch out-of-memory message; with a model, the
                                       fixes ranked by what they save (status 1: not a message)
   memviz --help | --version
+  memviz COMMAND --help               the lines above about COMMAND
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
 store. Errors go to stderr with a non-zero exit status (1: bad input, 2: bad usage).
 memviz record exits with 0 when the recording was saved, whatever the program's own exit
 status (it is printed, and stored); 1 when nothing could be recorded or recording failed.
+The manual: man memviz.
 )";
 
 const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "record", "explain"};
@@ -93,6 +107,20 @@ int formatsCommand(const QStringList& args) {
     return 0;
 }
 
+// `memviz COMMAND --help`: the lines of kHelp about COMMAND (its usage lines, their
+// continuations and its description).
+QString commandHelp(const QString& command) {
+    const QString usage = "  memviz " + command;
+    QStringList lines;
+    bool inside = false;
+    for (const QString& line : QString::fromUtf8(kHelp).split('\n')) {
+        if (line.startsWith("  memviz ")) inside = line == usage || line.startsWith(usage + ' ');
+        else if (!line.startsWith("   ")) inside = false;
+        if (inside) lines << line;
+    }
+    return "usage:\n" + lines.join('\n') + "\n";
+}
+
 } // namespace
 
 bool isCommandLineInvocation(int argc, char** argv) {
@@ -120,6 +148,11 @@ int run(int argc, char** argv) {
     }
     QStringList args;
     for (int i = 2; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+    const QStringList ownArgs = args.mid(0, args.indexOf("--")); // what follows -- is the recorded program's
+    if (ownArgs.contains("--help") || ownArgs.contains("-h")) {
+        printOut(commandHelp(command));
+        return 0;
+    }
     try {
         if (command == "screenshot") return screenshotCommand(argc, argv, args);
         QCoreApplication app(argc, argv);

@@ -64,7 +64,7 @@ void report(const QString& store, const RecorderStatus& s, bool json) {
     Database db(store.toStdString(), Database::Mode::ReadOnly);
     const auto rec = findLiveRecording(db, s.traceId);
     const TraceSummary summary = loadSummary(db, s.traceId);
-    const std::int64_t samples = liveSampleCount(db, s.traceId);
+    const std::int64_t samples = liveSampleMoments(db, s.traceId); // moments, not one row per series
     if (json) {
         QJsonObject o = summaryJson(summary);
         o.insert("store", store);

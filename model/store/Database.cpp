@@ -72,6 +72,14 @@ Statement Database::prepare(std::string_view sql) { return Statement(*this, sql)
 
 std::int64_t Database::lastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
 
+bool Database::checkpoint() {
+    int logFrames = 0, copied = 0;
+    const int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copied);
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) return false;
+    if (rc != SQLITE_OK) fail("checkpoint");
+    return logFrames <= 0 || copied == logFrames;
+}
+
 int Database::userVersion() {
     return static_cast<int>(queryInt(*this, "PRAGMA user_version").value_or(0));
 }

@@ -33,6 +33,12 @@ public:
     Statement prepare(std::string_view sql);
     std::int64_t lastInsertRowId() const;
     int userVersion();
+    // Copies the write-ahead log into the database file and empties it (wal_checkpoint
+    // TRUNCATE), so the .memviz file alone holds everything committed, even while readers keep
+    // the store open (SQLite folds the log in only when the last connection closes, and not at
+    // all when that one is read-only). Waits for readers within the busy timeout; false when
+    // some of the log could not be copied.
+    bool checkpoint();
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
     [[noreturn]] void fail(std::string_view what) const;

@@ -204,6 +204,16 @@ std::vector<const char*> stepStatements(int version) {
     return out;
 }
 
+// PRAGMA application_id: "mviz" in bytes 68-71 of the SQLite header, so a file manager
+// recognises a store by its content (packaging/memviz-mime.xml). A store written before this
+// existed gets it the next time it is opened writable.
+constexpr std::int64_t kApplicationId = 0x6D76697A;
+
+void markAsMemvizStore(Database& db) {
+    if (queryInt(db, "PRAGMA application_id").value_or(0) != kApplicationId)
+        db.exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+}
+
 bool hasForeignTables(Database& db) {
     return queryInt(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'").value_or(0) > 0;
 }
@@ -224,6 +234,7 @@ void migrateSchema(Database& db, bool readOnly) {
                          ", this build reads up to " + std::to_string(kSchemaVersion) + ")");
     if (version == 0 && hasForeignTables(db))
         throw StoreError(db.path() + ": an SQLite database, but not a memviz store (no schema version)");
+    if (!readOnly) markAsMemvizStore(db);
     if (version == kSchemaVersion) return;
     if (readOnly)
         throw StoreError(db.path() + ": schema version " + std::to_string(version) +

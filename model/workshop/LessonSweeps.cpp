@@ -12,11 +12,15 @@ std::int64_t Footprint::modelStateBytes() const {
     return at(Category::Parameters) + at(Category::Gradients) + at(Category::OptimizerState);
 }
 
+std::int64_t Footprint::persistentBytes() const { return at(Category::Parameters) + at(Category::OptimizerState); }
+
 std::int64_t Footprint::batchBytes() const {
     return at(Category::Activations) + at(Category::Input) + at(Category::Temporaries);
 }
 
-Footprint footprint(const Estimate& e, std::int64_t batch) { return {batch, e.peakBytes, e.breakdown, e.peakPhase}; }
+Footprint footprint(const Estimate& e, std::int64_t batch) {
+    return {batch, e.peakBytes, e.breakdown, e.peakPhase, e.parameterBytes};
+}
 
 Estimate quickEstimate(const ResolvedModel& model, EstimateOptions options) {
     options.timeline = false;

@@ -11,15 +11,21 @@
 namespace memviz::workshop {
 
 // One estimate reduced to what the lessons show.
+// The breakdown is what is alive at the moment of the peak.
 struct Footprint {
     std::int64_t batch = 0;
     std::int64_t peakBytes = 0;
     costmodel::CategoryBytes breakdown{};
     costmodel::Phase peakPhase = costmodel::Phase::Forward;
+    std::int64_t parameterBytes = 0; // the weights (every gradient together is as large)
 
     std::int64_t at(costmodel::Category c) const { return breakdown[static_cast<std::size_t>(c)]; }
-    // Parameters, gradients and optimizer state: what does not grow with the batch.
+    // Parameters, the gradients alive at the peak and optimizer state.
     std::int64_t modelStateBytes() const;
+    // Parameters (and buffers) and optimizer state: alive for the whole step, whatever the
+    // batch. The gradients are not: zero_grad(set_to_none=True) frees them and backward makes
+    // them again, last layer first, so a peak early in backward (a large batch) sees few.
+    std::int64_t persistentBytes() const;
     // Activations, the input batch and temporaries: what grows with the batch.
     std::int64_t batchBytes() const;
 };

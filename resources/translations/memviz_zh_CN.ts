@@ -863,20 +863,12 @@
 <context>
     <name>memviz::BatchSizeLesson</name>
     <message>
-        <source>A training step keeps the model&apos;s weights, their gradients and the optimizer&apos;s state whatever the batch. The activations saved for the backward pass, the input batch and the temporaries grow with every sample. So doubling the batch does not double the memory, but past a few samples the activations dominate. All numbers come from the cost model simulating the step.</source>
-        <translation>无论批大小是多少，一个训练步都要保存模型的权重、它们的梯度和优化器的状态。而为反向传播保存的激活值、输入批次和临时张量会随每个样本增长。所以批大小翻倍并不会让内存翻倍，但超过几个样本之后，激活值就占了大头。所有数字都来自代价模型对训练步的模拟。</translation>
-    </message>
-    <message>
         <source>Sweep up to batch:</source>
         <translation>批大小扫描上限：</translation>
     </message>
     <message>
         <source>Memory limit:</source>
         <translation>内存上限：</translation>
-    </message>
-    <message>
-        <source>%1, batch %2: peak &lt;b&gt;%3&lt;/b&gt;, of which %4 grow with the batch (activations, input, temporaries) and %5 do not (weights, gradients, optimizer state). From batch 1 to %6 the peak goes from %7 to %8. The largest batch that fits in %9 GiB: &lt;b&gt;%10&lt;/b&gt;.</source>
-        <translation>%1，批大小 %2：峰值 &lt;b&gt;%3&lt;/b&gt;，其中 %4 随批大小增长（激活值、输入、临时张量），%5 不随批大小变化（权重、梯度、优化器状态）。批大小从 1 到 %6，峰值从 %7 增长到 %8。能放进 %9 GiB 的最大批大小：&lt;b&gt;%10&lt;/b&gt;。</translation>
     </message>
     <message>
         <source>none (not even batch 1)</source>
@@ -893,10 +885,6 @@
     <message>
         <source>grows with the batch</source>
         <translation>随批大小增长</translation>
-    </message>
-    <message>
-        <source>does not grow</source>
-        <translation>不随批大小增长</translation>
     </message>
     <message>
         <source>per sample</source>
@@ -939,14 +927,6 @@
         <translation>估计更平滑（通常配合更大的学习率）</translation>
     </message>
     <message>
-        <source>activations, input, temporaries</source>
-        <translation>激活值、输入、临时张量</translation>
-    </message>
-    <message>
-        <source>weights, gradients, optimizer state</source>
-        <translation>权重、梯度、优化器状态</translation>
-    </message>
-    <message>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
@@ -966,6 +946,26 @@
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
+    <message>
+        <source>The weights and the optimizer&apos;s state stay in memory for the whole training step, whatever the batch. The gradients do not: &lt;code&gt;zero_grad(set_to_none=True)&lt;/code&gt; frees them, and the backward pass makes them again one layer at a time, from the last layer to the first. The activations saved for the backward pass, the input batch and the temporaries grow with every sample. The peak is a moment, not a sum: with a larger batch it comes earlier in the backward pass, when fewer gradients exist yet, so the gradients counted at the peak shrink while their size stays the same. Doubling the batch does not double the memory, but past a few samples the activations dominate. All numbers come from the cost model simulating the step.</source>
+        <translation>无论批大小是多少，权重和优化器状态在整个训练步中都留在内存里。梯度则不然：&lt;code&gt;zero_grad(set_to_none=True)&lt;/code&gt; 会释放它们，反向传播再从最后一层到第一层逐层重新生成。为反向传播保存的激活值、输入批次和临时张量随每个样本增长。峰值是一个时刻，而不是一个总和：批越大，峰值在反向传播中出现得越早，那时已生成的梯度越少，所以峰值时计入的梯度会变少，而梯度本身的大小不变。批大小翻倍并不会让内存翻倍，但超过几个样本之后，激活值就占了大头。所有数字都来自代价模型对训练步的模拟。</translation>
+    </message>
+    <message>
+        <source>%1, batch %2: peak &lt;b&gt;%3&lt;/b&gt; in the %4 phase, of which %5 grow with the batch (activations, input, temporaries), %6 are the weights and the optimizer state, and %7 are gradients (%8 once all exist). From batch 1 to %9 the peak goes from %10 to %11. The largest batch that fits in %12 GiB: &lt;b&gt;%13&lt;/b&gt;.</source>
+        <translation>%1，批大小 %2：峰值 &lt;b&gt;%3&lt;/b&gt;，出现在%4阶段，其中 %5 随批大小增长（激活值、输入、临时张量），%6 是权重和优化器状态，%7 是梯度（全部生成后为 %8）。批大小从 1 到 %9，峰值从 %10 增长到 %11。能放进 %12 GiB 的最大批大小：&lt;b&gt;%13&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <source>weights + optimizer state</source>
+        <translation>权重 + 优化器状态</translation>
+    </message>
+    <message>
+        <source>gradients at the peak</source>
+        <translation>峰值时的梯度</translation>
+    </message>
+    <message>
+        <source>The gradients alive at the moment of the peak: all of them only when the peak comes at the end of the backward pass or in the optimizer step.</source>
+        <translation>峰值那一刻存在的梯度：只有当峰值出现在反向传播末尾或优化器步骤中时，才是全部梯度。</translation>
+    </message>
 </context>
 <context>
     <name>memviz::BreakdownChart</name>
@@ -978,8 +978,8 @@
         <translation>上限 %1</translation>
     </message>
     <message>
-        <source>Memory at the peak (%1)</source>
-        <translation>峰值时的内存（%1）</translation>
+        <source>At the peak (%1)</source>
+        <translation>峰值时（%1）</translation>
     </message>
 </context>
 <context>
@@ -1372,12 +1372,12 @@
         <translation>运行目录</translation>
     </message>
     <message>
-        <source>The program is sampled from its first moment until it exits. Quotes group arguments; no shell runs it (use sh -c &apos;…&apos; for pipes).</source>
-        <translation>程序从启动的第一刻起被采样，直到退出。引号用于组合参数；不经过 shell 运行（需要管道时请用 sh -c &apos;…&apos;）。</translation>
-    </message>
-    <message>
         <source>&amp;Launch</source>
         <translation>启动(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The program is sampled from its first moment until it exits. The line is split into words as a shell would (&apos;…&apos; and &quot;…&quot; group, \ escapes), but no shell runs it (use sh -c &apos;…&apos; for pipes).</source>
+        <translation>程序从启动的第一刻起被采样，直到退出。命令行像 shell 那样拆分成参数（&apos;…&apos; 和 &quot;…&quot; 用于组合，\ 用于转义），但不经过 shell 运行（需要管道时请用 sh -c &apos;…&apos;）。</translation>
     </message>
 </context>
 <context>
@@ -1449,6 +1449,10 @@
     <message>
         <source>This page has no table.</source>
         <translation>此页面没有表格。</translation>
+    </message>
+    <message>
+        <source>&amp;OOM Decoder</source>
+        <translation>OOM 报错解读(&amp;O)</translation>
     </message>
 </context>
 <context>
@@ -1536,10 +1540,6 @@
         <translation>停止记录并保存（Ctrl+.）</translation>
     </message>
     <message>
-        <source>Sends SIGTERM to the launched program</source>
-        <translation>向启动的程序发送 SIGTERM</translation>
-    </message>
-    <message>
         <source>Show:</source>
         <translation>显示：</translation>
     </message>
@@ -1578,6 +1578,42 @@
     <message>
         <source> — saved in %1 (trace %2).</source>
         <translation> — 已保存在 %1（记录 %2）。</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>以状态 %1 退出</translation>
+    </message>
+    <message>
+        <source>killed by signal %1 (%2)</source>
+        <translation>被信号 %1（%2）终止</translation>
+    </message>
+    <message>
+        <source>ended</source>
+        <translation>已结束</translation>
+    </message>
+    <message>
+        <source>The program&apos;s last lines on stderr:</source>
+        <translation>程序在 stderr 上输出的最后几行：</translation>
+    </message>
+    <message>
+        <source>&amp;Kill Program</source>
+        <translation>强制结束程序(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Asks the launched program to end (SIGTERM)</source>
+        <translation>请求启动的程序结束（SIGTERM）</translation>
+    </message>
+    <message>
+        <source>Ends the launched program at once (SIGKILL): for a program that ignores Terminate</source>
+        <translation>立即结束启动的程序（SIGKILL）：用于不理会“终止”的程序</translation>
+    </message>
+    <message>
+        <source>1 sample saved</source>
+        <translation>已保存 1 个样本</translation>
+    </message>
+    <message>
+        <source>%1 then ended: %2.</source>
+        <translation>%1 随后结束：%2。</translation>
     </message>
 </context>
 <context>

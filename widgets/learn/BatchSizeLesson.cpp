@@ -9,6 +9,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
+#include "widgets/CostModelLabels.h"
 #include "widgets/Export.h"
 #include "widgets/learn/LessonCharts.h"
 #include "workshop/LessonSweeps.h"
@@ -21,10 +22,14 @@ using namespace workshop;
 BatchSizeLesson::BatchSizeLesson(QWidget* parent)
     : ModelLesson(QStringLiteral("resnet50"), 32, DeviceKind::Cpu, parent), maxBatch_(new QSpinBox(this)),
       limit_(new QDoubleSpinBox(this)), table_(new QStandardItemModel(this)), tradeOff_(new QStandardItemModel(this)) {
-    setIntro(tr("A training step keeps the model's weights, their gradients and the optimizer's state whatever the "
-                "batch. The activations saved for the backward pass, the input batch and the temporaries grow with "
-                "every sample. So doubling the batch does not double the memory, but past a few samples the "
-                "activations dominate. All numbers come from the cost model simulating the step."));
+    setIntro(tr("The weights and the optimizer's state stay in memory for the whole training step, whatever the "
+                "batch. The gradients do not: <code>zero_grad(set_to_none=True)</code> frees them, and the backward "
+                "pass makes them again one layer at a time, from the last layer to the first. The activations saved "
+                "for the backward pass, the input batch and the temporaries grow with every sample. The peak is a "
+                "moment, not a sum: with a larger batch it comes earlier in the backward pass, when fewer gradients "
+                "exist yet, so the gradients counted at the peak shrink while their size stays the same. Doubling the "
+                "batch does not double the memory, but past a few samples the activations dominate. All numbers come "
+                "from the cost model simulating the step."));
     QHBoxLayout* row = addControlRow();
     row->addWidget(new QLabel(tr("Sweep up to batch:"), this));
     maxBatch_->setRange(2, 4096);
@@ -38,9 +43,8 @@ BatchSizeLesson::BatchSizeLesson(QWidget* parent)
     row->addWidget(limit_);
     row->addStretch(1);
     addPlot(QStringLiteral("batch-size"));
-    QTableView* numbers = addTable(table_, QStringLiteral("batch-size"));
-    numbers->setMinimumWidth(420);
-    addTable(tradeOff_, QStringLiteral("batch-size-trade-offs"));
+    addTable(table_, QStringLiteral("batch-size"));
+    wrapText(addTable(tradeOff_, QStringLiteral("batch-size-trade-offs")), {1, 2}); // sentences
     connect(maxBatch_, &QSpinBox::valueChanged, this, [this] { refresh(); });
     connect(limit_, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
     finishSetup();
@@ -61,30 +65,36 @@ void BatchSizeLesson::refresh() {
     const Footprint& most = rows.back();
     const Footprint chosen = footprint(quickEstimate(resolved(), base), base.batch);
     resultLabel()->setText(
-        tr("%1, batch %2: peak <b>%3</b>, of which %4 grow with the batch (activations, input, temporaries) and %5 do not "
-           "(weights, gradients, optimizer state). From batch 1 to %6 the peak goes from %7 to %8. The largest batch that "
-           "fits in %9 GiB: <b>%10</b>.")
+        tr("%1, batch %2: peak <b>%3</b> in the %4 phase, of which %5 grow with the batch (activations, input, "
+           "temporaries), %6 are the weights and the optimizer state, and %7 are gradients (%8 once all exist). From "
+           "batch 1 to %9 the peak goes from %10 to %11. The largest batch that fits in %12 GiB: <b>%13</b>.")
             .arg(modelTitle())
             .arg(base.batch)
-            .arg(bytesText(double(chosen.peakBytes)), bytesText(double(chosen.batchBytes())),
-                 bytesText(double(chosen.modelStateBytes())))
+            .arg(bytesText(double(chosen.peakBytes)), phaseLabel(chosen.peakPhase), bytesText(double(chosen.batchBytes())),
+                 bytesText(double(chosen.persistentBytes())), bytesText(double(chosen.at(Category::Gradients))),
+                 bytesText(double(chosen.parameterBytes)))
             .arg(most.batch)
             .arg(bytesText(double(one.peakBytes)), bytesText(double(most.peakBytes)))
             .arg(limit_->value())
             .arg(largest_ > 0 ? QString::number(largest_) : tr("none (not even batch 1)")));
 
     table_->clear();
-    table_->setHorizontalHeaderLabels({tr("batch"), tr("peak"), tr("grows with the batch"), tr("does not grow"),
-                                       tr("per sample")});
+    table_->setHorizontalHeaderLabels({tr("batch"), tr("peak"), tr("grows with the batch"), tr("weights + optimizer state"),
+                                       tr("gradients at the peak"), tr("per sample")});
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Footprint& f = rows[i];
         const int r = int(i);
+        const std::int64_t grads = f.at(Category::Gradients);
         setCell(table_, r, 0, QString::number(f.batch), qint64(f.batch));
         setCell(table_, r, 1, bytesText(double(f.peakBytes)), qint64(f.peakBytes));
         setCell(table_, r, 2, bytesText(double(f.batchBytes())), qint64(f.batchBytes()));
-        setCell(table_, r, 3, bytesText(double(f.modelStateBytes())), qint64(f.modelStateBytes()));
-        setCell(table_, r, 4, bytesText(double(f.batchBytes()) / double(f.batch)), qint64(f.batchBytes() / f.batch));
+        setCell(table_, r, 3, bytesText(double(f.persistentBytes())), qint64(f.persistentBytes()));
+        setCell(table_, r, 4, bytesText(double(grads)), qint64(grads));
+        setCell(table_, r, 5, bytesText(double(f.batchBytes()) / double(f.batch)), qint64(f.batchBytes() / f.batch));
     }
+    table_->horizontalHeaderItem(4)->setToolTip(
+        tr("The gradients alive at the moment of the peak: all of them only when the peak comes at the end of the "
+           "backward pass or in the optimizer step."));
 
     tradeOff_->clear();
     tradeOff_->setHorizontalHeaderLabels({QString(), tr("small batch (%1)").arg(one.batch), tr("large batch (%1)").arg(most.batch)});
@@ -105,12 +115,13 @@ void BatchSizeLesson::refresh() {
     const LessonStyle& st = lessonStyle();
     resetPlot(plot, st);
     const ScaledUnit unit = unitFor(std::max(double(most.peakBytes), double(limitBytes)));
-    QVector<double> x, total, grows, fixed;
+    QVector<double> x, total, grows, fixed, grads;
     for (const Footprint& f : rows) {
         x << double(f.batch);
         total << double(f.peakBytes) / unit.divisor;
         grows << double(f.batchBytes()) / unit.divisor;
-        fixed << double(f.modelStateBytes()) / unit.divisor;
+        fixed << double(f.persistentBytes()) / unit.divisor;
+        grads << double(f.at(Category::Gradients)) / unit.divisor;
     }
     const auto line = [&](const QVector<double>& y, const QString& name, int colour, Qt::PenStyle pen) {
         QCPGraph* g = plot->addGraph();
@@ -119,9 +130,12 @@ void BatchSizeLesson::refresh() {
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5 * st.scale));
         g->setData(x, y, true);
     };
+    // The table's words: a legend as wide as "activations, input, temporaries" did not fit a
+    // narrow plot in presenter mode.
     line(total, tr("peak"), 0, Qt::SolidLine);
-    line(grows, tr("activations, input, temporaries"), 1, Qt::SolidLine);
-    line(fixed, tr("weights, gradients, optimizer state"), 2, Qt::DashLine);
+    line(grows, tr("grows with the batch"), 1, Qt::SolidLine);
+    line(fixed, tr("weights + optimizer state"), 2, Qt::DashLine);
+    line(grads, tr("gradients at the peak"), 3, Qt::DotLine);
     auto* limitLine = new QCPItemStraightLine(plot);
     limitLine->point1->setCoords(1, double(limitBytes) / unit.divisor);
     limitLine->point2->setCoords(2, double(limitBytes) / unit.divisor);
@@ -139,7 +153,7 @@ void BatchSizeLesson::refresh() {
     limitLabel->setColor(st.accent());
     limitLabel->setFont(plot->font());
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

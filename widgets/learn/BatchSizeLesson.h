@@ -1,6 +1,7 @@
 #pragma once
 // Lesson 2: memory against the batch size for a chosen model. Activations, the input batch and
-// temporaries grow with the batch; weights, gradients and optimizer state do not. The largest
+// temporaries grow with the batch; weights and optimizer state do not; the gradients alive at
+// the peak shrink as a larger batch moves the peak earlier into the backward pass. The largest
 // batch that fits a memory limit, and the trade-offs of small and large batches.
 #include "widgets/learn/ModelLesson.h"
 

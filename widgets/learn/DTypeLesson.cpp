@@ -132,7 +132,7 @@ void DTypeLesson::refresh() {
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

@@ -32,8 +32,7 @@ FreeingLesson::FreeingLesson(QWidget* parent)
     addToModelRow(evalBatches_);
     addPlot(QStringLiteral("freeing"));
     QTableView* view = addTable(table_, QStringLiteral("freeing"));
-    view->setMinimumWidth(560);
-    view->setWordWrap(true);
+    wrapText(view, {3}); // "without it" explains in a sentence
     connect(evalBatches_, &QSpinBox::valueChanged, this, [this] { refresh(); });
     finishSetup();
 }
@@ -112,10 +111,7 @@ void FreeingLesson::refresh() {
     plot->yAxis->setRange(0, largest / unit.divisor * 1.15);
     plot->legend->setVisible(false);
     plot->replot();
-    for (QTableView* t : tables()) {
-        t->resizeColumnsToContents();
-        t->resizeRowsToContents();
-    }
+    fitTables();
 }
 
 } // namespace memviz

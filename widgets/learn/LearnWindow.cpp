@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -35,7 +36,6 @@ LearnWindow::LearnWindow(QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     setCentralWidget(split);
-    list_->setMinimumWidth(200);
 
     // Numbered as in the workshop handout; the decoder comes last.
     addLesson(new TensorSizeLesson(pages_));
@@ -54,7 +54,11 @@ LearnWindow::LearnWindow(QWidget* parent)
     connect(list_, &QListWidget::currentRowChanged, pages_, &QStackedWidget::setCurrentIndex);
     createMenus();
     list_->setCurrentRow(0);
-    resize(1280, 820);
+    fitLessonList();
+    // 1280×820 at most, and never taller or wider than the screen (with its title bar): at
+    // 1280×800 the bottom of every lesson was off screen.
+    const QRect area = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 860);
+    resize(std::min(1280, area.width()), std::min(820, area.height() - 40));
 }
 
 LearnWindow::~LearnWindow() = default;
@@ -77,6 +81,9 @@ void LearnWindow::createMenus() {
     previousAction_->setShortcuts({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::ALT | Qt::Key_Left)});
     nextAction_ = lessonMenu->addAction(tr("&Next Lesson"), this, &LearnWindow::nextLesson);
     nextAction_->setShortcuts({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::ALT | Qt::Key_Right)});
+    // The main window's Learn › OOM Decoder shortcut, here too (its shortcut is that window's).
+    decoderAction_ = lessonMenu->addAction(tr("&OOM Decoder"), this, [this] { showLesson(QStringLiteral("oom-decoder")); });
+    decoderAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     lessonMenu->addSeparator();
     QAction* plot = lessonMenu->addAction(tr("Export &Plot (PNG, SVG, PDF)…"), this, &LearnWindow::exportCurrentPlot);
     plot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
@@ -137,10 +144,12 @@ void LearnWindow::setPresenterMode(bool on) {
         scaleBeforePresenting_ = style_.scale;
         style_.scale = std::max(style_.scale, LessonStyle::kPresenterScale);
         menuBar()->hide();
+        list_->hide(); // Page Down / Page Up move on; the lesson gets the whole width
         showFullScreen();
     } else {
         style_.scale = scaleBeforePresenting_;
         menuBar()->show();
+        list_->show();
         showNormal();
     }
     applyStyle();
@@ -164,6 +173,21 @@ void LearnWindow::applyStyle() {
     setFont(style_.font(QApplication::font()));
     setPalette(style_.palette(QApplication::palette()));
     for (Lesson* l : lessons_) l->setLessonStyle(style_);
+    fitLessonList();
+}
+
+void LearnWindow::fitLessonList() {
+    // As wide as the longest title at the current scale: the rest is the lesson's.
+    int titles = 0;
+    for (int i = 0; i < list_->count(); ++i)
+        titles = std::max(titles, list_->fontMetrics().horizontalAdvance(list_->item(i)->text()));
+    const int width = titles + 2 * list_->frameWidth() + 3 * list_->fontMetrics().averageCharWidth();
+    list_->setMinimumWidth(width);
+    if (auto* split = qobject_cast<QSplitter*>(centralWidget())) {
+        QList<int> sizes = split->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        split->setSizes({width, total > width ? total - width : 4000});
+    }
 }
 
 void LearnWindow::exportCurrentPlot() {

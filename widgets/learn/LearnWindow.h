@@ -1,9 +1,11 @@
 #pragma once
 // The Learn mode: a window with the lessons in a list and one page at a time. Presenter mode
-// (F11) goes full screen with fonts and lines scaled (x1.5 by default, up to x2 with Ctrl++),
-// High Contrast (Ctrl+Shift+H) switches to white on black, and Page Down / Page Up (or
-// Alt+Right / Alt+Left) move between lessons. Every plot exports as PNG/SVG/PDF and every
-// table as CSV (right-click, or the Export menu for the current lesson).
+// (F11) goes full screen without the menu and the list, fonts and lines scaled (x1.5 by
+// default, up to x2 with Ctrl++),
+// High Contrast (Ctrl+Shift+H) switches to white on black, Page Down / Page Up (or
+// Alt+Right / Alt+Left) move between lessons, and Ctrl+Shift+D opens the OOM decoder. Every
+// plot exports as PNG/SVG/PDF and every table as CSV (right-click, or the Export menu for the
+// current lesson).
 #include <QList>
 #include <QMainWindow>
 
@@ -49,6 +51,7 @@ public:
     QAction* contrastAction() const { return contrastAction_; }
     QAction* nextAction() const { return nextAction_; }
     QAction* previousAction() const { return previousAction_; }
+    QAction* decoderAction() const { return decoderAction_; }
 
     // Exports the current lesson's first plot / table (file dialog).
     void exportCurrentPlot();
@@ -62,6 +65,7 @@ private:
     void addLesson(Lesson* lesson);
     void createMenus();
     void applyStyle();
+    void fitLessonList();
 
     QListWidget* list_;
     QStackedWidget* pages_;
@@ -74,6 +78,7 @@ private:
     QAction* contrastAction_ = nullptr;
     QAction* nextAction_ = nullptr;
     QAction* previousAction_ = nullptr;
+    QAction* decoderAction_ = nullptr;
 };
 
 } // namespace memviz

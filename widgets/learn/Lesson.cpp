@@ -3,14 +3,18 @@
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyle>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
+#include "widgets/ChartFit.h"
 #include "widgets/Export.h"
 
 namespace memviz {
@@ -60,7 +64,8 @@ QHBoxLayout* Lesson::addControlRow() {
 
 QCustomPlot* Lesson::addPlot(const QString& exportName) {
     auto* plot = new QCustomPlot(body_);
-    plot->setMinimumSize(320, 240);
+    plot->setMinimumSize(280, 240);
+    keepTextFitted(plot, plot->xAxis, false); // bar labels turned when they would run together
     exporting::addExportMenu(plot, exportName);
     body_->addWidget(plot);
     plots_ << plot;
@@ -105,8 +110,100 @@ void Lesson::applyFonts() {
     result_->setFont(numbers);
     for (QTableView* t : tables_) {
         t->horizontalHeader()->setFont(font()); // the style's header font does not follow the scale
-        t->resizeColumnsToContents();
         t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
+    }
+    fitTables();
+}
+
+namespace {
+
+// The width of `text` broken into two lines at the space nearest its middle (its own width
+// when it has no space).
+int twoLineWidth(const QString& text, const QFontMetrics& metrics) {
+    int best = metrics.horizontalAdvance(text);
+    for (qsizetype i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1))
+        best = std::min(best, std::max(metrics.horizontalAdvance(text.left(i)), metrics.horizontalAdvance(text.mid(i + 1))));
+    return best;
+}
+
+} // namespace
+
+void Lesson::fitTables() {
+    int wanted = 0; // the table column's width that shows every column whole
+    for (QTableView* t : tables_) {
+        const QList<int> sentences = wrapped_.value(t);
+        QHeaderView* header = t->horizontalHeader();
+        const QFontMetrics headerMetrics(header->font());
+        const int padding = 2 * headerMetrics.averageCharWidth() + 8;
+        int width = 2 * t->frameWidth() + t->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, t) + 4;
+        bool twoLineHeader = false;
+        for (int c = 0; c < t->model()->columnCount(); ++c) {
+            if (sentences.contains(c)) {
+                header->setSectionResizeMode(c, QHeaderView::Stretch);
+                width += 14 * t->fontMetrics().averageCharWidth(); // a few words a line at the least
+                continue;
+            }
+            header->setSectionResizeMode(c, QHeaderView::Interactive);
+            // As wide as the cells; a title much wider than its numbers takes two lines.
+            const QString title = t->model()->headerData(c, Qt::Horizontal).toString();
+            int cells = 0;
+            for (int r = 0; r < t->model()->rowCount(); ++r)
+                cells = std::max(cells, t->sizeHintForIndex(t->model()->index(r, c)).width());
+            cells += 2 * t->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, t) + 2;
+            const int full = headerMetrics.horizontalAdvance(title) + padding;
+            const int folded = twoLineWidth(title, headerMetrics) + padding;
+            int column = std::max(cells, full);
+            if (full > cells + 2 * headerMetrics.averageCharWidth() && folded < full) {
+                column = std::max(cells, folded);
+                twoLineHeader = twoLineHeader || column < full;
+            }
+            t->setColumnWidth(c, column);
+            width += column;
+        }
+        // Qt::TextWordWrap is a text flag that QHeaderView passes on with the alignment.
+        header->setDefaultAlignment(twoLineHeader ? Qt::AlignCenter | Qt::Alignment::fromInt(Qt::TextWordWrap) : Qt::AlignCenter);
+        header->setMinimumHeight(twoLineHeader ? 2 * headerMetrics.lineSpacing() + 8 : 0);
+        wanted = std::max(wanted, width);
+    }
+    if (!tableColumn_ || body_->width() <= 0) return;
+    // Widen the table column to that when the plots can spare it (each keeps its minimum); a
+    // table that still does not fit scrolls. Only ever wider: a split the user chose stays.
+    const int at = body_->indexOf(tableColumn_);
+    QList<int> sizes = body_->sizes();
+    if (at < 0 || sizes.value(at) >= wanted) return;
+    int spare = 0;
+    for (int i = 0; i < body_->count(); ++i)
+        if (i != at) spare += std::max(0, sizes[i] - std::max(body_->widget(i)->minimumSizeHint().width(), body_->widget(i)->minimumWidth()));
+    int grow = std::min(wanted - sizes[at], spare);
+    if (grow <= 0) return;
+    sizes[at] += grow;
+    for (int i = 0; i < body_->count() && grow > 0; ++i) {
+        if (i == at) continue;
+        const int floor = std::max(body_->widget(i)->minimumSizeHint().width(), body_->widget(i)->minimumWidth());
+        const int take = std::min(grow, std::max(0, sizes[i] - floor));
+        sizes[i] -= take;
+        grow -= take;
+    }
+    body_->setSizes(sizes);
+}
+
+void Lesson::wrapText(QTableView* table, const QList<int>& columns) {
+    wrapped_[table] = columns;
+    table->setWordWrap(true);
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents); // rows grow with their lines
+    fitTables();
+}
+
+void Lesson::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // The room the tables may take follows the page, once its layout has placed the splitter.
+    if (!fitQueued_) {
+        fitQueued_ = true;
+        QTimer::singleShot(0, this, [this] {
+            fitQueued_ = false;
+            fitTables();
+        });
     }
 }
 

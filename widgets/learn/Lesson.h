@@ -3,6 +3,7 @@
 // numbers, and live plots and tables. Subclasses compute everything in refresh() from the
 // model's formulas (or the cost model) and draw with style(), so a change of the presenter
 // style redraws them too.
+#include <QHash>
 #include <QList>
 #include <QWidget>
 #include <optional>
@@ -67,8 +68,16 @@ protected:
     QSplitter* body() const { return body_; }
     QBoxLayout* pageLayout() const { return layout_; }
     virtual void refresh() = 0;
+    // Sizes the tables to their contents (call at the end of refresh()): the table column widens
+    // to show every column whole as far as the plots can spare (beyond that it scrolls), and
+    // sentences in the columns given to wrapText() wrap instead of being cut.
+    void fitTables();
+    // `columns` of `table` hold sentences: they share the width left by the other columns and
+    // wrap, and the rows grow to fit them.
+    void wrapText(QTableView* table, const QList<int>& columns);
 
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void applyFonts();
@@ -84,6 +93,8 @@ private:
     QSplitter* tableColumn_ = nullptr; // tables stack on the right of the plots
     QList<QCustomPlot*> plots_;
     QList<QTableView*> tables_;
+    QHash<QTableView*, QList<int>> wrapped_; // the sentence columns of each table
+    bool fitQueued_ = false;
 };
 
 // Sets a read-only cell: `text` shown, `raw` exported to CSV (bytes as an integer).

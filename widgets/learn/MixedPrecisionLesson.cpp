@@ -114,7 +114,7 @@ void MixedPrecisionLesson::refresh() {
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

@@ -103,7 +103,7 @@ OomDecoderPage::OomDecoderPage(QWidget* parent)
 
     answer_->setOpenLinks(false);
     body()->addWidget(answer_);
-    addTable(facts_, QStringLiteral("oom-facts"));
+    wrapText(addTable(facts_, QStringLiteral("oom-facts")), {1}); // a value can be a phrase ("between … and …")
     body()->setStretchFactor(0, 3);
     body()->setStretchFactor(1, 2);
 
@@ -184,7 +184,7 @@ void OomDecoderPage::refresh() {
         const QVariant raw = rawFor(facts_->item(r, 0)->text());
         setCell(facts_, r, 2, raw.isValid() ? raw.toString() : QString(), raw.isValid() ? raw : QVariant(QString()));
     }
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

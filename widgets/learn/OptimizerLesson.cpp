@@ -101,11 +101,10 @@ void OptimizerLesson::refresh() {
     QCustomPlot* plot = plots().first();
     resetPlot(plot, lessonStyle());
     drawFootprintBars(plot, bars, labels, lessonStyle());
-    plot->xAxis->setTickLabelRotation(30);
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

@@ -172,7 +172,7 @@ void SparseLesson::refresh() {
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
 }
 
 } // namespace memviz

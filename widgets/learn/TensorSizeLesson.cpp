@@ -94,7 +94,7 @@ TensorSizeLesson::TensorSizeLesson(QWidget* parent)
     row2->addStretch(1);
 
     QCustomPlot* plot = addPlot(QStringLiteral("tensor-size"));
-    plot->setMinimumWidth(420);
+    plot->setMinimumWidth(300); // the table of dtypes takes the rest (presenter mode: its GB columns)
     addTable(table_, QStringLiteral("tensor-size"));
 
     connect(expression_, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -211,7 +211,7 @@ void TensorSizeLesson::refresh() {
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->replot();
-    for (QTableView* t : tables()) t->resizeColumnsToContents();
+    fitTables();
     whatIfButton()->setEnabled(whatIfScenario().has_value());
     whatIfButton()->setToolTip(whatIfButton()->isEnabled()
                                    ? tr("Open the model whose input has this shape, with the first dimension as the batch.")

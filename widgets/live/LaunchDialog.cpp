@@ -8,11 +8,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include "formats/live/Launcher.h"
+#include "formats/live/RecordingName.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
 namespace memviz {
@@ -20,7 +21,7 @@ namespace memviz {
 LaunchDialog::LaunchDialog(QWidget* parent)
     : QDialog(parent), command_(new QLineEdit(QSettings().value("live/lastCommand").toString(), this)),
       directory_(new QLineEdit(QSettings().value("live/lastDirectory", QDir::currentPath()).toString(), this)),
-      options_(new RecordingOptionsWidget(true, "launch", this)) {
+      options_(new RecordingOptionsWidget(true, "launch", this)), suggestedStore_(options_->storePath()) {
     setWindowTitle(tr("Launch and Record"));
     resize(720, 260);
     command_->setPlaceholderText(tr("e.g. python3 train.py --epochs 1"));
@@ -30,13 +31,18 @@ LaunchDialog::LaunchDialog(QWidget* parent)
     dirRow->addWidget(directory_, 1);
     auto* browse = new QPushButton(tr("Browse…"), this);
     dirRow->addWidget(browse);
-    form->addRow(tr("&Run in:"), dirRow);
+    // A row whose field is a layout gets no buddy from QFormLayout: name it, so that the
+    // label's mnemonic (Alt+R) works and its '&' is not shown.
+    auto* runIn = new QLabel(tr("&Run in:"), this);
+    runIn->setBuddy(directory_);
+    form->addRow(runIn, dirRow);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Run in"), directory_->text());
         if (!dir.isEmpty()) directory_->setText(dir);
     });
-    auto* note = new QLabel(tr("The program is sampled from its first moment until it exits. Quotes group "
-                               "arguments; no shell runs it (use sh -c '…' for pipes)."),
+    auto* note = new QLabel(tr("The program is sampled from its first moment until it exits. The line is split "
+                               "into words as a shell would ('…' and \"…\" group, \\ escapes), but no shell runs it "
+                               "(use sh -c '…' for pipes)."),
                             this);
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -50,11 +56,13 @@ LaunchDialog::LaunchDialog(QWidget* parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(command_, &QLineEdit::textChanged, this, [this, buttons] {
         buttons->button(QDialogButtonBox::Ok)->setEnabled(!command().isEmpty());
-        const QStringList c = command();
-        if (!c.isEmpty())
-            options_->setStorePath(RecordingOptionsWidget::defaultStorePath(QFileInfo(c.size() > 1 && c[0].startsWith("python") ? c[1] : c[0]).baseName()));
+        suggestStorePath();
     });
     buttons->button(QDialogButtonBox::Ok)->setEnabled(!command().isEmpty());
+    suggestStorePath();
+    // The last command is offered selected: typing replaces it, End or a click keeps it.
+    command_->selectAll();
+    command_->setFocus();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(options_);
@@ -63,8 +71,26 @@ LaunchDialog::LaunchDialog(QWidget* parent)
     layout->addWidget(buttons);
 }
 
-QStringList LaunchDialog::command() const { return QProcess::splitCommand(command_->text()); }
+QStringList LaunchDialog::command() const {
+    QStringList out;
+    try {
+        for (const std::string& word : splitCommandLine(command_->text().toStdString())) out << QString::fromStdString(word);
+    } catch (const std::invalid_argument&) {
+        return {}; // an unterminated quote: nothing to run yet
+    }
+    return out;
+}
 
 QString LaunchDialog::workingDirectory() const { return directory_->text().trimmed(); }
+
+void LaunchDialog::suggestStorePath() {
+    // Named after the program; a path the user chose stays.
+    if (options_->storePath() != suggestedStore_) return;
+    std::vector<std::string> argv;
+    for (const QString& a : command()) argv.push_back(a.toStdString());
+    if (argv.empty()) return;
+    suggestedStore_ = RecordingOptionsWidget::defaultStorePath(QString::fromStdString(recordingName(argv)));
+    options_->setStorePath(suggestedStore_);
+}
 
 } // namespace memviz

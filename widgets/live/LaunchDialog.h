@@ -1,6 +1,7 @@
 #pragma once
-// "Launch and Record…": a command line (split like a shell would, without running one), the
-// folder it runs in, and the recording options.
+// "Launch and Record…": a command line (split like a shell would, without running one:
+// splitCommandLine), the folder it runs in, and the recording options. The last command is
+// offered, selected; the recording is named after the program (live/RecordingName).
 #include <QDialog>
 #include <QStringList>
 
@@ -15,16 +16,19 @@ class LaunchDialog : public QDialog {
 public:
     explicit LaunchDialog(QWidget* parent = nullptr);
 
-    // Program and arguments; empty when the line is empty.
+    // Program and arguments; empty when the line is empty or has an unterminated quote.
     QStringList command() const;
     QString workingDirectory() const;
     QLineEdit* commandEdit() const { return command_; }
     RecordingOptionsWidget* options() const { return options_; }
 
 private:
+    void suggestStorePath();
+
     QLineEdit* command_;
     QLineEdit* directory_;
     RecordingOptionsWidget* options_;
+    QString suggestedStore_; // the store path last suggested (replaced only while unchanged)
 };
 
 } // namespace memviz

@@ -29,19 +29,52 @@ void LiveSession::stop() { recorder_->stop(); }
 
 void LiveSession::addMarker(const QString& label) { recorder_->addMarker(label.toStdString()); }
 
+ProcRecorder* LiveSession::procRecorder() const {
+    return kind_ == Kind::Launch ? dynamic_cast<ProcRecorder*>(recorder_.get()) : nullptr;
+}
+
 void LiveSession::terminateProgram() {
-    if (auto* proc = dynamic_cast<ProcRecorder*>(recorder_.get())) proc->signalProgram(SIGTERM);
+    if (auto* proc = procRecorder()) proc->signalProgram(SIGTERM);
+    poll();
+}
+
+void LiveSession::killProgram() {
+    if (auto* proc = procRecorder()) proc->signalProgram(SIGKILL);
+    poll();
+}
+
+QString LiveSession::programStderr() const {
+    if (!status_.stderrTail.empty()) return QString::fromStdString(status_.stderrTail);
+    auto* proc = procRecorder();
+    return proc ? QString::fromStdString(proc->programStderr()) : QString();
+}
+
+void LiveSession::watchProgram() {
+    ProcRecorder* proc = procRecorder();
+    const bool was = programRunning_;
+    programRunning_ = proc && proc->programRunning();
+    if (!finished_ || programRunning_) return;
+    timer_.stop();
+    if (was) {
+        exitAfterRecording_ = proc->programExit();
+        emit programEnded();
+        emit statusChanged();
+    }
 }
 
 QString LiveSession::storePath() const { return QString::fromStdString(recorder_->storePath()); }
 
 void LiveSession::poll() {
-    if (finished_) return;
+    if (finished_) {
+        watchProgram(); // a launched program that outlived the recording
+        return;
+    }
     status_ = recorder_->status();
+    programRunning_ = procRecorder() && procRecorder()->programRunning();
     try {
         if (status_.done()) {
-            timer_.stop();
             finished_ = true;
+            watchProgram(); // stops the timer unless the program still runs
             if (status_.traceId) trace_->open(storePath(), status_.traceId);
             else trace_->close();
             emit statusChanged();

@@ -6,11 +6,14 @@
 #include <QObject>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
+#include "formats/live/Launcher.h"
 #include "formats/live/Recorder.h"
 
 namespace memviz {
 
+class ProcRecorder;
 class TraceSession;
 
 class LiveSession : public QObject {
@@ -26,8 +29,17 @@ public:
     void start();
     void stop();
     void addMarker(const QString& label);
-    // SIGTERM to a launched program (the recording then ends when it exits).
+    // SIGTERM / SIGKILL to a launched program, during the recording (which then ends when
+    // the program exits) or after it (Stop leaves the program running).
     void terminateProgram();
+    void killProgram();
+    // A launched program that has not ended yet; the session keeps watching it after the
+    // recording ended, until it exits.
+    bool programRunning() const { return programRunning_; }
+    // How a launched program ended after its recording had stopped (nullopt until then).
+    const std::optional<ExitStatus>& exitAfterRecording() const { return exitAfterRecording_; }
+    // The launched program's last stderr lines (empty unless captured).
+    QString programStderr() const;
 
     Kind kind() const { return kind_; }
     TraceSession* trace() const { return trace_; }
@@ -44,14 +56,21 @@ signals:
     void statusChanged();
     // The recording ended; trace() shows the finalised trace (when anything was recorded).
     void finished();
+    // A launched program that outlived its recording ended (exitAfterRecording()).
+    void programEnded();
 
 private:
+    ProcRecorder* procRecorder() const;
+    void watchProgram();
+
     std::unique_ptr<Recorder> recorder_;
     Kind kind_;
     TraceSession* trace_;
     QTimer timer_;
     RecorderStatus status_;
     bool finished_ = false;
+    bool programRunning_ = false;
+    std::optional<ExitStatus> exitAfterRecording_;
 };
 
 } // namespace memviz

@@ -3,14 +3,18 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <cstring>
 
 #include "core/Units.h"
 #include "formats/FormatIds.h"
@@ -28,6 +32,12 @@ namespace {
 QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
 QString durationText(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns), 1)); }
 
+QString exitText(const ExitStatus& e) {
+    if (e.code) return LiveView::tr("exited with status %1").arg(*e.code);
+    if (e.signal) return LiveView::tr("killed by signal %1 (%2)").arg(*e.signal).arg(QString::fromLocal8Bit(::strsignal(*e.signal)));
+    return LiveView::tr("ended");
+}
+
 // Follow choices: the window width in ns (0 = the whole recording).
 const std::pair<const char*, qint64> kFollow[] = {
     {QT_TRANSLATE_NOOP("LiveView", "Whole recording"), 0},
@@ -42,9 +52,11 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     : QWidget(parent), session_(session), timeline_(new TimelinePlot(session->trace(), this)),
       panel_(new LiveTracePanel(session->trace(), timeline_, this)), ops_(new OpsView(session->trace(), this)),
       splitter_(new QSplitter(Qt::Vertical, this)), status_(new QLabel(this)), message_(new QLabel(this)),
+      stderrTitle_(new QLabel(tr("The program's last lines on stderr:"), this)), stderr_(new QPlainTextEdit(this)),
       markerLabel_(new QLineEdit(this)), marker_(new QPushButton(tr("Add &Marker"), this)),
       pause_(new QPushButton(tr("&Pause View"), this)), follow_(new QComboBox(this)), stop_(new QPushButton(tr("&Stop"), this)),
-      terminate_(new QPushButton(tr("&Terminate Program"), this)), open_(new QPushButton(tr("&Open in Main Window"), this)),
+      terminate_(new QPushButton(tr("&Terminate Program"), this)), kill_(new QPushButton(tr("&Kill Program"), this)),
+      open_(new QPushButton(tr("&Open in Main Window"), this)),
       opsTimer_(new QTimer(this)) {
     status_->setTextFormat(Qt::PlainText);
     QFont bold = status_->font();
@@ -52,6 +64,12 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     status_->setFont(bold);
     message_->setWordWrap(true);
     message_->setVisible(false);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stderr_->setReadOnly(true);
+    stderr_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    stderr_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    stderrTitle_->setVisible(false);
+    stderr_->setVisible(false);
     markerLabel_->setPlaceholderText(tr("marker label"));
     markerLabel_->setMaximumWidth(220);
     marker_->setToolTip(tr("Saves a labelled point at this moment (M)"));
@@ -61,8 +79,8 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     follow_->setCurrentIndex(0);
     follow_->setToolTip(tr("What the view shows while it follows the recording"));
     stop_->setToolTip(tr("Stops recording and saves it (Ctrl+.)"));
-    terminate_->setToolTip(tr("Sends SIGTERM to the launched program"));
-    terminate_->setVisible(session_->kind() == LiveSession::Kind::Launch);
+    terminate_->setToolTip(tr("Asks the launched program to end (SIGTERM)"));
+    kill_->setToolTip(tr("Ends the launched program at once (SIGKILL): for a program that ignores Terminate"));
     open_->setVisible(false);
 
     auto* bar = new QHBoxLayout;
@@ -74,6 +92,7 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     bar->addWidget(follow_);
     bar->addStretch(1);
     bar->addWidget(terminate_);
+    bar->addWidget(kill_);
     bar->addWidget(stop_);
     bar->addWidget(open_);
 
@@ -88,6 +107,8 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     layout->addWidget(status_);
     layout->addLayout(bar);
     layout->addWidget(message_);
+    layout->addWidget(stderrTitle_);
+    layout->addWidget(stderr_);
     layout->addWidget(splitter_, 1);
 
     connect(marker_, &QPushButton::clicked, this, &LiveView::addMarker);
@@ -96,6 +117,8 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     connect(follow_, &QComboBox::currentIndexChanged, this, [this] { setFollowing(true); });
     connect(stop_, &QPushButton::clicked, session_, &LiveSession::stop);
     connect(terminate_, &QPushButton::clicked, session_, &LiveSession::terminateProgram);
+    connect(kill_, &QPushButton::clicked, session_, &LiveSession::killProgram);
+    connect(session_, &LiveSession::programEnded, this, &LiveView::onProgramEnded);
     connect(open_, &QPushButton::clicked, this,
             [this] { emit openRequested(session_->storePath(), session_->status().traceId); });
     new QShortcut(QKeySequence(Qt::Key_M), this, [this] {
@@ -169,7 +192,8 @@ void LiveView::onStatus() {
     }
     QStringList parts{state};
     if (s.state == RecorderStatus::State::Recording || s.state == RecorderStatus::State::Finished) {
-        parts << durationText(s.lastT) << tr("%L1 samples saved").arg(s.committedSamples);
+        parts << durationText(s.lastT)
+              << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
             if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
                 proc || name.ends_with(std::string(" ") + series_name::kAllocated))
@@ -181,7 +205,16 @@ void LiveView::onStatus() {
     marker_->setEnabled(!done && s.state == RecorderStatus::State::Recording);
     markerLabel_->setEnabled(marker_->isEnabled());
     stop_->setEnabled(!done);
-    terminate_->setEnabled(!done && s.state == RecorderStatus::State::Recording);
+    updateProgramButtons();
+}
+
+void LiveView::updateProgramButtons() {
+    // A launched program can be ended from here for as long as it runs, recording or not.
+    const bool running = session_->programRunning();
+    for (QPushButton* b : {terminate_, kill_}) {
+        b->setVisible(running);
+        b->setEnabled(running);
+    }
 }
 
 void LiveView::onFinished() {
@@ -189,17 +222,41 @@ void LiveView::onFinished() {
     opsTimer_->stop();
     ops_->refresh();
     stop_->setVisible(false);
-    terminate_->setVisible(false);
     open_->setVisible(s.traceId != 0);
-    const bool failed = s.state == RecorderStatus::State::Failed;
+    // A program that exits non-zero or by a signal failed too, even though its recording did not.
+    const bool failed = s.state == RecorderStatus::State::Failed || (s.exitCode && *s.exitCode != 0) || s.exitSignal;
     QString text = QString::fromStdString(s.message);
     if (s.traceId) text += tr(" — saved in %1 (trace %2).").arg(session_->storePath()).arg(s.traceId);
     message_->setText(text);
     message_->setStyleSheet(failed ? "QLabel { background: #fde2e2; color: #7a1010; padding: 6px; }"
                                    : "QLabel { background: #e6f2e6; color: #1d4d1d; padding: 6px; }");
     message_->setVisible(true);
+    showStderrIfFailed(s.exitCode, s.exitSignal);
     onStatus();
     if (s.traceId) timeline_->resetZoom();
+}
+
+void LiveView::onProgramEnded() {
+    const RecorderStatus& s = session_->status();
+    const ExitStatus e = session_->exitAfterRecording().value_or(ExitStatus{});
+    QString who = QString::fromStdString(s.targetName);
+    if (s.targetPid > 0) who += tr(" (pid %1)").arg(s.targetPid);
+    message_->setText(message_->text() + QLatin1Char('\n') + tr("%1 then ended: %2.").arg(who.trimmed(), exitText(e)));
+    showStderrIfFailed(e.code, e.signal);
+    updateProgramButtons();
+}
+
+void LiveView::showStderrIfFailed(std::optional<int> code, std::optional<int> signal) {
+    const bool failed = (code && *code != 0) || signal;
+    const QString tail = failed ? session_->programStderr() : QString();
+    stderr_->setPlainText(tail);
+    // As tall as its lines (up to ten), with room for the horizontal scroll bar.
+    const int lines = std::clamp(int(tail.count(QLatin1Char('\n'))) + 1, 2, 10);
+    stderr_->setFixedHeight(stderr_->fontMetrics().lineSpacing() * lines + 2 * stderr_->frameWidth() + 8 +
+                            stderr_->horizontalScrollBar()->sizeHint().height());
+    stderr_->verticalScrollBar()->setValue(stderr_->verticalScrollBar()->maximum());
+    stderrTitle_->setVisible(!tail.isEmpty());
+    stderr_->setVisible(!tail.isEmpty());
 }
 
 } // namespace memviz

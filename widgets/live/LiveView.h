@@ -3,10 +3,12 @@
 // window of it) while the user may zoom into the past, a marker button, pause/resume of the
 // view, Stop, and — for the probe — the per-operator table filling as the stream runs.
 #include <QWidget>
+#include <optional>
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QPushButton;
 class QSplitter;
 class QTimer;
@@ -30,6 +32,11 @@ public:
     QLineEdit* markerLabel() const { return markerLabel_; }
     QPushButton* pauseButton() const { return pause_; }
     QPushButton* stopButton() const { return stop_; }
+    // A launched program: SIGTERM / SIGKILL, offered until it has exited (also after Stop).
+    QPushButton* terminateButton() const { return terminate_; }
+    QPushButton* killButton() const { return kill_; }
+    // The last lines a launched program wrote to stderr, shown when it failed.
+    QPlainTextEdit* stderrView() const { return stderr_; }
     QComboBox* followBox() const { return follow_; }
     QLabel* statusLabel() const { return status_; }
     QLabel* messageLabel() const { return message_; }
@@ -49,6 +56,9 @@ signals:
 private:
     void onStatus();
     void onFinished();
+    void onProgramEnded();
+    void showStderrIfFailed(std::optional<int> code, std::optional<int> signal);
+    void updateProgramButtons();
 
     LiveSession* session_;
     TimelinePlot* timeline_;
@@ -57,12 +67,15 @@ private:
     QSplitter* splitter_;
     QLabel* status_;
     QLabel* message_;
+    QLabel* stderrTitle_;
+    QPlainTextEdit* stderr_;
     QLineEdit* markerLabel_;
     QPushButton* marker_;
     QPushButton* pause_;
     QComboBox* follow_;
     QPushButton* stop_;
     QPushButton* terminate_;
+    QPushButton* kill_;
     QPushButton* open_;
     QTimer* opsTimer_;
     bool following_ = true;

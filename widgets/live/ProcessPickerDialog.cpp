@@ -51,7 +51,11 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     connect(table_, &QTableView::doubleClicked, this, [this] {
         if (selectedPid()) accept();
     });
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ProcessPickerDialog::updateButtons);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateButtons();
+        suggestStorePath();
+    });
+    suggestedStore_ = options_->storePath();
 
     auto* layout = new QVBoxLayout(this);
     auto* hint = new QLabel(::getuid() == 0 ? tr("All processes (memviz runs as root).")
@@ -102,6 +106,13 @@ void ProcessPickerDialog::selectPid(int pid) {
     if (!at.isValid()) return;
     table_->selectionModel()->select(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     table_->scrollTo(at);
+}
+
+void ProcessPickerDialog::suggestStorePath() {
+    const QModelIndexList rows = table_->selectionModel()->selectedRows(ProcessListModel::Name);
+    if (rows.isEmpty() || options_->storePath() != suggestedStore_) return;
+    suggestedStore_ = RecordingOptionsWidget::defaultStorePath(rows.first().data().toString());
+    options_->setStorePath(suggestedStore_);
 }
 
 void ProcessPickerDialog::updateButtons() { buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedPid() != 0); }

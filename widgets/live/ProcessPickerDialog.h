@@ -39,12 +39,15 @@ public:
 
 private:
     void updateButtons();
+    // Names the recording after the selected process, unless the user chose a path.
+    void suggestStorePath();
 
     ProcessListModel* model_;
     QSortFilterProxyModel* proxy_;
     QLineEdit* filter_;
     QTableView* table_;
     RecordingOptionsWidget* options_;
+    QString suggestedStore_;
     QDialogButtonBox* buttons_;
     QTimer timer_;
     QFutureWatcher<std::vector<ProcessEntry>> watcher_;

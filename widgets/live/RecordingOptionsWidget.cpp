@@ -6,21 +6,22 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+
+#include "formats/live/RecordingName.h"
 
 namespace memviz {
 
 QString RecordingOptionsWidget::defaultStorePath(const QString& name) {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/recordings";
-    QString safe = name;
-    safe.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "_");
-    if (safe.isEmpty()) safe = "recording";
-    return dir + "/" + safe.left(40) + "-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") + ".memviz";
+    // Never a name that starts with '-' (a command line would take it for an option).
+    const QString safe = QString::fromStdString(fileNameStem(name.toStdString()));
+    return dir + "/" + safe + "-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss") + ".memviz";
 }
 
 RecordingOptionsWidget::RecordingOptionsWidget(bool sampling, const QString& suggestedName, QWidget* parent)
@@ -43,7 +44,10 @@ RecordingOptionsWidget::RecordingOptionsWidget(bool sampling, const QString& sug
     row->addWidget(store_, 1);
     auto* browse = new QPushButton(tr("Browse…"), this);
     row->addWidget(browse);
-    form->addRow(tr("&Save to:"), row);
+    // QFormLayout gives a label a buddy only when its field is a widget: this one is a layout.
+    auto* saveTo = new QLabel(tr("&Save to:"), this);
+    saveTo->setBuddy(store_);
+    form->addRow(saveTo, row);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save recording"), store_->text(),
                                                           tr("memviz store (*.memviz)"), nullptr,

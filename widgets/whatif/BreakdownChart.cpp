@@ -8,6 +8,7 @@
 
 #include "core/Units.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
 
 namespace memviz {
@@ -20,17 +21,21 @@ BreakdownChart::BreakdownChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     exporting::addExportMenu(plot_, QStringLiteral("whatif-breakdown"));
-    setMinimumSize(240, 300);
+    setMinimumSize(320, 200);
     plot_->yAxis->setTicker(ticker_);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
     plot_->xAxis->grid()->setVisible(false);
     plot_->legend->setVisible(true);
     plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(1);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    // The legend stands right of the bars, one entry a row: above them it took most of the
+    // height of a short dock and left the bars a sliver.
+    plot_->legend->setFillOrder(QCPLegend::foRowsFirst);
+    plot_->legend->setWrap(0);
+    plot_->plotLayout()->addElement(0, 1, plot_->legend);
+    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    plot_->legend->setLayer(QStringLiteral("legend"));
+    compactLegend(plot_);
+    keepTextFitted(plot_, plot_->xAxis, false); // bar labels turned when crowded
     QCPBars* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -106,7 +111,7 @@ void BreakdownChart::setBars(const std::vector<Bar>& bars, std::optional<std::in
     }
     plot_->yAxis->setRange(0, std::max(1.0, top * 1.12));
     ticker_->updateUnit(plot_->yAxis->range());
-    plot_->yAxis->setLabel(tr("Memory at the peak (%1)").arg(ticker_->unitSuffix()));
+    plot_->yAxis->setLabel(tr("At the peak (%1)").arg(ticker_->unitSuffix()));
     plot_->replot();
 }
 

@@ -1,7 +1,7 @@
 #include "widgets/whatif/MemoryLimitPicker.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QLineEdit>
 #include <stdexcept>
 
@@ -25,15 +25,16 @@ const GpuPreset kGpus[] = {{"8 GiB GPU (RTX 3070, 4060)", 8 * GiB},    {"12 GiB 
 } // namespace
 
 MemoryLimitPicker::MemoryLimitPicker(QWidget* parent) : QWidget(parent), combo_(new QComboBox(this)), typed_(new QLineEdit(this)) {
-    auto* layout = new QHBoxLayout(this);
+    // One above the other: side by side in the knobs column, the combo's text was cut
+    // ("This machine: 23.54 Gi"). The size field shows only for "Typed size".
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(combo_, 1);
+    layout->addWidget(combo_);
     layout->addWidget(typed_);
     combo_->setObjectName("limitCombo");
     typed_->setObjectName("limitTyped");
     typed_->setPlaceholderText(tr("e.g. 24GiB"));
-    typed_->setMinimumWidth(90);
-    typed_->setMaximumWidth(120);
+
     if (const auto ram = totalPhysicalMemory())
         combo_->addItem(tr("This machine: %1 RAM").arg(QString::fromStdString(formatBytes(static_cast<double>(*ram)))), QVariant::fromValue<qint64>(*ram));
     for (const GpuPreset& g : kGpus) combo_->addItem(tr(g.name), QVariant::fromValue<qint64>(g.bytes));
@@ -63,6 +64,7 @@ void MemoryLimitPicker::update() {
     const QVariant choice = combo_->currentData();
     const bool typed = choice.isNull();
     typed_->setEnabled(typed);
+    typed_->setVisible(typed);
     std::optional<std::int64_t> next;
     if (typed) {
         try {

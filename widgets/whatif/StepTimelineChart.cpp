@@ -6,9 +6,11 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "core/Units.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
 
 namespace memviz {
@@ -26,7 +28,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     exporting::addExportMenu(plot_, QStringLiteral("whatif-step"));
-    setMinimumSize(360, 240);
+    setMinimumSize(360, 200);
     plot_->yAxis->setTicker(bytesTicker_);
     plot_->xAxis->setLabel(tr("One step, op by op (%1 simulated ops; a short phase is drawn 10% wide)"));
     plot_->xAxis->setTickLabels(false);
@@ -40,6 +42,17 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    compactLegend(plot_);
+    keepTextFitted(plot_); // as many legend columns as the width holds
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        const double upper = rangedTop_ * headroom();
+        if (std::abs(plot_->yAxis->range().upper - upper) > upper * 0.02) {
+            plot_->yAxis->setRange(0, upper);
+            bytesTicker_->updateUnit(plot_->yAxis->range());
+            plot_->yAxis->setLabel(tr("Live memory (%1)").arg(bytesTicker_->unitSuffix()));
+            plot_->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
     QCPGraph* below = nullptr;
     for (int c = 0; c < costmodel::kCategoryCount; ++c) {
         QCPGraph* g = plot_->addGraph();
@@ -65,10 +78,13 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     recorded_->removeFromLegend();
     projected_->removeFromLegend();
     for (int i = 0; i < 3; ++i) {
+        // At the foot of the step: the peak's label takes the top.
         auto* label = new QCPItemText(plot_);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->setColor(QColor(80, 80, 80));
+        label->setColor(QColor(50, 50, 50));
+        label->setBrush(QColor(255, 255, 255, 200));
+        label->setPadding(QMargins(3, 1, 3, 1));
         phaseLabels_.push_back(label);
     }
     for (int i = 0; i < 2; ++i) {
@@ -147,7 +163,7 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
         const bool shown = training || i == 0;
         phaseLabels_[i]->setVisible(shown);
         phaseLabels_[i]->setText(names[i]);
-        if (shown) phaseLabels_[i]->position->setCoords((xStart[i] + xStart[i + 1]) / 2, 0.02);
+        if (shown) phaseLabels_[i]->position->setCoords((xStart[i] + xStart[i + 1]) / 2, 0.98);
         if (i < phaseLines_.size()) {
             phaseLines_[i]->setVisible(training);
             if (training) {
@@ -190,6 +206,15 @@ void StepTimelineChart::setRecorded(const std::vector<std::pair<std::int64_t, st
     updateRanges();
 }
 
+double StepTimelineChart::headroom() const {
+    // Room above the highest point for the peak's label, by the axis rect's height in pixels
+    // (a fixed 15% was less than the label in a short dock).
+    const int height = plot_->axisRect()->height();
+    const double label = QFontMetrics(peakLabel_->font()).height() + 8;
+    if (height <= 2 * label) return 1.3;
+    return std::clamp(1.0 / (1.0 - label / height), 1.1, 2.0);
+}
+
 void StepTimelineChart::updateRanges() {
     double top = top_;
     for (QCPGraph* g : {recorded_, projected_}) {
@@ -208,7 +233,8 @@ void StepTimelineChart::updateRanges() {
         limitLabel_->setText(tr("limit %1").arg(QString::fromStdString(formatBytes(y))));
         if (y <= top * 4) top = std::max(top, y);
     }
-    plot_->yAxis->setRange(0, std::max(1.0, top * 1.15));
+    rangedTop_ = std::max(1.0, top);
+    plot_->yAxis->setRange(0, rangedTop_ * headroom());
     bytesTicker_->updateUnit(plot_->yAxis->range());
     plot_->yAxis->setLabel(tr("Live memory (%1)").arg(bytesTicker_->unitSuffix()));
     plot_->replot();

@@ -32,6 +32,8 @@ public:
 
 private:
     void updateRanges();
+    // The y range's top as a multiple of the highest point.
+    double headroom() const;
 
     QCustomPlot* plot_;
     std::vector<QCPGraph*> layers_;
@@ -45,6 +47,7 @@ private:
     QSharedPointer<ScaledAxisTicker> bytesTicker_, timeTicker_;
     std::optional<std::int64_t> limit_;
     double top_ = 1;
+    double rangedTop_ = 1; // the highest point the y range holds (estimate, recording, limit)
 };
 
 } // namespace memviz

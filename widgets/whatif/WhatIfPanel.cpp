@@ -4,6 +4,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -11,6 +13,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -42,8 +46,31 @@ int sliderForBatch(std::int64_t b) { return static_cast<int>(std::lround(std::lo
 WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     setObjectName("whatIfPanel");
     auto* outer = new QHBoxLayout(this);
-    outer->addWidget(buildControls());
-    auto* right = new QVBoxLayout;
+    // The knobs scroll when the dock is short (1280×800), instead of being cut off.
+    auto* controls = new QScrollArea(this);
+    QWidget* box = buildControls();
+    controls->setWidget(box);
+    controls->setWidgetResizable(true);
+    controls->setFrameShape(QFrame::NoFrame);
+    controls->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controls->setFixedWidth(box->sizeHint().width() + controls->verticalScrollBar()->sizeHint().width() + 2);
+    outer->addWidget(controls);
+    // The wheel scrolls the knobs; it turns a knob only once the knob has the focus (a click).
+    controlsScroll_ = controls->verticalScrollBar();
+    for (QWidget* knob : box->findChildren<QWidget*>())
+        if (qobject_cast<QComboBox*>(knob) || qobject_cast<QAbstractSpinBox*>(knob) || qobject_cast<QSlider*>(knob)) {
+            knob->setFocusPolicy(Qt::StrongFocus);
+            knob->installEventFilter(this);
+        }
+    // The results scroll too: in a short dock the wrapped "what one change would do" text
+    // keeps its lines instead of being cut.
+    auto* results = new QScrollArea(this);
+    results->setFrameShape(QFrame::NoFrame);
+    results->setWidgetResizable(true);
+    results->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* resultsWidget = new QWidget(results);
+    auto* right = new QVBoxLayout(resultsWidget);
+    right->setContentsMargins(0, 0, 0, 0);
     peakLabel_ = new QLabel(this);
     peakLabel_->setObjectName("peakLabel");
     QFont big = peakLabel_->font();
@@ -67,18 +94,37 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
     timeline_ = new StepTimelineChart(charts);
     charts->addWidget(bars_);
     charts->addWidget(timeline_);
-    charts->setStretchFactor(0, 1);
+    charts->setStretchFactor(0, 2);
     charts->setStretchFactor(1, 3);
     right->addWidget(charts, 1);
     savingsLabel_ = new QLabel(this);
     savingsLabel_->setObjectName("savingsLabel");
     savingsLabel_->setWordWrap(true);
+    savingsLabel_->installEventFilter(this);
     right->addWidget(savingsLabel_);
-    outer->addLayout(right, 1);
+    results->setWidget(resultsWidget);
+    outer->addWidget(results, 1);
     modelChanged();
 }
 
 WhatIfPanel::~WhatIfPanel() = default;
+
+bool WhatIfPanel::eventFilter(QObject* watched, QEvent* event) {
+    // A box layout squeezes a word-wrapped label below the height of its lines (the dock is
+    // short at 1280×800): pin its minimum to that height, and the results area scrolls instead.
+    if (event->type() == QEvent::Wheel && watched != savingsLabel_) {
+        auto* knob = qobject_cast<QWidget*>(watched);
+        if (knob && !knob->hasFocus()) {
+            QCoreApplication::sendEvent(controlsScroll_, event);
+            return true;
+        }
+    }
+    if (watched == savingsLabel_ && event->type() == QEvent::Resize) {
+        const int needed = savingsLabel_->heightForWidth(savingsLabel_->width());
+        if (needed > 0 && savingsLabel_->minimumHeight() != needed) savingsLabel_->setMinimumHeight(needed);
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 QWidget* WhatIfPanel::buildControls() {
     auto* box = new QGroupBox(tr("Model and knobs"), this);

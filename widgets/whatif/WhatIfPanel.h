@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QScrollBar;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -60,6 +61,11 @@ public:
 signals:
     void recomputed();
 
+protected:
+    // Keeps the wrapped savings text as tall as its lines at the label's width; the wheel over an
+    // unfocused knob scrolls the knobs instead of turning it.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     QWidget* buildControls();
     void modelChanged();
@@ -101,6 +107,7 @@ private:
     QLabel* verdictLabel_;
     QLabel* fitLabel_;
     QLabel* savingsLabel_;
+    QScrollBar* controlsScroll_ = nullptr;
     QLabel* calibrationLabel_;
     QPushButton* calibrate_;
     QPushButton* clearCalibration_;

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "formats/live/StderrTail.h"
+
 extern char** environ;
 
 namespace memviz {
@@ -90,6 +92,52 @@ std::string joinCommandLine(const std::vector<std::string>& argv) {
     return out;
 }
 
+std::vector<std::string> splitCommandLine(std::string_view line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool inWord = false; // '' and "" make an (empty) word too
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == ' ' || c == '\t' || c == '\n') {
+            if (inWord) words.push_back(std::move(word));
+            word.clear();
+            inWord = false;
+        } else if (c == '\\') {
+            if (i + 1 < line.size() && line[i + 1] == '\n') { // backslash-newline joins lines
+                ++i;
+                continue;
+            }
+            if (i + 1 < line.size()) word += line[++i];
+            else word += c;
+            inWord = true;
+        } else if (c == '\'') {
+            const std::size_t end = line.find('\'', i + 1);
+            if (end == std::string_view::npos) throw std::invalid_argument("unterminated ' quote");
+            word.append(line.substr(i + 1, end - i - 1));
+            i = end;
+            inWord = true;
+        } else if (c == '"') {
+            std::size_t j = i + 1;
+            for (; j < line.size() && line[j] != '"'; ++j) {
+                if (line[j] == '\\' && j + 1 < line.size() && std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos) {
+                    if (line[j + 1] != '\n') word += line[j + 1];
+                    ++j;
+                } else {
+                    word += line[j];
+                }
+            }
+            if (j >= line.size()) throw std::invalid_argument("unterminated \" quote");
+            i = j;
+            inWord = true;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord) words.push_back(std::move(word));
+    return words;
+}
+
 std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     std::string out;
     bool space = false;
@@ -107,7 +155,8 @@ std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     return out;
 }
 
-LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory) {
+LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory,
+                                 bool captureStderr) {
     if (argv.empty()) throw std::runtime_error("no program to run");
     const std::string program = resolveProgram(argv.front(), workingDirectory);
     if (!workingDirectory.empty()) {
@@ -119,17 +168,19 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    int go[2], error[2];
+    int go[2], error[2], err2[2] = {-1, -1};
     if (::pipe2(go, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    if (::pipe2(error, O_CLOEXEC) != 0) {
-        ::close(go[0]);
-        ::close(go[1]);
-        throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    if (::pipe2(error, O_CLOEXEC) != 0 || (captureStderr && ::pipe2(err2, O_CLOEXEC) != 0)) {
+        const int err = errno;
+        for (int fd : {go[0], go[1], error[0], error[1], err2[0], err2[1]})
+            if (fd >= 0) ::close(fd);
+        throw std::runtime_error(std::string("pipe: ") + std::strerror(err));
     }
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
-        for (int fd : {go[0], go[1], error[0], error[1]}) ::close(fd);
+        for (int fd : {go[0], go[1], error[0], error[1], err2[0], err2[1]})
+            if (fd >= 0) ::close(fd);
         throw std::runtime_error(std::string("fork: ") + std::strerror(err));
     }
     if (pid == 0) {
@@ -140,6 +191,12 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
         do n = ::read(go[0], &byte, 1);
         while (n < 0 && errno == EINTR);
         if (n != 1) ::_exit(127); // the recorder went away before releasing us
+        if (err2[1] >= 0) ::dup2(err2[1], STDERR_FILENO); // the copy on fd 2 stays open across exec
+        // The recorder ignores SIGPIPE; an ignored signal stays ignored across exec, and the
+        // program must meet a closed pipe as it would outside memviz.
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        ::sigaction(SIGPIPE, &dfl, nullptr);
         if (!workingDirectory.empty() && ::chdir(workingDirectory.c_str()) != 0) {
             const int err = errno;
             [[maybe_unused]] const ssize_t w = ::write(error[1], &err, sizeof err);
@@ -155,6 +212,10 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
     ::close(error[1]);
     goFd_ = go[1];
     errorFd_ = error[0];
+    if (err2[1] >= 0) {
+        ::close(err2[1]);
+        stderr_ = std::make_unique<StderrTail>(err2[0], STDERR_FILENO);
+    }
 }
 
 LaunchedProcess::~LaunchedProcess() {

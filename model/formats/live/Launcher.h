@@ -3,11 +3,15 @@
 // stopped before exec, until the sampler is ready (release()), then execs the program. A
 // program that cannot be run (not found, not executable) is reported by start(), with the
 // reason, before anything is recorded.
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memviz {
+
+class StderrTail;
 
 // How a process ended.
 struct ExitStatus {
@@ -21,8 +25,10 @@ public:
     // Forks; the child waits for release(). Throws std::runtime_error when the program
     // cannot be found or is not executable (resolved on PATH here, before forking).
     // `workingDirectory` (empty: ours) is where the program runs; a relative program path
-    // is taken relative to it.
-    explicit LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {});
+    // is taken relative to it. `captureStderr`: the program's stderr is a pipe that memviz
+    // passes through to its own stderr, keeping the last lines (stderrTail()).
+    explicit LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory = {},
+                             bool captureStderr = false);
     // A child never released is killed and reaped; a running one is left running.
     ~LaunchedProcess();
     LaunchedProcess(const LaunchedProcess&) = delete;
@@ -37,8 +43,11 @@ public:
     // Blocks until the program ends.
     ExitStatus wait();
     bool exited() const { return status_.has_value(); }
-    // Sends a signal to the program (e.g. SIGTERM from the window's Terminate button).
+    // Sends a signal to the program (e.g. SIGTERM from the window's Terminate button); nothing
+    // once it was reaped (its pid may belong to another process by then).
     void signal(int sig);
+    // The program's last stderr lines; nullptr unless captured.
+    StderrTail* stderrTail() const { return stderr_.get(); }
 
 private:
     int pid_ = -1;
@@ -46,6 +55,7 @@ private:
     int errorFd_ = -1; // child writes errno when exec failed; closed on exec (O_CLOEXEC)
     bool released_ = false;
     std::optional<ExitStatus> status_;
+    std::unique_ptr<StderrTail> stderr_;
 };
 
 // The program's full path as execve needs it: argv[0] itself when it holds a '/', else the
@@ -54,6 +64,11 @@ std::string resolveProgram(const std::string& program, const std::string& workin
 
 // Arguments joined by spaces, quoted where needed (for titles and messages).
 std::string joinCommandLine(const std::vector<std::string>& argv);
+// A command line split into words as a POSIX shell would, without running one or expanding
+// anything: '…' is literal, "…" lets a backslash escape $ ` " \ and a newline, a backslash
+// outside quotes escapes the next character. The inverse of joinCommandLine. Throws
+// std::invalid_argument for an unterminated quote.
+std::vector<std::string> splitCommandLine(std::string_view line);
 // A command line on one line for titles: runs of white space become one space, and the text
 // is cut at `maxChars` (with "...").
 std::string oneLineTitle(const std::string& text, std::size_t maxChars = 160);

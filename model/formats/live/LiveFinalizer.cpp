@@ -96,6 +96,9 @@ bool finalizeLiveRecording(Database& db, std::int64_t traceId) {
                          "end_reason = coalesce(end_reason, 'recorder-died') WHERE trace_id = ?");
     done.bind(1, traceId).run();
     w.commit();
+    // The recording is over: the .memviz alone holds it now, whatever the -wal file does next
+    // (a read-only window that closes last would leave the log behind, unmerged).
+    conn.checkpoint();
     return true;
 }
 

@@ -11,7 +11,8 @@ namespace memviz {
 class Database;
 
 // Finalises one recording (whatever its recorder's state: the caller knows it stopped).
-// Returns false when it was finalised already. One transaction: all or nothing.
+// Returns false when it was finalised already. One transaction: all or nothing; then the
+// store is checkpointed, so that the .memviz file alone (without -wal) holds the recording.
 bool finalizeLiveRecording(Database& db, std::int64_t traceId);
 
 // Finalises every recording in the store whose recorder is no longer running (its end

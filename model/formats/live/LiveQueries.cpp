@@ -135,6 +135,12 @@ std::int64_t liveSampleCount(Database& db, std::int64_t traceId) {
     return s.step() ? s.int64(0) : 0;
 }
 
+std::int64_t liveSampleMoments(Database& db, std::int64_t traceId) {
+    Statement s(db, "SELECT count(DISTINCT t) FROM live_samples WHERE trace_id = ?");
+    s.bind(1, traceId);
+    return s.step() ? s.int64(0) : 0;
+}
+
 SeriesWindow queryLiveSeries(Database& db, std::int64_t traceId, int series, TimeRange r, int columns) {
     columns = std::max(1, columns);
     if (r.end < r.begin) std::swap(r.begin, r.end);

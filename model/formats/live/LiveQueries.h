@@ -63,7 +63,10 @@ std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId,
                                            LiveSeriesDetail detail = LiveSeriesDetail::Full);
 // Newest sample time of the recording (0 when none yet).
 std::int64_t liveExtent(Database& db, std::int64_t traceId);
+// Sample rows (one per series and moment).
 std::int64_t liveSampleCount(Database& db, std::int64_t traceId);
+// Sampling moments: distinct sample times (what "N samples" means to a user).
+std::int64_t liveSampleMoments(Database& db, std::int64_t traceId);
 
 // Like querySeries, from the relational samples: at most four points per pixel column (the
 // first, lowest, highest and last), plus the last point before the range.

@@ -72,6 +72,10 @@ void LiveWriter::addSample(int series, std::int64_t t, std::int64_t value) {
     begin();
     insertSample_.bind(1, traceId_).bind(2, series).bind(3, t).bind(4, value).run();
     ++pendingSamples_;
+    if (t > latestSampleT_) {
+        latestSampleT_ = t;
+        ++pendingMoments_;
+    }
     if (t > pendingT_) pendingT_ = t;
 }
 
@@ -134,6 +138,8 @@ void LiveWriter::commit() {
     inTransaction_ = false;
     committedSamples_ += pendingSamples_;
     pendingSamples_ = 0;
+    committedMoments_ += pendingMoments_;
+    pendingMoments_ = 0;
     if (pendingT_ > committedT_) committedT_ = pendingT_;
 }
 

@@ -5,6 +5,7 @@
 // commit interval. LiveFinalizer turns the result into the ordinary trace shape afterwards.
 // One writer per recording, used from one thread (it owns no thread of its own).
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -85,8 +86,12 @@ public:
     void setEnd(const LiveEnd& end);
     void setCommitIntervalNs(std::int64_t ns) { commitIntervalNs_ = ns; }
 
+    // Sample rows (one per series and moment).
     std::int64_t committedSamples() const { return committedSamples_; }
     std::int64_t pendingSamples() const { return pendingSamples_; }
+    // Sampling moments: distinct sample times, however many series each one filled (samples
+    // arrive in time order, so a moment is new when its time is later than any before).
+    std::int64_t committedMoments() const { return committedMoments_; }
     // Largest sample time committed so far.
     std::int64_t lastCommittedT() const { return committedT_; }
 
@@ -104,6 +109,9 @@ private:
     std::int64_t lastCommitNs_ = -1;
     std::int64_t committedSamples_ = 0;
     std::int64_t pendingSamples_ = 0;
+    std::int64_t committedMoments_ = 0;
+    std::int64_t pendingMoments_ = 0;
+    std::int64_t latestSampleT_ = std::numeric_limits<std::int64_t>::min();
     std::int64_t pendingT_ = 0;
     std::int64_t committedT_ = 0;
 };

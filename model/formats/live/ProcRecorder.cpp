@@ -15,6 +15,7 @@
 #include "formats/live/ProcFiles.h"
 #include "formats/live/ProcSampler.h"
 #include "formats/live/ProcessTable.h"
+#include "formats/live/StderrTail.h"
 #include "store/Database.h"
 
 namespace memviz {
@@ -49,11 +50,39 @@ ProcRecorder::ProcRecorder(std::string storePath, ProcRecordingOptions options)
 ProcRecorder::~ProcRecorder() {
     stop();
     wait(); // the thread uses launched_: join before it goes
+    std::lock_guard lock(programMutex_);
+    if (launched_ && !launched_->poll()) {
+        // Reap the program whenever it ends, so it never lingers as a zombie of ours.
+        const int child = launched_->pid();
+        std::thread([child] {
+            int raw = 0;
+            ::waitpid(child, &raw, 0);
+        }).detach();
+    }
 }
 
 void ProcRecorder::signalProgram(int sig) {
-    const int pid = launchedPid_.load();
-    if (pid > 0) ::kill(pid, sig);
+    std::lock_guard lock(programMutex_);
+    if (launched_ && !launched_->poll()) launched_->signal(sig); // reaped first: never a recycled pid
+}
+
+bool ProcRecorder::programRunning() {
+    std::lock_guard lock(programMutex_);
+    return launched_ && !launched_->poll();
+}
+
+std::optional<ExitStatus> ProcRecorder::programExit() {
+    std::lock_guard lock(programMutex_);
+    return launched_ ? launched_->poll() : std::nullopt;
+}
+
+std::string ProcRecorder::programStderr() {
+    StderrTail* tail = nullptr;
+    {
+        std::lock_guard lock(programMutex_);
+        tail = launched_ ? launched_->stderrTail() : nullptr;
+    }
+    return tail ? tail->text() : std::string();
 }
 
 void ProcRecorder::run() {
@@ -71,9 +100,12 @@ void ProcRecorder::run() {
     if (launch) resolveProgram(options_.command.front(), options_.workingDirectory); // not found, not executable: refused before the store is touched
     Database db(storePath());
     if (launch) {
-        launched_ = std::make_unique<LaunchedProcess>(options_.command, options_.workingDirectory); // throws: not found, not executable
-        pid = launched_->pid();
-        launchedPid_ = pid;
+        {
+            std::lock_guard lock(programMutex_);
+            // throws: not found, not executable
+            launched_ = std::make_unique<LaunchedProcess>(options_.command, options_.workingDirectory, options_.captureStderr);
+            pid = launched_->pid();
+        }
         name = baseName(options_.command.front());
         commandLine = joinCommandLine(options_.command);
     }
@@ -112,8 +144,9 @@ void ProcRecorder::run() {
         s.targetPid = pid;
         s.targetName = name;
     });
-    if (launched_) {
+    if (launch) {
         try {
+            std::lock_guard lock(programMutex_);
             launched_->release();
         } catch (...) {
             // exec failed: the program never ran, so there is no recording to keep.
@@ -148,8 +181,8 @@ void ProcRecorder::run() {
         for (;;) {
             const std::int64_t now = monotonicNs();
             const std::int64_t t = now - t0;
-            if (launched_) {
-                if (const auto status = launched_->poll()) {
+            if (launch) {
+                if (const auto status = programExit()) {
                     end = endedWith(*status, who);
                     alive = false;
                     break;
@@ -176,8 +209,9 @@ void ProcRecorder::run() {
                     } else if (e.failure() == ProcFailure::Other) {
                         end.reason = "error";
                         end.message = e.what();
-                    } else if (launched_) {
-                        end = endedWith(launched_->wait(), who);
+                    } else if (launch) {
+                        std::lock_guard lock(programMutex_);
+                        end = endedWith(launched_->wait(), who); // gone from /proc: it ended a moment ago
                     } else {
                         end.reason = "exited";
                         end.message = who + " ended (its exit status is known only to its parent)";
@@ -203,22 +237,25 @@ void ProcRecorder::run() {
         } catch (const std::exception&) {
             // gone or unreadable at the very end: the samples so far stand
         }
-        if (launched_) end.message += "; " + who + " keeps running";
+        if (launch) end.message += "; " + who + " keeps running";
+    }
+    std::string stderrTail;
+    if (launch && !alive) {
+        StderrTail* tail = nullptr;
+        {
+            std::lock_guard lock(programMutex_);
+            tail = launched_->stderrTail();
+        }
+        if (tail) {
+            tail->waitForEnd(500); // the last lines may still be in the pipe
+            stderrTail = tail->text();
+        }
     }
     flushMarkers(writer, tEnd);
     if (end.exitCode || end.exitSignal) writer.addMarker(tEnd, "exit", ExitStatus{end.exitCode, end.exitSignal}.text());
     writer.setEnd(end);
     commitNow(writer);
     finalizeLiveRecording(db, writer.traceId());
-    if (launched_ && alive) {
-        // Reap the program whenever it ends, so it never lingers as a zombie of ours.
-        const int child = launched_->pid();
-        std::thread([child] {
-            int raw = 0;
-            ::waitpid(child, &raw, 0);
-        }).detach();
-    }
-    launchedPid_ = 0;
     updateStatus([&](RecorderStatus& s) {
         s.state = RecorderStatus::State::Finished;
         s.endReason = end.reason;
@@ -226,6 +263,7 @@ void ProcRecorder::run() {
         s.exitSignal = end.exitSignal;
         s.message = end.message;
         s.lastT = tEnd;
+        s.stderrTail = std::move(stderrTail);
     });
 }
 

@@ -92,7 +92,7 @@ void Recorder::commitNow(LiveWriter& writer) {
 void Recorder::commitNotify(LiveWriter& writer) {
     RecorderStatus copy;
     updateStatus([&](RecorderStatus& s) {
-        s.committedSamples = writer.committedSamples();
+        s.committedSamples = writer.committedMoments();
         copy = s;
     });
     if (onCommit_) onCommit_(copy);
