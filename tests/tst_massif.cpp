@@ -132,7 +132,7 @@ void TestMassif::agreesWithMsPrint_data() {
 void TestMassif::agreesWithMsPrint() {
     QFETCH(QString, file);
     const QString msPrint = findTool("ms_print");
-    if (msPrint.isEmpty()) QSKIP("ms_print is not installed (apt install valgrind)");
+    if (msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("ms_print is not installed (apt install valgrind)");
     const MsPrintReport report = parseMsPrint(QString::fromUtf8(runProcess(msPrint, {file}).out));
     QTemporaryDir dir;
     Database db(dir.filePath("m.memviz").toStdString());
