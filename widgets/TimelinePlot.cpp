@@ -41,6 +41,12 @@ constexpr int kSelectionSettleMs = 150;
 // A layout that changes the plot's size asks the pyramid again. The size settles (the axis
 // labels depend on the values' range, not on the width); the cap only guards against a loop.
 constexpr int kMaxLayoutRefreshes = 8;
+// A press and release closer than this (Manhattan pixels) is a click on a moment, and a drag
+// narrower than this is no selection.
+constexpr int kClickRadiusPx = 3;
+// The time axis leaves this share of the trace's span free before its start and after its end.
+constexpr double kTimeMarginBefore = 0.01;
+constexpr double kTimeMarginAfter = 0.02;
 
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
@@ -316,7 +322,8 @@ void TimelinePlot::createOverlayItems() {
 void TimelinePlot::resetZoom() {
     const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
     const double span = std::max<double>(1.0, static_cast<double>(r.end - r.begin));
-    plot_->xAxis->setRange(static_cast<double>(r.begin) - span * 0.01, static_cast<double>(r.end) + span * 0.02);
+    plot_->xAxis->setRange(static_cast<double>(r.begin) - span * kTimeMarginBefore,
+                           static_cast<double>(r.end) + span * kTimeMarginAfter);
     refreshNow();
 }
 
@@ -509,7 +516,7 @@ void TimelinePlot::onMouseMove(QMouseEvent* event) {
 
 void TimelinePlot::onMouseRelease(QMouseEvent* event) {
     if (!selecting_) {
-        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < 3;
+        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < kClickRadiusPx;
         clickCandidate_ = false;
         if (click && session_->isOpen())
             emit timeClicked(static_cast<std::int64_t>(std::llround(plot_->xAxis->pixelToCoord(event->position().x()))));
@@ -520,7 +527,7 @@ void TimelinePlot::onMouseRelease(QMouseEvent* event) {
     selectEnd_ = plot_->xAxis->pixelToCoord(event->position().x());
     const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
     selectionTimer_.stop();
-    if (pixels < 3) {
+    if (pixels < kClickRadiusPx) {
         session_->setSelection(std::nullopt);
         return;
     }
@@ -530,7 +537,7 @@ void TimelinePlot::onMouseRelease(QMouseEvent* event) {
 void TimelinePlot::commitDraggedSelection() {
     if (!session_->isOpen()) return;
     const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
-    if (pixels < 3) return;
+    if (pixels < kClickRadiusPx) return;
     const TimeRange range{static_cast<std::int64_t>(std::llround(std::min(selectEnd_, selectStart_))),
                           static_cast<std::int64_t>(std::llround(std::max(selectEnd_, selectStart_)))};
     if (session_->selection() && session_->selection()->begin == range.begin && session_->selection()->end == range.end) return;
