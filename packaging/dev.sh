@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The two things a developer does, each from a fresh Debian 12 machine:
 #   packaging/dev.sh run    install what is missing, build, open the app on the sample trace
-#   packaging/dev.sh test   install what is missing, build, run the whole test suite headless
+#   packaging/dev.sh test   install what is missing, build, run the whole test suite headless;
+#                           then build model/ and the window-less suites again with ASan + UBSan
+#                           and run them with the fuzz corpora (docs/reliability.md; skipped
+#                           only when MEMVIZ_SANITIZE=0)
 # Also: build (install + build only), bench (build and run the benchmarks), package (build the
 # Debian package in build-package/: packaging/build-package.sh).
 set -euo pipefail
@@ -36,6 +39,18 @@ case "$action" in
     # apt-get, check the installed memviz, remove it (MEMVIZ_PACKAGE_CHECK=0 skips it).
     if [ "${MEMVIZ_PACKAGE_CHECK:-1}" != 0 ]; then
       bash packaging/check-package.sh "$(bash packaging/build-package.sh --from "$build")"
+    fi
+    if [ "${MEMVIZ_SANITIZE:-1}" != 0 ]; then
+      # A second build folder: every sanitizer report aborts its test (-fno-sanitize-recover).
+      # clang: it builds this in 570 CPU seconds, gcc in 740, with the same flags
+      # (docs/reliability.md).
+      sanitized=${MEMVIZ_SANITIZE_BUILD_DIR:-build-sanitize}
+      cmake -S . -B "$sanitized" -G Ninja -DMEMVIZ_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
+      cmake --build "$sanitized" -j "$(nproc)"
+      (cd "$sanitized" && ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j 2)
     fi
     ;;
   build)

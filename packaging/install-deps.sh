@@ -22,6 +22,8 @@ packages=(
   # zstd (heaptrack compresses with it)
   librsvg2-bin file desktop-file-utils appstream shared-mime-info libglib2.0-bin xdg-utils
   man-db zstd
+  # the sanitizer build of the tests and the fuzz targets (docs/reliability.md)
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -107,7 +107,7 @@ void TestSnapshot::sniffsSnapshotsByContent() {
         importFile(db, other.toStdString(), Progress{});
         QFAIL("a pickle of an int was imported");
     } catch (const ImportError& e) {
-        QVERIFY2(QString(e.what()).contains("not a CUDA memory snapshot: the pickle holds a int"), e.what());
+        QVERIFY2(QString(e.what()).contains("not a CUDA memory snapshot: the pickle holds an int"), e.what());
     }
 }
 
@@ -423,7 +423,7 @@ void TestSnapshot::hostileSnapshotsAreRejected_data() {
     QTest::newRow("size is a str") << base + "snap={'segments':[seg],'device_traces':[[e(),e(size='12')]]}"
                                    << "device_traces[0][1]: 'size' is a str, not an int";
     QTest::newRow("negative size") << base + "snap={'segments':[seg],'device_traces':[[e(size=-5)]]}"
-                                   << "device_traces[0][0]: 'size' is out of range (-5)";
+                                   << "device_traces[0][0]: 'size' is out of range (-5; expected 0 to 2^63 - 1)";
     QTest::newRow("alloc without addr") << base + "x=e(); del x['addr']\nsnap={'segments':[seg],'device_traces':[[x]]}"
                                         << "device_traces[0][0]: a 'alloc' entry without 'addr'";
     QTest::newRow("entry is a list") << base + "snap={'segments':[seg],'device_traces':[[e(),[1,2]]]}"

@@ -1,12 +1,33 @@
 #include "costmodel/ResolvedModel.h"
 
+#include <limits>
+
 namespace memviz::costmodel {
 
 namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw SpecError(where + ": " + what); }
 
-std::int64_t poolOut(std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t p) { return (n + 2 * p - k) / s + 1; }
+// A tensor of more than 2^48 elements (1 PiB of float32) is no real model, and its element
+// count times 8 bytes, or a sum of a few thousand of them, would pass int64 (fuzz_model_spec:
+// a padding of 2^34 made numel() overflow). Every input, output and parameter shape is held to it.
+void checkElements(const Shape& shape, const std::string& where, const std::string& what) {
+    constexpr std::int64_t kMaxElements = std::int64_t{1} << 48;
+    std::int64_t n = 1;
+    for (std::int64_t d : shape)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
+            fail(where, what + " " + shapeText(shape) + ": more than 2^48 elements, not a real model");
+}
+
+// A padding near 2^62 must not overflow: a result past int64 becomes int64's maximum, which
+// checkElements() then refuses.
+std::int64_t poolOut(std::int64_t n, std::int64_t k, std::int64_t s, std::int64_t p) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    std::int64_t t = 0;
+    if (__builtin_mul_overflow(p, 2, &t) || __builtin_add_overflow(t, n, &t) || __builtin_sub_overflow(t, k, &t)) return kMax;
+    const std::int64_t q = t / s;
+    return q == kMax ? q : q + 1;
+}
 
 void needRank(const Shape& shape, std::size_t rank, const char* type, const std::string& where) {
     if (shape.size() != rank)
@@ -29,6 +50,7 @@ public:
 private:
     void param(ResolvedLayer& r, const char* name, Shape shape) {
         if (r.firstParam < 0) r.firstParam = static_cast<int>(m_.params.size());
+        checkElements(shape, r.where, std::string("parameter '") + name + "' of shape");
         m_.params.push_back({r.where + "." + name, std::move(shape)});
         ++r.paramCount;
     }
@@ -187,6 +209,7 @@ private:
         }
         for (std::int64_t d : shape)
             if (d <= 0) fail(where, "'" + std::string(type) + "' gives an empty output shape " + shapeText(shape));
+        checkElements(shape, where, "'" + std::string(type) + "' gives an output shape");
         r.out = shape;
         return r;
     }
@@ -216,6 +239,7 @@ ResolvedModel resolveModel(const ModelSpec& spec) {
     m.spec = spec;
     if (spec.layers.empty()) throw SpecError("layers: the model has no layers");
     Shape shape = spec.input.shape;
+    checkElements(shape, "input", "the shape");
     DType dtype = spec.input.dtype;
     m.layers = Resolver(m).list(spec.layers, shape, dtype, "layers");
     m.outShape = shape;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -147,7 +148,8 @@ Layer parseLayer(dom::element e, const std::string& where) {
     std::map<std::string, dom::element> given;
     for (auto [key, value] : obj) {
         if (key == "type") continue;
-        const bool known = std::any_of(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) { return key == f.name; });
+        const std::string_view k = key; // clang before 16 cannot capture a structured binding
+        const bool known = std::any_of(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) { return k == f.name; });
         if (!known) unknown.emplace_back(key);
         else given.emplace(std::string(key), value);
     }
@@ -162,7 +164,8 @@ Layer parseLayer(dom::element e, const std::string& where) {
     l.type = rule->type;
     if (l.type == LayerType::TransformerEncoderLayer) l.p = 0.1;
     for (const auto& [name, v] : given) {
-        const Kind kind = std::find_if(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) { return name == f.name; })->kind;
+        const std::string& fieldName = name; // clang before 16 cannot capture a structured binding
+        const Kind kind = std::find_if(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) { return fieldName == f.name; })->kind;
         if (name == "stride" && v.is_null() && l.type != LayerType::Conv2d) continue; // pools: null = kernel size
         switch (kind) {
         case Kind::Int: {
@@ -404,6 +407,29 @@ ModelSpec readModelSpecFile(const std::string& path) {
     return parseModelSpec(text.str(), path);
 }
 
+namespace {
+
+// A JSON string literal: the name is the user's text, quotes and control characters included.
+std::string jsonQuoted(std::string_view s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+} // namespace
+
 std::string modelSpecToJson(const ModelSpec& spec) {
     std::ostringstream out;
     auto tensor = [&](const TensorSpec& t) {
@@ -411,7 +437,7 @@ std::string modelSpecToJson(const ModelSpec& spec) {
         for (std::size_t i = 0; i < t.shape.size(); ++i) out << (i ? ", " : "") << t.shape[i];
         out << "], \"dtype\": \"" << (t.dtype == DType::I64 ? "int64" : "float32") << "\"}";
     };
-    out << "{\"name\": \"" << spec.name << "\",\n \"input\": ";
+    out << "{\"name\": " << jsonQuoted(spec.name) << ",\n \"input\": ";
     tensor(spec.input);
     out << ",\n \"target\": ";
     tensor(spec.target);

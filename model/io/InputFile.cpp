@@ -1,7 +1,13 @@
 #include "io/InputFile.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <sys/stat.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -11,7 +17,58 @@
 namespace memviz {
 
 namespace {
-constexpr std::size_t kInputBuffer = 1 << 20;
+constexpr std::int64_t kInputBuffer = 1 << 20;
+
+// "123", "64K", "32G": bytes, with a binary suffix; nullopt for anything else.
+std::optional<std::int64_t> parseByteCount(const char* text) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (end == text || errno || !(v >= 0)) return std::nullopt;
+    double scale = 1;
+    switch (*end) {
+    case 'K': case 'k': scale = 1024.0; ++end; break;
+    case 'M': case 'm': scale = 1024.0 * 1024; ++end; break;
+    case 'G': case 'g': scale = 1024.0 * 1024 * 1024; ++end; break;
+    case 'T': case 't': scale = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'B') ++end; // "32GiB", "32GB", "32G"
+    if (*end == 'B') ++end;
+    if (*end || v * scale >= 9.2e18) return std::nullopt;
+    return static_cast<std::int64_t>(v * scale);
+}
+
+DecompressionLimits limitsFromEnvironment() {
+    DecompressionLimits l;
+    if (const char* r = std::getenv("MEMVIZ_DECOMPRESSION_RATIO"); r && *r) {
+        char* end = nullptr;
+        const double ratio = std::strtod(r, &end);
+        if (end != r && !*end && ratio >= 0 && std::isfinite(ratio)) l.ratio = ratio;
+    }
+    if (const char* m = std::getenv("MEMVIZ_DECOMPRESSION_LIMIT"); m && *m)
+        if (const auto bytes = parseByteCount(m)) l.maxBytes = *bytes;
+    return l;
+}
+
+std::mutex limitsMutex;
+std::optional<DecompressionLimits> limitsOverride; // setDecompressionLimits()
+} // namespace
+
+DecompressionLimits InputFile::decompressionLimits() {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    if (limitsOverride) return *limitsOverride;
+    return limitsFromEnvironment(); // read each time: cheap, once per file opened
+}
+
+void InputFile::setDecompressionLimits(const DecompressionLimits& limits) {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    limitsOverride = limits;
+}
+
+void InputFile::resetDecompressionLimits() {
+    std::lock_guard<std::mutex> lock(limitsMutex);
+    limitsOverride.reset();
 }
 
 const char* compressionName(Compression c) {
@@ -33,7 +90,7 @@ struct InputFile::Decoder {
     }
 };
 
-InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBuffer) {
+InputFile::InputFile(std::string path) : path_(std::move(path)) {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_) throw ImportError(path_ + ": cannot open: " + std::strerror(errno));
     struct stat st {};
@@ -45,8 +102,13 @@ InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBu
         }
         fileSize_ = st.st_size;
     }
+    // A small file gets a small buffer (a sniff or a test opens many); one byte more than the
+    // file, so the first read sees its end. Sizes of 0 (pipes, /proc) are unknown.
+    inCap_ = fileSize_ > 0 ? static_cast<std::size_t>(std::clamp<std::int64_t>(fileSize_ + 1, 4096, kInputBuffer))
+                           : static_cast<std::size_t>(kInputBuffer);
+    inBuf_.reset(new char[inCap_]);
     refill();
-    const auto* b = reinterpret_cast<const unsigned char*>(inBuf_.data());
+    const auto* b = reinterpret_cast<const unsigned char*>(inBuf_.get());
     if (inLen_ >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
         compression_ = Compression::Gzip;
         decoder_ = std::make_unique<Decoder>();
@@ -59,6 +121,32 @@ InputFile::InputFile(std::string path) : path_(std::move(path)), inBuf_(kInputBu
         if (!decoder_->zstd) fail("cannot initialise zstd");
         ZSTD_initDStream(decoder_->zstd);
     }
+    if (compression_ != Compression::None) {
+        limits_ = decompressionLimits();
+        ceiling_ = limits_.maxBytes; // streamed; readAll() adds the ratio
+    }
+}
+
+void InputFile::holdWhole() {
+    if (compression_ == Compression::None || ratioApplied_) return;
+    ratioApplied_ = true;
+    if (limits_.ratio > 0 && fileSize_ > 0) {
+        const double byRatio = std::max(limits_.ratio * static_cast<double>(fileSize_), static_cast<double>(limits_.floorBytes));
+        if (byRatio < static_cast<double>(ceiling_)) ceiling_ = static_cast<std::int64_t>(byRatio);
+    }
+}
+
+void InputFile::failCeiling() const {
+    std::string why = std::string("the ") + compressionName(compression_) + " data expands past " +
+                      std::to_string(ceiling_) + " bytes";
+    if (ceiling_ < limits_.maxBytes) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%g", limits_.ratio);
+        why += std::string(" (") + ratio + " times the file's " + std::to_string(fileSize_) +
+               " bytes; this format is held in memory whole)";
+    }
+    fail(why + ", memviz's ceiling against decompression bombs. To read it anyway, raise "
+               "MEMVIZ_DECOMPRESSION_RATIO or MEMVIZ_DECOMPRESSION_LIMIT (docs/reliability.md)");
 }
 
 InputFile::~InputFile() {
@@ -72,8 +160,8 @@ void InputFile::fail(const std::string& what) const {
 bool InputFile::refill() {
     if (inEof_) return false;
     inPos_ = 0;
-    inLen_ = std::fread(inBuf_.data(), 1, inBuf_.size(), file_);
-    if (inLen_ < inBuf_.size()) {
+    inLen_ = std::fread(inBuf_.get(), 1, inCap_, file_);
+    if (inLen_ < inCap_) {
         if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
         inEof_ = true;
     }
@@ -86,7 +174,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         while (produced < capacity) {
             if (inPos_ == inLen_ && !refill()) break;
             const std::size_t n = std::min(capacity - produced, inLen_ - inPos_);
-            std::memcpy(dst + produced, inBuf_.data() + inPos_, n);
+            std::memcpy(dst + produced, inBuf_.get() + inPos_, n);
             inPos_ += n;
             fileOffset_ += static_cast<std::int64_t>(n);
             produced += n;
@@ -94,6 +182,10 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         dataOffset_ += static_cast<std::int64_t>(produced);
         return produced;
     }
+    // Never decode more than one byte past the ceiling: a bomb stops here, not in memory.
+    const std::int64_t room = ceiling_ - dataOffset_ + 1;
+    if (room <= 0) failCeiling();
+    capacity = std::min<std::size_t>(capacity, static_cast<std::size_t>(room));
     while (produced < capacity) {
         if (inPos_ == inLen_) {
             if (!refill()) {
@@ -113,7 +205,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
                 if (inflateReset(&z) != Z_OK) fail("zlib reset failed");
                 streamEnded_ = false;
             }
-            z.next_in = reinterpret_cast<Bytef*>(inBuf_.data() + inPos_);
+            z.next_in = reinterpret_cast<Bytef*>(inBuf_.get() + inPos_);
             z.avail_in = static_cast<uInt>(inLen_ - inPos_);
             z.next_out = reinterpret_cast<Bytef*>(dst + produced);
             z.avail_out = static_cast<uInt>(std::min<std::size_t>(capacity - produced, 1u << 30));
@@ -126,7 +218,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
                 fail("corrupt gzip data near byte " + std::to_string(fileOffset_ + static_cast<std::int64_t>(inPos_ - before)) +
                      ": " + (z.msg ? z.msg : "inflate error"));
         } else {
-            ZSTD_inBuffer in{inBuf_.data(), inLen_, inPos_};
+            ZSTD_inBuffer in{inBuf_.get(), inLen_, inPos_};
             ZSTD_outBuffer out{dst + produced, capacity - produced, 0};
             const std::size_t rc = ZSTD_decompressStream(decoder_->zstd, &out, &in);
             if (ZSTD_isError(rc))
@@ -139,10 +231,12 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
         fileOffset_ += static_cast<std::int64_t>(inPos_ - before);
     }
     dataOffset_ += static_cast<std::int64_t>(produced);
+    if (dataOffset_ > ceiling_) failCeiling();
     return produced;
 }
 
 std::string InputFile::readAll(std::size_t limit, std::size_t padding) {
+    holdWhole();
     std::string out;
     std::size_t size = 0;
     if (compression_ == Compression::None && fileSize_ - fileOffset_ > static_cast<std::int64_t>(limit))

@@ -1,5 +1,6 @@
 #include "io/JsonEventStream.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/Errors.h"
@@ -11,11 +12,25 @@ namespace memviz {
 namespace {
 constexpr std::size_t kPadding = 64;
 constexpr std::size_t kMaxMemberBytes = 64u << 20;
+// One event (or member name) is never near this; a file where it happens is damaged (a quote
+// or bracket lost, so the rest reads as one value): stop before holding all of it in memory.
+constexpr std::size_t kMaxEventBytes = 256u << 20;
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+// An uncompressed file smaller than a batch is one batch whatever the batch size: its buffer
+// need not be bigger (zeroing 8 MiB cost more than reading a small trace).
+std::size_t batchBytesFor(const InputFile& in, std::size_t batchBytes) {
+    if (in.compression() != Compression::None || in.fileSize() <= 0) return batchBytes;
+    return std::min(batchBytes, std::max<std::size_t>(64u << 10, static_cast<std::size_t>(in.fileSize()) + 1));
+}
 } // namespace
 
 JsonEventStream::JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes)
-    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytes), buf_(2 * batchBytes + kPadding) {}
+    : in_(in),
+      arrayKey_(std::move(arrayKey)),
+      batchBytes_(batchBytesFor(in, batchBytes)),
+      // At most 128 KiB to start with; fill() doubles it up to what a batch needs, so an empty
+      // or small compressed file (whose size says nothing) costs no 8 MiB buffer.
+      buf_(std::min<std::size_t>(2 * batchBytes_, 128u << 10) + kPadding) {}
 
 void JsonEventStream::fail(const std::string& what, std::size_t at) const {
     throw ImportError(in_.path() + ": byte " + std::to_string(base_ + static_cast<std::int64_t>(at)) + ": " + what);
@@ -59,7 +74,12 @@ std::size_t JsonEventStream::scanValue(std::size_t from) {
     const char* b = buf_.data();
     if (from >= end_) return 0;
     const char first = b[from];
-    if (first == '{' || first == '[') return skipJsonContainer(b, from, end_); // kPadding readable bytes follow end_
+    if (first == '{' || first == '[') { // kPadding readable bytes follow end_
+        const std::size_t end = skipJsonContainer(b, from, end_);
+        if (end == kJsonTooDeep)
+            fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (a damaged file?)", from);
+        return end;
+    }
     if (first == '"') { // one past the closing quote
         for (std::size_t j = from + 1; j < end_; j += b[j] == '\\' ? 2 : 1) // an escaped byte never ends it
             if (b[j] == '"') return j + 1;
@@ -75,8 +95,10 @@ std::size_t JsonEventStream::scanValue(std::size_t from) {
 std::string JsonEventStream::readKey() {
     if (peekNonSpace() != '"') fail("expected a member name", pos_);
     std::size_t end;
-    while ((end = scanValue(pos_)) == 0)
+    while ((end = scanValue(pos_)) == 0) {
+        if (end_ - pos_ > kMaxMemberBytes) fail("a member name longer than 64 MiB (a damaged file?)", pos_);
         if (!fill()) fail("the JSON ends in a member name (truncated file?)", end_);
+    }
     std::string key(buf_.data() + pos_ + 1, end - pos_ - 2);
     pos_ = end;
     return key;
@@ -116,8 +138,11 @@ void JsonEventStream::readEvents(const BatchHandler& onBatch) {
             batchOpen_ = true;
         }
         std::size_t end;
-        while ((end = scanValue(pos_)) == 0)
+        while ((end = scanValue(pos_)) == 0) {
+            if (end_ - pos_ > kMaxEventBytes)
+                fail("an event larger than 256 MiB (a damaged file? a string or bracket that is never closed)", pos_);
             if (!fill()) fail("the JSON ends in the middle of an event (truncated file?)", end_);
+        }
         pos_ = end;
         const char next = peekNonSpace();
         if (next == ',') {

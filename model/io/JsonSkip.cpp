@@ -28,7 +28,7 @@ std::size_t scalarSkip(const char* data, std::size_t i, std::size_t end, SkipSta
         } else if (c == '"') {
             s.inString = true;
         } else if (c == '{' || c == '[') {
-            ++s.depth;
+            if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
         } else if (c == '}' || c == ']') {
             if (--s.depth == 0) return i + 1;
         }
@@ -82,8 +82,11 @@ std::size_t skipJsonContainer(const char* data, std::size_t from, std::size_t si
         while (brackets) {
             const int k = __builtin_ctzll(brackets);
             if (i + static_cast<std::size_t>(k) >= size) return 0;
-            if (open >> k & 1) ++s.depth;
-            else if (--s.depth == 0) return i + static_cast<std::size_t>(k) + 1;
+            if (open >> k & 1) {
+                if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
+            } else if (--s.depth == 0) {
+                return i + static_cast<std::size_t>(k) + 1;
+            }
             brackets &= brackets - 1;
         }
     }

@@ -1,5 +1,6 @@
 #include "io/LineReader.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/Errors.h"
@@ -11,8 +12,18 @@ namespace {
 constexpr std::size_t kBlock = 4u << 20;
 }
 
+namespace {
+// A small uncompressed file needs no 4 MiB buffer (zeroing it cost more than reading the file).
+std::size_t blockFor(const InputFile& in) {
+    if (in.compression() != Compression::None || in.fileSize() <= 0) return kBlock;
+    return std::clamp<std::size_t>(static_cast<std::size_t>(in.fileSize()) + 1, 64u << 10, kBlock);
+}
+} // namespace
+
+// The buffer starts at 64 KiB at most and doubles in fill() up to the block: an empty file,
+// a pipe or a small compressed file (whose size says nothing) then costs no 4 MiB buffer.
 LineReader::LineReader(InputFile& in, std::size_t maxLineBytes)
-    : in_(in), maxLine_(maxLineBytes), buf_(kBlock + kPadding) {}
+    : in_(in), maxLine_(maxLineBytes), block_(blockFor(in)), buf_(std::min<std::size_t>(block_, 64u << 10) + kPadding) {}
 
 bool LineReader::fill() {
     if (eof_) return false;
@@ -22,7 +33,7 @@ bool LineReader::fill() {
         end_ -= begin_;
         begin_ = 0;
     }
-    if (buf_.size() - kPadding - end_ < kBlock / 2) {
+    if (buf_.size() - kPadding - end_ < block_ / 2) {
         if (end_ > maxLine_)
             throw ImportError(in_.path() + ": line " + std::to_string(lineNumber_ + 1) +
                               " is longer than " + std::to_string(maxLine_) + " bytes");

@@ -32,6 +32,7 @@ private:
 
     InputFile& in_;
     std::size_t maxLine_;
+    std::size_t block_; // what one read asks for: 4 MiB, less for a small uncompressed file
     std::vector<char> buf_;
     std::size_t begin_ = 0; // start of unconsumed data in buf_
     std::size_t end_ = 0;   // end of valid data in buf_

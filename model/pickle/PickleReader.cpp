@@ -123,7 +123,7 @@ private:
     }
     Document::Container& mutableTarget(const Value& v, Kind expected) {
         if (v.kind != expected)
-            fail(std::string("expected a ") + kindName(expected) + " to add items to, found a " + kindName(v.kind));
+            fail(std::string("expected ") + kindWithArticle(expected) + " to add items to, found " + kindWithArticle(v.kind));
         Document::Container& c = container(v);
         if (c.sealed) fail("changes a container after it was placed inside another (not plain data)");
         return c;
@@ -134,7 +134,7 @@ private:
     }
     void checkKey(const Value& key) {
         if (key.kind == Kind::List || key.kind == Kind::Dict)
-            fail(std::string("a dict key that is a ") + kindName(key.kind) + " (unhashable)");
+            fail(std::string("a dict key that is ") + kindWithArticle(key.kind) + " (unhashable)");
     }
 
     void appendItems(std::size_t from, Value listValue);

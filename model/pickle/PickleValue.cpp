@@ -2,7 +2,6 @@
 
 #include <bit>
 #include <cstdio>
-#include <stdexcept>
 
 namespace memviz::pickle {
 
@@ -20,6 +19,22 @@ const char* kindName(Kind k) {
     case Kind::Dict: return "dict";
     }
     return "?";
+}
+
+const char* kindWithArticle(Kind k) {
+    switch (k) {
+    case Kind::None: return "None";
+    case Kind::Bool: return "a bool";
+    case Kind::Int:
+    case Kind::UInt64: return "an int";
+    case Kind::Float: return "a float";
+    case Kind::Str: return "a str";
+    case Kind::Bytes: return "a bytes object";
+    case Kind::List: return "a list";
+    case Kind::Tuple: return "a tuple";
+    case Kind::Dict: return "a dict";
+    }
+    return "a value of unknown kind";
 }
 
 double Document::real(const Value& v) const {
@@ -59,8 +74,14 @@ void appendQuoted(std::string& out, std::string_view s) {
     out += '"';
 }
 
-void write(std::string& out, const Document& doc, const Value& v, int depthLeft) {
-    if (depthLeft < 0) throw std::runtime_error("value nested too deeply to print");
+// Stops at `maxChars`: a pickle may share one list many times over at every level, which
+// written out in full would be exponentially long.
+void write(std::string& out, const Document& doc, const Value& v, int depthLeft, std::size_t maxChars) {
+    if (out.size() >= maxChars) return;
+    if (depthLeft < 0 && v.isContainer()) {
+        out += "...";
+        return;
+    }
     char buf[40];
     switch (v.kind) {
     case Kind::None: out += "None"; return;
@@ -85,9 +106,10 @@ void write(std::string& out, const Document& doc, const Value& v, int depthLeft)
         out += v.kind == Kind::List ? '[' : '(';
         bool first = true;
         for (const Value& item : doc.items(v)) {
+            if (out.size() >= maxChars) break;
             if (!first) out += ", ";
             first = false;
-            write(out, doc, item, depthLeft - 1);
+            write(out, doc, item, depthLeft - 1, maxChars);
         }
         out += v.kind == Kind::List ? ']' : ')';
         return;
@@ -95,11 +117,11 @@ void write(std::string& out, const Document& doc, const Value& v, int depthLeft)
     case Kind::Dict: {
         out += '{';
         const auto kv = doc.items(v);
-        for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        for (std::size_t i = 0; i + 1 < kv.size() && out.size() < maxChars; i += 2) {
             if (i) out += ", ";
-            write(out, doc, kv[i], depthLeft - 1);
+            write(out, doc, kv[i], depthLeft - 1, maxChars);
             out += ": ";
-            write(out, doc, kv[i + 1], depthLeft - 1);
+            write(out, doc, kv[i + 1], depthLeft - 1, maxChars);
         }
         out += '}';
         return;
@@ -109,9 +131,13 @@ void write(std::string& out, const Document& doc, const Value& v, int depthLeft)
 
 } // namespace
 
-std::string debugString(const Document& doc, const Value& v, int maxDepth) {
+std::string debugString(const Document& doc, const Value& v, int maxDepth, std::size_t maxChars) {
     std::string out;
-    write(out, doc, v, maxDepth);
+    write(out, doc, v, maxDepth, maxChars);
+    if (out.size() >= maxChars) {
+        out.resize(maxChars);
+        out += "...";
+    }
     return out;
 }
 

@@ -26,6 +26,9 @@ enum class Kind : std::uint8_t {
 };
 
 const char* kindName(Kind k);
+// The kind with its article, for messages: "an int", "a str", "None". Every message that names
+// a value's kind uses this, never "a " + kindName().
+const char* kindWithArticle(Kind k);
 
 struct Value {
     Kind kind = Kind::None;
@@ -88,9 +91,12 @@ private:
     Value root_;
 };
 
-// A deterministic text form of a value (used by tests against Python's own reading):
-// None, True, 12, f:<hex bits>, "text" (JSON escapes), b'hex', [..], (..), {k: v, ..}.
-// Throws std::runtime_error beyond `maxDepth`.
-std::string debugString(const Document& doc, const Value& v, int maxDepth = 64);
+// A deterministic text form of a value (used by tests against Python's own reading, and to
+// quote values in messages): None, True, 12, f:<hex bits>, "text" (JSON escapes), b'hex', [..],
+// (..), {k: v, ..}. Containers below `maxDepth` levels are written as "...", and the text is cut
+// (ending "...") at `maxChars`: messages must pass one, since shared containers can make the
+// full text exponentially long.
+std::string debugString(const Document& doc, const Value& v, int maxDepth = 64,
+                        std::size_t maxChars = static_cast<std::size_t>(-1));
 
 } // namespace memviz::pickle

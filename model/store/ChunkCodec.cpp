@@ -16,13 +16,22 @@ constexpr std::size_t kEventBytes = 8 + 8 + 8 + 4 + 4 + 4 + 2 + 1 + 1;
 constexpr std::size_t kPointBytes = 16;
 constexpr std::size_t kMaxChunkBytes = 256u << 20;
 
+// Deltas wrap around (two's complement), so any two values have one and decoding gives the
+// value back; signed subtraction would overflow (undefined) for values far apart.
+std::int64_t delta(std::int64_t value, std::int64_t previous) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(previous));
+}
+std::int64_t undelta(std::int64_t previous, std::int64_t d) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + static_cast<std::uint64_t>(d));
+}
+
 } // namespace
 
 std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     const std::size_t n = ev.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + n * kEventBytes);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return ev[i].timeNs - (i ? ev[i - 1].timeNs : 0); });
+    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(ev[i].timeNs, i ? ev[i - 1].timeNs : 0); });
     columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return ev[i].address; });
     columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return ev[i].size; });
     columns::put<std::int32_t>(raw, n, [&](std::size_t i) { return ev[i].op; });
@@ -40,7 +49,7 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
     std::vector<Event> ev(n);
     const unsigned char* p = raw.data() + 4;
     std::int64_t t = 0;
-    for (std::size_t i = 0; i < n; ++i) ev[i].timeNs = (t += columns::at<std::int64_t>(p, i));
+    for (std::size_t i = 0; i < n; ++i) ev[i].timeNs = t = undelta(t, columns::at<std::int64_t>(p, i));
     p += n * 8;
     for (std::size_t i = 0; i < n; ++i) ev[i].address = columns::at<std::int64_t>(p, i);
     p += n * 8;
@@ -69,8 +78,8 @@ std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> pts) {
     const std::size_t n = pts.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + n * kPointBytes);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return pts[i].t - (i ? pts[i - 1].t : 0); });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return pts[i].v - (i ? pts[i - 1].v : 0); });
+    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(pts[i].t, i ? pts[i - 1].t : 0); });
+    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(pts[i].v, i ? pts[i - 1].v : 0); });
     return chunk.compress();
 }
 
@@ -80,9 +89,9 @@ std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
     std::vector<SeriesPoint> pts(n);
     const unsigned char* p = raw.data() + 4;
     std::int64_t t = 0, v = 0;
-    for (std::size_t i = 0; i < n; ++i) pts[i].t = (t += columns::at<std::int64_t>(p, i));
+    for (std::size_t i = 0; i < n; ++i) pts[i].t = t = undelta(t, columns::at<std::int64_t>(p, i));
     p += n * 8;
-    for (std::size_t i = 0; i < n; ++i) pts[i].v = (v += columns::at<std::int64_t>(p, i));
+    for (std::size_t i = 0; i < n; ++i) pts[i].v = v = undelta(v, columns::at<std::int64_t>(p, i));
     return pts;
 }
 
@@ -94,7 +103,7 @@ std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std
     const std::size_t n = columns ? rows.size() / columns : 0;
     columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + rows.size() * 8);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns] - (i ? rows[(i - 1) * columns] : 0); });
+    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(rows[i * columns], i ? rows[(i - 1) * columns] : 0); });
     for (std::size_t c = 1; c < columns; ++c)
         columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns + c]; });
     return chunk.compress();
@@ -107,7 +116,7 @@ std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std
     std::vector<std::int64_t> rows(n * columns);
     const unsigned char* p = raw.data() + 4;
     std::int64_t t = 0;
-    for (std::size_t i = 0; i < n; ++i) rows[i * columns] = (t += columns::at<std::int64_t>(p, i));
+    for (std::size_t i = 0; i < n; ++i) rows[i * columns] = t = undelta(t, columns::at<std::int64_t>(p, i));
     for (std::size_t c = 1; c < columns; ++c) {
         p += n * 8;
         for (std::size_t i = 0; i < n; ++i) rows[i * columns + c] = columns::at<std::int64_t>(p, i);

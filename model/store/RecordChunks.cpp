@@ -16,7 +16,7 @@ constexpr std::size_t kRecordsPerChunk = 32768;
 RecordChunkWriter::RecordChunkWriter(TraceWriter& writer, std::string kind, std::size_t columns,
                                      std::function<std::int64_t(std::span<const std::int64_t>)> reach)
     : writer_(writer), kind_(std::move(kind)), columns_(columns), reach_(std::move(reach)) {
-    rows_.reserve(kRecordsPerChunk * columns_);
+    // Full-chunk buffers only once a chunk has filled (see flush()): most traces are small.
 }
 
 void RecordChunkWriter::add(std::span<const std::int64_t> record) {
@@ -35,10 +35,11 @@ void RecordChunkWriter::flush() {
         end = std::max(end, reach_ ? reach_(r) : r[0]);
     }
     const std::int64_t first = rows_.front(), last = rows_[(n - 1) * columns_];
+    const bool full = n == kRecordsPerChunk;
     writer_.addRecordChunk(kind_, chunk_++, static_cast<std::int64_t>(n), first, last, end,
                            static_cast<std::int64_t>(columns_), std::move(rows_));
     rows_ = {};
-    rows_.reserve(kRecordsPerChunk * columns_);
+    if (full) rows_.reserve(kRecordsPerChunk * columns_);
 }
 
 void RecordChunkWriter::finish() { flush(); }

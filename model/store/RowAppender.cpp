@@ -11,7 +11,7 @@ constexpr std::size_t kRowsPerBatch = 16384;
 
 RowAppender::RowAppender(Database& db, WorkQueue& queue, std::string_view insertSql, int columns)
     : queue_(queue), insert_(db, insertSql), columns_(columns) {
-    batch_.reserve(kRowsPerBatch * static_cast<std::size_t>(columns));
+    // Full-batch buffers only once a batch has filled (see flush()): most tables are small.
 }
 
 void RowAppender::add(std::span<const std::int64_t> row) {
@@ -23,6 +23,7 @@ void RowAppender::add(std::span<const std::int64_t> row) {
 
 void RowAppender::flush() {
     if (batch_.empty()) return;
+    const bool full = batch_.size() >= kRowsPerBatch * static_cast<std::size_t>(columns_);
     queue_.post([this, rows = std::move(batch_)] {
         const auto n = static_cast<std::size_t>(columns_);
         for (std::size_t r = 0; r < rows.size(); r += n) {
@@ -35,7 +36,7 @@ void RowAppender::flush() {
         }
     });
     batch_ = {};
-    batch_.reserve(kRowsPerBatch * static_cast<std::size_t>(columns_));
+    if (full) batch_.reserve(kRowsPerBatch * static_cast<std::size_t>(columns_));
 }
 
 } // namespace memviz

@@ -33,7 +33,8 @@ void LodBucket::merge(const LodBucket& b) {
 
 SeriesWriter::SeriesWriter(std::int64_t seriesId, Statement& insertChunk, Statement& insertLod)
     : id_(seriesId), insertChunk_(insertChunk), insertLod_(insertLod) {
-    chunk_.reserve(kPointsPerChunk);
+    // No chunk_.reserve(kPointsPerChunk): 1 MiB per series, most of which hold a few points.
+    // After the first full chunk, chunk_.clear() keeps the grown capacity.
 }
 
 void SeriesWriter::add(std::int64_t t, std::int64_t v) {

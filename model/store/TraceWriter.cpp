@@ -66,7 +66,8 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
         s.run();
         traceId_ = db.lastInsertRowId();
     }
-    pending_.reserve(kEventsPerChunk);
+    // No pending_.reserve(kEventsPerChunk) here: most traces are small, and a 2.5 MiB buffer
+    // per import was most of a small import's time; flushEvents() reserves once a chunk filled.
 }
 
 TraceWriter::~TraceWriter() = default; // tx_ rolls back unless commit() ran
@@ -94,7 +95,7 @@ std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view na
     s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).bind(5, style).run();
     const std::int64_t id = db_.lastInsertRowId();
     series_.push_back(std::make_unique<SeriesWriter>(id, insertSeriesChunk_, insertLod_));
-    pendingPoints_.emplace_back().reserve(kPointsPerChunk);
+    pendingPoints_.emplace_back(); // reserved once a chunk has filled (flushPoints): 1 MiB each
     if (primary) deviceState(device).primary = series_.back().get();
     return id;
 }
@@ -140,12 +141,13 @@ void TraceWriter::addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int6
 
 void TraceWriter::flushPoints(std::size_t index) {
     if (pendingPoints_[index].empty()) return;
+    const bool full = pendingPoints_[index].size() == kPointsPerChunk;
     SeriesWriter* writer = series_[index].get();
     queue_.post([writer, points = std::move(pendingPoints_[index])] {
         for (const SeriesPoint& p : points) writer->add(p.t, p.v);
     });
     pendingPoints_[index] = {};
-    pendingPoints_[index].reserve(kPointsPerChunk);
+    if (full) pendingPoints_[index].reserve(kPointsPerChunk); // a long series: the next chunk fills too
 }
 
 void TraceWriter::addEvent(const Event& e) {
@@ -179,6 +181,7 @@ void TraceWriter::flushEvents() {
     if (pending_.empty()) return;
     const std::int64_t chunk = chunkCount_++;
     const std::int64_t firstSeq = eventSeq_ - static_cast<std::int64_t>(pending_.size());
+    const bool full = pending_.size() == kEventsPerChunk;
     queue_.post([this, chunk, firstSeq, events = std::move(pending_)] {
         const auto blob = encodeEvents(events);
         insertEventChunk_.bind(1, traceId_)
@@ -192,7 +195,7 @@ void TraceWriter::flushEvents() {
             .run();
     });
     pending_ = {};
-    pending_.reserve(kEventsPerChunk);
+    if (full) pending_.reserve(kEventsPerChunk); // a large trace: the next chunk fills too
 }
 
 void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,

@@ -14,8 +14,17 @@ inline std::string_view fileBaseName(std::string_view path) {
 
 inline bool isPythonFrame(std::string_view filename) { return filename.ends_with(".py"); }
 
+// A line a frame does not know. PyTorch writes 0 for it; memviz stores every line no source
+// has (an unsigned -1, a negative number) as this too, and shows it as no line.
+inline constexpr long long kUnknownLine = 0;
+
+// "model.py:54", or "model.py" when the line is unknown.
+inline std::string fileAndLine(std::string_view filename, long long line) {
+    return line > 0 ? std::string(filename) + ":" + std::to_string(line) : std::string(filename);
+}
+
 inline std::string frameSite(std::string_view name, std::string_view filename, long long line) {
-    return std::string(name) + " (" + std::string(fileBaseName(filename)) + ":" + std::to_string(line) + ")";
+    return std::string(name) + " (" + fileAndLine(fileBaseName(filename), line) + ")";
 }
 
 // The site of a stack given its frames innermost first (anything with .name, .filename, .line);

@@ -61,7 +61,7 @@ void StackPane::render() {
                     .arg(unknown ? QStringLiteral("#888") : QStringLiteral("#000"),
                          python ? QStringLiteral("<b>%1</b>").arg(name) : name);
         if (unknown) continue;
-        const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(f.filename)).arg(f.line);
+        const QString where = QString::fromStdString(fileAndLine(f.filename, f.line)); // a line of 2^64-1 shows as unknown
         html += QStringLiteral("<div style='color:#666; margin-left:%1px; white-space:pre'>%2</div>")
                     .arg(kWhereIndent)
                     .arg(metrics.elidedText(where, Qt::ElideMiddle, room).toHtmlEscaped());

@@ -25,9 +25,11 @@ struct AllocLogRecord {
 
 class AllocLogBuilder {
 public:
-    explicit AllocLogBuilder(TraceWriter& out);
+    // `path` names the file in errors.
+    AllocLogBuilder(TraceWriter& out, std::string path);
 
-    // `line` locates the record in warnings.
+    // `line` locates the record in warnings and errors. Throws ImportError when the
+    // allocations add up past 2^63 - 1 bytes (every byte count of the trace is below that).
     void add(const AllocLogRecord& r, std::int64_t line);
 
 private:
@@ -40,6 +42,8 @@ private:
     std::int32_t nameId(NameKind kind, std::string_view text, LastName& last);
 
     TraceWriter& out_;
+    std::string path_;
+    std::int64_t allocatedBytes_ = 0; // all allocations so far: bounds every sum of sizes
     LiveBytesTracker tracker_;
     std::vector<std::int64_t> liveSeries_; // per device
     std::string lastDeviceName_;

@@ -66,7 +66,7 @@ void AllocLogImporter::run(InputFile& in, TraceWriter& out, const Progress& prog
     std::string_view line;
     while (lines.next(line)) {
         if (isBlankOrComment(line)) continue;
-        AllocLogBuilder builder(out);
+        AllocLogBuilder builder(out, in.path());
         if (trimmed(line).starts_with("{")) readAllocLogJsonl(lines, line, builder, progress);
         else readAllocLogCsv(lines, line, builder, progress);
         progress.update(in.fileSize(), in.fileSize());

@@ -10,6 +10,8 @@
 #include "formats/alloclog/AllocLogReaders.h"
 #include "io/CsvSplit.h"
 #include "io/InputFile.h"
+#include "io/JsonError.h"
+#include "io/JsonSkip.h"
 #include "io/LineReader.h"
 #include "io/Numbers.h"
 
@@ -22,6 +24,11 @@ namespace od = simdjson::ondemand;
 static_assert(LineReader::kPadding >= simdjson::SIMDJSON_PADDING, "lines must carry simdjson's padding");
 
 od::object objectOf(od::parser& parser, od::document& doc, std::string_view line, const LineReader& lines) {
+    // simdjson skips what it is not asked for, however deep: refuse absurd nesting first.
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start != std::string_view::npos && (line[start] == '{' || line[start] == '[') &&
+        skipJsonContainer(line.data(), start, line.size()) == kJsonTooDeep) // kPadding bytes follow
+        failAtLine(lines, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     auto result = parser.iterate(line.data(), line.size(), line.size() + simdjson::SIMDJSON_PADDING);
     if (result.error()) failAtLine(lines, std::string("invalid JSON: ") + simdjson::error_message(result.error()));
     doc = std::move(result.value_unsafe());
@@ -130,7 +137,7 @@ void readAllocLogJsonl(LineReader& lines, std::string_view header, AllocLogBuild
                     failAtLine(lines, "unknown field \"" + std::string(key) + "\"");
                 }
             }
-            if (!doc.current_location().error()) failAtLine(lines, "unexpected text after the JSON object");
+            if (!jsonAtEnd(doc)) failAtLine(lines, "unexpected text after the JSON object");
         } catch (const simdjson::simdjson_error& e) {
             failAtLine(lines, std::string("invalid JSON: ") + e.what());
         }

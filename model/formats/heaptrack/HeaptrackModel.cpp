@@ -29,9 +29,6 @@ void appendNumber(std::string& key, std::uint64_t v) {
 } // namespace
 
 HeaptrackModel::HeaptrackModel() {
-    // Big recordings define hundreds of thousands of infos; reserving address space (pages
-    // are only backed once touched) saves the copies and page faults of growing by doubling.
-    infos.reserve(std::size_t{1} << 20);
     strings.emplace_back();
     ips.emplace_back();
     nodes.emplace_back();
@@ -64,6 +61,10 @@ void HeaptrackModel::addNode(std::uint32_t ipIndex, std::uint32_t parent) {
 }
 
 void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
+    // Big recordings define hundreds of thousands of infos; reserving address space (pages
+    // are only backed once touched) saves the copies and page faults of growing by doubling.
+    // Only once the recording is big: 24 MiB per small file cost most of its import under ASan.
+    if (infos.size() == 4096) infos.reserve(std::size_t{1} << 20);
     infos.push_back({size, nodeIndex, kNoName});
     costs[nodeIndex].referenced = true;
 }

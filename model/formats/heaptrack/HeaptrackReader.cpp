@@ -185,6 +185,7 @@ void HeaptrackReader::dispatch(std::string_view line) {
     case 'R': {
         const std::int64_t pages = f.signedHex("rss pages");
         f.expectEnd();
+        checkRssBytes(pages);
         timeline_.rss(pages);
         model_.totals.peakRssPages = std::max(model_.totals.peakRssPages, pages);
         break;
@@ -193,6 +194,9 @@ void HeaptrackReader::dispatch(std::string_view line) {
         header_.pageSize = f.signedHex("page size");
         header_.physicalPages = f.signedHex("pages");
         f.expectEnd();
+        checkRssBytes(model_.totals.peakRssPages);
+        if (header_.physicalPages > 0 && header_.pageSize > std::numeric_limits<std::int64_t>::max() / header_.physicalPages)
+            fail("page size times pages is past 2^63 - 1 bytes");
         break;
     case 'X':
         if (haveCommand_) fail("a second `X` (debuggee) record; the file is corrupt");
@@ -207,6 +211,19 @@ void HeaptrackReader::dispatch(std::string_view line) {
         out_.warn("unknown_record", location(), "records of an unknown type; they were ignored");
         break;
     }
+}
+
+// Not fail(): a cut-off last line is ignored only for what it cannot say, and the fast path of
+// run() calls allocate() outside the handler of that case.
+void HeaptrackReader::failTotals(const char* record, const std::string& message) const {
+    throw ImportError(lines_.input().path() + ": " + location() + ", `" + record + "` record: " + message);
+}
+
+// RSS is stored in bytes: pages times the page size must fit int64.
+void HeaptrackReader::checkRssBytes(std::int64_t pages) const {
+    if (pages > 0 && header_.pageSize > std::numeric_limits<std::int64_t>::max() / pages)
+        fail("rss of " + std::to_string(pages) + " pages of " + std::to_string(header_.pageSize) +
+             " bytes is past 2^63 - 1 bytes");
 }
 
 void HeaptrackReader::onVersion(Fields& f) {
@@ -328,6 +345,8 @@ void HeaptrackReader::onDeallocation(Fields& f) { deallocate(infoIndex(f)); }
 
 void HeaptrackReader::allocate(std::uint64_t index) {
     const HeaptrackInfo& info = model_.infos[index];
+    if (__builtin_add_overflow(allocatedBytes_, info.size, &allocatedBytes_))
+        failTotals("+", "the allocations add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real");
     HeaptrackCost& cost = model_.costs[info.node];
     model_.bump(cost, info.size);
     ++cost.allocations;
@@ -344,6 +363,8 @@ void HeaptrackReader::deallocate(std::uint64_t index) {
     const bool temporary = lastAllocated_ == index;
     lastAllocated_ = 0;
     const HeaptrackInfo& info = model_.infos[index];
+    if (__builtin_add_overflow(freedBytes_, info.size, &freedBytes_))
+        failTotals("-", "the frees add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real");
     HeaptrackCost& cost = model_.costs[info.node];
     model_.bump(cost, -info.size);
     model_.totals.leaked -= info.size;

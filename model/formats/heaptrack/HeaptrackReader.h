@@ -46,6 +46,8 @@ private:
     void allocate(std::uint64_t info);
     void deallocate(std::uint64_t info);
     void onTime(Fields& f);
+    void checkRssBytes(std::int64_t pages) const;
+    [[noreturn]] void failTotals(const char* record, const std::string& message) const;
     std::uint32_t stringIndex(Fields& f, const char* what);
     std::uint64_t infoIndex(Fields& f);
     void requireVersion();
@@ -62,6 +64,9 @@ private:
     char record_ = 0;
     // heaptrack's "last allocation" for temporary detection; 0 after every `-`.
     std::uint64_t lastAllocated_ = 0;
+    // Bytes of all allocations and of all frees: every sum of sizes (live bytes, a site's
+    // peak, the totals) lies between -freed and +allocated, so both must fit int64.
+    std::int64_t allocatedBytes_ = 0, freedBytes_ = 0;
     std::vector<std::int32_t> siteOps_; // op name per site
 };
 

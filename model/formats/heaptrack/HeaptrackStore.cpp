@@ -1,5 +1,7 @@
 #include "formats/heaptrack/HeaptrackStore.h"
 
+#include <algorithm>
+
 #include "formats/FormatIds.h"
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "formats/heaptrack/HeaptrackReader.h"
@@ -64,7 +66,7 @@ void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel
     Statement a(db, "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, data) "
                     "VALUES (?,?,?,?,?)");
     std::vector<SeriesPoint> chunk;
-    chunk.reserve(kHeaptrackInfosPerChunk);
+    chunk.reserve(std::min(kHeaptrackInfosPerChunk, m.infos.size()));
     for (std::size_t first = 0; first < m.infos.size(); first += kHeaptrackInfosPerChunk) {
         chunk.clear();
         for (std::size_t i = first; i < m.infos.size() && chunk.size() < kHeaptrackInfosPerChunk; ++i)

@@ -49,7 +49,9 @@ std::optional<TreeLine> parseTreeLine(std::string_view line) {
     const auto bytes = parseInt64(rest.substr(0, space));
     if (!bytes || *bytes < 0) return std::nullopt;
     t.bytes = *bytes;
-    t.label = space == std::string_view::npos ? std::string_view() : trim(rest.substr(space + 1));
+    // No label ("n0: 5000", or one cut by a '#' comment) is an empty label, not a null one
+    // (the store's label column is NOT NULL; fuzz_massif found it).
+    t.label = space == std::string_view::npos ? std::string_view("") : trim(rest.substr(space + 1));
     return t;
 }
 
@@ -169,7 +171,9 @@ void MassifReader::readSnapshot(std::string_view first) {
     s.tree = std::string(expectField("heap_tree"));
     if (s.tree != "empty" && s.tree != "detailed" && s.tree != "peak")
         fail("heap_tree must be empty, detailed or peak, got " + shown(s.tree));
-    const std::int64_t total = s.heap + s.extra + s.stacks;
+    std::int64_t total = 0;
+    if (__builtin_add_overflow(s.heap, s.extra, &total) || __builtin_add_overflow(total, s.stacks, &total))
+        fail("mem_heap_B + mem_heap_extra_B + mem_stacks_B is past 2^63 - 1 bytes");
 
     if (s.x < lastX_) {
         out_.warn("out_of_order_time", where(), "snapshots earlier than the one before them; drawn at the earlier time");
@@ -216,7 +220,8 @@ void MassifReader::readTree(const Snapshot& s) {
         insertNode_.bindOptional(6, label.address);
         insertNode_.bind(7, label.function).bind(8, label.location).bind(9, node->label).run();
         if (parent < 0) rootBytes = node->bytes;
-        else open.back().childBytes += node->bytes;
+        else if (Open& p = open.back(); p.childBytes >= 0 && __builtin_add_overflow(p.childBytes, node->bytes, &p.childBytes))
+            p.childBytes = -1; // past int64: cannot add up to the node's bytes (warned below)
         if (node->children > 0) open.push_back({nextId, node->children, node->bytes, 0, lines_.lineNumber()});
         ++nextId;
     };

@@ -3,6 +3,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
+
+#include "io/JsonError.h"
+#include "io/JsonSkip.h"
 
 namespace memviz {
 
@@ -79,6 +83,20 @@ void readArgs(od::object args, EventFields& e) {
     }
 }
 
+// Events (objects) that start at or after `from` in the batch and end at or before `at`.
+std::int64_t eventsEndingBefore(std::string_view batch, std::size_t from, std::size_t at) {
+    std::int64_t n = 0;
+    std::size_t i = from;
+    for (;;) {
+        while (i < at && (batch[i] == ' ' || batch[i] == '\n' || batch[i] == '\r' || batch[i] == '\t')) ++i;
+        if (i >= at || batch[i] != '{') return n;
+        const std::size_t end = skipJsonContainer(batch.data(), i, batch.size()); // 64 readable bytes follow
+        if (end == 0 || end == kJsonTooDeep || end > at) return n;
+        ++n;
+        i = end;
+    }
+}
+
 } // namespace
 
 void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::size_t padding) {
@@ -92,11 +110,13 @@ void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::s
     events.reserve(n / 128); // events are rarely shorter
     failed = wholeBatch = incomplete = false;
     errorOffset = 0;
+    eventsSkippedBeforeError = 0;
     error.clear();
 }
 
 struct EventBatchParser::Impl {
     od::parser parser;
+    std::size_t capacity = 0; // of the parser's buffers: only grows
 };
 
 EventBatchParser::EventBatchParser() : impl_(std::make_unique<Impl>()) {}
@@ -111,9 +131,13 @@ void EventBatchParser::parse(ParsedBatch& batch) {
         batch.error = simdjson::error_message(error);
     };
     od::document_stream docs;
-    // One batch size for every call, so the parser keeps its buffers instead of reallocating
-    // them per batch (JsonEventStream's batches are about 4 MiB).
-    if (auto error = parser.iterate_many(data, batch.size, std::max<std::size_t>(batch.size, 8u << 20)).get(docs)) {
+    // The same capacity for every batch, so the parser keeps its buffers instead of reallocating
+    // them per batch: JsonEventStream's batches of a large file are 4 MiB and a bit, so 8 MiB.
+    // A small file's one batch gets a small parser (8 MiB of buffers is about 45 MiB, which
+    // cost more than reading the file); a batch past 8 MiB (one huge event) gets its size.
+    const std::size_t wanted = batch.size > (8u << 20) ? batch.size : std::bit_ceil(std::max<std::size_t>(batch.size, 64u << 10));
+    impl_->capacity = std::max(impl_->capacity, wanted);
+    if (auto error = parser.iterate_many(data, batch.size, impl_->capacity).get(docs)) {
         batch.wholeBatch = true;
         return fail(batch.offset, error);
     }
@@ -121,8 +145,10 @@ void EventBatchParser::parse(ParsedBatch& batch) {
         EventFields e;
         e.offset = batch.offset + static_cast<std::int64_t>(it.current_index());
         od::document_reference doc;
+        bool haveDoc = false; // a document_reference that get() did not fill points nowhere
         try {
             if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
+            haveDoc = true;
             od::object obj = doc.get_object();
             for (auto field : obj) {
                 const std::string_view key = field.unescaped_key();
@@ -137,11 +163,14 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                 else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
             }
         } catch (const simdjson::simdjson_error& error) {
-            // Where the parser stopped, when it can tell; else where the event starts.
-            const char* at = nullptr;
-            std::int64_t where = e.offset;
-            if (!doc.current_location().get(at) && at >= data && at <= data + batch.size) where = batch.offset + (at - data);
-            return fail(where, error.error());
+            // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else
+            // the byte the error is about, found by scanning the batch; else the event's start.
+            const std::string_view text(data, batch.size);
+            std::optional<std::size_t> at;
+            if (haveDoc) at = jsonStopOffset(&static_cast<od::document&>(doc), text);
+            if (!at) at = scanForJsonError(text, error.error());
+            if (at) batch.eventsSkippedBeforeError = eventsEndingBefore(text, static_cast<std::size_t>(e.offset - batch.offset), *at);
+            return fail(at ? batch.offset + static_cast<std::int64_t>(*at) : e.offset, error.error());
         }
         batch.events.push_back(e);
     }

@@ -36,6 +36,9 @@ struct ParsedBatch {
     bool wholeBatch = false;     // the batch as a whole could not be read (not one event)
     bool incomplete = false;     // the last event is cut off
     std::int64_t errorOffset = 0;
+    // Whole events between the last good one and errorOffset: simdjson finds invalid UTF-8 and
+    // unescaped control characters in a first pass over the batch, before any event is read.
+    std::int64_t eventsSkippedBeforeError = 0;
     std::string error;           // simdjson's message
 
     // Refills this batch (keeping its buffers' capacity) with size bytes at data, plus padding.

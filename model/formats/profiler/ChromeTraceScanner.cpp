@@ -157,7 +157,8 @@ private:
             const std::string at = in_.path() + ": byte " + std::to_string(b.errorOffset) + ": ";
             if (b.incomplete) throw ImportError(at + "invalid JSON: an event is not complete");
             if (b.wholeBatch) throw ImportError(at + "invalid JSON: " + b.error);
-            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + 1) + ": " + b.error);
+            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) +
+                              ": " + b.error);
         }
         progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
         spare_.push_back(std::move(p.batch));
@@ -185,6 +186,11 @@ private:
         return id;
     }
 
+    [[noreturn]] void failAtEvent(const std::string& why) const {
+        throw ImportError(in_.path() + ": byte " + std::to_string(eventOffset_) + ": event " +
+                          std::to_string(result_.eventCount + 1) + ": " + why);
+    }
+
     void skipMemory(const std::string& why) {
         if (result_.skippedMemory++ == 0)
             result_.firstSkipLocation =
@@ -198,15 +204,26 @@ private:
             return;
         }
         if (e.hasTs) {
-            minTs_ = std::min(minTs_, ts);
-            std::int64_t dur = 0;
-            if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) maxEnd_ = std::max(maxEnd_, ts + dur);
-            else maxEnd_ = std::max(maxEnd_, ts);
+            // Times become ns from the earliest event: no two may be 2^63 ns (292 years) apart.
+            std::int64_t dur = 0, end = ts;
+            if (e.hasDur && microsToNs(e.dur, dur) && dur > 0 && __builtin_add_overflow(ts, dur, &end))
+                failAtEvent("ts + dur is past 2^63 - 1 ns");
+            const std::int64_t lo = std::min(minTs_, ts), hi = std::max(maxEnd_, end);
+            std::int64_t span = 0;
+            if (__builtin_sub_overflow(hi, lo, &span))
+                failAtEvent("its time is more than 292 years from another event's (a damaged ts?)");
+            minTs_ = lo;
+            maxEnd_ = hi;
         }
         const bool oom = e.name == "[OutOfMemory]";
         if (e.name == "[memory]" || oom) {
             if (!e.hasTs) return skipMemory("no ts");
             if (e.badArg || !e.hasDeviceType || (!e.hasBytes && !oom)) return skipMemory("missing or non-numeric args");
+            // Every memory sum (live bytes, an op's inclusive and self bytes) is a sum of some of
+            // these, so their absolute values together must fit int64.
+            if (e.bytes == std::numeric_limits<std::int64_t>::min() ||
+                __builtin_add_overflow(absoluteBytes_, e.bytes < 0 ? -e.bytes : e.bytes, &absoluteBytes_))
+                failAtEvent("the memory events' Bytes add up past 2^63 - 1 (a damaged file?)");
             MemoryRecord m;
             m.t = ts;
             m.bytes = e.bytes;
@@ -239,8 +256,10 @@ private:
         if (minTs_ == std::numeric_limits<std::int64_t>::max()) minTs_ = 0;
         for (MemoryRecord& m : result_.memory) m.t -= minTs_;
         for (OpRecord& o : result_.ops) o.t -= minTs_;
-        result_.originNs = minTs_ + baseTimeNs_;
+        if (__builtin_add_overflow(minTs_, baseTimeNs_, &result_.originNs))
+            throw ImportError(in_.path() + ": baseTimeNanoseconds plus the first event's ts is past 2^63 - 1 ns");
         result_.endNs = maxEnd_ == std::numeric_limits<std::int64_t>::min() ? 0 : maxEnd_ - minTs_;
+        result_.path = in_.path();
         result_.family = sawOldOperators_ ? "pytorch<=1.9" : (baseTimeNs_ ? "pytorch>=2.4" : "pytorch1.10-2.3");
         return std::move(result_);
     }
@@ -269,6 +288,7 @@ private:
     std::int64_t minTs_ = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxEnd_ = std::numeric_limits<std::int64_t>::min();
     std::int64_t baseTimeNs_ = 0;
+    std::int64_t absoluteBytes_ = 0; // sum of |Bytes| of the memory events kept
     bool sawOldOperators_ = false;
 };
 

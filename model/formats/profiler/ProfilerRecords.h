@@ -31,6 +31,7 @@ struct OpRecord {
 };
 
 struct ScannedTrace {
+    std::string path;                // of the file, for errors
     std::vector<MemoryRecord> memory;
     std::vector<OpRecord> ops;
     std::int64_t originNs = 0;       // source time of t = 0

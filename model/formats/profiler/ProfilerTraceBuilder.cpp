@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "store/RecordChunks.h"
@@ -141,7 +142,12 @@ struct PendingAllocation {
 };
 
 // Calls sorted by start as record chunks (parents renumbered), and the per-operator totals.
-void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t columns, std::size_t nDevices) {
+[[noreturn]] void tooManyBytes(const std::string& path) {
+    throw ImportError(path + ": the operators' memory sums pass 2^63 - 1 bytes (a damaged file?)");
+}
+
+void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t columns, std::size_t nDevices,
+                const std::string& path) {
     namespace cr = call_records;
     const std::size_t n = calls.size() / columns;
     std::vector<std::size_t> order(n);
@@ -160,7 +166,8 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
         auto& [count, sums] = totals[{row[cr::Name], row[cr::Shapes]}];
         ++count;
         sums.resize(nDevices * cr::kMemoryValues, 0);
-        for (std::size_t v = 0; v < sums.size(); ++v) sums[v] += row[cr::FirstMemory + v];
+        for (std::size_t v = 0; v < sums.size(); ++v)
+            if (__builtin_add_overflow(sums[v], row[cr::FirstMemory + v], &sums[v])) tooManyBytes(path);
     }
     writer.finish();
     RowAppender& callCounts = out.appender("INSERT INTO profiler_op_calls(trace_id, name, shapes, calls) VALUES (?,?,?,?)", 4);
@@ -292,9 +299,10 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         for (std::size_t d = 0; d < nDevices; ++d) {
             auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
             const auto& ci = inclusive[i * nDevices + d];
-            ps.bytes -= ci.bytes;
-            ps.allocs -= ci.allocs;
-            ps.allocBytes -= ci.allocBytes;
+            // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
+            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) || __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
+                __builtin_sub_overflow(ps.allocBytes, ci.allocBytes, &ps.allocBytes))
+                tooManyBytes(s.path);
         }
     }
     namespace cr = call_records;
@@ -347,7 +355,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
             return dev == d ? std::pair{usage, usage} : std::pair{DeviceTimeline::Usage{}, DeviceTimeline::Usage{}};
         });
     }
-    writeCalls(out, calls, columns, nDevices);
+    writeCalls(out, calls, columns, nDevices, s.path);
 }
 
 } // namespace memviz

@@ -18,19 +18,28 @@ using pickle::Value;
 using Where = std::function<std::string()>;
 
 [[noreturn]] void wrongType(const Where& where, std::string_view field, const Value& v, const char* expected) {
-    throw ImportError(where() + ": '" + std::string(field) + "' is a " + pickle::kindName(v.kind) + ", not " + expected);
+    throw ImportError(where() + ": '" + std::string(field) + "' is " + pickle::kindWithArticle(v.kind) + ", not " + expected);
+}
+
+[[noreturn]] void outOfRange(const Where& where, std::string_view field, const Value& v, const char* range) {
+    const std::string value = v.kind == Kind::UInt64 ? std::to_string(static_cast<std::uint64_t>(v.payload))
+                                                     : std::to_string(v.payload);
+    throw ImportError(where() + ": '" + std::string(field) + "' is out of range (" + value + "; expected " + range + ")");
+}
+
+// An int that fits int64: a value in [2^63, 2^64) is the right type but out of range.
+std::int64_t signedInt(const Value& v, const Where& where, std::string_view field) {
+    if (v.kind == Kind::UInt64) outOfRange(where, field, v, "at most 2^63 - 1");
+    if (v.kind != Kind::Int) wrongType(where, field, v, "an int");
+    return v.payload;
 }
 
 std::int64_t nonNegative(const Value& v, const Where& where, std::string_view field) {
-    if (v.kind != Kind::Int || v.payload < 0) {
-        if (v.kind == Kind::Int || v.kind == Kind::UInt64)
-            throw ImportError(where() + ": '" + std::string(field) + "' is out of range (" +
-                              (v.kind == Kind::Int ? std::to_string(v.payload)
-                                                   : std::to_string(static_cast<std::uint64_t>(v.payload))) +
-                              ")");
-        wrongType(where, field, v, "an int");
+    if (v.kind == Kind::Int || v.kind == Kind::UInt64) {
+        if (v.kind == Kind::UInt64 || v.payload < 0) outOfRange(where, field, v, "0 to 2^63 - 1");
+        return v.payload;
     }
-    return v.payload;
+    wrongType(where, field, v, "an int");
 }
 
 // Addresses and stream handles: any 64-bit pattern (a value >= 2^63 keeps its bits).
@@ -51,7 +60,7 @@ std::string textOf(const Document& doc, const Value& v) {
         const auto r = std::to_chars(buf, buf + sizeof buf, doc.real(v));
         return std::string(buf, r.ptr);
     }
-    default: return pickle::debugString(doc, v, 16);
+    default: return pickle::debugString(doc, v, 16, 4096);
     }
 }
 
@@ -113,7 +122,7 @@ private:
 };
 
 Entry Reader::readEntry(const Value& v, const Where& where) {
-    if (v.kind != Kind::Dict) throw ImportError(where() + ": an entry that is a " + pickle::kindName(v.kind) + ", not a dict");
+    if (v.kind != Kind::Dict) throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
     const auto kv = doc_.items(v);
     for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
@@ -157,8 +166,7 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
     else if (needsAddr || e.action == Action::Oom)
         throw ImportError(where() + ": a '" + actionName(e.action) + "' entry without 'size'");
     if (time) {
-        if (time->kind != Kind::Int) wrongType(where, "time_us", *time, "an int");
-        e.timeUs = time->payload;
+        e.timeUs = signedInt(*time, where, "time_us");
         e.hasTime = true;
     }
     if (frames) e.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
@@ -168,7 +176,7 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
 std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name) {
     std::vector<Entry> entries;
     if (list.kind == Kind::None) return entries;
-    if (list.kind != Kind::List) throw ImportError(name + ": a " + std::string(pickle::kindName(list.kind)) + ", not a list");
+    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
     entries.reserve(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -179,7 +187,7 @@ std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name)
 }
 
 Block Reader::readBlock(const Value& v, std::int64_t runningAddress, const Where& where) {
-    if (v.kind != Kind::Dict) throw ImportError(where() + ": a block that is a " + pickle::kindName(v.kind) + ", not a dict");
+    if (v.kind != Kind::Dict) throw ImportError(where() + ": a block that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     Block b;
     b.address = runningAddress;
     const Value *requested = nullptr, *history = nullptr, *frames = nullptr;
@@ -221,7 +229,7 @@ Block Reader::readBlock(const Value& v, std::int64_t runningAddress, const Where
 
 Segment Reader::readSegment(const Value& v, const Where& where) {
     if (v.kind != Kind::Dict)
-        throw ImportError(where() + ": a segment that is a " + pickle::kindName(v.kind) + ", not a dict");
+        throw ImportError(where() + ": a segment that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     Segment s;
     const Value* blocks = nullptr;
     bool haveAddress = false, haveTotal = false;
@@ -268,7 +276,7 @@ Segment Reader::readSegment(const Value& v, const Where& where) {
 
 void Reader::readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice) {
     if (list.kind == Kind::None) return;
-    if (list.kind != Kind::List) throw ImportError(name + ": a " + std::string(pickle::kindName(list.kind)) + ", not a list");
+    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
     for (std::size_t i = 0; i < items.size(); ++i) {
         out_.segments.push_back(readSegment(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
@@ -337,9 +345,13 @@ void Reader::readTopDict(const Value& root) {
         else if (key == "host_traces") hostTraces = &v;
         else out_.otherTopLevelKeys.push_back(key);
     }
-    if (!segments)
+    if (!segments) {
+        std::string keys;
+        for (std::size_t i = 0; i + 1 < kv.size() && keys.size() < 200; i += 2)
+            keys += (i ? ", " : "") + pickle::debugString(doc_, kv[i], 1, 60);
         throw ImportError("not a CUDA memory snapshot: the pickle holds a dict without 'segments' (keys: " +
-                          pickle::debugString(doc_, root, 1).substr(0, 200) + ")");
+                          (keys.empty() ? std::string("none") : keys) + ")");
+    }
     readSegments(*segments, "segments", std::nullopt);
     if (traces) {
         if (traces->kind != Kind::List) wrongType([] { return std::string("snapshot"); }, "device_traces", *traces, "a list");
@@ -359,7 +371,7 @@ SnapshotData Reader::run() {
         out_.legacySegmentList = true; // PyTorch 1.13 (2022): torch.cuda.memory_snapshot() itself
         readSegments(root, "segments", std::nullopt);
     } else {
-        throw ImportError(std::string("not a CUDA memory snapshot: the pickle holds a ") + pickle::kindName(root.kind) +
+        throw ImportError(std::string("not a CUDA memory snapshot: the pickle holds ") + pickle::kindWithArticle(root.kind) +
                           ", not a dict with 'segments' and 'device_traces'");
     }
     return std::move(out_);

@@ -39,14 +39,17 @@ std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::func
         const pickle::Value& v = kv[i + 1];
         if (k == "name" || k == "filename") {
             if (v.kind != pickle::Kind::Str)
-                throw ImportError(where() + ": frame field '" + std::string(k) + "' is a " + pickle::kindName(v.kind) +
+                throw ImportError(where() + ": frame field '" + std::string(k) + "' is " + pickle::kindWithArticle(v.kind) +
                                   ", not a str");
             (k == "name" ? key.name : key.filename) = doc_.text(v);
         } else if (k == "line") {
-            if (v.kind != pickle::Kind::Int && v.kind != pickle::Kind::None)
-                throw ImportError(where() + ": frame field 'line' is a " + std::string(pickle::kindName(v.kind)) +
+            if (v.kind != pickle::Kind::Int && v.kind != pickle::Kind::UInt64 && v.kind != pickle::Kind::None)
+                throw ImportError(where() + ": frame field 'line' is " + std::string(pickle::kindWithArticle(v.kind)) +
                                   ", not an int");
-            key.line = v.kind == pickle::Kind::Int ? v.payload : 0;
+            // PyTorch writes 0 for a line it does not know; some C++ frames carry an unsigned -1
+            // (18446744073709551615, pickled as LONG1) or another value no source line has.
+            // All of them are an unknown line: kUnknownLine, shown as no line.
+            key.line = v.kind == pickle::Kind::Int && v.payload > 0 ? v.payload : kUnknownLine;
         }
     }
     auto [it, inserted] = frameIds_.try_emplace(key, static_cast<std::int32_t>(frames_.size()));
@@ -58,7 +61,7 @@ std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::func
 std::int32_t StackTable::intern(const pickle::Value& list, const std::function<std::string()>& where) {
     if (list.kind == pickle::Kind::None) return kNoName;
     if (list.kind != pickle::Kind::List && list.kind != pickle::Kind::Tuple)
-        throw ImportError(where() + ": 'frames' is a " + pickle::kindName(list.kind) + ", not a list");
+        throw ImportError(where() + ": 'frames' is " + pickle::kindWithArticle(list.kind) + ", not a list");
     std::int32_t& cached = stackByContainer_[doc_.containerId(list)];
     if (cached != kUnseen) return cached;
     const auto items = doc_.items(list);

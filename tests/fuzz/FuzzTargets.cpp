@@ -1,0 +1,207 @@
+// The fuzz targets (see FuzzTargets.h): one function per parser entry point.
+#include "FuzzTargets.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <typeinfo>
+
+#include "FuzzStore.h"
+#include "core/Errors.h"
+#include "costmodel/CostModel.h"
+#include "costmodel/SpecParser.h"
+#include "io/InputFile.h"
+#include "formats/live/LiveFinalizer.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProbeProtocol.h"
+#include "formats/live/ProbeStreamWriter.h"
+#include "pickle/PickleReader.h"
+#include "store/Database.h"
+#include "workshop/OomDiagnosis.h"
+#include "workshop/OomMessage.h"
+
+namespace memviz::fuzz {
+
+namespace {
+
+[[noreturn]] void finding(const std::string& what) {
+    std::fprintf(stderr, "memviz fuzz finding: %s\n", what.c_str());
+    std::fflush(stderr);
+    std::abort();
+}
+
+// Importers, through importFile() as a user's file goes; the format is fixed so that every
+// input reaches the parser under test (the sniffers have a target of their own).
+Outcome allocLog(std::string_view d) { return importBytes("memviz-alloc-log", d); }
+Outcome chromeTrace(std::string_view d) { return importBytes("pytorch-profiler", d); }
+Outcome memoryTimeline(std::string_view d) { return importBytes("pytorch-memory-timeline", d); }
+Outcome snapshot(std::string_view d) { return importBytes("pytorch-cuda-snapshot", d); }
+Outcome heaptrack(std::string_view d) { return importBytes("heaptrack", d); }
+Outcome massif(std::string_view d) { return importBytes("massif", d); }
+Outcome anyFormat(std::string_view d) { return importBytes("", d); }
+
+// The safe unpickler alone, and a walk over everything it built.
+Outcome pickleReader(std::string_view d) {
+    Outcome o;
+    try {
+        const pickle::Document doc = pickle::parse(std::string(d));
+        if (doc.depth(doc.root()) > pickle::Limits{}.maxDepth) finding("a pickle nested deeper than the limit was accepted");
+        pickle::debugString(doc, doc.root(), 8, 65536);
+        o.accepted = true;
+    } catch (const pickle::PickleError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
+// The probe stream as ProbeRecorder records it: line by line into a live recording, then
+// finalised into the ordinary trace shape.
+Outcome probeStream(std::string_view d) {
+    Database& db = scratchStore();
+    Outcome o;
+    std::int64_t traceId = 0;
+    {
+        LiveRecordingSpec spec;
+        spec.source = "probe";
+        spec.format = kLiveProbeFormat;
+        spec.title = "fuzz";
+        spec.epochNs = 0;
+        LiveWriter writer(db, spec);
+        traceId = writer.traceId();
+        ProbeStreamWriter stream(writer);
+        LiveEnd end{"disconnected", {}, {}, {}};
+        std::int64_t now = 1'000'000'000;
+        try {
+            while (!d.empty()) {
+                const std::size_t nl = d.find('\n');
+                stream.applyLine(d.substr(0, nl), now);
+                d = nl == std::string_view::npos ? std::string_view() : d.substr(nl + 1);
+                now += 1'000'000;
+                if (stream.saidBye()) {
+                    end.reason = "exited";
+                    end.exitCode = stream.exitCode();
+                    break;
+                }
+                writer.commitIfDue(now);
+            }
+            o.accepted = true;
+        } catch (const ProbeProtocolError& e) {
+            end.reason = "error";
+            end.message = e.what();
+            o.message = e.what();
+        }
+        writer.setEnd(end);
+        writer.commit();
+    }
+    finalizeLiveRecording(db, traceId);
+    deleteTrace(traceId);
+    return o;
+}
+
+// `memviz explain`: the message parser and the diagnosis built on it.
+Outcome oomMessage(std::string_view d) {
+    const workshop::OomMessage m = workshop::parseOomMessage(d);
+    if (m.recognized()) workshop::diagnose(m);
+    return {m.recognized(), {}};
+}
+
+// `memviz estimate --spec`: the parser (with its shape checks), the estimate, and the spec
+// written back as JSON (--print-spec), which must read again as the same model.
+Outcome modelSpec(std::string_view d) {
+    Outcome o;
+    try {
+        const costmodel::ModelSpec spec = costmodel::parseModelSpec(d, "fuzz.json");
+        const std::string again = costmodel::modelSpecToJson(spec);
+        try {
+            if (costmodel::modelSpecToJson(costmodel::parseModelSpec(again, "printed")) != again)
+                finding("a spec printed by --print-spec reads back as a different model:\n" + again);
+        } catch (const costmodel::SpecError& e) {
+            finding(std::string("a spec printed by --print-spec does not read back: ") + e.what() + "\n" + again);
+        }
+        costmodel::EstimateOptions options;
+        options.timeline = false;
+        costmodel::estimate(spec, options);
+        o.accepted = true;
+    } catch (const costmodel::SpecError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
+// InputFile's gzip/zstd layer: small odd-sized reads, then everything at once, then the head.
+Outcome inputFile(std::string_view d) {
+    const std::string path = asFile(d);
+    Outcome o;
+    try {
+        std::int64_t total = 0;
+        {
+            InputFile in(path);
+            char buf[4099];
+            std::size_t ask = 1;
+            while (const std::size_t n = in.read(buf, ask)) {
+                total += static_cast<std::int64_t>(n);
+                if (in.dataOffset() != total) finding("dataOffset() disagrees with the bytes read");
+                if (in.fileOffset() > in.fileSize()) finding("fileOffset() is past the end of the file");
+                ask = ask * 7 % sizeof buf + 1;
+            }
+        }
+        InputFile again(path);
+        const std::string all = again.readAll(std::size_t{1} << 30, 64);
+        if (static_cast<std::int64_t>(all.size()) != total) finding("readAll() and read() disagree on the data");
+        const std::string head = InputFile::head(path, 4096);
+        if (head != std::string_view(all).substr(0, 4096)) finding("head() differs from the start of the data");
+        o.accepted = true;
+    } catch (const ImportError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
+} // namespace
+
+const std::vector<Target>& targets() {
+    static const std::vector<Target> list = {
+        {"alloclog_csv", allocLog, 16384, "allocation log, CSV (AllocLogCsv, AllocLogBuilder, TraceWriter)"},
+        {"alloclog_jsonl", allocLog, 16384, "allocation log, JSON Lines (AllocLogJsonl, AllocLogBuilder, TraceWriter)"},
+        {"chrome_trace", chromeTrace, 65536,
+         "profiler Chrome trace (JsonEventStream, JsonSkip, ChromeEventParser, ProfilerTraceBuilder)"},
+        {"memtimeline_raw", memoryTimeline, 32768, "memory timeline .raw.json (MemoryTimelineImporter)"},
+        {"memtimeline_json", memoryTimeline, 32768, "memory timeline .json, [times, sizes] (MemoryTimelineImporter)"},
+        {"pickle", pickleReader, 65536, "the safe unpickler (PickleReader)"},
+        {"snapshot", snapshot, 131072, "CUDA snapshot pickle (PickleReader, SnapshotReader, SnapshotBuilder)"},
+        {"heaptrack", heaptrack, 32768, "heaptrack text (HeaptrackReader, HeaptrackModel, HeaptrackStore)"},
+        {"massif", massif, 32768, "massif.out (MassifReader)"},
+        {"probe", probeStream, 16384, "probe stream, protocol 1 (ProbeProtocol, ProbeStreamWriter, LiveFinalizer)"},
+        {"oom_message", oomMessage, 8192, "OOM messages (OomMessage, OomDiagnosis)"},
+        {"model_spec", modelSpec, 16384, "JSON model specs (SpecParser, ResolvedModel, the estimate)"},
+        {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
+        {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
+    };
+    return list;
+}
+
+const Target* findTarget(std::string_view name) {
+    for (const Target& t : targets())
+        if (name == t.name) return &t;
+    return nullptr;
+}
+
+Outcome runGuarded(const Target& target, std::string_view data) {
+    // Streamed data may expand to 32 GiB by default, which a 64 KiB zstd bomb nearly reaches
+    // (2 GiB): minutes of decoding under the sanitizers, reported as a hang. The fuzz targets
+    // keep the ratio ceiling and stop any stream at 64 MiB (docs/reliability.md).
+    static const bool limited = [] {
+        InputFile::setDecompressionLimits({64, 1 << 20, 64 << 20});
+        return true;
+    }();
+    (void)limited;
+    try {
+        return target.run(data);
+    } catch (const std::exception& e) {
+        finding(std::string("unexpected ") + typeid(e).name() + " from " + target.name + ": " + e.what());
+    } catch (...) {
+        finding(std::string("unexpected non-standard exception from ") + target.name);
+    }
+}
+
+} // namespace memviz::fuzz
