@@ -6,8 +6,8 @@
 #include <QMenu>
 #include <QMessageBox>
 
-#include "live/ProbeRecorder.h"
-#include "live/ProcRecorder.h"
+#include "formats/live/ProbeRecorder.h"
+#include "formats/live/ProcRecorder.h"
 #include "widgets/live/LaunchDialog.h"
 #include "widgets/live/LiveSession.h"
 #include "widgets/live/LiveView.h"

@@ -11,7 +11,7 @@
 #include "ChromeTraceGenerator.h"
 #include "BenchSupport.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 
 namespace fs = std::filesystem;

@@ -10,7 +10,7 @@
 #include "AllocLogGenerator.h"
 #include "BenchSupport.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "store/SeriesQuery.h"

@@ -12,6 +12,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 action=${1:-test}
 build=${MEMVIZ_BUILD_DIR:-build}
+# Where the tests run here, every oracle, peer tool and fixture is installed: a test that cannot
+# find one fails instead of skipping (tests/TestSupport.h; a plain ctest may still skip).
+if [ "$action" = test ]; then export MEMVIZ_REQUIRE_ORACLES=1; fi
 
 bash packaging/install-deps.sh
 if [ "$action" = package ]; then

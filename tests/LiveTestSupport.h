@@ -7,7 +7,7 @@
 #include <QTest>
 #include <vector>
 
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"

@@ -6,7 +6,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "store/TraceQueries.h"
@@ -282,7 +282,7 @@ void TestAllocLog::freeAttribution() {
 void TestAllocLog::oracleAgreesOnSample() {
     // The bundled sample (a real PyTorch run) against the standard-library oracle.
     const QString py = test::python();
-    if (py.isEmpty()) QSKIP("no python3 for the oracle");
+    if (py.isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
     const QString sample = QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/sample/sample_training_step.csv.gz";
     const auto oracle = test::runProcess(py, {test::oracle("alloclog_summary.py"), sample});
     QVERIFY2(oracle.exitCode == 0, oracle.err.constData());

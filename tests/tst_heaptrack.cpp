@@ -6,11 +6,11 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
-#include "importers/heaptrack/HeaptrackImporter.h"
-#include "importers/heaptrack/HeaptrackSuppressions.h"
+#include "formats/FormatRegistry.h"
+#include "formats/heaptrack/HeaptrackImporter.h"
+#include "formats/heaptrack/HeaptrackSuppressions.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 
@@ -183,7 +183,7 @@ void TestHeaptrack::agreesWithHeaptrackPrint_data() { everyRecordType_data(); }
 void TestHeaptrack::agreesWithHeaptrackPrint() {
     QFETCH(QString, file);
     const QString print = findTool("heaptrack_print");
-    if (print.isEmpty()) QSKIP("heaptrack_print is not installed (apt install heaptrack)");
+    if (print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack_print is not installed (apt install heaptrack)");
     // heaptrack_print picks its decompressor by extension.
     QTemporaryDir dir;
     QString input = file;

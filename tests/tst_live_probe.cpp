@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "TestSupport.h"
-#include "live/LiveQueries.h"
-#include "live/ProbeRecorder.h"
+#include "formats/live/LiveQueries.h"
+#include "formats/live/ProbeRecorder.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "store/TraceQueries.h"
@@ -65,7 +65,7 @@ bool torchAvailable() {
 }
 
 #define REQUIRE_TORCH()                                                                                                \
-    if (!torchAvailable()) QSKIP("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)")
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)")
 
 // Runs the training script under the probe; returns the finished process' output.
 ProcessResult runProbe(const QTemporaryDir& dir, const QStringList& probeArgs, const QStringList& scriptArgs = {}) {

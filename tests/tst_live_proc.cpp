@@ -18,11 +18,11 @@
 
 #include "LiveTestSupport.h"
 #include "TestSupport.h"
-#include "live/LiveFinalizer.h"
-#include "live/ProcFiles.h"
-#include "live/ProcRecorder.h"
-#include "live/ProcSampler.h"
-#include "live/ProcessTable.h"
+#include "formats/live/LiveFinalizer.h"
+#include "formats/live/ProcFiles.h"
+#include "formats/live/ProcRecorder.h"
+#include "formats/live/ProcSampler.h"
+#include "formats/live/ProcessTable.h"
 #include "store/Database.h"
 
 using namespace memviz;

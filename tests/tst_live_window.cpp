@@ -15,9 +15,9 @@
 
 #include "LiveActions.h"
 #include "TestSupport.h"
-#include "live/Launcher.h"
-#include "live/LiveQueries.h"
-#include "live/ProcRecorder.h"
+#include "formats/live/Launcher.h"
+#include "formats/live/LiveQueries.h"
+#include "formats/live/ProcRecorder.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/TraceSession.h"
@@ -28,8 +28,8 @@
 #include "widgets/live/ProbeDialog.h"
 #include "widgets/live/ProcessPickerDialog.h"
 #include "widgets/live/RecordingOptionsWidget.h"
-#include "live/RecordingName.h"
-#include "live/StderrTail.h"
+#include "formats/live/RecordingName.h"
+#include "formats/live/StderrTail.h"
 #include <QPlainTextEdit>
 #include <fcntl.h>
 

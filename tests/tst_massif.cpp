@@ -6,11 +6,11 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
-#include "importers/massif/MassifImporter.h"
-#include "importers/massif/MassifLabel.h"
+#include "formats/FormatRegistry.h"
+#include "formats/massif/MassifImporter.h"
+#include "formats/massif/MassifLabel.h"
 #include "store/Database.h"
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
 
@@ -132,7 +132,7 @@ void TestMassif::agreesWithMsPrint_data() {
 void TestMassif::agreesWithMsPrint() {
     QFETCH(QString, file);
     const QString msPrint = findTool("ms_print");
-    if (msPrint.isEmpty()) QSKIP("ms_print is not installed (apt install valgrind)");
+    if (msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("ms_print is not installed (apt install valgrind)");
     const MsPrintReport report = parseMsPrint(QString::fromUtf8(runProcess(msPrint, {file}).out));
     QTemporaryDir dir;
     Database db(dir.filePath("m.memviz").toStdString());

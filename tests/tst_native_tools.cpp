@@ -6,10 +6,10 @@
 #include "NativeToolOutput.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
-#include "store/HeaptrackQueries.h"
-#include "store/MassifQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
+#include "formats/massif/MassifQueries.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;
@@ -77,7 +77,7 @@ void TestNativeTools::heaptrackMatchesHeaptrackPrint() {
     QFETCH(QString, program);
     const QString heaptrack = findTool("heaptrack");
     const QString print = findTool("heaptrack_print");
-    if (heaptrack.isEmpty() || print.isEmpty()) QSKIP("heaptrack is not installed (apt install heaptrack)");
+    if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
     run(heaptrack, {"-o", dir.filePath("rec"), program});
     const QStringList made = QDir(dir.path()).entryList({"rec.*"}, QDir::Files);
@@ -171,7 +171,7 @@ void TestNativeTools::massifMatchesMsPrint() {
     QFETCH(QStringList, options);
     const QString valgrind = findTool("valgrind");
     const QString msPrint = findTool("ms_print");
-    if (valgrind.isEmpty() || msPrint.isEmpty()) QSKIP("valgrind is not installed (apt install valgrind)");
+    if (valgrind.isEmpty() || msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("valgrind is not installed (apt install valgrind)");
     QTemporaryDir dir;
     const QString out = dir.filePath("massif.out.test");
     run(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});

@@ -7,11 +7,11 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
 #include "store/Database.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 
 using namespace memviz;
 

@@ -73,7 +73,7 @@ private:
 
 void TestPickle::initTestCase() {
     QVERIFY(dir_.isValid());
-    if (memviz::test::python().isEmpty()) QSKIP("no Python interpreter for the oracle scripts");
+    if (memviz::test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter for the oracle scripts");
     const QByteArray used = runPython({memviz::test::oracle("make_pickles.py"), "--opcodes", dir_.path()});
     QVERIFY(!used.isEmpty());
     for (const QFileInfo& f : QDir(dir_.path()).entryInfoList({"*.pickle"}, QDir::Files, QDir::Name))

@@ -10,10 +10,10 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
-#include "importers/profiler/ProfilerTraceBuilder.h"
+#include "formats/FormatRegistry.h"
+#include "formats/profiler/ProfilerTraceBuilder.h"
 #include "store/Database.h"
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
@@ -398,7 +398,7 @@ void TestProfiler::realTraces_data() {
 void TestProfiler::realTraces() {
     QFETCH(QString, fixture);
     MEMVIZ_REQUIRE_FIXTURE(path, fixture);
-    if (test::python().isEmpty()) QSKIP("no python3 for the oracle");
+    if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
     const QJsonObject expected = runOracle("profiler_key_averages.py", {path});
     QVERIFY(!expected.isEmpty());
     QTemporaryDir dir;
@@ -444,7 +444,7 @@ void TestProfiler::realTraces() {
 
 void TestProfiler::realMemoryTimeline() {
     MEMVIZ_REQUIRE_FIXTURE(path, "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz");
-    if (test::python().isEmpty()) QSKIP("no python3 for the oracle");
+    if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
     const QJsonObject e = runOracle("memory_timeline.py", {path});
     QTemporaryDir dir;
     Database db(dir.filePath("s.memviz").toStdString());

@@ -11,10 +11,10 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;
@@ -89,7 +89,7 @@ private:
 
 void TestSnapshot::initTestCase() {
     QVERIFY(dir_.isValid());
-    if (memviz::test::python().isEmpty()) QSKIP("no Python interpreter for the generator and oracle scripts");
+    if (memviz::test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter for the generator and oracle scripts");
     const auto r = memviz::test::runProcess(memviz::test::python(),
                                             {memviz::test::oracle("make_snapshots.py"), dir_.path()});
     QVERIFY2(r.exitCode == 0, r.err.constData());

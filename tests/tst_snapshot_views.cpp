@@ -11,7 +11,7 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include <qcustomplot.h>
@@ -59,7 +59,7 @@ private:
 
 void TestSnapshotViews::initTestCase() {
     QVERIFY(dir_.isValid());
-    if (memviz::test::python().isEmpty()) QSKIP("no Python interpreter for the generator script");
+    if (memviz::test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter for the generator script");
     const auto r = memviz::test::runProcess(memviz::test::python(), {memviz::test::oracle("make_snapshots.py"), dir_.path()});
     QVERIFY2(r.exitCode == 0, r.err.constData());
 }

@@ -7,7 +7,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "store/Schema.h"

@@ -151,7 +151,7 @@ void TestWidgets::filterBoxFiltersOperators() {
 
 void TestWidgets::selectionRestrictsTheOperatorTable() {
     const QString py = test::python();
-    if (py.isEmpty()) QSKIP("no python3 for the oracle");
+    if (py.isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
     TraceSession session;
     QTemporaryDir dir;
     openSample(session, dir);

@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 
 namespace memviz {
 

@@ -12,7 +12,7 @@
 #include <QVBoxLayout>
 
 #include "core/Units.h"
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/ColumnFit.h"
 #include "widgets/SiteStacksModel.h"

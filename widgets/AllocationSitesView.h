@@ -3,6 +3,8 @@
 // (filterable, sortable) and the backtraces of the selected site.
 #include <QWidget>
 
+#include "formats/FormatIds.h"
+
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -21,7 +23,7 @@ public:
     explicit AllocationSitesView(TraceSession* session, QWidget* parent = nullptr);
 
     // True for traces this view has something to show for (heaptrack imports).
-    static bool appliesTo(const std::string& format) { return format == "heaptrack"; }
+    static bool appliesTo(const std::string& format) { return format == format_id::kHeaptrack; }
 
     AllocationSitesModel* sitesModel() const { return sites_; }
     SiteStacksModel* stacksModel() const { return stacks_; }

@@ -9,10 +9,8 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/Units.h"
-#include "store/Database.h"
 #include "widgets/ColumnFit.h"
 #include "widgets/TraceSession.h"
 #include "widgets/WindowShortcuts.h"
@@ -21,7 +19,8 @@ namespace memviz {
 
 AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidget* parent)
     : QWidget(parent), session_(session), what_(what), proxy_(new QSortFilterProxyModel(this)),
-      table_(new QTableView(this)), filter_(new QLineEdit(this)), scope_(new QLabel(this)), toolbar_(new QHBoxLayout) {
+      table_(new QTableView(this)), filter_(new QLineEdit(this)), scope_(new QLabel(this)), toolbar_(new QHBoxLayout),
+      query_(this) {
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
     exporting::addExportMenu(table_, what_); // right-click: CSV
@@ -49,12 +48,13 @@ AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidg
     layout->addLayout(toolbar_);
     layout->addWidget(table_);
 
-    connect(&watcher_, &QFutureWatcher<Result>::finished, this, &AsyncTableView::onQueryFinished);
+    query_.setErrorHandler([this](const QString& message) { scopeBase_ = tr("Cannot read %1: %2").arg(what_, message); });
+    connect(&query_, &BackgroundQuery::finished, this, &AsyncTableView::onQueryFinished);
     connect(session_, &TraceSession::traceChanged, this, &AsyncTableView::onTraceChanged);
     connect(session_, &TraceSession::selectionChanged, this, &AsyncTableView::refresh);
 }
 
-AsyncTableView::~AsyncTableView() { watcher_.waitForFinished(); }
+AsyncTableView::~AsyncTableView() { query_.cancel(); }
 
 void AsyncTableView::setSourceModel(QAbstractItemModel* model, int filterColumn, int sortRole, int sortColumn) {
     proxy_->setSourceModel(model);
@@ -97,10 +97,6 @@ void AsyncTableView::refresh() {
         updateScope();
         return;
     }
-    if (watcher_.isRunning()) {
-        refreshAgain_ = true;
-        return;
-    }
     const auto& sel = session_->selection();
     if (sel)
         scopeBase_ = (tr("%1 in %2 \u2013 %3")
@@ -109,39 +105,21 @@ void AsyncTableView::refresh() {
                                  QString::fromStdString(formatDuration(static_cast<double>(sel->end)))));
     else scopeBase_ = tr("%1, whole trace").arg(what_.left(1).toUpper() + what_.mid(1));
     updateScope();
-    // Each query opens its own read connection: SQLite connections stay on one thread.
-    const std::string store = session_->storePath().toStdString();
+    // The query runs on a worker with its own read connection (BackgroundQuery); a newer
+    // refresh supersedes it and its rows are dropped.
     Query query = makeQuery(session_->traceId(), sel);
-    pending_ = true;
-    watcher_.setFuture(QtConcurrent::run([store, query] {
-        Result result;
-        try {
-            Database db(store, Database::Mode::ReadOnly);
-            result.apply = query(db);
-        } catch (const std::exception& e) {
-            result.error = QString::fromUtf8(e.what());
-        }
-        return result;
-    }));
+    query_.run(session_->storePath(), [query](Database& db, const Progress&) { return query(db); });
 }
 
+// After the newest query's rows (or its error) landed.
 void AsyncTableView::onQueryFinished() {
-    pending_ = false;
-    if (refreshAgain_) {
-        refreshAgain_ = false;
-        refresh();
-        return;
-    }
-    const Result result = watcher_.result();
-    if (!result.error.isEmpty()) scopeBase_ = tr("Cannot read %1: %2").arg(what_, result.error);
-    if (result.apply) result.apply();
     updateScope();
     emit rowsUpdated();
 }
 
 void AsyncTableView::waitForQuery() {
-    while (pending_) {
-        watcher_.waitForFinished();
+    while (query_.isPending()) {
+        query_.wait();
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
 }

@@ -5,13 +5,13 @@
 // belongs to one trace (a new trace clears it); Esc in it clears it; the window's shortcuts
 // (Ctrl+E, F11, ...) work while it has the focus; when it hides rows the scope line says
 // "n of m rows shown (filter: ...)".
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <functional>
 #include <optional>
 
 #include "store/SeriesQuery.h"
+#include "widgets/BackgroundQuery.h"
 
 class QAbstractItemModel;
 class QHBoxLayout;
@@ -60,10 +60,6 @@ protected:
     TraceSession* session() const { return session_; }
 
 private:
-    struct Result {
-        Apply apply;
-        QString error;
-    };
     void onQueryFinished();
     void onTraceChanged();
     // The scope line: what the rows cover, and how many the filter shows.
@@ -78,9 +74,7 @@ private:
     QString scopeBase_;
     QString shownTrace_; // store and trace id whose rows (and filter) are shown
     QHBoxLayout* toolbar_;
-    QFutureWatcher<Result> watcher_;
-    bool refreshAgain_ = false;
-    bool pending_ = false;
+    BackgroundQuery query_; // the newest query supersedes a running one
     bool active_ = true;
 };
 

@@ -2,7 +2,7 @@
 
 #include <qcustomplot.h>
 
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {

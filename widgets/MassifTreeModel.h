@@ -4,7 +4,7 @@
 #include <QAbstractItemModel>
 #include <vector>
 
-#include "store/MassifQueries.h"
+#include "formats/massif/MassifQueries.h"
 
 namespace memviz {
 

@@ -5,7 +5,8 @@
 #include <QWidget>
 #include <vector>
 
-#include "store/MassifQueries.h"
+#include "formats/FormatIds.h"
+#include "formats/massif/MassifQueries.h"
 
 class QComboBox;
 class QLabel;
@@ -21,7 +22,7 @@ class MassifView : public QWidget {
 public:
     explicit MassifView(TraceSession* session, QWidget* parent = nullptr);
 
-    static bool appliesTo(const std::string& format) { return format == "massif"; }
+    static bool appliesTo(const std::string& format) { return format == format_id::kMassif; }
 
     MassifTreeModel* treeModel() const { return model_; }
     QTreeView* treeView() const { return view_; }

@@ -4,7 +4,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 
 namespace memviz {
 

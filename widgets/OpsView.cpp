@@ -3,7 +3,7 @@
 #include <QHeaderView>
 #include <QTableView>
 
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include "store/OpsQuery.h"
 #include "widgets/TraceSession.h"
 #include "widgets/OpsTableModel.h"

@@ -4,7 +4,7 @@
 // Self Allocation Count / Size. SortRole holds raw numbers.
 #include <QAbstractTableModel>
 
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 
 namespace memviz {
 

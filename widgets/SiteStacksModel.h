@@ -4,7 +4,7 @@
 #include <QAbstractItemModel>
 #include <vector>
 
-#include "store/HeaptrackQueries.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 
 namespace memviz {
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/CallSpanOverlay.h"
@@ -40,6 +41,12 @@ constexpr int kSelectionSettleMs = 150;
 // A layout that changes the plot's size asks the pyramid again. The size settles (the axis
 // labels depend on the values' range, not on the width); the cap only guards against a loop.
 constexpr int kMaxLayoutRefreshes = 8;
+// A press and release closer than this (Manhattan pixels) is a click on a moment, and a drag
+// narrower than this is no selection.
+constexpr int kClickRadiusPx = 3;
+// The time axis leaves this share of the trace's span free before its start and after its end.
+constexpr double kTimeMarginBefore = 0.01;
+constexpr double kTimeMarginAfter = 0.02;
 
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
@@ -53,9 +60,10 @@ QColor seriesColor(std::size_t i) {
 QString seriesLabel(const SeriesInfo& s, const TraceSession& session) {
     const QString device = QString::fromStdString(s.deviceName);
     if (s.style == kSeriesStacked) return QString::fromStdString(s.name);
-    if (s.deviceName == "process") return processSeriesLabel(s.name); // live /proc recordings
-    if (s.name != "allocated") return device + " " + QString::fromStdString(s.name);
-    if (session.metadata("allocated_source:" + device).startsWith("running sum"))
+    if (s.deviceName == device_name::kProcess) return processSeriesLabel(s.name); // live /proc recordings
+    if (s.name != series_name::kAllocated) return device + " " + QString::fromStdString(s.name);
+    if (session.metadata(QString::fromStdString(metadata_key::allocatedSource(s.deviceName))) ==
+        QLatin1String(metadata_key::kAllocatedFromRunningSum))
         return QObject::tr("%1 allocated (running sum of Bytes)").arg(device);
     return device;
 }
@@ -189,7 +197,7 @@ void TimelinePlot::rebuild() {
         // palette in order, so a stack's colours do not depend on the total's position.
         const bool totalOverStack = stacked[s.device] && s.style != kSeriesStacked && bytes;
         const QColor color = totalOverStack ? QColor(50, 50, 50) : seriesColor(colorIndex++);
-        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != "reserved" ? Qt::SolidLine : Qt::DashLine));
+        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine));
         int below = -2;
         if (s.style == kSeriesStacked) {
             const auto top = stackTop.find(s.device);
@@ -314,7 +322,8 @@ void TimelinePlot::createOverlayItems() {
 void TimelinePlot::resetZoom() {
     const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
     const double span = std::max<double>(1.0, static_cast<double>(r.end - r.begin));
-    plot_->xAxis->setRange(static_cast<double>(r.begin) - span * 0.01, static_cast<double>(r.end) + span * 0.02);
+    plot_->xAxis->setRange(static_cast<double>(r.begin) - span * kTimeMarginBefore,
+                           static_cast<double>(r.end) + span * kTimeMarginAfter);
     refreshNow();
 }
 
@@ -507,7 +516,7 @@ void TimelinePlot::onMouseMove(QMouseEvent* event) {
 
 void TimelinePlot::onMouseRelease(QMouseEvent* event) {
     if (!selecting_) {
-        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < 3;
+        const bool click = clickCandidate_ && (event->position() - pressPos_).manhattanLength() < kClickRadiusPx;
         clickCandidate_ = false;
         if (click && session_->isOpen())
             emit timeClicked(static_cast<std::int64_t>(std::llround(plot_->xAxis->pixelToCoord(event->position().x()))));
@@ -518,7 +527,7 @@ void TimelinePlot::onMouseRelease(QMouseEvent* event) {
     selectEnd_ = plot_->xAxis->pixelToCoord(event->position().x());
     const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
     selectionTimer_.stop();
-    if (pixels < 3) {
+    if (pixels < kClickRadiusPx) {
         session_->setSelection(std::nullopt);
         return;
     }
@@ -528,7 +537,7 @@ void TimelinePlot::onMouseRelease(QMouseEvent* event) {
 void TimelinePlot::commitDraggedSelection() {
     if (!session_->isOpen()) return;
     const double pixels = std::fabs(plot_->xAxis->coordToPixel(selectEnd_) - plot_->xAxis->coordToPixel(selectStart_));
-    if (pixels < 3) return;
+    if (pixels < kClickRadiusPx) return;
     const TimeRange range{static_cast<std::int64_t>(std::llround(std::min(selectEnd_, selectStart_))),
                           static_cast<std::int64_t>(std::llround(std::max(selectEnd_, selectStart_)))};
     if (session_->selection() && session_->selection()->begin == range.begin && session_->selection()->end == range.end) return;

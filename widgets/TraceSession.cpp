@@ -1,7 +1,7 @@
 #include "widgets/TraceSession.h"
 
 #include "core/Errors.h"
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 
 namespace memviz {
 

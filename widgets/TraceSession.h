@@ -24,7 +24,7 @@ public:
     // written by another memviz: as openLive does). Throws StoreError.
     void open(const QString& storePath, qint64 traceId);
     // Opens a live recording that is still being written: series come from its relational
-    // samples (live/LiveQueries) and grow with refreshLive(). Throws StoreError.
+    // samples (formats/live/LiveQueries) and grow with refreshLive(). Throws StoreError.
     void openLive(const QString& storePath, qint64 traceId);
     void close();
     bool isOpen() const { return db_ != nullptr; }

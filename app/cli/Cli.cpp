@@ -9,60 +9,22 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "core/Errors.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 
 namespace memviz::cli {
 
 namespace {
 
-const char* const kHelp = R"(memviz - see where memory went, and what to change
+const char* const kHelpHead = R"(memviz - see where memory went, and what to change
 
 usage:
   memviz [FILE_OR_DB]                 open the window (no file: the last one, or the sample)
   memviz --sample                     open the window on the bundled sample trace
   memviz --learn                      open the window and the Learn mode (lessons, OOM decoder)
-  memviz import FILE [--db OUT] [--format ID] [--json]
-                                      import a trace into a .memviz store
-  memviz summary FILE_OR_DB [--json] [--trace ID]
-                                      peak, final bytes and counts per device
-  memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END]
-             [--group-by-shapes] [--trace ID]
-                                      memory per operator (times in ns from the trace start;
-                                      profiler traces: key_averages semantics)
-  memviz traces DB [--json]           the traces a store holds
-  memviz formats                      the trace formats memviz reads
-  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
-             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
-             [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
-             [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
-             [--timeline] [--json]
-  memviz estimate --model PRESET --print-spec | --list-models
-                                      predicted peak memory of one training step and its breakdown
-                                      (--fit: the largest batch that fits; --list-models: the presets)
-  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]
-  memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model PRESET | --spec FILE.json]
-             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]
-             [--device cpu|cuda] [--limit SIZE]
-  memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]
-             [--message TEXT]
-                                      render the main window, the what-if panel or a lesson
-                                      offscreen to a PNG
-  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--progress] [--json]
-             -- CMD ARGS...
-  memviz record --pid PID --out DB [--interval-ms N] [--duration S] [--children] [--progress]
-             [--json]
-                                      sample a process' memory from /proc (launched, or
-                                      attached); Ctrl+C stops; the program's exit status is
-                                      stored and reported
-  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--progress] [--json]
-                                      record the PyTorch probe's stream (python3 -m memviz_probe;
-                                      --address ADDRESS is the same as --listen ADDRESS)
-  memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
-             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
-                                      decode a PyTorch out-of-memory message; with a model, the
-                                      fixes ranked by what they save (status 1: not a message)
-  memviz --help | --version
+)";
+
+const char* const kHelpTail = R"(  memviz --help | --version
   memviz COMMAND --help               the lines above about COMMAND
 
 FILE is any supported trace (sniffed by content, gzip/zstd transparent); DB is a .memviz
@@ -72,7 +34,6 @@ status (it is printed, and stored); 1 when nothing could be recorded or recordin
 The manual: man memviz.
 )";
 
-const char* const kCommands[] = {"import", "summary", "ops", "traces", "formats", "screenshot", "estimate", "record", "explain"};
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -107,18 +68,103 @@ int formatsCommand(const QStringList& args) {
     return 0;
 }
 
-// `memviz COMMAND --help`: the lines of kHelp about COMMAND (its usage lines, their
+// Every subcommand, in the order `memviz --help` lists them: its lines of the help text, and
+// what runs it. Help, dispatch and isCommandLineInvocation() read this table; a new
+// subcommand is one more row (ARCHITECTURE.md, "Adding a subcommand").
+struct Subcommand {
+    const char* name;
+    const char* usage; // its lines of `memviz --help`
+    int (*run)(int argc, char** argv, const QStringList& args);
+    bool ownApplication; // makes its own QApplication (the others run in a QCoreApplication)
+};
+
+const Subcommand kSubcommands[] = {
+    {"import",
+     R"(  memviz import FILE [--db OUT] [--format ID] [--json]
+                                      import a trace into a .memviz store
+)",
+     [](int, char**, const QStringList& args) { return importCommand(args); }, false},
+    {"summary",
+     R"(  memviz summary FILE_OR_DB [--json] [--trace ID]
+                                      peak, final bytes and counts per device
+)",
+     [](int, char**, const QStringList& args) { return summaryCommand(args); }, false},
+    {"ops",
+     R"(  memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END]
+             [--group-by-shapes] [--trace ID]
+                                      memory per operator (times in ns from the trace start;
+                                      profiler traces: key_averages semantics)
+)",
+     [](int, char**, const QStringList& args) { return opsCommand(args); }, false},
+    {"traces",
+     R"(  memviz traces DB [--json]           the traces a store holds
+)",
+     [](int, char**, const QStringList& args) { return tracesCommand(args); }, false},
+    {"formats",
+     R"(  memviz formats                      the trace formats memviz reads
+)",
+     [](int, char**, const QStringList& args) { return formatsCommand(args); }, false},
+    {"estimate",
+     R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
+             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
+             [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
+             [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
+             [--timeline] [--json]
+  memviz estimate --model PRESET --print-spec | --list-models
+                                      predicted peak memory of one training step and its breakdown
+                                      (--fit: the largest batch that fits; --list-models: the presets)
+)",
+     [](int, char**, const QStringList& args) { return estimateCommand(args); }, false},
+    {"screenshot",
+     R"(  memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]
+  memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model PRESET | --spec FILE.json]
+             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]
+             [--device cpu|cuda] [--limit SIZE]
+  memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]
+             [--message TEXT]
+                                      render the main window, the what-if panel or a lesson
+                                      offscreen to a PNG
+)",
+     [](int argc, char** argv, const QStringList& args) { return screenshotCommand(argc, argv, args); }, true},
+    {"record",
+     R"(  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--progress] [--json]
+             -- CMD ARGS...
+  memviz record --pid PID --out DB [--interval-ms N] [--duration S] [--children] [--progress]
+             [--json]
+                                      sample a process' memory from /proc (launched, or
+                                      attached); Ctrl+C stops; the program's exit status is
+                                      stored and reported
+  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--progress] [--json]
+                                      record the PyTorch probe's stream (python3 -m memviz_probe;
+                                      --address ADDRESS is the same as --listen ADDRESS)
+)",
+     [](int, char**, const QStringList& args) { return recordCommand(args); }, false},
+    {"explain",
+     R"(  memviz explain MESSAGE... | --file LOG | - [--json] [--model PRESET | --spec FILE.json]
+             [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--device cpu|cuda]
+                                      decode a PyTorch out-of-memory message; with a model, the
+                                      fixes ranked by what they save (status 1: not a message)
+)",
+     [](int, char**, const QStringList& args) { return explainCommand(args); }, false},
+};
+
+const Subcommand* findSubcommand(const QString& name) {
+    for (const Subcommand& c : kSubcommands)
+        if (name == QLatin1String(c.name)) return &c;
+    return nullptr;
+}
+
+QString helpText() {
+    QString text = QString::fromUtf8(kHelpHead);
+    for (const Subcommand& c : kSubcommands) text += QString::fromUtf8(c.usage);
+    return text + QString::fromUtf8(kHelpTail);
+}
+
+// `memviz COMMAND --help`: the lines of the help text about COMMAND (its usage lines, their
 // continuations and its description).
 QString commandHelp(const QString& command) {
-    const QString usage = "  memviz " + command;
-    QStringList lines;
-    bool inside = false;
-    for (const QString& line : QString::fromUtf8(kHelp).split('\n')) {
-        if (line.startsWith("  memviz ")) inside = line == usage || line.startsWith(usage + ' ');
-        else if (!line.startsWith("   ")) inside = false;
-        if (inside) lines << line;
-    }
-    return "usage:\n" + lines.join('\n') + "\n";
+    const Subcommand* c = findSubcommand(command);
+    return "usage:\n" + (c ? QString::fromUtf8(c->usage) : QStringLiteral("\n"));
 }
 
 } // namespace
@@ -128,8 +174,8 @@ bool isCommandLineInvocation(int argc, char** argv) {
     const char* a = argv[1];
     if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v"))
         return true;
-    for (const char* c : kCommands)
-        if (!std::strcmp(a, c)) return true;
+    for (const Subcommand& c : kSubcommands)
+        if (!std::strcmp(a, c.name)) return true;
     // A first word that is neither a subcommand nor an existing file is a mistyped command
     // (`memviz diff A B`): run() answers it with a usage error instead of opening the window
     // on a file that is not there. Options (--sample, Qt's -platform ...) go to the window.
@@ -139,7 +185,7 @@ bool isCommandLineInvocation(int argc, char** argv) {
 int run(int argc, char** argv) {
     const QString command = QString::fromLocal8Bit(argv[1]);
     if (command == "--help" || command == "-h") {
-        printOut(kHelp);
+        printOut(helpText());
         return 0;
     }
     if (command == "--version" || command == "-v") {
@@ -154,16 +200,11 @@ int run(int argc, char** argv) {
         return 0;
     }
     try {
-        if (command == "screenshot") return screenshotCommand(argc, argv, args);
-        QCoreApplication app(argc, argv);
-        if (command == "import") return importCommand(args);
-        if (command == "summary") return summaryCommand(args);
-        if (command == "ops") return opsCommand(args);
-        if (command == "traces") return tracesCommand(args);
-        if (command == "formats") return formatsCommand(args);
-        if (command == "estimate") return estimateCommand(args);
-        if (command == "record") return recordCommand(args);
-        if (command == "explain") return explainCommand(args);
+        if (const Subcommand* c = findSubcommand(command)) {
+            if (c->ownApplication) return c->run(argc, argv, args);
+            QCoreApplication app(argc, argv);
+            return c->run(argc, argv, args);
+        }
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");
         return 2;
@@ -175,7 +216,7 @@ int run(int argc, char** argv) {
         return 1;
     }
     QStringList commands;
-    for (const char* c : kCommands) commands << QString::fromLatin1(c);
+    for (const Subcommand& c : kSubcommands) commands << QString::fromLatin1(c.name);
     printErr("memviz: \"" + command + "\" is neither a command nor an existing file\n" +
              "commands: " + commands.join(", ") + "\n" + "usage: memviz COMMAND ARGS... | memviz [FILE_OR_DB] (see memviz --help)\n");
     return 2;

@@ -6,6 +6,7 @@
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
+#include "cli/CostModelOptions.h"
 #include "cli/Output.h"
 #include "core/Units.h"
 #include "costmodel/CostModel.h"
@@ -36,29 +37,6 @@ auto orUsage(F&& f) {
     } catch (const std::invalid_argument& e) {
         throw UsageError{QString::fromUtf8(e.what())};
     }
-}
-
-std::int64_t positive(const QCommandLineParser& p, const char* name) {
-    bool ok = false;
-    const qint64 v = p.value(name).toLongLong(&ok);
-    if (!ok || v < 1) throw UsageError{QStringLiteral("--%1 needs a positive number, got \"%2\"").arg(name, p.value(name))};
-    return v;
-}
-
-EstimateOptions optionsFrom(const QCommandLineParser& p) {
-    EstimateOptions o;
-    o.batch = p.isSet("batch") ? positive(p, "batch") : 1;
-    return orUsage([&] {
-        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
-        o.amp = p.isSet("amp");
-        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
-        if (p.isSet("optimizer-impl")) o.optimizerImpl = parseOptimizerImpl(p.value("optimizer-impl").toStdString());
-        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
-        if (p.isSet("device")) o.device = parseDevice(p.value("device").toStdString());
-        if (p.isSet("cuda-context")) o.cudaContextBytes = parseByteSize(p.value("cuda-context").toStdString());
-        o.training = !p.isSet("inference");
-        return o;
-    });
 }
 
 QString listModels() {
@@ -158,9 +136,7 @@ int estimateCommand(const QStringList& args) {
         return 0;
     }
     if (!p.isSet("batch") && !p.isSet("fit")) throw UsageError{QStringLiteral("--batch N is required\nusage: %1").arg(kUsage)};
-    EstimateOptions o = optionsFrom(p);
-    if (p.isSet("lbfgs-history")) o.lbfgsHistory = static_cast<int>(positive(p, "lbfgs-history"));
-    if (p.isSet("step")) o.step = static_cast<int>(positive(p, "step"));
+    EstimateOptions o = estimateOptionsFrom(p);
     o.timeline = p.isSet("timeline");
     const ResolvedModel model = resolveModel(spec);
     std::int64_t limit = -1, largest = -1;

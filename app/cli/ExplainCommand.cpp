@@ -9,6 +9,7 @@
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
+#include "cli/CostModelOptions.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
@@ -142,14 +143,8 @@ void addModelFixes(OomReport& report, const QCommandLineParser& p) {
             spec = readModelSpecFile(p.value("spec").toStdString());
         }
         if (title.isEmpty()) title = QString::fromStdString(spec.name);
-        bool ok = true;
-        if (p.isSet("batch")) o.batch = p.value("batch").toLongLong(&ok);
-        if (!ok || o.batch < 1) throw UsageError{"--batch needs a positive number, got \"" + p.value("batch") + "\""};
-        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
-        o.amp = p.isSet("amp");
-        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
-        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
-        o.device = p.isSet("device") ? parseDevice(p.value("device").toStdString()) : OomReportBuilder::deviceOf(report);
+        o.device = OomReportBuilder::deviceOf(report);
+        o = estimateOptionsFrom(p, o);
     } catch (const std::invalid_argument& e) {
         throw UsageError{QString::fromUtf8(e.what())};
     } catch (const SpecError& e) {

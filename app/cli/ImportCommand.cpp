@@ -5,7 +5,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 
 namespace memviz::cli {

@@ -3,9 +3,9 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include "store/Database.h"
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include <algorithm>
 
 namespace memviz::cli {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "store/OpsQuery.h"
-#include "store/ProfilerQuery.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "store/TraceQueries.h"
 
 namespace memviz::cli {

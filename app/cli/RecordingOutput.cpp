@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/Units.h"
-#include "live/Launcher.h"
+#include "formats/live/Launcher.h"
 
 namespace memviz::cli {
 

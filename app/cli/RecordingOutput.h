@@ -4,7 +4,7 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 
 namespace memviz::cli {
 

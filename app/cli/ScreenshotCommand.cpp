@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
+#include "cli/CostModelOptions.h"
 
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
@@ -38,19 +39,10 @@ void configureWhatIf(WhatIfPanel& panel, const QCommandLineParser& p) {
     if (p.isSet("model") && !panel.selectPreset(p.value("model").toLower()))
         throw UsageError{"unknown model preset \"" + p.value("model") + "\" (see memviz estimate --list-models)"};
     if (p.isSet("spec") && !panel.openSpec(p.value("spec"))) throw UsageError{panel.errorText()};
-    EstimateOptions o = panel.options();
-    try {
-        if (p.isSet("batch")) o.batch = p.value("batch").toLongLong();
-        if (p.isSet("dtype")) o.dtype = parseDType(p.value("dtype").toStdString());
-        if (p.isSet("optimizer")) o.optimizer = parseOptimizer(p.value("optimizer").toStdString());
-        if (p.isSet("checkpoint")) o.checkpoint = parseCheckpoint(p.value("checkpoint").toStdString());
-        if (p.isSet("device")) o.device = parseDevice(p.value("device").toStdString());
-    } catch (const std::invalid_argument& e) {
-        throw UsageError{QString::fromUtf8(e.what())};
-    }
-    o.amp = p.isSet("amp");
-    o.training = !p.isSet("inference");
-    panel.setOptions(o);
+    EstimateOptions base = panel.options();
+    base.amp = false;
+    base.training = true;
+    panel.setOptions(estimateOptionsFrom(p, base));
     if (p.isSet("limit") && !panel.limitPicker()->setTypedLimit(p.value("limit")))
         throw UsageError{"--limit needs a size such as 16GiB, got \"" + p.value("limit") + "\""};
 }

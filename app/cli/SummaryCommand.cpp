@@ -4,7 +4,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include "store/Database.h"
 
 namespace memviz::cli {

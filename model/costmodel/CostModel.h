@@ -21,6 +21,10 @@ struct Checkpointing {
     int segments = 0; // for Segments: checkpoint_sequential's K
 };
 
+// The CUDA context a process pays on its first CUDA call, outside PyTorch's allocator, when a
+// user asks for one without giving its size (the what-if panel's "Add a CUDA context").
+inline constexpr std::int64_t kDefaultCudaContextBytes = 500 * 1024 * 1024;
+
 struct EstimateOptions {
     std::int64_t batch = 1;
     DType dtype = DType::F32; // parameters and activations; int8 only for inference

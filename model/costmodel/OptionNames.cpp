@@ -12,6 +12,22 @@ std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
+
+constexpr DType kDTypeChoices[] = {DType::F32, DType::BF16, DType::F16, DType::F64, DType::I8};
+constexpr OptimizerKind kOptimizerChoices[] = {OptimizerKind::Sgd,     OptimizerKind::Momentum, OptimizerKind::Adam,
+                                               OptimizerKind::AdamW,   OptimizerKind::Adagrad,  OptimizerKind::RMSprop,
+                                               OptimizerKind::Lbfgs};
+constexpr OptimizerImpl kOptimizerImplChoices[] = {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach,
+                                                   OptimizerImpl::Fused};
+constexpr DeviceKind kDeviceChoices[] = {DeviceKind::Cpu, DeviceKind::Cuda};
+
+// The canonical word of each value, in the order given.
+template <typename T, std::size_t N>
+std::vector<std::string> wordsOf(const T (&values)[N], const char* (*word)(T)) {
+    std::vector<std::string> out;
+    for (const T& v : values) out.emplace_back(word(v));
+    return out;
+}
 } // namespace
 
 DType parseDType(const std::string& word) {
@@ -26,15 +42,14 @@ DType parseDType(const std::string& word) {
 
 OptimizerKind parseOptimizer(const std::string& word) {
     const std::string w = lower(word);
-    for (OptimizerKind k : {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Adam, OptimizerKind::AdamW,
-                            OptimizerKind::Adagrad, OptimizerKind::RMSprop, OptimizerKind::Lbfgs})
+    for (OptimizerKind k : kOptimizerChoices)
         if (w == optimizerName(k)) return k;
     throw std::invalid_argument("unknown optimizer \"" + word + "\" (use sgd, momentum, adam, adamw, adagrad, rmsprop or lbfgs)");
 }
 
 OptimizerImpl parseOptimizerImpl(const std::string& word) {
     const std::string w = lower(word);
-    for (OptimizerImpl i : {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach, OptimizerImpl::Fused})
+    for (OptimizerImpl i : kOptimizerImplChoices)
         if (w == optimizerImplName(i)) return i;
     throw std::invalid_argument("unknown optimizer implementation \"" + word + "\" (use auto, for-loop, foreach or fused)");
 }
@@ -72,6 +87,26 @@ std::string checkpointName(const Checkpointing& c) {
 }
 
 const char* deviceName(DeviceKind d) { return d == DeviceKind::Cuda ? "cuda" : "cpu"; }
+
+const std::vector<std::string>& dtypeNames() {
+    static const std::vector<std::string> names = wordsOf(kDTypeChoices, dtypeName);
+    return names;
+}
+
+const std::vector<std::string>& optimizerNames() {
+    static const std::vector<std::string> names = wordsOf(kOptimizerChoices, optimizerName);
+    return names;
+}
+
+const std::vector<std::string>& optimizerImplNames() {
+    static const std::vector<std::string> names = wordsOf(kOptimizerImplChoices, optimizerImplName);
+    return names;
+}
+
+const std::vector<std::string>& deviceNames() {
+    static const std::vector<std::string> names = wordsOf(kDeviceChoices, deviceName);
+    return names;
+}
 
 std::int64_t parseByteSize(const std::string& text) {
     std::size_t used = 0;

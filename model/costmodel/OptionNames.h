@@ -4,6 +4,7 @@
 // accepted words.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "costmodel/CostModel.h"
 
@@ -15,6 +16,13 @@ OptimizerImpl parseOptimizerImpl(const std::string& word); // auto for-loop fore
 Checkpointing parseCheckpoint(const std::string& word);   // none sqrt K
 DeviceKind parseDevice(const std::string& word);          // cpu cuda
 std::string checkpointName(const Checkpointing& c);       // "none", "sqrt", "4"
+
+// The canonical word of every value, in the order the what-if panel lists them: the one list
+// the command line's parsers accept and the panel's choices come from.
+const std::vector<std::string>& dtypeNames();         // fp32 bf16 fp16 fp64 int8
+const std::vector<std::string>& optimizerNames();     // sgd momentum adam adamw adagrad rmsprop lbfgs
+const std::vector<std::string>& optimizerImplNames(); // auto for-loop foreach fused
+const std::vector<std::string>& deviceNames();        // cpu cuda
 const char* deviceName(DeviceKind d);
 
 // "1073741824", "16GiB", "16G" (binary), "80GB" (decimal), "512MiB", "1.5TiB".

@@ -1,11 +1,10 @@
 #include "store/Schema.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/Errors.h"
 #include "store/Database.h"
-#include "store/LiveSchema.h"
-#include "store/NativeSchema.h"
 
 namespace memviz {
 
@@ -135,8 +134,15 @@ CREATE INDEX series_by_trace ON series(trace_id, device);
 CREATE INDEX series_chunks_by_time ON series_chunks(series_id, t_last);
 )SQL";
 
+// Version 2: a display hint for every series (with the heaptrack and massif tables).
+constexpr const char* kSchemaV2 = R"SQL(
+-- How the timeline draws a series: '' = a step line, 'stacked' = a filled area stacked on
+-- the 'stacked' series before it (same device, in creation order).
+ALTER TABLE series ADD COLUMN style TEXT NOT NULL DEFAULT '';
+)SQL";
+
 // Version 3: thread names; raw record streams other than events (profiler op calls,
-// allocation lifetimes) as chunks; per-operator profiler totals.
+// allocation lifetimes) as chunks. (The profiler's per-operator totals: formats/profiler.)
 constexpr const char* kSchemaV3 = R"SQL(
 CREATE TABLE threads (
     trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
@@ -157,32 +163,10 @@ CREATE TABLE record_chunks (
     data     BLOB    NOT NULL,
     PRIMARY KEY (trace_id, kind, chunk)
 );
-CREATE TABLE profiler_op_calls (
-    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    name     INTEGER NOT NULL,
-    shapes   INTEGER NOT NULL,
-    calls    INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, name, shapes)
-) WITHOUT ROWID;
-CREATE TABLE profiler_op_memory (
-    trace_id         INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    name             INTEGER NOT NULL,
-    shapes           INTEGER NOT NULL,
-    device           INTEGER NOT NULL,
-    bytes            INTEGER NOT NULL,
-    self_bytes       INTEGER NOT NULL,
-    allocs           INTEGER NOT NULL,
-    alloc_bytes      INTEGER NOT NULL,
-    self_allocs      INTEGER NOT NULL,
-    self_alloc_bytes INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, name, shapes, device)
-) WITHOUT ROWID;
 )SQL";
 
 // Version 4: call stacks as frames (any importer may use them; `stack_frames.stack` is the
-// events' stack id), and the tables of CUDA memory snapshots: the allocator state at the end
-// (segments, blocks), every allocation's lifetime (what was alive at any moment), the trace
-// entries per device, OOMs, annotations and the per-device replay figures. docs/formats-snapshot.md.
+// events' stack id). (The CUDA memory snapshot tables came in the same step: formats/snapshot.)
 constexpr const char* kSchemaV4 = R"SQL(
 CREATE TABLE frames (
     trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
@@ -199,118 +183,26 @@ CREATE TABLE stack_frames (
     frame    INTEGER NOT NULL,
     PRIMARY KEY (trace_id, stack, depth)
 ) WITHOUT ROWID;
-CREATE TABLE snapshot_devices (
-    trace_id                      INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device                        INTEGER NOT NULL,
-    cuda_device                   INTEGER NOT NULL,
-    entries                       INTEGER NOT NULL,
-    baseline_bytes                INTEGER NOT NULL,
-    baseline_blocks               INTEGER NOT NULL,
-    baseline_freed_blocks         INTEGER NOT NULL,
-    peak_seq                      INTEGER NOT NULL,
-    peak_bytes                    INTEGER NOT NULL,
-    final_replayed_bytes          INTEGER NOT NULL,
-    final_active_requested_bytes  INTEGER NOT NULL,
-    final_pending_requested_bytes INTEGER NOT NULL,
-    final_active_bytes            INTEGER NOT NULL,
-    unmatched_live_allocations    INTEGER NOT NULL,
-    size_mismatches               INTEGER NOT NULL,
-    reserved_initial_bytes        INTEGER NOT NULL,
-    reserved_final_bytes          INTEGER NOT NULL,
-    segments                      INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, device)
-) WITHOUT ROWID;
-CREATE TABLE snapshot_action_counts (
-    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device   INTEGER NOT NULL,
-    action   TEXT    NOT NULL,
-    count    INTEGER NOT NULL,
-    PRIMARY KEY (trace_id, device, action)
-) WITHOUT ROWID;
-CREATE TABLE snapshot_entry_chunks (
-    trace_id    INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device      INTEGER NOT NULL,
-    chunk       INTEGER NOT NULL,
-    first_seq   INTEGER NOT NULL,
-    entry_count INTEGER NOT NULL,
-    t_first     INTEGER NOT NULL,
-    t_last      INTEGER NOT NULL,
-    codec       INTEGER NOT NULL,
-    data        BLOB    NOT NULL,
-    PRIMARY KEY (trace_id, device, chunk)
-);
-CREATE TABLE snapshot_segments (
-    trace_id       INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device         INTEGER NOT NULL,
-    address        INTEGER NOT NULL,
-    total_size     INTEGER NOT NULL,
-    allocated_size INTEGER NOT NULL,
-    active_size    INTEGER NOT NULL,
-    requested_size INTEGER NOT NULL,
-    stream         INTEGER NOT NULL,
-    segment_type   TEXT    NOT NULL,
-    pool_id        TEXT    NOT NULL,
-    is_expandable  INTEGER NOT NULL,
-    stack          INTEGER NOT NULL
-);
-CREATE TABLE snapshot_blocks (
-    trace_id        INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device          INTEGER NOT NULL,
-    segment_address INTEGER NOT NULL,
-    address         INTEGER NOT NULL,
-    size            INTEGER NOT NULL,
-    requested_size  INTEGER NOT NULL,
-    state           TEXT    NOT NULL,
-    stack           INTEGER NOT NULL
-);
-CREATE TABLE snapshot_allocation_chunks (
-    trace_id    INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device      INTEGER NOT NULL,
-    chunk       INTEGER NOT NULL,
-    row_count   INTEGER NOT NULL,
-    codec       INTEGER NOT NULL,
-    data        BLOB    NOT NULL,
-    PRIMARY KEY (trace_id, device, chunk)
-);
-CREATE TABLE snapshot_ooms (
-    trace_id          INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device            INTEGER NOT NULL,
-    seq               INTEGER NOT NULL,
-    t                 INTEGER NOT NULL,
-    requested_bytes   INTEGER NOT NULL,
-    device_free_bytes INTEGER,
-    stack             INTEGER NOT NULL
-);
-CREATE TABLE snapshot_annotations (
-    trace_id    INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
-    device      INTEGER,
-    cuda_device INTEGER,
-    t           INTEGER,
-    time_us     INTEGER,
-    stage       TEXT    NOT NULL,
-    name        TEXT    NOT NULL
-);
 )SQL";
 
-constexpr const char* kIndexesV4 = R"SQL(
-CREATE INDEX snapshot_segments_by_device ON snapshot_segments(trace_id, device, address);
-CREATE INDEX snapshot_blocks_by_device ON snapshot_blocks(trace_id, device, address);
-CREATE INDEX snapshot_ooms_by_device ON snapshot_ooms(trace_id, device, seq);
-CREATE INDEX snapshot_annotations_by_trace ON snapshot_annotations(trace_id, t);
-)SQL";
-
-struct Step {
-    int version;
-    const char* sql[2];
+// The store's own steps; each format's come from the registry (formatSchemaSteps()).
+constexpr SchemaStep kCoreSteps[] = {
+    {1, kSchemaV1},
+    {1, kIndexesV1},
+    {2, kSchemaV2},
+    {3, kSchemaV3},
+    {4, kSchemaV4},
 };
 
-constexpr Step kSteps[] = {
-    {1, {kSchemaV1, kIndexesV1}},
-    {2, {kNativeSchemaSql, nullptr}}, // heaptrack and massif tables, series.style
-    {3, {kSchemaV3, nullptr}},        // profiler calls and totals, record chunks, threads
-    {4, {kSchemaV4, kIndexesV4}},     // CUDA memory snapshots, frames
-    {5, {kLiveSchemaSql, nullptr}},   // live recordings: samples, markers, probe ops
-};
+// Every statement of one version: the store's own first, then the formats' in registry order.
+std::vector<const char*> stepStatements(int version) {
+    std::vector<const char*> out;
+    for (const SchemaStep& step : kCoreSteps)
+        if (step.version == version) out.push_back(step.sql);
+    for (const SchemaStep& step : formatSchemaSteps())
+        if (step.version == version) out.push_back(step.sql);
+    return out;
+}
 
 // PRAGMA application_id: "mviz" in bytes 68-71 of the SQLite header, so a file manager
 // recognises a store by its content (packaging/memviz-mime.xml). A store written before this
@@ -328,6 +220,13 @@ bool hasForeignTables(Database& db) {
 
 } // namespace
 
+int currentSchemaVersion() {
+    int version = 0;
+    for (const SchemaStep& step : kCoreSteps) version = std::max(version, step.version);
+    for (const SchemaStep& step : formatSchemaSteps()) version = std::max(version, step.version);
+    return version;
+}
+
 void migrateSchema(Database& db, bool readOnly) {
     const int version = db.userVersion();
     if (version > kSchemaVersion)
@@ -340,29 +239,20 @@ void migrateSchema(Database& db, bool readOnly) {
     if (readOnly)
         throw StoreError(db.path() + ": schema version " + std::to_string(version) +
                          " needs migrating; open it writable once");
-    for (const Step& step : kSteps) {
-        if (step.version <= version) continue;
+    for (int next = version + 1; next <= kSchemaVersion; ++next) {
+        const std::vector<const char*> statements = stepStatements(next);
+        // A version nobody registers a step for is a mistake in this build, not in the file.
+        if (statements.empty()) throw StoreError("schema version " + std::to_string(next) + " has no migration step");
         Transaction tx(db);
-        for (const char* sql : step.sql)
-            if (sql) db.exec(sql);
-        db.exec("PRAGMA user_version = " + std::to_string(step.version));
+        for (const char* sql : statements) db.exec(sql);
+        db.exec("PRAGMA user_version = " + std::to_string(next));
         tx.commit();
     }
 }
 
-} // namespace memviz
-
-namespace memviz {
-
 std::vector<std::string> schemaStepSql(int version) {
-    for (const Step& step : kSteps)
-        if (step.version == version) {
-            std::vector<std::string> out;
-            for (const char* sql : step.sql)
-                if (sql) out.emplace_back(sql);
-            return out;
-        }
-    return {};
+    const std::vector<const char*> statements = stepStatements(version);
+    return {statements.begin(), statements.end()};
 }
 
 } // namespace memviz

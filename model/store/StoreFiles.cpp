@@ -7,8 +7,8 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
-#include "live/LiveFinalizer.h"
+#include "formats/FormatRegistry.h"
+#include "formats/live/LiveFinalizer.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 

@@ -29,14 +29,14 @@ inline constexpr const char* kSeriesStacked = "stacked";
 
 struct TraceInfo {
     std::string sourcePath;
-    std::string format;                     // importer id, e.g. "memviz-alloc-log"
+    std::string format;                     // importer id, one of formats/FormatIds.h format_id
     std::optional<std::int64_t> epochNs;    // source clock at t = 0, when known
     std::optional<std::int64_t> sourceSize; // bytes, to recognise the file again
     std::optional<std::int64_t> sourceMtimeNs;
     std::string timeKind = "time";          // "time" (ns), "index" (event number), or the
                                             // x unit of a profiler: "instructions", "bytes"
     // Fill this existing trace row instead of inserting one: a live recording's row exists
-    // from its first moment and is finalised into the ordinary shape (live/LiveFinalizer).
+    // from its first moment and is finalised into the ordinary shape (formats/live/LiveFinalizer).
     std::optional<std::int64_t> adoptTraceId;
 };
 

@@ -10,7 +10,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
-#include "importers/ImporterRegistry.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 
 namespace memviz::fuzz {

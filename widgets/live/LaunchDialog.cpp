@@ -12,8 +12,8 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
-#include "live/Launcher.h"
-#include "live/RecordingName.h"
+#include "formats/live/Launcher.h"
+#include "formats/live/RecordingName.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
 namespace memviz {

@@ -2,7 +2,7 @@
 
 #include <csignal>
 
-#include "live/ProcRecorder.h"
+#include "formats/live/ProcRecorder.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {

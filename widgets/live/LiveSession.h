@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 
-#include "live/Launcher.h"
-#include "live/Recorder.h"
+#include "formats/live/Launcher.h"
+#include "formats/live/Recorder.h"
 
 namespace memviz {
 

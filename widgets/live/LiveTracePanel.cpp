@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include <qcustomplot.h>
 
 #include "widgets/TimelinePlot.h"

@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
@@ -194,9 +195,9 @@ void LiveView::onStatus() {
         parts << durationText(s.lastT)
               << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
-            if (name == "rss" || name == "pss" || name.ends_with(" allocated"))
-                parts << QStringLiteral("%1 %2").arg(name == "rss" || name == "pss" ? processSeriesLabel(name)
-                                                                                  : QString::fromStdString(name),
+            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
+                proc || name.ends_with(std::string(" ") + series_name::kAllocated))
+                parts << QStringLiteral("%1 %2").arg(proc ? processSeriesLabel(name) : QString::fromStdString(name),
                                                      bytesText(value));
     }
     status_->setText(parts.join(QStringLiteral("  ·  ")));

@@ -12,7 +12,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "live/ProbeSocket.h"
+#include "formats/live/ProbeSocket.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
 namespace memviz {

@@ -6,7 +6,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "live/ProcessTable.h"
+#include "formats/live/ProcessTable.h"
 
 namespace memviz {
 

@@ -9,7 +9,6 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <unistd.h>
 
 #include "widgets/live/ProcessListModel.h"
@@ -20,7 +19,7 @@ namespace memviz {
 ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     : QDialog(parent), model_(new ProcessListModel(this)), proxy_(new QSortFilterProxyModel(this)),
       filter_(new QLineEdit(this)), table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
-      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
+      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)), listing_(this) {
     setWindowTitle(tr("Attach to Process"));
     resize(900, 600);
     proxy_->setSourceModel(model_);
@@ -68,12 +67,6 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     layout->addWidget(options_);
     layout->addWidget(buttons_);
 
-    connect(&watcher_, &QFutureWatcher<std::vector<ProcessEntry>>::finished, this, [this] {
-        const int keep = selectedPid();
-        model_->setProcesses(watcher_.result());
-        if (keep) selectPid(keep);
-        updateButtons();
-    });
     timer_.setInterval(2000);
     connect(&timer_, &QTimer::timeout, this, &ProcessPickerDialog::refresh);
     timer_.start();
@@ -81,15 +74,23 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     updateButtons();
 }
 
-ProcessPickerDialog::~ProcessPickerDialog() { watcher_.waitForFinished(); }
+ProcessPickerDialog::~ProcessPickerDialog() { listing_.cancel(); }
 
 void ProcessPickerDialog::refresh() {
-    if (watcher_.isRunning()) return;
-    watcher_.setFuture(QtConcurrent::run([] { return listProcesses(true); }));
+    if (listing_.isPending()) return; // a listing is on its way; the next tick asks again
+    listing_.run([this](const Progress&) -> BackgroundQuery::Apply {
+        std::vector<ProcessEntry> processes = listProcesses(true);
+        return [this, processes = std::move(processes)] {
+            const int keep = selectedPid();
+            model_->setProcesses(processes);
+            if (keep) selectPid(keep);
+            updateButtons();
+        };
+    });
 }
 
 void ProcessPickerDialog::waitForListing() {
-    watcher_.waitForFinished();
+    listing_.wait();
     QCoreApplication::processEvents();
 }
 

@@ -2,11 +2,11 @@
 // "Attach to Process…": the current user's processes (root: all), sortable, filterable,
 // refreshing every two seconds off the GUI thread; and the recording options.
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QTimer>
 #include <vector>
 
-#include "live/ProcessTable.h"
+#include "formats/live/ProcessTable.h"
+#include "widgets/BackgroundQuery.h"
 
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -50,7 +50,7 @@ private:
     QString suggestedStore_;
     QDialogButtonBox* buttons_;
     QTimer timer_;
-    QFutureWatcher<std::vector<ProcessEntry>> watcher_;
+    BackgroundQuery listing_; // the /proc listing, off the GUI thread
 };
 
 } // namespace memviz

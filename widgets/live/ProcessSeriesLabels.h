@@ -1,21 +1,24 @@
 #pragma once
-// Legend text for the series of a /proc recording (live/ProcSampler.h names them).
+// Legend text for the series of a /proc recording (formats/live/ProcSampler.h names them).
 #include <QObject>
 #include <QString>
 #include <string>
 
+#include "formats/FormatIds.h"
+
 namespace memviz {
 
 inline QString processSeriesLabel(const std::string& name) {
-    if (name == "rss") return QObject::tr("RSS");
-    if (name == "hwm") return QObject::tr("peak RSS (VmHWM)");
-    if (name == "rss_anon") return QObject::tr("RSS anonymous");
-    if (name == "rss_file") return QObject::tr("RSS file-backed");
-    if (name == "rss_shmem") return QObject::tr("RSS shared memory");
-    if (name == "swap") return QObject::tr("swapped out");
-    if (name == "pss") return QObject::tr("PSS");
-    if (name == "private") return QObject::tr("private");
-    if (name == "processes") return QObject::tr("processes");
+    using namespace proc_series;
+    if (name == kRss) return QObject::tr("RSS");
+    if (name == kHwm) return QObject::tr("peak RSS (VmHWM)");
+    if (name == kRssAnon) return QObject::tr("RSS anonymous");
+    if (name == kRssFile) return QObject::tr("RSS file-backed");
+    if (name == kRssShmem) return QObject::tr("RSS shared memory");
+    if (name == kSwap) return QObject::tr("swapped out");
+    if (name == kPss) return QObject::tr("PSS");
+    if (name == kPrivate) return QObject::tr("private");
+    if (name == kProcesses) return QObject::tr("processes");
     return QString::fromStdString(name);
 }
 

@@ -13,7 +13,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 
-#include "live/RecordingName.h"
+#include "formats/live/RecordingName.h"
 
 namespace memviz {
 

@@ -5,11 +5,10 @@
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
 
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/TraceAxis.h"
 #include "widgets/TraceSession.h"
@@ -27,7 +26,8 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), headline_(new QLabel(this)), plot_(new QCustomPlot(this)),
       bands_(new AllocationBands(plot_->xAxis, plot_->yAxis)), stack_(new StackPane(this)),
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
-      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)), momentLine_(new QCPItemStraightLine(plot_)) {
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)), momentLine_(new QCPItemStraightLine(plot_)),
+      layoutJob_(this) {
     momentLine_->setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
     momentLine_->setSelectable(false);
     momentLine_->setVisible(false);
@@ -60,29 +60,20 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
     layout->addWidget(headline_);
     layout->addWidget(split, 1);
 
-    connect(&watcher_, &QFutureWatcher<Computed>::finished, this, &ActiveMemoryView::onLayoutReady);
     connect(session_, &SnapshotSession::reloaded, this, &ActiveMemoryView::rebuild);
     connect(session_, &SnapshotSession::momentChanged, this, &ActiveMemoryView::showMoment);
     rebuild();
     showMoment();
 }
 
-ActiveMemoryView::~ActiveMemoryView() { watcher_.waitForFinished(); }
+ActiveMemoryView::~ActiveMemoryView() { layoutJob_.cancel(); }
 
-void ActiveMemoryView::waitForLayout() {
-    while (pending_) {
-        watcher_.waitForFinished();
-        onLayoutReady(); // may start the rebuild asked for meanwhile
-    }
-}
+void ActiveMemoryView::waitForLayout() { layoutJob_.wait(); }
 
 void ActiveMemoryView::rebuild() {
-    if (pending_) {
-        rebuildAgain_ = true;
-        return;
-    }
     bands_->setLayout({}, {});
     if (!session_->isActive()) {
+        layoutJob_.cancel();
         headline_->clear();
         plot_->replot();
         return;
@@ -90,8 +81,7 @@ void ActiveMemoryView::rebuild() {
     headline_->setText(tr("Stacking the allocations…"));
     const auto allocations = session_->sharedAllocations();
     const std::int64_t end = session_->trace()->summary().trace.durationNs;
-    pending_ = true;
-    watcher_.setFuture(QtConcurrent::run([allocations, end] {
+    layoutJob_.run([this, allocations, end](const Progress&) -> BackgroundQuery::Apply {
         std::vector<ActiveSpan> spans;
         spans.reserve(allocations->size());
         for (const SnapshotAllocationRow& a : *allocations) {
@@ -106,19 +96,11 @@ void ActiveMemoryView::rebuild() {
         Computed c;
         c.layout = layoutActiveMemory(spans, kMaxBands);
         for (const ActiveBand& b : c.layout.bands) c.sites.push_back((*allocations)[b.span].stack);
-        return c;
-    }));
+        return [this, c = std::move(c)]() mutable { applyLayout(std::move(c)); };
+    });
 }
 
-void ActiveMemoryView::onLayoutReady() {
-    if (!pending_) return; // already taken by waitForLayout()
-    pending_ = false;
-    if (rebuildAgain_) {
-        rebuildAgain_ = false;
-        rebuild();
-        return;
-    }
-    Computed c = watcher_.result();
+void ActiveMemoryView::applyLayout(Computed c) {
     bands_->setLayout(std::move(c.layout), std::move(c.sites));
     const QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
     headline_->setText(tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "

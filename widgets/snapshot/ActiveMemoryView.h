@@ -3,12 +3,12 @@
 // allocation a band from its allocation to its free, stacked in allocation order, coloured by
 // call site; the smaller ones summed in grey on top. Hovering names the allocation; a click
 // shows its stack and moves the other snapshot tabs to that moment.
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <vector>
 
 #include "trace/ActiveMemoryLayout.h"
+#include "widgets/BackgroundQuery.h"
 
 class QCPItemStraightLine;
 class QCustomPlot;
@@ -54,7 +54,7 @@ private:
         std::vector<std::int32_t> sites;
     };
     void rebuild();
-    void onLayoutReady();
+    void applyLayout(Computed c);
     void showMoment(); // the other tabs' moment as a dashed line
     void updateAxes();
     void onMouseMove(QMouseEvent* event);
@@ -68,9 +68,8 @@ private:
     StackPane* stack_;
     ScaledAxisTicker* timeTicker_;
     ScaledAxisTicker* bytesTicker_;
-    QFutureWatcher<Computed> watcher_;
-    bool pending_ = false, rebuildAgain_ = false;
     QCPItemStraightLine* momentLine_;
+    BackgroundQuery layoutJob_; // stacking the allocations, off the GUI thread
 };
 
 } // namespace memviz

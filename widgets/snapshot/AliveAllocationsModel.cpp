@@ -6,7 +6,7 @@
 
 #include "core/Units.h"
 #include "widgets/Export.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "trace/CudaAllocatorRules.h"
 #include "widgets/snapshot/SnapshotSession.h"
 

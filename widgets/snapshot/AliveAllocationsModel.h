@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 
 namespace memviz {
 

@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/snapshot/AliveAllocationsModel.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"

@@ -11,7 +11,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/Units.h"
 #include "store/Database.h"
@@ -36,7 +35,7 @@ QString swatch(const QColor& c, const QString& label) {
 AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new SegmentsModel(this)), proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView(this)), map_(new SegmentMapWidget(this)), moment_(new QLabel(this)), figures_(new QLabel(this)),
-      stack_(new StackPane(this)) {
+      stack_(new StackPane(this)), rebuild_(this) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(SegmentsModel::SortRole);
     table_->setModel(proxy_);
@@ -100,62 +99,48 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
         const QModelIndex source = proxy_->mapToSource(current);
         if (source.isValid()) map_->setSelectedSegment(static_cast<std::size_t>(source.row()));
     });
-    connect(&watcher_, &QFutureWatcher<AllocatorState>::finished, this, &AllocatorStateView::onStateReady);
+    // A store that cannot be read shows an empty state, as a failed rebuild does.
+    rebuild_.setErrorHandler([this](const QString&) {
+        state_ = {};
+        applyState();
+    });
     connect(session_, &SnapshotSession::reloaded, this, &AllocatorStateView::refresh);
     connect(session_, &SnapshotSession::momentChanged, this, &AllocatorStateView::refresh);
     refresh();
 }
 
-AllocatorStateView::~AllocatorStateView() { watcher_.waitForFinished(); }
+AllocatorStateView::~AllocatorStateView() { rebuild_.cancel(); }
 
-void AllocatorStateView::waitForQuery() {
-    while (pending_) {
-        watcher_.waitForFinished();
-        onStateReady(); // may start the rebuild asked for meanwhile
-    }
-}
+void AllocatorStateView::waitForQuery() { rebuild_.wait(); }
 
 QString AllocatorStateView::figuresText() const { return figures_->text(); }
 
 void AllocatorStateView::refresh() {
-    if (pending_) {
-        refreshAgain_ = true;
-        return;
-    }
     moment_->setText(session_->describeMoment());
     if (!session_->isActive()) {
+        rebuild_.cancel();
         state_ = {};
         applyState();
         return;
     }
     figures_->setText(tr("<span style='color:#666'>Rebuilding the allocator state %1…</span>").arg(session_->describeMoment()));
-    // Each query opens its own read connection: SQLite connections stay on one thread.
-    const std::string store = session_->trace()->storePath().toStdString();
     const std::int64_t trace = session_->trace()->traceId();
     const int device = session_->device();
     const std::int64_t moment = session_->moment();
     const auto allocations = session_->sharedAllocations();
-    pending_ = true;
-    watcher_.setFuture(QtConcurrent::run([store, trace, device, moment, allocations] {
-        try {
-            Database db(store, Database::Mode::ReadOnly);
-            return allocatorStateAt(db, trace, device, moment, *allocations);
-        } catch (const std::exception&) {
-            return AllocatorState{};
-        }
-    }));
-}
-
-void AllocatorStateView::onStateReady() {
-    if (!pending_) return; // already taken by waitForQuery()
-    pending_ = false;
-    if (refreshAgain_) {
-        refreshAgain_ = false;
-        refresh();
-        return;
-    }
-    state_ = watcher_.result();
-    applyState();
+    rebuild_.run(session_->trace()->storePath(),
+                 [this, trace, device, moment, allocations](Database& db, const Progress&) -> BackgroundQuery::Apply {
+                     AllocatorState state;
+                     try {
+                         state = allocatorStateAt(db, trace, device, moment, *allocations);
+                     } catch (const std::exception&) {
+                         state = {};
+                     }
+                     return [this, state = std::move(state)] {
+                         state_ = state;
+                         applyState();
+                     };
+                 });
 }
 
 void AllocatorStateView::applyState() {

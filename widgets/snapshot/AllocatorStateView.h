@@ -3,10 +3,10 @@
 // its segments drawn with their blocks, the segment table, and fragmentation figures:
 // reserved, allocated, pending free, free (reserved - allocated), inactive split bytes (free
 // bytes in segments that also hold blocks, which cannot be given back), the largest free gap.
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include "trace/AllocatorState.h"
+#include "widgets/BackgroundQuery.h"
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -34,7 +34,6 @@ public:
 
 private:
     void refresh();
-    void onStateReady();
     void applyState();
     void showFigures();
     void selectSegment(std::size_t index);
@@ -50,10 +49,8 @@ private:
     QLabel* figures_;
     StackPane* stack_;
     // Rebuilding the state undoes every entry after the moment: millions in big traces, so
-    // it runs off the GUI thread.
-    QFutureWatcher<AllocatorState> watcher_;
-    bool pending_ = false;      // a rebuild runs whose result is not taken yet
-    bool refreshAgain_ = false; // the moment changed while it ran
+    // it runs off the GUI thread; a newer moment supersedes a running rebuild.
+    BackgroundQuery rebuild_;
 };
 
 } // namespace memviz

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "core/Units.h"
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 
 namespace memviz {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "store/SnapshotQueries.h"
+#include "formats/snapshot/SnapshotQueries.h"
 
 namespace memviz {
 

@@ -6,7 +6,7 @@
 #include <QTextBrowser>
 #include <vector>
 
-#include "store/SnapshotRows.h"
+#include "formats/snapshot/SnapshotRows.h"
 
 namespace memviz {
 

@@ -37,7 +37,6 @@ using namespace costmodel;
 
 namespace {
 constexpr int kSliderSteps = 10; // slider positions per doubling of the batch
-constexpr std::int64_t kCudaContext = 500 * 1024 * 1024;
 QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
 std::int64_t batchForSlider(int v) { return std::llround(std::pow(2.0, v / double(kSliderSteps))); }
 int sliderForBatch(std::int64_t b) { return static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<std::int64_t>(1, b))) * kSliderSteps)); }
@@ -157,7 +156,7 @@ QWidget* WhatIfPanel::buildControls() {
 
     dtype_ = new QComboBox(box);
     dtype_->setObjectName("dtypeCombo");
-    for (const char* d : {"fp32", "bf16", "fp16", "fp64", "int8"}) dtype_->addItem(QString::fromLatin1(d));
+    for (const std::string& d : dtypeNames()) dtype_->addItem(QString::fromStdString(d));
     dtype_->setItemData(4, tr("int8: a quantized model, inference only"), Qt::ToolTipRole);
     form->addRow(tr("dtype"), dtype_);
     amp_ = new QCheckBox(tr("Mixed precision (autocast)"), box);
@@ -166,12 +165,12 @@ QWidget* WhatIfPanel::buildControls() {
 
     optimizer_ = new QComboBox(box);
     optimizer_->setObjectName("optimizerCombo");
-    for (const char* o : {"sgd", "momentum", "adam", "adamw", "adagrad", "rmsprop", "lbfgs"}) optimizer_->addItem(QString::fromLatin1(o));
-    optimizer_->setCurrentText("adam");
+    for (const std::string& o : optimizerNames()) optimizer_->addItem(QString::fromStdString(o));
+    optimizer_->setCurrentText(QString::fromLatin1(optimizerName(EstimateOptions{}.optimizer)));
     history_ = new QSpinBox(box);
     history_->setObjectName("historySpin");
     history_->setRange(1, 1000);
-    history_->setValue(100);
+    history_->setValue(EstimateOptions{}.lbfgsHistory);
     history_->setPrefix(tr("history "));
     auto* optRow = new QHBoxLayout;
     optRow->addWidget(optimizer_, 1);
@@ -187,10 +186,10 @@ QWidget* WhatIfPanel::buildControls() {
 
     device_ = new QComboBox(box);
     device_->setObjectName("deviceCombo");
-    device_->addItem(tr("CPU (64-byte aligned, no cache)"), "cpu");
-    device_->addItem(tr("CUDA (caching allocator)"), "cuda");
+    device_->addItem(tr("CPU (64-byte aligned, no cache)"), QString::fromLatin1(deviceName(DeviceKind::Cpu)));
+    device_->addItem(tr("CUDA (caching allocator)"), QString::fromLatin1(deviceName(DeviceKind::Cuda)));
     form->addRow(tr("Device"), device_);
-    cudaContext_ = new QCheckBox(tr("Add a CUDA context (%1)").arg(bytesText(kCudaContext)), box);
+    cudaContext_ = new QCheckBox(tr("Add a CUDA context (%1)").arg(bytesText(kDefaultCudaContextBytes)), box);
     cudaContext_->setObjectName("contextCheck");
     form->addRow(QString(), cudaContext_);
     limit_ = new MemoryLimitPicker(box);
@@ -326,7 +325,7 @@ EstimateOptions WhatIfPanel::options() const {
     o.checkpoint = parseCheckpoint(checkpoint_->currentData().toString().toStdString());
     o.training = !inference_->isChecked();
     o.device = parseDevice(device_->currentData().toString().toStdString());
-    o.cudaContextBytes = o.device == DeviceKind::Cuda && cudaContext_->isChecked() ? kCudaContext : 0;
+    o.cudaContextBytes = o.device == DeviceKind::Cuda && cudaContext_->isChecked() ? kDefaultCudaContextBytes : 0;
     return o;
 }
 

@@ -1,0 +1,83 @@
+#pragma once
+// The heaptrack tables (schema step 2, registered in formats/FormatRegistry.cpp).
+// Documented in docs/formats-native.md.
+namespace memviz {
+
+inline constexpr const char* kHeaptrackSchemaSql = R"SQL(
+-- heaptrack: one row per trace with heaptrack_print's headline figures.
+CREATE TABLE heaptrack_totals (
+    trace_id          INTEGER PRIMARY KEY REFERENCES traces(id) ON DELETE CASCADE,
+    heaptrack_version INTEGER NOT NULL,
+    file_version      INTEGER NOT NULL,
+    command           TEXT    NOT NULL,
+    calls             INTEGER NOT NULL, -- calls to allocation functions
+    temporary         INTEGER NOT NULL, -- temporary allocations
+    peak_bytes        INTEGER NOT NULL, -- peak heap memory consumption
+    peak_time_ms      INTEGER NOT NULL,
+    leaked_bytes      INTEGER NOT NULL, -- total memory leaked, suppressions applied
+    suppressed_bytes  INTEGER NOT NULL, -- leaks matched by a suppression
+    peak_rss_bytes    INTEGER NOT NULL,
+    total_time_ms     INTEGER NOT NULL  -- last timestamp + 1, as heaptrack_print reports it
+);
+-- heaptrack: instruction pointers and their frames; depth 0 is the frame at the address,
+-- depth 1.. the frames inlined into it (innermost first). Empty text = unknown.
+CREATE TABLE heaptrack_frames (
+    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    ip_id    INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    address  INTEGER NOT NULL,
+    module   TEXT    NOT NULL,
+    function TEXT    NOT NULL,
+    file     TEXT    NOT NULL,
+    line     INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, ip_id, depth)
+) WITHOUT ROWID;
+-- heaptrack: the backtrace tree; a node is a frame (ip) and its caller (parent, 0 = root).
+CREATE TABLE heaptrack_trace_nodes (
+    trace_id  INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    node_id   INTEGER NOT NULL,
+    ip_id     INTEGER NOT NULL,
+    parent_id INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, node_id)
+) WITHOUT ROWID;
+-- heaptrack: allocation infos (size, backtrace node); an event's address is its info id.
+-- There can be millions, so they are packed like series points (ChunkCodec's point columns,
+-- t = size, v = node_id), info_count of them from first_info on.
+CREATE TABLE heaptrack_alloc_info_chunks (
+    trace_id   INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    first_info INTEGER NOT NULL,
+    info_count INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    data       BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, first_info)
+) WITHOUT ROWID;
+-- heaptrack: bottom-up allocation sites (the frame that called the allocation function),
+-- merged the way heaptrack_print merges them.
+CREATE TABLE heaptrack_sites (
+    trace_id     INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    site_id      INTEGER NOT NULL,
+    ip_id        INTEGER NOT NULL,
+    function     TEXT    NOT NULL,
+    module       TEXT    NOT NULL,
+    file         TEXT    NOT NULL,
+    line         INTEGER NOT NULL,
+    allocations  INTEGER NOT NULL,
+    temporary    INTEGER NOT NULL,
+    peak_bytes   INTEGER NOT NULL,
+    leaked_bytes INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, site_id)
+) WITHOUT ROWID;
+-- heaptrack: the backtraces merged into each site, with their own costs.
+CREATE TABLE heaptrack_site_stacks (
+    trace_id     INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    site_id      INTEGER NOT NULL,
+    node_id      INTEGER NOT NULL,
+    allocations  INTEGER NOT NULL,
+    temporary    INTEGER NOT NULL,
+    peak_bytes   INTEGER NOT NULL,
+    leaked_bytes INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, site_id, node_id)
+) WITHOUT ROWID;
+)SQL";
+
+} // namespace memviz

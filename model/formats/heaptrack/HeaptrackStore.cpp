@@ -1,0 +1,133 @@
+#include "formats/heaptrack/HeaptrackStore.h"
+
+#include <algorithm>
+
+#include "formats/FormatIds.h"
+#include "formats/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackReader.h"
+#include "store/ChunkCodec.h"
+#include "store/Database.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
+#include "store/TraceWriter.h"
+
+namespace memviz {
+
+namespace {
+
+void writeTotals(Database& db, std::int64_t traceId, const HeaptrackModel& m, const HeaptrackHeader& h,
+                 std::int64_t totalTimeMs) {
+    Statement s(db, "INSERT INTO heaptrack_totals(trace_id, heaptrack_version, file_version, command, calls, temporary, "
+                    "peak_bytes, peak_time_ms, leaked_bytes, suppressed_bytes, peak_rss_bytes, total_time_ms) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    s.bind(1, traceId)
+        .bind(2, static_cast<std::int64_t>(h.heaptrackVersion))
+        .bind(3, static_cast<std::int64_t>(h.fileVersion))
+        .bind(4, h.command)
+        .bind(5, m.totals.calls)
+        .bind(6, m.totals.temporary)
+        .bind(7, m.totals.peak)
+        .bind(8, m.totals.peakTimeMs)
+        .bind(9, m.totals.leaked)
+        .bind(10, m.totals.suppressed)
+        .bind(11, m.totals.peakRssPages * h.pageSize)
+        .bind(12, totalTimeMs)
+        .run();
+}
+
+void writeFrames(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
+    Statement s(db, "INSERT INTO heaptrack_frames(trace_id, ip_id, depth, address, module, function, file, line) "
+                    "VALUES (?,?,?,?,?,?,?,?)");
+    for (std::size_t i = 1; i < m.ips.size(); ++i) {
+        const HeaptrackIp& ip = m.ips[i];
+        const auto row = [&](std::int64_t depth, const HeaptrackFrame& f) {
+            s.bind(1, traceId)
+                .bind(2, static_cast<std::int64_t>(i))
+                .bind(3, depth)
+                .bind(4, static_cast<std::int64_t>(ip.address))
+                .bind(5, m.string(ip.module))
+                .bind(6, m.string(f.function))
+                .bind(7, m.string(f.file))
+                .bind(8, static_cast<std::int64_t>(f.line))
+                .run();
+        };
+        row(0, ip.frame);
+        for (std::uint32_t k = 0; k < ip.inlinedCount; ++k) row(k + 1, m.inlined[ip.inlinedBegin + k]);
+    }
+}
+
+void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
+    Statement n(db, "INSERT INTO heaptrack_trace_nodes(trace_id, node_id, ip_id, parent_id) VALUES (?,?,?,?)");
+    for (std::size_t i = 1; i < m.nodes.size(); ++i)
+        n.bind(1, traceId)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, static_cast<std::int64_t>(m.nodes[i].ip))
+            .bind(4, static_cast<std::int64_t>(m.nodes[i].parent))
+            .run();
+    Statement a(db, "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, data) "
+                    "VALUES (?,?,?,?,?)");
+    std::vector<SeriesPoint> chunk;
+    chunk.reserve(std::min(kHeaptrackInfosPerChunk, m.infos.size()));
+    for (std::size_t first = 0; first < m.infos.size(); first += kHeaptrackInfosPerChunk) {
+        chunk.clear();
+        for (std::size_t i = first; i < m.infos.size() && chunk.size() < kHeaptrackInfosPerChunk; ++i)
+            chunk.push_back({m.infos[i].size, static_cast<std::int64_t>(m.infos[i].node)});
+        a.bind(1, traceId)
+            .bind(2, static_cast<std::int64_t>(first))
+            .bind(3, static_cast<std::int64_t>(chunk.size()))
+            .bind(4, kCodecZstdColumns)
+            .bindBlob(5, encodePoints(chunk))
+            .run();
+    }
+}
+
+void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
+    Statement site(db, "INSERT INTO heaptrack_sites(trace_id, site_id, ip_id, function, module, file, line, allocations, "
+                       "temporary, peak_bytes, leaked_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    Statement stack(db, "INSERT INTO heaptrack_site_stacks(trace_id, site_id, node_id, allocations, temporary, "
+                        "peak_bytes, leaked_bytes) VALUES (?,?,?,?,?,?,?)");
+    for (std::size_t i = 0; i < m.sites.size(); ++i) {
+        const HeaptrackSite& s = m.sites[i];
+        if (s.nodes.empty()) continue;
+        const HeaptrackIp& ip = m.ip(s.ip);
+        site.bind(1, traceId)
+            .bind(2, static_cast<std::int64_t>(i))
+            .bind(3, static_cast<std::int64_t>(s.ip))
+            .bind(4, m.string(ip.frame.function))
+            .bind(5, m.string(ip.module))
+            .bind(6, m.string(ip.frame.file))
+            .bind(7, static_cast<std::int64_t>(ip.frame.line))
+            .bind(8, s.cost.allocations)
+            .bind(9, s.cost.temporary)
+            .bind(10, s.cost.peak)
+            .bind(11, s.cost.leaked)
+            .run();
+        for (std::uint32_t node : s.nodes) {
+            const HeaptrackCost& c = m.costs[node];
+            stack.bind(1, traceId)
+                .bind(2, static_cast<std::int64_t>(i))
+                .bind(3, static_cast<std::int64_t>(node))
+                .bind(4, c.allocations)
+                .bind(5, c.temporary)
+                .bind(6, c.peak)
+                .bind(7, c.leaked)
+                .run();
+        }
+    }
+}
+
+} // namespace
+
+void writeHeaptrackTables(TraceWriter& out, const HeaptrackModel& model, const HeaptrackHeader& header,
+                          std::int64_t totalTimeMs) {
+    Database& db = out.database();
+    const std::int64_t traceId = out.traceId();
+    writeTotals(db, traceId, model, header, totalTimeMs);
+    writeFrames(db, traceId, model);
+    writeNodesAndInfos(db, traceId, model);
+    writeSites(db, traceId, model);
+    out.setMetadata(metadata_key::kHeaptrackCommand, header.command);
+    out.setMetadata(metadata_key::kHeaptrackFileVersion, std::to_string(header.fileVersion));
+    if (header.attached) out.setMetadata(metadata_key::kHeaptrackAttached, "1");
+}
+
+} // namespace memviz

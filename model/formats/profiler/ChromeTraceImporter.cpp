@@ -1,0 +1,33 @@
+#include "formats/profiler/ChromeTraceImporter.h"
+
+#include "core/Progress.h"
+#include "formats/profiler/ChromeTraceScanner.h"
+#include "formats/profiler/ProfilerTraceBuilder.h"
+#include "io/InputFile.h"
+#include "store/TraceWriter.h"
+
+namespace memviz {
+
+std::vector<std::string> ChromeTraceImporter::filePatterns() const {
+    return {"*.pt.trace.json", "*.pt.trace.json.gz", "*.json", "*.json.gz"};
+}
+
+int ChromeTraceImporter::sniff(std::string_view head, std::string_view) const {
+    const std::size_t start = head.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return 0;
+    if (head[start] == '{' && head.find("\"traceEvents\"") != std::string_view::npos) return 95;
+    if (head[start] == '[' && head.find("\"ph\"") != std::string_view::npos &&
+        (head.find("\"cpu_op\"") != std::string_view::npos || head.find("\"Operator\"") != std::string_view::npos ||
+         head.find("\"[memory]\"") != std::string_view::npos))
+        return 80;
+    return 0;
+}
+
+void ChromeTraceImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
+    ScannedTrace scanned = scanChromeTrace(in, out, progress);
+    out.setEpochNs(scanned.originNs);
+    out.extendDuration(scanned.endNs);
+    buildProfilerTrace(scanned, out, progress);
+}
+
+} // namespace memviz

@@ -1,0 +1,301 @@
+#include "formats/profiler/ChromeTraceScanner.h"
+
+
+#include <array>
+#include <charconv>
+#include <deque>
+#include <future>
+#include <memory>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "io/InputFile.h"
+#include "io/JsonEventStream.h"
+#include "io/Numbers.h"
+#include "formats/profiler/ChromeEventParser.h"
+#include "store/TraceWriter.h"
+#include "store/WorkQueue.h"
+
+namespace memviz {
+
+
+std::string deviceTypeName(int type) {
+    static const char* const names[] = {"cpu",  "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip",
+                                        "fpga", "ort",  "xla",    "vulkan", "metal",  "xpu",   "mps",
+                                        "meta", "hpu",  "ve",     "lazy",   "ipu",    "mtia",  "privateuseone"};
+    if (type >= 0 && type < static_cast<int>(std::size(names))) return names[type];
+    return "device" + std::to_string(type);
+}
+
+bool countsAsCpuMemory(int type) { return type == 0 || type == 2 || type == 5; }
+
+namespace {
+
+// The categories of CPU-side events: the ones key_averages attributes memory to.
+bool isCpuSideCategory(std::string_view cat) {
+    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" ||
+           cat == "cuda_driver" || cat == "Runtime" || cat == "python_function";
+}
+
+// A JSON number token in microseconds ("1623142623460121", "12.345", "1e3") to ns, exactly
+// for integers and up to three decimals.
+bool microsToNs(std::string_view text, std::int64_t& ns) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    // One pass: [-]digits[.digits], anything else (an exponent) through a double.
+    std::size_t i = !text.empty() && text.front() == '-' ? 1 : 0;
+    while (i < text.size() && isDigit(text[i])) ++i;
+    const std::size_t intEnd = i;
+    std::int64_t frac = 0;
+    if (i < text.size() && text[i] == '.') {
+        int scale = 100;
+        for (std::size_t k = 0; ++i < text.size() && isDigit(text[i]); ++k) {
+            if (k < 3) frac += (text[i] - '0') * scale, scale /= 10;
+            else if (k == 3 && text[i] >= '5') frac += 1; // round half up at ns
+        }
+    }
+    if (i == text.size()) {
+        std::int64_t whole = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + intEnd, whole);
+        if (ec != std::errc() || p != text.data() + intEnd) return false;
+        if (__builtin_mul_overflow(whole, 1000, &ns)) return false;
+        ns += text.front() == '-' ? -frac : frac;
+        return true;
+    }
+    if (text[i] != 'e' && text[i] != 'E') return false;
+    double d = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
+    ns = static_cast<std::int64_t>(std::llround(d * 1000.0));
+    return true;
+}
+
+// "[[1, 2], []]" whatever the spacing in the file, like str(evt.input_shapes).
+std::string normaliseShapes(std::string_view raw) {
+    std::string out;
+    out.reserve(raw.size() + 8);
+    for (char c : raw) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+        out.push_back(c);
+        if (c == ',') out.push_back(' ');
+    }
+    return out;
+}
+
+class Scanner {
+public:
+    Scanner(InputFile& in, TraceWriter& out, const Progress& progress) : in_(in), out_(out), progress_(progress) {
+        noShapes_ = out_.name(NameKind::Shapes, "");
+    }
+
+    ScannedTrace run() {
+        JsonEventStream stream(in_, "traceEvents");
+        stream.run([this](const JsonEventStream::Batch& b) { submit(b); },
+                   [this](std::string_view key, std::string_view raw) { member(key, raw); });
+        while (!pending_.empty()) takeOldest();
+        if (!stream.sawEvents()) throw ImportError(in_.path() + ": no traceEvents in the trace");
+        return finish();
+    }
+
+private:
+    void member(std::string_view key, std::string_view raw) {
+        if (key == "baseTimeNanoseconds") {
+            const auto v = parseInt64(raw);
+            if (!v) throw ImportError(in_.path() + ": baseTimeNanoseconds is not an integer: " + std::string(raw.substr(0, 40)));
+            baseTimeNs_ = *v;
+        } else if (key == "schemaVersion" || key == "distributedInfo" || key == "displayTimeUnit") {
+            std::string value(raw);
+            if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+            out_.setMetadata(key, value);
+        }
+    }
+
+    // Batches are parsed on two worker threads, each with its own parser, while this thread
+    // reads and splits the file and takes the parsed events in file order.
+    struct Pending {
+        std::shared_ptr<ParsedBatch> batch;
+        std::future<void> parsed;
+    };
+
+    void submit(const JsonEventStream::Batch& b) {
+        // Batches are reused: fresh pages for every batch cost more than parsing it.
+        std::shared_ptr<ParsedBatch> batch;
+        if (spare_.empty()) {
+            batch = std::make_shared<ParsedBatch>();
+        } else {
+            batch = std::move(spare_.back());
+            spare_.pop_back();
+        }
+        batch->reset(b.data, b.size, b.offset, kBatchPadding);
+        auto done = std::make_shared<std::promise<void>>();
+        Pending p{batch, done->get_future()};
+        const std::size_t worker = submitted_++ % kWorkers;
+        workers_[worker]->post([batch, done, parser = &parsers_[worker]] {
+            parser->parse(*batch);
+            done->set_value();
+        });
+        pending_.push_back(std::move(p));
+        // Bounded: at most a few batches in flight.
+        while (pending_.size() > 2 * kWorkers) takeOldest();
+    }
+
+    void takeOldest() {
+        Pending p = std::move(pending_.front());
+        pending_.pop_front();
+        p.parsed.get();
+        const ParsedBatch& b = *p.batch;
+        for (const EventFields& e : b.events) {
+            eventOffset_ = e.offset;
+            take(e);
+            ++result_.eventCount;
+        }
+        if (b.failed) {
+            const std::string at = in_.path() + ": byte " + std::to_string(b.errorOffset) + ": ";
+            if (b.incomplete) throw ImportError(at + "invalid JSON: an event is not complete");
+            if (b.wholeBatch) throw ImportError(at + "invalid JSON: " + b.error);
+            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) +
+                              ": " + b.error);
+        }
+        progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
+        spare_.push_back(std::move(p.batch));
+    }
+
+    // Events come in long runs from one thread: the last label is remembered.
+    std::int32_t thread(const EventFields& e) {
+        if (lastThread_ >= 0 && e.pid == lastPid_ && e.tid == lastTid_) return lastThread_;
+        std::string label(e.pid);
+        label += '/';
+        label += e.tid;
+        lastPid_.assign(e.pid);
+        lastTid_.assign(e.tid);
+        lastThread_ = out_.thread(label);
+        return lastThread_;
+    }
+
+    // Input Dims by their text in the file, normalised once.
+    std::int32_t shapes(std::string_view raw) {
+        if (raw.empty()) return noShapes_;
+        const auto it = shapeIds_.find(raw);
+        if (it != shapeIds_.end()) return it->second;
+        const std::int32_t id = out_.name(NameKind::Shapes, normaliseShapes(raw));
+        shapeIds_.emplace(std::string(raw), id);
+        return id;
+    }
+
+    [[noreturn]] void failAtEvent(const std::string& why) const {
+        throw ImportError(in_.path() + ": byte " + std::to_string(eventOffset_) + ": event " +
+                          std::to_string(result_.eventCount + 1) + ": " + why);
+    }
+
+    void skipMemory(const std::string& why) {
+        if (result_.skippedMemory++ == 0)
+            result_.firstSkipLocation =
+                "event " + std::to_string(result_.eventCount + 1) + ", byte " + std::to_string(eventOffset_) + ": " + why;
+    }
+
+    void take(const EventFields& e) {
+        std::int64_t ts = 0;
+        if (e.hasTs && !microsToNs(e.ts, ts)) {
+            if (e.name == "[memory]") skipMemory("non-numeric ts");
+            return;
+        }
+        if (e.hasTs) {
+            // Times become ns from the earliest event: no two may be 2^63 ns (292 years) apart.
+            std::int64_t dur = 0, end = ts;
+            if (e.hasDur && microsToNs(e.dur, dur) && dur > 0 && __builtin_add_overflow(ts, dur, &end))
+                failAtEvent("ts + dur is past 2^63 - 1 ns");
+            const std::int64_t lo = std::min(minTs_, ts), hi = std::max(maxEnd_, end);
+            std::int64_t span = 0;
+            if (__builtin_sub_overflow(hi, lo, &span))
+                failAtEvent("its time is more than 292 years from another event's (a damaged ts?)");
+            minTs_ = lo;
+            maxEnd_ = hi;
+        }
+        const bool oom = e.name == "[OutOfMemory]";
+        if (e.name == "[memory]" || oom) {
+            if (!e.hasTs) return skipMemory("no ts");
+            if (e.badArg || !e.hasDeviceType || (!e.hasBytes && !oom)) return skipMemory("missing or non-numeric args");
+            // Every memory sum (live bytes, an op's inclusive and self bytes) is a sum of some of
+            // these, so their absolute values together must fit int64.
+            if (e.bytes == std::numeric_limits<std::int64_t>::min() ||
+                __builtin_add_overflow(absoluteBytes_, e.bytes < 0 ? -e.bytes : e.bytes, &absoluteBytes_))
+                failAtEvent("the memory events' Bytes add up past 2^63 - 1 (a damaged file?)");
+            MemoryRecord m;
+            m.t = ts;
+            m.bytes = e.bytes;
+            m.address = e.addr;
+            m.hasAddress = e.hasAddr;
+            m.totalAllocated = e.totalAllocated;
+            m.totalReserved = e.totalReserved;
+            m.hasTotals = e.hasTotalAllocated && e.hasTotalReserved;
+            m.deviceType = static_cast<std::int32_t>(e.deviceType);
+            m.deviceId = static_cast<std::int32_t>(e.deviceId);
+            m.thread = thread(e);
+            m.outOfMemory = oom;
+            m.order = static_cast<std::int64_t>(result_.memory.size());
+            result_.memory.push_back(m);
+            return;
+        }
+        if (e.ph != "X" || !isCpuSideCategory(e.cat) || !e.hasTs) return;
+        if (e.cat == "Operator") sawOldOperators_ = true;
+        OpRecord op;
+        op.t = ts;
+        std::int64_t dur = 0;
+        if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) op.dur = dur;
+        op.thread = thread(e);
+        op.name = out_.name(NameKind::Op, e.name);
+        op.shapes = shapes(e.inputDims);
+        result_.ops.push_back(op);
+    }
+
+    ScannedTrace finish() {
+        if (minTs_ == std::numeric_limits<std::int64_t>::max()) minTs_ = 0;
+        for (MemoryRecord& m : result_.memory) m.t -= minTs_;
+        for (OpRecord& o : result_.ops) o.t -= minTs_;
+        if (__builtin_add_overflow(minTs_, baseTimeNs_, &result_.originNs))
+            throw ImportError(in_.path() + ": baseTimeNanoseconds plus the first event's ts is past 2^63 - 1 ns");
+        result_.endNs = maxEnd_ == std::numeric_limits<std::int64_t>::min() ? 0 : maxEnd_ - minTs_;
+        result_.path = in_.path();
+        result_.family = sawOldOperators_ ? "pytorch<=1.9" : (baseTimeNs_ ? "pytorch>=2.4" : "pytorch1.10-2.3");
+        return std::move(result_);
+    }
+
+    InputFile& in_;
+    TraceWriter& out_;
+    const Progress& progress_;
+    static constexpr std::size_t kWorkers = 2;
+    static constexpr std::size_t kBatchPadding = 64; // JsonEventStream's promise, kept for simdjson
+    // Declared before the queues: a queue's thread is joined before its parser goes.
+    std::array<EventBatchParser, kWorkers> parsers_;
+    std::array<std::unique_ptr<WorkQueue>, kWorkers> workers_{std::make_unique<WorkQueue>(), std::make_unique<WorkQueue>()};
+    std::deque<Pending> pending_;
+    std::vector<std::shared_ptr<ParsedBatch>> spare_;
+    std::size_t submitted_ = 0;
+    std::int64_t eventOffset_ = 0;
+    ScannedTrace result_;
+    std::int32_t noShapes_ = 0;
+    std::string lastPid_, lastTid_;
+    std::int32_t lastThread_ = -1;
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+    };
+    std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> shapeIds_;
+    std::int64_t minTs_ = std::numeric_limits<std::int64_t>::max();
+    std::int64_t maxEnd_ = std::numeric_limits<std::int64_t>::min();
+    std::int64_t baseTimeNs_ = 0;
+    std::int64_t absoluteBytes_ = 0; // sum of |Bytes| of the memory events kept
+    bool sawOldOperators_ = false;
+};
+
+} // namespace
+
+ScannedTrace scanChromeTrace(InputFile& in, TraceWriter& out, const Progress& progress) {
+    return Scanner(in, out, progress).run();
+}
+
+} // namespace memviz

@@ -1,0 +1,270 @@
+#include "formats/snapshot/SnapshotBuilder.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "formats/FormatIds.h"
+#include "formats/snapshot/SnapshotTablesWriter.h"
+#include "store/TraceWriter.h"
+
+namespace memviz::snapshot {
+
+namespace {
+
+constexpr std::size_t kEntriesPerChunk = 65536;
+
+EventKind eventKindOf(Action a) {
+    switch (a) {
+    case Action::Alloc: return EventKind::Alloc;
+    case Action::FreeCompleted:
+    case Action::Free: return EventKind::Free;
+    case Action::FreeRequested: return EventKind::FreeRequested;
+    case Action::SegmentAlloc: return EventKind::SegmentAlloc;
+    case Action::SegmentFree: return EventKind::SegmentFree;
+    case Action::SegmentMap: return EventKind::SegmentMap;
+    case Action::SegmentUnmap: return EventKind::SegmentUnmap;
+    case Action::Oom: return EventKind::Oom;
+    default: return EventKind::Marker;
+    }
+}
+
+} // namespace
+
+SnapshotBuilder::SnapshotBuilder(TraceWriter& out, const StackTable& stacks, const SnapshotData& data)
+    : out_(out), stacks_(stacks), data_(data), opOfStack_(stacks.stacks().size(), -2) {}
+
+SnapshotBuilder::~SnapshotBuilder() = default;
+
+std::string SnapshotBuilder::where(const Device& d, std::int64_t seq) const {
+    const std::string list = d.number == kHostDevice ? "host_traces" : "device_traces[" + std::to_string(d.number) + "]";
+    return seq < 0 ? deviceName(d.number) : list + "[" + std::to_string(seq) + "]";
+}
+
+void SnapshotBuilder::createDevices() {
+    static const std::vector<Entry> kNoEntries;
+    std::vector<std::int64_t> numbers;
+    for (const auto& [number, entries] : data_.traces)
+        if (!entries.empty()) numbers.push_back(number);
+    for (const Segment& s : data_.segments) numbers.push_back(s.cudaDevice);
+    // CUDA devices in order, pinned host memory last.
+    std::sort(numbers.begin(), numbers.end(), [](std::int64_t a, std::int64_t b) {
+        return (a == kHostDevice) != (b == kHostDevice) ? b == kHostDevice : a < b;
+    });
+    numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+    devices_.resize(numbers.size());
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        Device& d = devices_[i];
+        d.number = numbers[i];
+        d.index = out_.device(deviceName(d.number));
+        d.entries = &kNoEntries;
+        for (const auto& [number, entries] : data_.traces)
+            if (number == d.number && !entries.empty()) d.entries = &entries;
+        for (const Segment& s : data_.segments)
+            if (s.cudaDevice == d.number) d.segments.push_back(&s);
+    }
+}
+
+// Real time when every entry has time_us, else entry numbers (and the axis says so).
+void SnapshotBuilder::computeTimes() {
+    std::int64_t withTime = 0, total = 0;
+    t0Us_ = std::numeric_limits<std::int64_t>::max();
+    for (const Device& d : devices_)
+        for (const Entry& e : *d.entries) {
+            ++total;
+            if (e.hasTime) {
+                ++withTime;
+                t0Us_ = std::min(t0Us_, e.timeUs);
+            }
+        }
+    timed_ = total > 0 && withTime == total;
+    if (withTime > 0 && !timed_)
+        out_.warn("missing_time", "device_traces",
+                  "entries without time_us among entries with it; the timeline uses entry numbers instead of time");
+    if (!timed_) {
+        out_.setTimeKind("index");
+        t0Us_ = 0;
+    } else {
+        std::int64_t epochNs = 0;
+        if (__builtin_mul_overflow(t0Us_, std::int64_t{1000}, &epochNs))
+            throw ImportError("snapshot: time_us " + std::to_string(t0Us_) + " is out of range");
+        out_.setEpochNs(epochNs);
+    }
+    for (Device& d : devices_) {
+        const auto& entries = *d.entries;
+        d.times.resize(entries.size());
+        std::int64_t last = 0;
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            std::int64_t t = static_cast<std::int64_t>(k);
+            if (timed_) {
+                std::int64_t deltaUs = 0;
+                if (__builtin_sub_overflow(entries[k].timeUs, t0Us_, &deltaUs) ||
+                    __builtin_mul_overflow(deltaUs, std::int64_t{1000}, &t))
+                    throw ImportError(where(d, static_cast<std::int64_t>(k)) + ": time_us " +
+                                      std::to_string(entries[k].timeUs) + " is out of range");
+                if (t < last) {
+                    if (!d.outOfOrder++)
+                        out_.warn("out_of_order_time", where(d, static_cast<std::int64_t>(k)),
+                                  "entries with a time_us earlier than the entry before them; drawn at the earlier "
+                                  "entry's time");
+                    t = last;
+                }
+            }
+            d.times[k] = last = t;
+        }
+    }
+}
+
+std::int32_t SnapshotBuilder::opOf(std::int32_t stack) {
+    if (stack < 0 || static_cast<std::size_t>(stack) >= opOfStack_.size()) return kNoName;
+    std::int32_t& op = opOfStack_[static_cast<std::size_t>(stack)];
+    if (op == -2) {
+        const std::string site = stacks_.siteOf(stack);
+        op = site.empty() ? kNoName : out_.name(NameKind::Op, site);
+    }
+    return op;
+}
+
+void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables) {
+    const Entry& en = (*d.entries)[k];
+    const auto seq = static_cast<std::int64_t>(k);
+    const std::int64_t t = d.times[k];
+    DeviceReplay& r = d.replay;
+
+    // An alloc at a live address: the allocation it displaces counts as freed here.
+    while (d.nextImplicit < r.implicitFrees.size() && r.implicitFrees[d.nextImplicit].first == seq) {
+        const Allocation& old = r.allocations[static_cast<std::size_t>(r.implicitFrees[d.nextImplicit++].second)];
+        Event f;
+        f.timeNs = t;
+        f.address = old.address;
+        f.size = old.requestedSize;
+        f.op = opOf(old.stack);
+        f.stack = old.stack;
+        f.device = d.index;
+        f.kind = EventKind::Free;
+        f.flags = kFlagImplicit;
+        out_.addEvent(f);
+        out_.warn("alloc_over_live", where(d, seq),
+                  "allocs at an address that was still allocated; the earlier allocation counts as freed there");
+    }
+
+    Event e;
+    e.timeNs = t;
+    e.address = en.addr;
+    e.size = en.size;
+    e.stack = en.stack;
+    e.device = d.index;
+    e.kind = eventKindOf(en.action);
+    e.op = opOf(en.stack);
+    if (e.kind == EventKind::Free) {
+        const std::int32_t id = r.allocationOfEntry[k];
+        if (id < 0) {
+            e.size = 0;
+            e.flags = kFlagUnmatched;
+            out_.warn("double_free", where(d, seq), "frees of an address that was already freed; ignored");
+        } else {
+            const Allocation& a = r.allocations[static_cast<std::size_t>(id)];
+            e.size = a.requestedSize;
+            if (a.origin == Origin::Traced) {
+                e.op = opOf(a.stack); // memory per site: a free goes where its allocation came from
+                if (en.size != a.requestedSize)
+                    out_.warn("free_size_mismatch", where(d, seq),
+                              "frees whose size differs from their alloc's; the alloc's size is used");
+            } else {
+                e.op = kNoName; // its alloc was not recorded
+                e.flags = kFlagPreexisting;
+            }
+        }
+    }
+    out_.addEvent(e);
+    if (e.kind == EventKind::Alloc || e.kind == EventKind::Free)
+        out_.addPoint(d.allocatedSeries, t, r.allocatedAfter[k]);
+    if (e.kind >= EventKind::SegmentAlloc && e.kind <= EventKind::SegmentUnmap) {
+        d.reserved += (e.kind == EventKind::SegmentAlloc || e.kind == EventKind::SegmentMap) ? en.size : -en.size;
+        out_.addPoint(d.reservedSeries, t, d.reserved);
+    }
+    if (en.action == Action::Oom) {
+        SnapshotOomRow oom;
+        oom.device = d.index;
+        oom.seq = seq;
+        oom.t = t;
+        oom.requestedBytes = en.size;
+        if (en.hasAddr) oom.deviceFreeBytes = en.addr;
+        oom.stack = en.stack;
+        tables.addOom(oom);
+    }
+    d.chunk.push_back(e);
+    if (d.chunk.size() == kEntriesPerChunk) {
+        tables.addEntryChunk(d.index, d.chunks++, seq + 1 - static_cast<std::int64_t>(d.chunk.size()), d.chunk);
+        d.chunk.clear();
+    }
+}
+
+// Every device's entries merged by time (ties: device order), so the event stream is in time order.
+void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& progress) {
+    for (Device& d : devices_) {
+        d.allocatedSeries = out_.createSeries(d.index, series_name::kAllocated, "bytes", true);
+        d.reservedSeries = out_.createSeries(d.index, series_name::kReserved, "bytes", false);
+        d.reserved = d.replay.reservedInitial;
+        // Before the first entry: what was allocated before the trace, and the reserved memory.
+        out_.addPoint(d.allocatedSeries, 0, d.replay.baselineBytes);
+        out_.addPoint(d.reservedSeries, 0, d.reserved);
+    }
+    std::int64_t emitted = 0;
+    for (;;) {
+        Device* best = nullptr;
+        for (Device& d : devices_)
+            if (d.next < d.entries->size() && (!best || d.times[d.next] < best->times[best->next])) best = &d;
+        if (!best) break;
+        emitEntry(*best, best->next++, tables);
+        if ((++emitted & 0xffff) == 0) progress.checkCancelled();
+    }
+    for (Device& d : devices_) {
+        if (!d.chunk.empty())
+            tables.addEntryChunk(d.index, d.chunks++,
+                                 static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), d.chunk);
+        d.chunk.clear();
+        d.chunk.shrink_to_fit();
+    }
+}
+
+void SnapshotBuilder::writeWarnings(const Device& d) {
+    const DeviceReplay& r = d.replay;
+    const std::string at = deviceName(d.number);
+    for (std::int64_t i = 0; i < r.baselineBlocks && !d.entries->empty(); ++i)
+        out_.warn("pre_existing_allocations", at,
+                  "allocations whose alloc is not in the trace (recording began after them, or its ring buffer of "
+                  "max_entries dropped the oldest entries); allocated bytes start from them as a baseline");
+    if (r.reservedInitial < 0)
+        out_.warn("reserved_inconsistent", at,
+                  "the segments at the end hold less memory than the trace's segment entries imply; reserved bytes "
+                  "go below zero");
+    if (r.unmatchedLive)
+        out_.warn("alive_not_in_segments", at,
+                  std::to_string(r.unmatchedLive) +
+                      " allocations alive at the end of the trace are not allocated blocks of the final segments");
+    if (r.sizeMismatches)
+        out_.warn("block_size_mismatch", at,
+                  std::to_string(r.sizeMismatches) +
+                      " allocations alive at the end have another requested size than their block in the segments");
+    if (r.endBlocksFreedInTrace)
+        out_.warn("freed_block_alive", at,
+                  std::to_string(r.endBlocksFreedInTrace) +
+                      " allocated blocks at the end were last seen freed in the trace; counted as pre-existing");
+}
+
+void SnapshotBuilder::build(const Progress& progress) {
+    createDevices();
+    computeTimes();
+    for (Device& d : devices_) {
+        d.replay = replayDevice(*d.entries, d.segments, data_.unknownActions.size());
+        progress.checkCancelled();
+    }
+    SnapshotTablesWriter tables(out_.database(), out_.traceId());
+    emitEvents(tables, progress);
+    writeTables(tables);
+    for (const Device& d : devices_) writeWarnings(d);
+}
+
+} // namespace memviz::snapshot

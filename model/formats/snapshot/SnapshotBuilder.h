@@ -1,0 +1,68 @@
+#pragma once
+// Turns SnapshotData into a trace: one memviz device per CUDA device (and one for pinned host
+// memory), its "allocated" series (primary: the summary's peak and final bytes) and
+// "reserved" series, one event per trace entry in time order, and the snapshot tables
+// (allocations with their lifetimes, final segments and blocks, frames, OOMs, annotations,
+// the replay figures). Times are ns from the earliest entry's time_us, or entry numbers
+// when the file has no times.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/snapshot/SnapshotData.h"
+#include "formats/snapshot/SnapshotReplay.h"
+#include "formats/snapshot/StackTable.h"
+
+namespace memviz {
+class Progress;
+class SnapshotTablesWriter;
+class TraceWriter;
+}
+
+namespace memviz::snapshot {
+
+class SnapshotBuilder {
+public:
+    SnapshotBuilder(TraceWriter& out, const StackTable& stacks, const SnapshotData& data);
+    ~SnapshotBuilder();
+
+    void build(const Progress& progress);
+    // Metadata the importer adds (e.g. the pickle protocol).
+    void setPickleProtocol(int protocol) { pickleProtocol_ = protocol; }
+
+private:
+    struct Device {
+        std::int64_t number = 0;  // CUDA device, or kHostDevice
+        std::uint16_t index = 0;  // memviz device
+        const std::vector<Entry>* entries = nullptr;
+        std::vector<const Segment*> segments;
+        std::vector<std::int64_t> times; // per entry: ns from t0, or the entry number
+        DeviceReplay replay;
+        std::int64_t allocatedSeries = 0, reservedSeries = 0;
+        std::int64_t reserved = 0;
+        std::size_t next = 0;       // next entry to emit
+        std::vector<Event> chunk;   // this device's entries, for snapshot_entry_chunks
+        std::int64_t chunks = 0;
+        std::size_t nextImplicit = 0; // into replay.implicitFrees
+        std::int64_t outOfOrder = 0;
+    };
+    void createDevices();
+    void computeTimes();
+    void emitEvents(SnapshotTablesWriter& tables, const Progress& progress);
+    void emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables);
+    std::int32_t opOf(std::int32_t stack);
+    void writeTables(SnapshotTablesWriter& tables);
+    void writeWarnings(const Device& d);
+    std::string where(const Device& d, std::int64_t seq) const;
+
+    TraceWriter& out_;
+    const StackTable& stacks_;
+    const SnapshotData& data_;
+    std::vector<Device> devices_;
+    std::vector<std::int32_t> opOfStack_;
+    bool timed_ = false;
+    int pickleProtocol_ = 0;
+    std::int64_t t0Us_ = 0;
+};
+
+} // namespace memviz::snapshot

@@ -1,0 +1,20 @@
+#pragma once
+// Packs allocation lifetimes (SnapshotAllocationRow) into compressed column BLOBs, one row per
+// 64K allocations: a 1M-entry snapshot has ~300K of them, and as rows they took longer to
+// insert than Python takes to read the whole file.
+#include <span>
+#include <vector>
+
+#include "formats/snapshot/SnapshotRows.h"
+
+namespace memviz {
+
+constexpr int kCodecZstdAllocationColumns = 1;
+constexpr std::size_t kAllocationsPerChunk = 65536;
+
+std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationRow> rows);
+// Appends the rows of a blob to `out`; `device` fills their device field. Throws StoreError
+// for a damaged blob.
+void decodeAllocations(std::span<const unsigned char> blob, int device, std::vector<SnapshotAllocationRow>& out);
+
+} // namespace memviz

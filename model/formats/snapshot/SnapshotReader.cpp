@@ -1,0 +1,415 @@
+#include "formats/snapshot/SnapshotReader.h"
+
+#include <charconv>
+#include <unordered_map>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "formats/FormatIds.h"
+#include "formats/snapshot/KeyDispatch.h"
+
+namespace memviz::snapshot {
+
+namespace {
+
+using pickle::Document;
+using pickle::Kind;
+using pickle::Value;
+using Where = std::function<std::string()>;
+
+[[noreturn]] void wrongType(const Where& where, std::string_view field, const Value& v, const char* expected) {
+    throw ImportError(where() + ": '" + std::string(field) + "' is " + pickle::kindWithArticle(v.kind) + ", not " + expected);
+}
+
+[[noreturn]] void outOfRange(const Where& where, std::string_view field, const Value& v, const char* range) {
+    const std::string value = v.kind == Kind::UInt64 ? std::to_string(static_cast<std::uint64_t>(v.payload))
+                                                     : std::to_string(v.payload);
+    throw ImportError(where() + ": '" + std::string(field) + "' is out of range (" + value + "; expected " + range + ")");
+}
+
+// An int that fits int64: a value in [2^63, 2^64) is the right type but out of range.
+std::int64_t signedInt(const Value& v, const Where& where, std::string_view field) {
+    if (v.kind == Kind::UInt64) outOfRange(where, field, v, "at most 2^63 - 1");
+    if (v.kind != Kind::Int) wrongType(where, field, v, "an int");
+    return v.payload;
+}
+
+std::int64_t nonNegative(const Value& v, const Where& where, std::string_view field) {
+    if (v.kind == Kind::Int || v.kind == Kind::UInt64) {
+        if (v.kind == Kind::UInt64 || v.payload < 0) outOfRange(where, field, v, "0 to 2^63 - 1");
+        return v.payload;
+    }
+    wrongType(where, field, v, "an int");
+}
+
+// Addresses and stream handles: any 64-bit pattern (a value >= 2^63 keeps its bits).
+std::int64_t bits64(const Value& v, const Where& where, std::string_view field) {
+    if (v.kind != Kind::Int && v.kind != Kind::UInt64) wrongType(where, field, v, "an int");
+    return v.payload;
+}
+
+std::string textOf(const Document& doc, const Value& v) {
+    char buf[64];
+    switch (v.kind) {
+    case Kind::Str: return std::string(doc.text(v));
+    case Kind::Bool: return v.payload ? "True" : "False";
+    case Kind::None: return "None";
+    case Kind::Int: return std::to_string(v.payload);
+    case Kind::UInt64: return std::to_string(static_cast<std::uint64_t>(v.payload));
+    case Kind::Float: {
+        const auto r = std::to_chars(buf, buf + sizeof buf, doc.real(v));
+        return std::string(buf, r.ptr);
+    }
+    default: return pickle::debugString(doc, v, 16, 4096);
+    }
+}
+
+enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree };
+enum class SF : std::uint8_t {
+    Unknown, Device, Address, TotalSize, AllocatedSize, ActiveSize, RequestedSize, Stream, SegmentType, PoolId,
+    Expandable, Frames, Blocks,
+};
+enum class BF : std::uint8_t { Unknown, Address, Size, RequestedSize, State, Frames, History };
+
+class Reader {
+public:
+    Reader(const Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
+        : doc_(doc), stacks_(stacks), progress_(progress), warn_(warn) {}
+
+    SnapshotData run();
+
+private:
+    void readTopDict(const Value& root);
+    void readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice);
+    Segment readSegment(const Value& v, const Where& where);
+    Block readBlock(const Value& v, std::int64_t runningAddress, const Where& where);
+    std::vector<Entry> readTrace(const Value& list, const std::string& name);
+    Entry readEntry(const Value& v, const Where& where);
+    void readAnnotations(const Value& list);
+    void flattenSettings(const std::string& prefix, const Value& v, int depth);
+    void readHost(const Value* segments, const Value* traces);
+
+    const Document& doc_;
+    StackTable& stacks_;
+    const Progress& progress_;
+    const WarnFn& warn_;
+    SnapshotData out_;
+    std::unordered_map<std::string, std::int32_t> unknownActions_;
+    std::int64_t entriesRead_ = 0;
+
+    KeyDispatch<EF, 6> entryKeys_{{{{"action", EF::Action}, {"addr", EF::Addr}, {"size", EF::Size},
+                                    {"time_us", EF::TimeUs}, {"frames", EF::Frames}, {"device_free", EF::DeviceFree}}},
+                                  EF::Unknown};
+    KeyDispatch<Action, 11> actions_{{{{"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested},
+                                       {"free_completed", Action::FreeCompleted}, {"free", Action::Free},
+                                       {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree},
+                                       {"segment_map", Action::SegmentMap}, {"segment_unmap", Action::SegmentUnmap},
+                                       {"snapshot", Action::Snapshot}, {"oom", Action::Oom}, {"annotate", Action::Annotate}}},
+                                     Action::Unknown};
+    KeyDispatch<SF, 12> segmentKeys_{{{{"device", SF::Device}, {"address", SF::Address}, {"total_size", SF::TotalSize},
+                                       {"allocated_size", SF::AllocatedSize}, {"active_size", SF::ActiveSize},
+                                       {"requested_size", SF::RequestedSize}, {"stream", SF::Stream},
+                                       {"segment_type", SF::SegmentType}, {"segment_pool_id", SF::PoolId},
+                                       {"is_expandable", SF::Expandable}, {"frames", SF::Frames}, {"blocks", SF::Blocks}}},
+                                     SF::Unknown};
+    KeyDispatch<BF, 6> blockKeys_{{{{"address", BF::Address}, {"size", BF::Size}, {"requested_size", BF::RequestedSize},
+                                    {"state", BF::State}, {"frames", BF::Frames}, {"history", BF::History}}},
+                                  BF::Unknown};
+    KeyDispatch<BlockState, 3> states_{{{{"active_allocated", BlockState::ActiveAllocated},
+                                         {"active_pending_free", BlockState::ActivePendingFree},
+                                         {"inactive", BlockState::Inactive}}},
+                                       BlockState::Unknown};
+};
+
+Entry Reader::readEntry(const Value& v, const Where& where) {
+    if (v.kind != Kind::Dict) throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
+    const auto kv = doc_.items(v);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        switch (entryKeys_(doc_, kv[i])) {
+        case EF::Action: action = &kv[i + 1]; break;
+        case EF::Addr: addr = &kv[i + 1]; break;
+        case EF::Size: size = &kv[i + 1]; break;
+        case EF::TimeUs: time = &kv[i + 1]; break;
+        case EF::Frames: frames = &kv[i + 1]; break;
+        case EF::DeviceFree: free = &kv[i + 1]; break;
+        case EF::Unknown: break;
+        }
+    }
+    Entry e;
+    if (!action) throw ImportError(where() + ": an entry without 'action'");
+    if (action->kind != Kind::Str) wrongType(where, "action", *action, "a str");
+    e.action = actions_(doc_, *action);
+    if (e.action == Action::Unknown) {
+        const std::string name(doc_.text(*action));
+        auto [it, inserted] = unknownActions_.try_emplace(name, static_cast<std::int32_t>(out_.unknownActions.size()));
+        if (inserted) out_.unknownActions.push_back(name);
+        e.unknownAction = it->second;
+    }
+    const bool needsAddr = e.action != Action::Oom && e.action != Action::Snapshot && e.action != Action::Annotate &&
+                           e.action != Action::Unknown;
+    if (e.action == Action::Oom) {
+        if (free) {
+            e.addr = nonNegative(*free, where, "device_free");
+            e.hasAddr = true;
+        } else if (addr) { // older files kept the free bytes in 'addr'
+            e.addr = nonNegative(*addr, where, "addr");
+            e.hasAddr = true;
+        }
+    } else if (addr) {
+        e.addr = bits64(*addr, where, "addr");
+        e.hasAddr = true;
+    } else if (needsAddr) {
+        throw ImportError(where() + ": a '" + actionName(e.action) + "' entry without 'addr'");
+    }
+    if (size) e.size = nonNegative(*size, where, "size");
+    else if (needsAddr || e.action == Action::Oom)
+        throw ImportError(where() + ": a '" + actionName(e.action) + "' entry without 'size'");
+    if (time) {
+        e.timeUs = signedInt(*time, where, "time_us");
+        e.hasTime = true;
+    }
+    if (frames) e.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
+    return e;
+}
+
+std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name) {
+    std::vector<Entry> entries;
+    if (list.kind == Kind::None) return entries;
+    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
+    const auto items = doc_.items(list);
+    entries.reserve(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        entries.push_back(readEntry(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
+        if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
+    }
+    return entries;
+}
+
+Block Reader::readBlock(const Value& v, std::int64_t runningAddress, const Where& where) {
+    if (v.kind != Kind::Dict) throw ImportError(where() + ": a block that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    Block b;
+    b.address = runningAddress;
+    const Value *requested = nullptr, *history = nullptr, *frames = nullptr;
+    bool haveSize = false;
+    const auto kv = doc_.items(v);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        const Value& x = kv[i + 1];
+        switch (blockKeys_(doc_, kv[i])) {
+        case BF::Address: b.address = bits64(x, where, "address"); break;
+        case BF::Size:
+            b.size = nonNegative(x, where, "size");
+            haveSize = true;
+            break;
+        case BF::RequestedSize: requested = &x; break;
+        case BF::State:
+            if (x.kind != Kind::Str) wrongType(where, "state", x, "a str");
+            b.state = states_(doc_, x);
+            break;
+        case BF::Frames: frames = &x; break;
+        case BF::History: history = &x; break;
+        case BF::Unknown: break;
+        }
+    }
+    if (!haveSize) throw ImportError(where() + ": a block without 'size'");
+    // Old files: no requested_size, and frames in history[0] (see docs/formats-snapshot.md).
+    const Value* first = history && history->kind == Kind::List && !doc_.items(*history).empty()
+                             ? &doc_.items(*history)[0]
+                             : nullptr;
+    if (history && history->kind != Kind::List && history->kind != Kind::None) wrongType(where, "history", *history, "a list");
+    if (requested) b.requestedSize = nonNegative(*requested, where, "requested_size");
+    else if (const Value* real = first ? doc_.find(*first, "real_size") : nullptr)
+        b.requestedSize = nonNegative(*real, [&] { return where() + ".history[0]"; }, "real_size");
+    else b.requestedSize = b.size;
+    if (frames) b.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
+    else if (const Value* hf = first ? doc_.find(*first, "frames") : nullptr)
+        b.stack = stacks_.intern(*hf, [&] { return where() + ".history[0].frames"; });
+    return b;
+}
+
+Segment Reader::readSegment(const Value& v, const Where& where) {
+    if (v.kind != Kind::Dict)
+        throw ImportError(where() + ": a segment that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    Segment s;
+    const Value* blocks = nullptr;
+    bool haveAddress = false, haveTotal = false;
+    const auto kv = doc_.items(v);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        const Value& x = kv[i + 1];
+        switch (segmentKeys_(doc_, kv[i])) {
+        case SF::Device: s.cudaDevice = nonNegative(x, where, "device"); break;
+        case SF::Address:
+            s.address = bits64(x, where, "address");
+            haveAddress = true;
+            break;
+        case SF::TotalSize:
+            s.totalSize = nonNegative(x, where, "total_size");
+            haveTotal = true;
+            break;
+        case SF::AllocatedSize: s.allocatedSize = nonNegative(x, where, "allocated_size"); break;
+        case SF::ActiveSize: s.activeSize = nonNegative(x, where, "active_size"); break;
+        case SF::RequestedSize: s.requestedSize = nonNegative(x, where, "requested_size"); break;
+        case SF::Stream: s.stream = bits64(x, where, "stream"); break;
+        case SF::SegmentType: s.segmentType = textOf(doc_, x); break;
+        case SF::PoolId: s.poolId = textOf(doc_, x); break;
+        case SF::Expandable: s.expandable = x.kind == Kind::Bool && x.payload; break;
+        case SF::Frames: s.stack = stacks_.intern(x, [&] { return where() + ".frames"; }); break;
+        case SF::Blocks: blocks = &x; break;
+        case SF::Unknown: break;
+        }
+    }
+    if (!haveAddress) throw ImportError(where() + ": a segment without 'address'");
+    if (!haveTotal) throw ImportError(where() + ": a segment without 'total_size'");
+    if (!blocks) throw ImportError(where() + ": a segment without 'blocks'");
+    if (blocks->kind != Kind::List) wrongType(where, "blocks", *blocks, "a list");
+    const auto items = doc_.items(*blocks);
+    s.blocks.reserve(items.size());
+    std::int64_t running = s.address;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        s.blocks.push_back(readBlock(items[i], running, [&] { return where() + ".blocks[" + std::to_string(i) + "]"; }));
+        // Wraps like the allocator's own uintptr arithmetic; only a fallback for blocks without 'address'.
+        running = static_cast<std::int64_t>(static_cast<std::uint64_t>(s.blocks.back().address) +
+                                            static_cast<std::uint64_t>(s.blocks.back().size));
+    }
+    return s;
+}
+
+void Reader::readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice) {
+    if (list.kind == Kind::None) return;
+    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
+    const auto items = doc_.items(list);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        out_.segments.push_back(readSegment(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
+        if (forcedDevice) out_.segments.back().cudaDevice = *forcedDevice;
+    }
+}
+
+void Reader::readAnnotations(const Value& list) {
+    if (list.kind != Kind::List) {
+        warn_("annotations_unreadable", "external_annotations", "external_annotations is not a list; ignored");
+        return;
+    }
+    for (const Value& a : doc_.items(list)) {
+        if (a.kind != Kind::Dict) continue;
+        Annotation out;
+        if (const Value* s = doc_.find(a, "stage")) out.stage = textOf(doc_, *s);
+        if (const Value* n = doc_.find(a, "name")) out.name = textOf(doc_, *n);
+        if (const Value* d = doc_.find(a, "device"); d && d->kind == Kind::Int) out.cudaDevice = d->payload;
+        if (const Value* t = doc_.find(a, "time_us"); t && t->kind == Kind::Int) out.timeUs = t->payload;
+        out_.annotations.push_back(std::move(out));
+    }
+}
+
+void Reader::flattenSettings(const std::string& prefix, const Value& v, int depth) {
+    if (v.kind != Kind::Dict || depth > 4) {
+        out_.settings.emplace_back(prefix, textOf(doc_, v));
+        return;
+    }
+    const auto kv = doc_.items(v);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2)
+        flattenSettings(prefix + "." + textOf(doc_, kv[i]), kv[i + 1], depth + 1);
+}
+
+// Pinned host memory (record_pinned_host_memory=True) is new and optional: it becomes one more
+// device, and a layout memviz does not understand is a warning, not a failed import.
+void Reader::readHost(const Value* segments, const Value* traces) {
+    const std::size_t segmentsBefore = out_.segments.size();
+    try {
+        if (segments) readSegments(*segments, "host_segments", kHostDevice);
+        if (traces) {
+            const auto items = doc_.items(*traces);
+            const bool nested = !items.empty() && items[0].kind == Kind::List;
+            if (nested && items.size() == 1) out_.traces.emplace_back(kHostDevice, readTrace(items[0], "host_traces[0]"));
+            else if (!nested) out_.traces.emplace_back(kHostDevice, readTrace(*traces, "host_traces"));
+            else throw ImportError("host_traces: several lists of entries");
+        }
+    } catch (const ImportError& e) {
+        out_.segments.resize(segmentsBefore);
+        if (!out_.traces.empty() && out_.traces.back().first == kHostDevice) out_.traces.pop_back();
+        warn_("host_memory_unreadable", "host_segments/host_traces",
+              std::string("pinned host memory in a layout memviz does not read; ignored (") + e.what() + ")");
+    }
+}
+
+void Reader::readTopDict(const Value& root) {
+    const Value *segments = nullptr, *traces = nullptr, *hostSegments = nullptr, *hostTraces = nullptr;
+    const auto kv = doc_.items(root);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        const std::string key = textOf(doc_, kv[i]);
+        const Value& v = kv[i + 1];
+        if (key == "segments") segments = &v;
+        else if (key == "device_traces") traces = &v;
+        else if (key == "allocator_settings") flattenSettings(metadata_key::kAllocatorSettings, v, 0);
+        else if (key == "external_annotations") readAnnotations(v);
+        else if (key == "host_segments") hostSegments = &v;
+        else if (key == "host_traces") hostTraces = &v;
+        else out_.otherTopLevelKeys.push_back(key);
+    }
+    if (!segments) {
+        std::string keys;
+        for (std::size_t i = 0; i + 1 < kv.size() && keys.size() < 200; i += 2)
+            keys += (i ? ", " : "") + pickle::debugString(doc_, kv[i], 1, 60);
+        throw ImportError("not a CUDA memory snapshot: the pickle holds a dict without 'segments' (keys: " +
+                          (keys.empty() ? std::string("none") : keys) + ")");
+    }
+    readSegments(*segments, "segments", std::nullopt);
+    if (traces) {
+        if (traces->kind != Kind::List) wrongType([] { return std::string("snapshot"); }, "device_traces", *traces, "a list");
+        const auto lists = doc_.items(*traces);
+        for (std::size_t d = 0; d < lists.size(); ++d)
+            out_.traces.emplace_back(static_cast<std::int64_t>(d),
+                                     readTrace(lists[d], "device_traces[" + std::to_string(d) + "]"));
+    }
+    if (hostSegments || hostTraces) readHost(hostSegments, hostTraces);
+}
+
+SnapshotData Reader::run() {
+    const Value& root = doc_.root();
+    if (root.kind == Kind::Dict) {
+        readTopDict(root);
+    } else if (root.kind == Kind::List) {
+        out_.legacySegmentList = true; // PyTorch 1.13 (2022): torch.cuda.memory_snapshot() itself
+        readSegments(root, "segments", std::nullopt);
+    } else {
+        throw ImportError(std::string("not a CUDA memory snapshot: the pickle holds ") + pickle::kindWithArticle(root.kind) +
+                          ", not a dict with 'segments' and 'device_traces'");
+    }
+    return std::move(out_);
+}
+
+} // namespace
+
+const char* actionName(Action a) {
+    switch (a) {
+    case Action::Alloc: return "alloc";
+    case Action::FreeRequested: return "free_requested";
+    case Action::FreeCompleted: return "free_completed";
+    case Action::Free: return "free";
+    case Action::SegmentAlloc: return "segment_alloc";
+    case Action::SegmentFree: return "segment_free";
+    case Action::SegmentMap: return "segment_map";
+    case Action::SegmentUnmap: return "segment_unmap";
+    case Action::Snapshot: return "snapshot";
+    case Action::Oom: return "oom";
+    case Action::Annotate: return "annotate";
+    case Action::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+const char* blockStateName(BlockState s) {
+    switch (s) {
+    case BlockState::ActiveAllocated: return "active_allocated";
+    case BlockState::ActivePendingFree: return "active_pending_free";
+    case BlockState::Inactive: return "inactive";
+    case BlockState::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+SnapshotData readSnapshot(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn) {
+    Reader reader(doc, stacks, progress, warn);
+    return reader.run();
+}
+
+} // namespace memviz::snapshot

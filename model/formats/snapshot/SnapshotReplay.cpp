@@ -1,0 +1,139 @@
+#include "formats/snapshot/SnapshotReplay.h"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/Errors.h"
+
+namespace memviz::snapshot {
+
+namespace {
+
+// Sums of sizes from a file: 64-bit overflow is bad input, not undefined behaviour.
+void addChecked(std::int64_t& total, std::int64_t delta, const char* what) {
+    if (__builtin_add_overflow(total, delta, &total))
+        throw ImportError(std::string("snapshot: ") + what + " overflow 64 bits");
+}
+
+} // namespace
+
+DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segment* const> segments,
+                          std::size_t unknownActionNames) {
+    DeviceReplay r;
+    const std::size_t n = entries.size();
+    r.actionCounts.assign(static_cast<std::size_t>(Action::Unknown) + 1, 0);
+    r.unknownActionCounts.assign(unknownActionNames, 0);
+    r.allocationOfEntry.assign(n, -1);
+    r.allocatedAfter.resize(n);
+    std::unordered_map<std::int64_t, std::int32_t> live; // address -> open allocation
+    std::unordered_set<std::int64_t> freed;              // addresses whose last record is a free
+    live.reserve(1024);
+    auto newAllocation = [&r](const Allocation& a) {
+        if (r.allocations.size() >= 0x7fffffff) throw ImportError("snapshot: more than 2^31 allocations on one device");
+        r.allocations.push_back(a);
+        return static_cast<std::int32_t>(r.allocations.size() - 1);
+    };
+
+    std::int64_t running = 0; // allocated bytes relative to the baseline
+    std::int64_t reservedDelta = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        const Entry& e = entries[k];
+        const auto seq = static_cast<std::int64_t>(k);
+        ++r.actionCounts[static_cast<std::size_t>(e.action)];
+        if (e.action == Action::Unknown && e.unknownAction >= 0 &&
+            static_cast<std::size_t>(e.unknownAction) < r.unknownActionCounts.size())
+            ++r.unknownActionCounts[static_cast<std::size_t>(e.unknownAction)];
+        switch (e.action) {
+        case Action::Alloc: {
+            if (const auto it = live.find(e.addr); it != live.end()) {
+                Allocation& old = r.allocations[static_cast<std::size_t>(it->second)];
+                old.freeSeq = seq;
+                r.implicitFrees.emplace_back(seq, it->second);
+                addChecked(running, -old.requestedSize, "allocated bytes");
+                ++r.allocsOverLive;
+                live.erase(it);
+            }
+            freed.erase(e.addr);
+            const std::int32_t id = newAllocation({e.addr, e.size, -1, seq, -1, e.stack, kNoName, Origin::Traced});
+            live.emplace(e.addr, id);
+            addChecked(running, e.size, "allocated bytes");
+            r.allocationOfEntry[k] = id;
+            break;
+        }
+        case Action::FreeCompleted:
+        case Action::Free: {
+            if (const auto it = live.find(e.addr); it != live.end()) {
+                Allocation& a = r.allocations[static_cast<std::size_t>(it->second)];
+                a.freeSeq = seq;
+                a.freeStack = e.stack;
+                addChecked(running, -a.requestedSize, "allocated bytes");
+                r.allocationOfEntry[k] = it->second;
+                live.erase(it);
+                freed.insert(e.addr);
+            } else if (freed.count(e.addr)) {
+                ++r.doubleFrees;
+            } else {
+                // Allocated before the trace began (the ring buffer dropped its alloc).
+                const std::int32_t id =
+                    newAllocation({e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
+                addChecked(r.baselineBytes, e.size, "pre-existing bytes");
+                ++r.baselineBlocks;
+                ++r.baselineFreedBlocks;
+                addChecked(running, -e.size, "allocated bytes");
+                r.allocationOfEntry[k] = id;
+                freed.insert(e.addr);
+            }
+            break;
+        }
+        case Action::SegmentAlloc:
+        case Action::SegmentMap: addChecked(reservedDelta, e.size, "reserved bytes"); break;
+        case Action::SegmentFree:
+        case Action::SegmentUnmap: addChecked(reservedDelta, -e.size, "reserved bytes"); break;
+        default: break;
+        }
+        r.allocatedAfter[k] = running;
+    }
+
+    // The end state: what the segments show allocated, matched against the trace.
+    for (const Segment* s : segments) {
+        addChecked(r.reservedFinal, s->totalSize, "reserved bytes");
+        ++r.segments;
+        for (const Block& b : s->blocks) {
+            if (!isAllocatedState(b.state)) continue;
+            if (b.state == BlockState::ActiveAllocated) {
+                addChecked(r.finalActiveRequested, b.requestedSize, "allocated block bytes");
+                addChecked(r.finalActiveBytes, b.size, "allocated block bytes");
+            } else {
+                addChecked(r.finalPendingRequested, b.requestedSize, "allocated block bytes");
+            }
+            if (const auto it = live.find(b.address); it != live.end()) {
+                Allocation& a = r.allocations[static_cast<std::size_t>(it->second)];
+                a.blockSize = b.size;
+                if (a.requestedSize != b.requestedSize) ++r.sizeMismatches;
+                live.erase(it);
+                continue;
+            }
+            if (freed.count(b.address)) ++r.endBlocksFreedInTrace;
+            newAllocation({b.address, b.requestedSize, b.size, -1, -1, b.stack, kNoName, Origin::BeforeTraceAlive});
+            addChecked(r.baselineBytes, b.requestedSize, "pre-existing bytes");
+            ++r.baselineBlocks;
+        }
+    }
+    r.unmatchedLive = static_cast<std::int64_t>(live.size());
+    r.reservedInitial = r.reservedFinal;
+    addChecked(r.reservedInitial, -reservedDelta, "reserved bytes");
+
+    r.peakBytes = r.baselineBytes;
+    for (std::size_t k = 0; k < n; ++k) {
+        addChecked(r.allocatedAfter[k], r.baselineBytes, "allocated bytes");
+        if (r.allocatedAfter[k] > r.peakBytes) {
+            r.peakBytes = r.allocatedAfter[k];
+            r.peakSeq = static_cast<std::int64_t>(k);
+        }
+    }
+    r.finalReplayed = n ? r.allocatedAfter.back() : r.baselineBytes;
+    return r;
+}
+
+} // namespace memviz::snapshot

@@ -1,0 +1,67 @@
+#pragma once
+// The semantics of a snapshot's trace, per device (docs/formats-snapshot.md):
+// - allocated bytes: `alloc` adds its size, `free_completed` (legacy `free`) subtracts it;
+// - the ring buffer drops the oldest entries, so allocations that existed before the trace
+//   began show up as frees without an alloc, or as blocks alive at the end without an alloc:
+//   both are a pre-existing baseline that allocated bytes start from, so they never go
+//   negative;
+// - reserved bytes: segment_alloc/segment_map add, segment_free/segment_unmap subtract,
+//   anchored so that the end equals the total size of the final segments;
+// - consistency: allocated bytes replayed to the end equal the requested sizes of the blocks
+//   the final segments show as allocated.
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "formats/snapshot/SnapshotData.h"
+
+namespace memviz::snapshot {
+
+enum class Origin : std::uint8_t {
+    Traced = 0,           // its alloc is in the trace
+    BeforeTraceFreed = 1, // made before the trace began, freed during it
+    BeforeTraceAlive = 2, // made before the trace began, still alive at the end
+};
+
+struct Allocation {
+    std::int64_t address = 0;
+    std::int64_t requestedSize = 0; // bytes asked for: what the trace records
+    std::int64_t blockSize = -1;    // the allocator's block when the final segments show it, else -1
+    std::int64_t allocSeq = -1;     // entry index of the alloc; -1 before the trace began
+    std::int64_t freeSeq = -1;      // entry index of the free; -1 when alive at the end
+    std::int32_t stack = kNoName;   // where it was allocated (for BeforeTraceFreed: where it was freed)
+    std::int32_t freeStack = kNoName;
+    Origin origin = Origin::Traced;
+};
+
+struct DeviceReplay {
+    std::vector<Allocation> allocations;
+    std::vector<std::int32_t> allocationOfEntry; // per entry: allocation opened or closed, else -1
+    std::vector<std::int64_t> allocatedAfter;    // per entry: allocated bytes after it
+    std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
+    std::vector<std::int64_t> actionCounts;      // per Action
+    std::vector<std::int64_t> unknownActionCounts; // per SnapshotData::unknownActions
+
+    std::int64_t baselineBytes = 0, baselineBlocks = 0, baselineFreedBlocks = 0;
+    std::int64_t peakSeq = -1, peakBytes = 0; // first entry at the maximum; -1: the baseline itself
+    std::int64_t finalReplayed = 0;
+    std::int64_t finalActiveRequested = 0, finalPendingRequested = 0, finalActiveBytes = 0;
+    std::int64_t unmatchedLive = 0;   // alive at the end of the trace but not allocated in the segments
+    std::int64_t sizeMismatches = 0;  // alive in both, with different requested sizes
+    std::int64_t doubleFrees = 0;     // frees of an address already freed (ignored)
+    std::int64_t allocsOverLive = 0;  // allocs at an address still live (the old one counts as freed)
+    std::int64_t endBlocksFreedInTrace = 0; // allocated blocks whose last trace record is a free
+    std::int64_t reservedInitial = 0, reservedFinal = 0;
+    std::int64_t segments = 0;
+
+    bool consistent() const {
+        return finalReplayed == finalActiveRequested + finalPendingRequested && unmatchedLive == 0 && sizeMismatches == 0;
+    }
+};
+
+// `segments`: the final segments of this device. Throws ImportError when byte counts overflow.
+DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segment* const> segments,
+                          std::size_t unknownActionNames);
+
+} // namespace memviz::snapshot

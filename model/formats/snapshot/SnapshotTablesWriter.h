@@ -1,0 +1,37 @@
+#pragma once
+// Writes the CUDA memory snapshot tables of one trace through prepared statements, inside the
+// TraceWriter's transaction (they commit or roll back with the trace).
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "store/Database.h"
+#include "formats/snapshot/SnapshotRows.h"
+#include "trace/Event.h"
+
+namespace memviz {
+
+class SnapshotTablesWriter {
+public:
+    SnapshotTablesWriter(Database& db, std::int64_t traceId);
+
+    void addFrame(std::int64_t id, const FrameRow& frame);
+    void addStackFrame(std::int64_t stack, std::int64_t depth, std::int64_t frame);
+    void addDevice(const SnapshotDeviceStats& stats);
+    void addActionCount(int device, std::string_view action, std::int64_t count);
+    // One chunk of a device's trace entries as events (their index in the device's trace is
+    // firstSeq + position).
+    void addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events);
+    void addSegment(const SnapshotSegmentRow& row);
+    void addBlock(const SnapshotBlockRow& row);
+    // All allocations of one device (written as chunks of kAllocationsPerChunk).
+    void addAllocations(int device, std::span<const SnapshotAllocationRow> rows);
+    void addOom(const SnapshotOomRow& row);
+    void addAnnotation(const SnapshotAnnotationRow& row);
+
+private:
+    std::int64_t traceId_;
+    Statement frame_, stackFrame_, device_, action_, chunk_, segment_, block_, allocation_, oom_, annotation_;
+};
+
+} // namespace memviz

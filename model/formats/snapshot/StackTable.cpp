@@ -1,0 +1,87 @@
+#include "formats/snapshot/StackTable.h"
+
+#include "core/Errors.h"
+#include "trace/StackSite.h"
+#include "trace/Event.h"
+
+namespace memviz::snapshot {
+
+namespace {
+
+constexpr std::int32_t kUnseen = -2;
+
+std::size_t mix(std::size_t h, std::size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+
+} // namespace
+
+std::size_t StackTable::SequenceHash::operator()(const std::vector<std::int32_t>& v) const noexcept {
+    std::size_t h = v.size();
+    for (const std::int32_t x : v) h = mix(h, static_cast<std::size_t>(x));
+    return h;
+}
+
+std::size_t StackTable::FrameKeyHash::operator()(const FrameKey& k) const noexcept {
+    return mix(mix(std::hash<std::string_view>{}(k.name), std::hash<std::string_view>{}(k.filename)),
+               static_cast<std::size_t>(k.line));
+}
+
+StackTable::StackTable(const pickle::Document& doc)
+    : doc_(doc), stackByContainer_(doc.containerCount(), kUnseen), frameByContainer_(doc.containerCount(), kUnseen) {}
+
+std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::function<std::string()>& where) {
+    if (frame.kind != pickle::Kind::Dict) throw ImportError(where() + ": a frame that is not a dict");
+    std::int32_t& cached = frameByContainer_[doc_.containerId(frame)];
+    if (cached != kUnseen) return cached;
+    FrameKey key{{}, {}, 0};
+    const auto kv = doc_.items(frame);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
+        const std::string_view k = doc_.text(kv[i]);
+        const pickle::Value& v = kv[i + 1];
+        if (k == "name" || k == "filename") {
+            if (v.kind != pickle::Kind::Str)
+                throw ImportError(where() + ": frame field '" + std::string(k) + "' is " + pickle::kindWithArticle(v.kind) +
+                                  ", not a str");
+            (k == "name" ? key.name : key.filename) = doc_.text(v);
+        } else if (k == "line") {
+            if (v.kind != pickle::Kind::Int && v.kind != pickle::Kind::UInt64 && v.kind != pickle::Kind::None)
+                throw ImportError(where() + ": frame field 'line' is " + std::string(pickle::kindWithArticle(v.kind)) +
+                                  ", not an int");
+            // PyTorch writes 0 for a line it does not know; some C++ frames carry an unsigned -1
+            // (18446744073709551615, pickled as LONG1) or another value no source line has.
+            // All of them are an unknown line: kUnknownLine, shown as no line.
+            key.line = v.kind == pickle::Kind::Int && v.payload > 0 ? v.payload : kUnknownLine;
+        }
+    }
+    auto [it, inserted] = frameIds_.try_emplace(key, static_cast<std::int32_t>(frames_.size()));
+    if (inserted) frames_.push_back({std::string(key.name), std::string(key.filename), key.line});
+    cached = it->second;
+    return cached;
+}
+
+std::int32_t StackTable::intern(const pickle::Value& list, const std::function<std::string()>& where) {
+    if (list.kind == pickle::Kind::None) return kNoName;
+    if (list.kind != pickle::Kind::List && list.kind != pickle::Kind::Tuple)
+        throw ImportError(where() + ": 'frames' is " + pickle::kindWithArticle(list.kind) + ", not a list");
+    std::int32_t& cached = stackByContainer_[doc_.containerId(list)];
+    if (cached != kUnseen) return cached;
+    const auto items = doc_.items(list);
+    if (items.empty()) return cached = kNoName;
+    scratch_.clear();
+    for (std::size_t i = 0; i < items.size(); ++i)
+        scratch_.push_back(internFrame(items[i], [&] { return where() + "[" + std::to_string(i) + "]"; }));
+    auto it = stackIds_.find(scratch_);
+    if (it == stackIds_.end()) {
+        if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");
+        it = stackIds_.emplace(scratch_, static_cast<std::int32_t>(stacks_.size())).first;
+        stacks_.push_back(scratch_);
+    }
+    return cached = it->second;
+}
+
+std::string StackTable::siteOf(std::int32_t stack) const {
+    if (stack < 0 || static_cast<std::size_t>(stack) >= stacks_.size()) return {};
+    return stackSite(stacks_[static_cast<std::size_t>(stack)],
+                     [this](std::int32_t id) -> const Frame& { return frames_[static_cast<std::size_t>(id)]; });
+}
+
+} // namespace memviz::snapshot
