@@ -25,7 +25,7 @@
 #include "widgets/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/LiveSession.h"
-#include "live/ProcRecorder.h"
+#include "formats/live/ProcRecorder.h"
 
 using namespace memviz;
 

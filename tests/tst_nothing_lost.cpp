@@ -8,7 +8,7 @@
 #include <csignal>
 
 #include "TestSupport.h"
-#include "live/LiveQueries.h"
+#include "formats/live/LiveQueries.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/ImportWorkerProtocol.h"
