@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ImportWorker.h"
 
 #include <atomic>

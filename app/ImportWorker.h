@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The import worker: `memviz --import-worker FILE --db STORE [--memory-limit BYTES]`. The
 // window starts it as a child process to import a raw trace (widgets/ImportTask), so that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "Language.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The user-interface language: English (the source texts) or Simplified Chinese. memviz
 // follows the system locale unless the user picked a language in View > Language (saved in

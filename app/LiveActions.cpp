@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "LiveActions.h"
 
 #include <QAction>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Record menu of the main window: Attach to Process…, Launch and Record…, Wait for
 // Probe…. Wiring only: each asks its dialog, builds the recorder, and opens a LiveWindow;

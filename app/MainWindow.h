@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The main window: wiring only. It opens files (dialog, drag-and-drop, recent files) through
 // an ImportTask, shows the TraceSession in the timeline and the operator table, and keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow's view state, carried over when View > Language builds the window again: the
 // open trace (reopened from its store, nothing re-imported), selection, zoom, tab, docks.
 #include <QSplitter>

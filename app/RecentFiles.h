@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The recent-files list kept in QSettings, most recent first.
 #include <QSettings>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "WindowHost.h"
 
 #include <QTimer>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Owns the main window. When the user switches the language, the windows are built again in
 // the new language (every text is set at construction), showing the same trace, selection,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz: a subcommand runs headless (cli::run); the hidden --import-worker mode is the
 // window's import child (ImportWorker.h); anything else opens the window.
 #include <QApplication>

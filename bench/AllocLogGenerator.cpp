@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "AllocLogGenerator.h"
 
 #include <cstdio>

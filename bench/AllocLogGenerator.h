@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Synthetic memviz allocation logs for benchmarks: a training-loop-like pattern whose
 // working set grows and shrinks, 40 operators, a few stacks, power-of-two sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Settings shared by the benchmark programs: sizes from the environment and the folder that
 // keeps generated inputs between runs.

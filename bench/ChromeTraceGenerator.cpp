@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ChromeTraceGenerator.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Synthetic torch.profiler Chrome traces for benchmarks, in the modern (1.10-2.3) form:
 // training steps of nested cpu_op calls, cuda_runtime launches, kernels, and [memory] events

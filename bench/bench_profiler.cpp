@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End-to-end import of a large synthetic profiler trace (default: >= 5M memory events,
 // > 1 GB; MEMVIZ_BENCH_MEMORY_EVENTS overrides): MB/s, events/s and the importer's peak RSS.
 // The trace is generated once in MEMVIZ_BENCH_DIR (default /tmp/memviz-bench).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Import and timeline-query benchmarks on a synthetic allocation log (10M events by default;
 // MEMVIZ_BENCH_EVENTS overrides). The log and the imported store are made once, in
 // MEMVIZ_BENCH_DIR (default /tmp/memviz-bench), and reused by the query benchmarks.

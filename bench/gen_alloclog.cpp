@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // usage: gen_alloclog N OUT.csv [SEED] — writes a synthetic allocation log of N events.
 #include <cstdio>
 #include <cstdlib>

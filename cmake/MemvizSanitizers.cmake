@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sanitizer and fuzzing builds (docs/reliability.md). Each is a build folder of its own:
 #   -DMEMVIZ_SANITIZE=ON  model/, the test suites that need no window and the fuzz replay,
 #                         with AddressSanitizer + UndefinedBehaviorSanitizer; any report fails

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the Debian package memviz_VERSION_ARCH.deb (and memviz-dbgsym_VERSION_ARCH.ddeb with
 # the debug symbols), into the package build folder. Called by `packaging/dev.sh package`.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the .deb on a clean Debian 12 — a minimal debootstrapped chroot that holds nothing
 # but the package and what its Depends pull in — and runs the installed memviz there. This
 # proves the Depends line complete, which CI (a machine with every build dependency) cannot.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The package stage of CI (packaging/dev.sh test): installs the built .deb on this machine with
 # apt-get, as a user would, checks what got installed, then removes it again.
 #   - the files are where Debian expects them, the binary is stripped and its symbols are in

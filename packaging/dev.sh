@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The two things a developer does, each from a fresh Debian 12 machine:
 #   packaging/dev.sh run    install what is missing, build, open the app on the sample trace
 #   packaging/dev.sh test   install what is missing, build, run the whole test suite headless;

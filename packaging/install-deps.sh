@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages memviz needs to build, test and run. Does nothing when
 # they are all present. Runs apt-get as root, or through sudo.
 set -euo pipefail

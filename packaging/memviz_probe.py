@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """memviz probe: streams a PyTorch script's memory, operator by operator, to memviz.
 
 Run a script under it:

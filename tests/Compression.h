@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // gzip and zstd encoders for test inputs (zlib and libzstd, as the importers use).
 #include <QByteArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers for the live-recording tests: the step program's own timeline, the samples a
 // recording stored, and windows of them aligned to the program's clock.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Parsers for the text the real tools print (heaptrack_print, its flame-graph export, and
 // ms_print), so the native-format tests compare memviz with the tools' own figures.

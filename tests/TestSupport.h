@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small helpers shared by the test suites: temporary files, the memviz binary, Python
 // oracles (independent computations with the standard library), and shared fixtures.

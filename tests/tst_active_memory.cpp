@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stacked active-memory layout of a snapshot (model/trace/ActiveMemoryLayout): a case
 // worked by hand, and random allocation sequences checked against a brute-force recount of
 // what lies below each band at every entry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memviz allocation log importer: good inputs with hand-calculated summaries, bad
 // inputs with the error they must produce, and nothing stored after a failure.
 #include <QtTest>

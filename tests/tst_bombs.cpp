@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decompression bombs and absurd sizes (issue 11): a gzip or zstd stream that expands past the
 // ceiling (held whole: 64 times the file, at least 1 MiB; any: 32 GiB; configurable), pickle lengths of
 // 2^60, nesting 100,000 deep in pickles and JSON, heaptrack indices of 2^63. Each stops with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line end to end: the real memviz binary, its output and exit statuses.
 #include <QImage>
 #include <QJsonArray>

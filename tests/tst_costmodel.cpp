@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cost model's formulas and semantics against independent numbers: published parameter
 // counts, hand calculations written out below, PyTorch's allocator constants, spec errors.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cost model against real PyTorch: every configuration of tests/data/costmodel/measured.json
 // (bench/costmodel/measure.py, PyTorch 1.13 on CPU) rebuilt from the same JSON spec and
 // predicted with --device cpu. Each prediction must be within +-15% of the measured peak;

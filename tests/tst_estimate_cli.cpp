@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memviz estimate` end to end: the real binary, its JSON (exact integers, one field per
 // breakdown part), --fit, --print-spec, text output and exit statuses; numbers checked against
 // the measured PyTorch peak and against hand calculations, not against the model itself.

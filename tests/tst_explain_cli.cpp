@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz explain end to end: the real binary on real messages (arguments, --file, stdin),
 // text and JSON output against hand-converted numbers, and non-messages.
 #include <QJsonArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The heaptrack importer on handwritten files: format versions 2 and 3, plain, gzip and
 // zstd, every record type, with figures worked out by hand below; bad input of every kind.
 #include <QtTest>

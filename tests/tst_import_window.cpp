@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Issue 11: the window survives any file. Raw traces are imported by a child process
 // (memviz --import-worker); a child that crashes, aborts, runs out of memory, hangs or is
 // killed costs a message naming the file and what happened, never the window, its open trace

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JsonEventStream: splitting a JSON document's event array into batches of whole elements
 // without holding the document, whatever the buffer boundaries.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Learn mode offscreen: every lesson's numbers against hand calculations, the item models
 // under QAbstractItemModelTester, presenter mode and keyboard navigation, the OOM decoder page
 // and its lesson links, and exports (files written, non-empty, right magic bytes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The PyTorch probe stream: a hand-written client over both socket kinds, then the real
 // probe (packaging/memviz_probe.py) running a tiny training loop under /usr/bin/python3
 // with Debian's PyTorch: op names, phases, steps and monotonic times arrive and are stored;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The /proc recorder against a program with known memory steps (tests/data/live/
 // live_steps.cpp): launched and attached, children summed, a pid that does not exist, one
 // that may not be read, the recorder killed mid-way, and `memviz record` end to end.

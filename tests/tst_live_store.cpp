@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Live recordings without live processes: the /proc parsers on known text, the probe
 // protocol, the relational live tables, their queries, finalisation and recovery.
 #include <QtTest>

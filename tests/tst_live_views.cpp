@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The live GUI: the process list model and picker, the operator table that merges rows while
 // a probe streams, the live window mid-recording (grabbed to live-window-*.png in the test's
 // working folder), following the end and pausing, markers, and the Record menu.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The live window as a user meets it (issue 19): how many samples it says it saved, a
 // recording that is a self-contained file once it ended (no data left in the -wal), the
 // default file name of a launched command, a launched program that outlives Stop and can

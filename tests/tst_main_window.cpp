@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main window as a user meets it (issue 19): the first drawing of a timeline, the hover
 // read-out across files, CSV export of every table, the language switch keeping the window's
 // state, the filter box and window-wide shortcuts. Offscreen, on the real window.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The massif importer on handwritten massif.out files in every time unit, with figures worked
 // out by hand; heap-tree labels; bad input of every kind.
 #include <QtTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // heaptrack and massif recordings of real programs, made at test time with the real tools,
 // and compared with what heaptrack_print and ms_print report for the same files.
 #include <QDir>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The views of heaptrack and massif traces: item models under QAbstractItemModelTester, the
 // main window's tabs per format, the stacked timeline and its axes, snapshot picking.
 #include <QAbstractItemModelTester>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Issue 11: nothing is lost when memviz is killed. Real processes, SIGKILL without warning:
 // in the middle of a large import into a store that already holds a trace, and in the middle
 // of a live recording into such a store. On reopen `PRAGMA integrity_check` says ok, the

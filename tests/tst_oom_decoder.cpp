@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The OOM message parser and its diagnosis over every message form PyTorch prints (texts as
 // users posted them), wrapped and embedded in tracebacks, and over garbage. Expected numbers
 // are the printed values converted by hand (1 MiB = 1048576 B, 1 GiB = 1073741824 B).

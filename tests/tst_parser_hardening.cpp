@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Damaged files (issue 11): the crashes found by changing one byte of real traces, fixed at
 // their root; the CUDA snapshot whose frame line is an unsigned -1; the wording of type errors.
 // Expected offsets are found in the test's own bytes (QByteArray::indexOf), expected values

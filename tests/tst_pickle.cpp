@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The safe pickle reader: every whitelisted opcode against Python's own unpickler, memo
 // sharing, and hostile input (forbidden opcodes, deep nesting, huge lengths, wide integers,
 // recursive structures, truncation at every byte, random corruption) rejected cleanly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PyTorch profiler Chrome traces and memory-timeline exports: each version family by hand,
 // the real third-party traces against a standard-library oracle, bad input.
 #include <QAbstractItemModelTester>

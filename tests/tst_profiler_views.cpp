@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The profiler views: operator rows mark their calls on the timeline, both tables follow the
 // selected window, the legend says when allocated bytes are a running sum, and `memviz ops`
 // prints key_averages rows per device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CUDA memory snapshots: every layout (generated at test time) and the two real files, against
 // numbers an independent Python script computes; the invariants of the views (what is alive
 // at a moment adds up to the allocated bytes then; the reconstructed allocator state adds up

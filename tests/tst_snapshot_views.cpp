@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot views in the real main window (offscreen): the tabs appear only for snapshots,
 // the timeline carries OOMs, annotations and the moment, a click picks the moment, the
 // allocation list follows it and searches, the allocator state adds up; every item model

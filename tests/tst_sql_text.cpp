@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Issue 11: text a user types or a file holds is plain text, never SQL. memviz builds no SQL
 // from text: names go into the store through bound parameters, and the filter boxes match in
 // the views (a QSortFilterProxyModel with an escaped pattern), not with LIKE. These tests hold

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The store: round trips, several traces per file, atomic imports, schema versions, codecs.
 #include <QCryptographicHash>
 #include <QtTest>

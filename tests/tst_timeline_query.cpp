@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The level-of-detail query behind the timeline: few points per pixel column for any
 // window, exact extremes, only real points, raw points when zoomed in.
 #include <QtTest>

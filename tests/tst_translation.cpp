@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simplified Chinese: the translation is complete (every message, placeholders intact), loading
 // zh_CN translates the main menus, the lessons list and the OOM decoder, switching the
 // language rebuilds the window, and a CJK font is there to draw it.

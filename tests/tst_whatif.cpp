@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The what-if panel offscreen: every knob recomputes (QSignalSpy), the numbers shown are the
 // cost model's (and memviz estimate's), the batch slider is logarithmic, specs load or report
 // their error, calibration on a memory-timeline export, the dock and its shortcut.

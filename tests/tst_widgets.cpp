@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GUI offscreen: the main window on the real sample, the timeline's interactions, the
 // operator table model, and the background import with progress and cancel.
 #include <QAbstractItemModelTester>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The lessons' plain formulas against hand calculations: tensor size in MB and MiB (the
 // article's examples), decimal/binary formatting, sparse COO/CSR bytes and the break-even
 // density, and views vs copies (strides, ATen's view rule, bytes each statement allocates).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The model lessons' numbers against the cost model itself (every table cell is one estimate
 // with the lesson's options) and against hand calculations: float formats from their bits,
 // checkpoint_sequential's segments, optimizer state bytes, output and gradient sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/Export.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // heaptrack's bottom-up allocation sites as a table: function, location, module, peak
 // contribution, leaked bytes, allocation calls and temporary allocations. Display text is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The heaptrack tab: heaptrack_print's headline figures, the bottom-up allocation sites
 // (filterable, sortable) and the backtraces of the selected site.

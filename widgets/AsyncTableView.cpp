@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/AsyncTableView.h"
 #include "widgets/Export.h"
 

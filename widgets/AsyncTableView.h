@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A table of query results under a scope line and a filter box. The query follows the
 // session: the whole trace, or only the selected time window; it runs on a worker thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Axis tickers whose labels follow the visible range's magnitude: bytes in B/KiB/MiB/GiB,
 // times in ns/µs/ms/s. The owning plot puts the unit into the axis label.

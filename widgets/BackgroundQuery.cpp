@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/BackgroundQuery.h"
 
 #include <QFutureWatcher>

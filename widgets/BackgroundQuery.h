@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one way a view runs a query or a computation off the GUI thread (ARCHITECTURE.md,
 // "Threads"). The work runs on a worker of Qt's thread pool, with its own read-only connection

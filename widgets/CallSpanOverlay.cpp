@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/CallSpanOverlay.h"
 
 #include <qcustomplot.h>

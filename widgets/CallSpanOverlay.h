@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Marks the calls of the operator selected in a table as a band of spans at the bottom of
 // the timeline, for the visible range (spans closer than a pixel are merged). Its caption

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Keeps a chart's text whole when the chart is narrow (the what-if dock at 1280×800, the
 // lessons in presenter mode): a legend in the top row gets as many columns as the width holds, and category tick

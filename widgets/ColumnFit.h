@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Table columns sized to their contents, with sensible minimums: numbers are never cut
 // ("316.... MiB"), cells do not wrap, long text (paths, frames) is elided in the middle, one

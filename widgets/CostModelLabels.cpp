@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/CostModelLabels.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The cost model's words as the user reads them, translated: breakdown categories, phases of
 // a step, what-if knobs, optimizers and the presets' descriptions. The model (plain C++) keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the window shows when no trace is open (first start without a file, a file that could
 // not be opened, a cancelled import): the ways to get a trace in — open a file, drop one,

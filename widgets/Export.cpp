@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/Export.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Exporting what the user sees: a plot as PNG, SVG or PDF (by the file's extension), a table
 // as CSV. Tables export their raw values where a model provides them under kExportRole (bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the user is told when an import worker (see ImportTask) ended without importing:
 // which file, what happened to the reader (a signal, an exit status, the memory ceiling)

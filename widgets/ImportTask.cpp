@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/ImportTask.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Opens a store or imports a raw trace with progress and cancel, so the window stays
 // responsive. A raw trace is imported by a child process (the same binary in its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The lines an import worker (`memviz --import-worker`, a child process of the window) writes
 // on its standard output, one per line, and their parsing in the window. Plain text, so a

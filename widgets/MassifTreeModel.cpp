@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/MassifTreeModel.h"
 
 #include "core/Units.h"

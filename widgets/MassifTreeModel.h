@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The heap tree of one massif snapshot: allocation function at the root, then the code that
 // called it, each level sorted by bytes, with ms_print's share of the snapshot's total.

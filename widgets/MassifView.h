@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The massif tab: the detailed snapshots (the peak first selected) and the heap tree of the
 // chosen one, expandable and sorted by bytes. A click on the timeline picks the detailed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Allocations paired with their frees: device, address, size, allocation and release time,
 // lifetime, the innermost op on the allocating thread, the thread.

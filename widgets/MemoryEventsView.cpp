@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/MemoryEventsView.h"
 
 #include "widgets/MemoryEventsModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The memory-events table of a trace with addresses: allocations paired with their frees,
 // unpaired allocations (alive at the end) and unpaired frees (allocated before the trace).

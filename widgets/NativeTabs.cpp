@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/NativeTabs.h"
 
 #include <QTabWidget>

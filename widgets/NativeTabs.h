@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The detail tabs for native-profiler traces: "Allocation sites" for heaptrack, "Heap tree"
 // for massif. Each is in the main window's tab widget only while a trace of its format is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-operator memory as a table model. Display text is human-readable; SortRole holds the
 // raw number so sorting is numeric; tool tips give exact bytes.

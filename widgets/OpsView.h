@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The per-operator table for traces whose events name their operator (the allocation log):
 // allocations, bytes allocated and freed, net and largest allocation per operator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/PeakMarkers.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The peak of each device, marked on the timeline and labelled with its size and time, in one
 // line just above the peak (the value axis leaves headroom for it), so the label covers no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/ProfilerOpsModel.h"
 #include "widgets/Export.h"
 

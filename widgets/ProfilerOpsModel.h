@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // key_averages-style per-operator memory of a profiler trace: Name, [Input Shapes], Calls,
 // then per device Mem and Self Mem, then per device TensorBoard's Allocation Count / Size and

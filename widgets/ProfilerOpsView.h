@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The per-operator memory of a profiler trace (key_averages semantics), optionally grouped by
 // input shapes. Selecting a row marks that operator's calls on the timeline.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The backtraces behind one allocation site, as a tree: one row per backtrace (its calls
 // and bytes), and under it the frames from the site outwards to main.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Stacking of step series for the timeline: a stacked series is drawn at its own value plus
 // the value of the stack below it, both read as steps (a value holds until the next point).

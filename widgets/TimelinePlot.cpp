@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/TimelinePlot.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Memory over time, fed from the level-of-detail pyramid for the visible range and pixel
 // width: step lines per series (dashed: reserved, or non-byte units on the right axis), or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the timeline's x axis counts for a trace (TraceInfo::timeKind): nanoseconds, event
 // numbers, or a profiler's own unit (massif's instructions or bytes allocated), with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/TraceSession.h"
 
 #include "core/Errors.h"

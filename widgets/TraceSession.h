@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The trace the window shows and the time window the user selected on it. One object owns
 // both; views listen to its signals and ask it for data (cf. hotspot's FilterAndZoomStack).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/WindowShortcuts.h"
 
 #include <QAction>

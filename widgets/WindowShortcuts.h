@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Window-wide shortcuts over text boxes. A QLineEdit claims keys its window uses (Ctrl+E is
 // "end of line" on X11), so menu shortcuts did nothing while a filter box had the focus.

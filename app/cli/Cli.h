@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The headless command line: `memviz <subcommand> ...`. Every subcommand prints data to
 // stdout (with --json where it prints data), errors to stderr, and returns an exit status.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the subcommands: opening a store or raw trace, printing, errors.
 #include <QCommandLineParser>

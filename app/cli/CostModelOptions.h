@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The cost model's knobs on the command line, read and checked in one place for every
 // subcommand that takes them (estimate, explain, screenshot --whatif). The accepted words come

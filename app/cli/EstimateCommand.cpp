@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz estimate: the cost model on the command line (see docs/costmodel.md).
 #include <QJsonArray>
 #include <QJsonDocument>

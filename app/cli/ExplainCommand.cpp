@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz explain: the OOM decoder on the command line. The message comes as arguments (joined
 // with spaces, so it need not be quoted), from a file (--file LOG) or from stdin ("-").
 #include <QFile>

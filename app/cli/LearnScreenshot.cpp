@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz screenshot --learn LESSON: the Learn window rendered offscreen, for the docs and for
 // checking the lessons, presenter mode and the translations by eye.
 #include <QApplication>

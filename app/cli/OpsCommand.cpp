@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <QJsonDocument>
 
 #include "cli/Cli.h"

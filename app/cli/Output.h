@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the command line prints summaries and operator tables, as JSON and as text.
 #include <QJsonObject>

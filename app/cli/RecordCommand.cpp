@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memviz record: a live recording from the command line (docs/cli.md).
 //   memviz record --out FILE [--interval-ms N] [--duration S] [--children] -- CMD ARGS...
 //   memviz record --pid PID --out FILE [...]

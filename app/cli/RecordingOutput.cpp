@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cli/RecordingOutput.h"
 
 #include <csignal>

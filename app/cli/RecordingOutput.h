@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the command line prints what a live recording was: its target, how it ended, the
 // program's exit status (`memviz record` at the end, `memviz summary` for live traces).

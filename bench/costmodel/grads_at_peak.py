@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Measures, for torchvision's ResNet-50 (written out here: torchvision is not installed), one
 # CPU training step with Adam (the second step, like bench/costmodel/measure.py): the live heap
 # after every aten op (glibc mallinfo2 uordblks + hblkhd), and, at the op where the step peaks,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Measure CPU heap usage of PyTorch training / inference for the memviz
 cost-model validation dataset.
 

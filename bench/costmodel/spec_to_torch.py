@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reference implementation of the memviz cost-model JSON model specs.
 
 A spec describes a purely sequential model (a ``torch.nn.Sequential``) plus

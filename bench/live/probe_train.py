@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A small CPU training loop for measuring the memviz probe's overhead.
 
     python3 probe_train.py [--model mlp|cnn] [--steps N] [--probe MODE --connect ADDRESS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Measures the probe's overhead on a small CPU training loop (docs/performance-live.md):
 # plain, probe with nobody listening, probe in op and module mode streaming to
 # `memviz record --listen`. Usage: bench/live/run_probe_overhead.sh [BUILD_DIR] [STEPS]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How closely `memviz record` sees a program's known memory steps (docs/performance-live.md).
 
     python3 bench/live/sampling_accuracy.py BUILD_DIR [RUNS]

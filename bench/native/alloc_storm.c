@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A program for the heaptrack import benchmark (bench/native/heaptrack_vs_print.sh): about
  * 1.6 million allocation calls from four sites reached through call chains of varying depth, with a
  * working set that grows and shrinks, spread over about a second of CPU time. */

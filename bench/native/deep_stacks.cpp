@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A C++ program with deep and varied call stacks, recorded by heaptrack for memviz's
 // real-world heaptrack benchmark (bench/native/record_real.sh). Recursion of varying depth
 // through distinct template instantiations (each a distinct frame), standard containers that

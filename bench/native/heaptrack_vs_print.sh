@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Times memviz's import of a heaptrack recording (including writing the .memviz database)
 # against heaptrack_print's analysis of the same file. Not a test: run it by hand and put
 # the numbers, the machine and the date into docs/performance-native.md.

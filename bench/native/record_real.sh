@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Records the real-world heaptrack benchmark inputs (issue 12), outside the repository:
 #   - cnn.zst: Debian's PyTorch training a small CNN for SECONDS (train_cnn.py), which gives
 #     1.5–2M allocation calls (depending on the machine) and 77k distinct instruction pointers;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Trains a small CNN on random images with Debian's PyTorch (CPU) for a fixed time.
 
 The program heaptrack records for memviz's real-world heaptrack benchmark

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/Clock.h"
 
 #include <ctime>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Wall-clock time as the store writes it.
 #include <string>

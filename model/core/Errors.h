@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Error types shared by importers, the store and the command line.
 #include <stdexcept>

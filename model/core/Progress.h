@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Progress reporting and cancellation for long work (imports, queries over big traces).
 // Plain C++ so importers can be driven from the GUI thread pool, the command line or tests.

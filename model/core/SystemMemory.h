@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // This machine's physical memory, from /proc/meminfo (Linux).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/Units.h"
 
 #include <cmath>

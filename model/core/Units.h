@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Human-readable sizes and durations, shared by the command line, the widgets and the tests.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A miniature of PyTorch's autograd over simulated tensors. Tensors are handles on reference-
 // counted storages, so a tensor is freed exactly when its last handle goes away: the simulated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/Calibration.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Calibration on a recorded trace: the recording is the baseline (what was measured), the cost
 // model supplies only ratios (what was modelled). With the model run once at the settings of

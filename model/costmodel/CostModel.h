@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The cost model's public interface: the memory of one training (or inference) step of a model,
 // simulated op by op. The one source of truth for `memviz estimate`, the what-if panel and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Questions answered with several simulations: the largest batch that fits, what each knob
 // saves, and accelerate's rule for comparison.
 #include "costmodel/CostModel.h"

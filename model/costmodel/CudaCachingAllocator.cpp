@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/CudaCachingAllocator.h"
 
 namespace memviz::costmodel {

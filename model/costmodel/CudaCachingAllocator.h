@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A model of PyTorch's CUDA caching allocator (c10/cuda/CUDACachingAllocator.cpp): requests are
 // rounded up to 512 B; blocks up to 1 MiB come from 2 MiB segments (small pool), larger ones

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/MemorySim.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The simulated heap of one training step: storages are allocated and released as PyTorch
 // would, and the live bytes are sampled after every simulated aten op (like the measurement

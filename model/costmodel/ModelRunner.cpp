@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/ModelRunner.h"
 
 namespace memviz::costmodel::sim {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs a resolved model's forward over simulated tensors, with the lifetimes of
 // torch.nn.Sequential (a layer's input is released when the next layer returns), residual

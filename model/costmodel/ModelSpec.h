@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A model description: a sequential list of layers with PyTorch's semantics (the JSON model
 // spec, docs/costmodel.md; bench/costmodel/spec_to_torch.py builds the same torch.nn model).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Simulated aten ops: each allocates its outputs as PyTorch 1.13 does, is sampled, and records
 // an autograd node with the tensors the real op saves for backward and a backward formula that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views, copies, casts, element-wise ops and losses.
 #include "costmodel/Ops.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Matrix products, convolution, normalisation, pooling and embedding.
 #include "costmodel/Ops.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/Optimizer.h"
 
 namespace memviz::costmodel {

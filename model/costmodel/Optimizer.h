@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // torch.optim as the simulation sees it: the state each optimizer keeps (zeros_like(param)
 // per buffer, LBFGS's flat vectors and history) and the allocations of one step() for the

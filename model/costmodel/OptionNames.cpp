@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/OptionNames.h"
 
 #include <algorithm>

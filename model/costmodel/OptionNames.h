@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The words the command line and the what-if panel use for the cost model's knobs, parsed
 // and printed in one place. Parsers throw std::invalid_argument with a message that lists the

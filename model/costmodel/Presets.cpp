@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/Presets.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Built-in models, as ModelSpecs built from the same layer types as the JSON specs (so
 // `memviz estimate --model X --print-spec` gives a file spec_to_torch.py can build).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/ResolvedModel.h"
 
 #include <limits>

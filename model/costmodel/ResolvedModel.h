@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shape inference over a ModelSpec: per-sample input/output shapes of every layer and the
 // parameter list in torch.nn registration order (what model.parameters() yields). Checks the

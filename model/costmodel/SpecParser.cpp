@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/SpecParser.h"
 
 #include <simdjson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads a JSON model spec (docs/costmodel.md) into a ModelSpec, validates every field and the
 // shapes, and writes a ModelSpec back as JSON (for `memviz estimate --print-spec`).

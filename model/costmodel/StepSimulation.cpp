@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One training step (or one inference forward) simulated op by op: the state before the step,
 // zero_grad, forward under autocast/checkpointing, the loss, backward in reverse, opt.step().
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // nn.TransformerEncoderLayer (batch_first, PyTorch 1.13's unfused path for training) and a
 // Llama decoder layer (transformers' eager LlamaDecoderLayer), op by op.
 #include "costmodel/ModelRunner.h"

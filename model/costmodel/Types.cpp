@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "costmodel/Types.h"
 
 namespace memviz::costmodel {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Plain value types shared by the cost model: element types, shapes, the breakdown categories
 // and the phases of a training step. No Qt, no I/O.

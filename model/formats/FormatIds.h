@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The words the store's rows carry and that code outside a format's folder looks for, as
 // constants in one place: the format id of every trace (`traces.format`), the series and

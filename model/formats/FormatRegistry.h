@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The list of known formats and the one entry point that imports a file into a store. A
 // format is one folder under formats/ and one line in FormatRegistry.cpp: its importer and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One class per trace format behind this interface: sniff by content, then stream records
 // into a TraceWriter, reporting progress and honouring cancellation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Splits one CSV record (RFC 4180 quoting: "a, b" and "" for a quote) into fields.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A file read as a stream of bytes, transparently decompressing gzip and zstd (sniffed by
 // their magic bytes, not the extension). Importers read through this so that every format

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "io/JsonError.h"
 
 #include "io/Utf8.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One wording for JSON errors from simdjson On-Demand, shared by the JSON readers:
 // "FILE: byte N: invalid JSON: ..." (or a truncation message at the end of the data), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Streams the event array of a large JSON trace without holding the whole document: the top
 // level is either a bare array of events or an object whose member `arrayKey` holds them.

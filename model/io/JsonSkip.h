@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Finding where a JSON object or array ends without parsing it: the step that splits a huge
 // event array into whole events. Strings are skipped (with their escapes), brackets counted.

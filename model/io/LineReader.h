@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Splits an InputFile into lines without copying them, keeping the line number and byte
 // offset of each for error messages. Every returned line is followed by at least

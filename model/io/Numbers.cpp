@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "io/Numbers.h"
 
 #include <charconv>

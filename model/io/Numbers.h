@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Strict number parsing for text formats: the whole field must be the number.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // UTF-8 validation for binary formats that carry text (pickle strings), and for naming the
 // byte where a JSON file stops being UTF-8.

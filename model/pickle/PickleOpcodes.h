@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The pickle opcodes (protocols 0 to 5), their names for error messages, and which of them
 // memviz interprets. Pickles are data, not code: only opcodes that build plain values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pickle/PickleReader.h"
 
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A safe pickle reader: interprets protocols 2 to 5 with a fixed whitelist of opcodes that only
 // build plain data (see PickleOpcodes.h) into a Document. Anything that names a class, calls a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A parsed pickle as a plain value tree: None, bool, int, float, str, bytes, list, tuple and
 // dict. Values are 16-byte handles; strings point into the pickle's own bytes (no copies) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Packs runs of events and series points into compressed column BLOBs (one row per chunk),
 // the shape that keeps millions of raw events fast to write and to read back by time range.

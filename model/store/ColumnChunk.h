@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The shared layout of the store's compressed chunks: a u32 row count, then one column after
 // another (fixed-size little-endian values), zstd-compressed. ChunkCodec (events, series

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A small RAII wrapper over the SQLite C API: a connection, prepared statements and
 // transactions. Everything that touches SQL goes through these three classes.

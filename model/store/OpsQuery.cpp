@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "store/OpsQuery.h"
 
 #include <algorithm>

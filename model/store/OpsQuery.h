@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-operator memory: allocations, bytes allocated and freed, net bytes and the largest
 // single allocation, for the whole trace (precomputed at import) or a time window (read

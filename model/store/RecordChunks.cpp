@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "store/RecordChunks.h"
 
 #include <algorithm>

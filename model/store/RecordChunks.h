@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Raw record streams other than alloc/free events (profiler op calls, allocation lifetimes)
 // as compressed chunks of fixed-width int64 records, sorted by their first column (a time).

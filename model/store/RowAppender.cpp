@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "store/RowAppender.h"
 
 #include "core/Errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Bulk inserts of integer rows (the relational tables importers fill: calls, allocations,
 // ...) through one prepared statement, in batches run on the import's work queue.

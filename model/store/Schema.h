@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The .memviz schema: its current version and the migration steps that reach it. The store's
 // own tables (traces, summaries, series, chunks, frames, ...) are defined in Schema.cpp; each

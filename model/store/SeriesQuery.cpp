@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "store/SeriesQuery.h"
 
 #include <algorithm>

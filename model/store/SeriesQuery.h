@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Answers "what does this series look like between t0 and t1 on W pixel columns" from the
 // level-of-detail pyramid: at most four points (first, min, max, last) per column, never

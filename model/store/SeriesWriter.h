@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Streams the points of one series into compressed chunks and builds its min/max
 // level-of-detail pyramid on the fly, so a series of tens of millions of points is written

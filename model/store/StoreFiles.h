@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Telling a .memviz store from a raw trace, and opening either one for reading: a raw trace
 // is imported first (into a store the caller names), so every consumer reads a store.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "store/TraceQueries.h"
 
 #include "core/Errors.h"

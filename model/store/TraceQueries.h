@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read-side queries over a store: the traces it holds, their canonical summary, series
 // metadata. Widgets and the command line ask these; they never run SQL of their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one way importers put a trace into a store. It owns the import's transaction: rows
 // go in through prepared statements, derived tables (summary, per-op aggregates, level of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One worker thread that runs jobs in order. The import's parser keeps parsing while the
 // worker compresses chunks and writes rows, so an import uses both cores. The queue is

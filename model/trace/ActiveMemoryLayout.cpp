@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "trace/ActiveMemoryLayout.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The stacked "active memory timeline" of a CUDA memory snapshot, the view memory_viz opens
 // with: every allocation a band from its allocation to its free, stacked in allocation order,

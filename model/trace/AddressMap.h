@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An open-addressing hash map from addresses to live blocks: linear probing with
 // backward-shift deletion (no tombstones), so millions of alloc/free pairs stay fast.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CUDA caching allocator's state at a moment of a snapshot's trace: its segments and the
 // blocks in them, reconstructed by undoing the trace entries after that moment, starting from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PyTorch's CUDA caching allocator's size rules (c10/cuda/CUDACachingAllocator.cpp), in one
 // place for the cost model's allocator model, the OOM decoder and the snapshot views.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The raw event every importer emits: one allocation or free on one device, or (for formats
 // that record the allocator itself, like CUDA memory snapshots) one allocator record.

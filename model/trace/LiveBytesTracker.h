@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pairs frees with the live allocation at the same address on the same device and keeps
 // the live byte count per device. Shared by every importer whose format has addresses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where a call stack's memory was asked for, as people read it: its innermost Python frame,
 // "forward (model.py:54)". Used to name allocation sites of CUDA snapshots (the per-op table,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 5's arithmetic of torch.utils.checkpoint.checkpoint_sequential(functions, segments):
 // the n layers are cut into segments of n // K layers; the first K - 1 segments run without

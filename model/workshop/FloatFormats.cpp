@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/FloatFormats.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 3's precision numbers, computed from the bit layout of each floating-point format
 // (sign, exponent bits, mantissa bits) rather than typed in: machine epsilon 2^-m, the

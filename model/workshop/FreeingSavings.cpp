@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/FreeingSavings.h"
 
 #include <algorithm>

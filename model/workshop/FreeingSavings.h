@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 9's savings, derived from the cost model's simulated step (its per-op timeline and
 // categories) for a chosen model:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Byte counts the way the workshop explains them: decimal units (kB, MB, GB: powers of 1000,
 // what disk vendors and most articles use) next to binary ones (KiB, MiB, GiB: powers of

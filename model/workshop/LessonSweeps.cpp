@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/LessonSweeps.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The model lessons' numbers, all from the cost model: one estimate per point of a sweep
 // (batch sizes, dtypes, optimizers, checkpoint segments, AMP on/off), summarised for tables

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/ModelFixes.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The OOM decoder's fixes for a chosen model, each a single change of the training setup,
 // with the peak the cost model predicts after it and what it saves, most saving first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/OomDiagnosis.h"
 
 #include <algorithm>

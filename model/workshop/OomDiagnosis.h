@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What an out-of-memory message means in numbers: the request in both unit systems, what the
 // tensor itself could have been (the CUDA caching allocator asks the driver for whole

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads a PyTorch out-of-memory message (pasted alone or inside a whole traceback or log) into
 // numbers. The forms, from PyTorch's sources:

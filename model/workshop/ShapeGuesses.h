@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Plausible tensors of a given size: for the common dtypes, image batches [B, C, H, W],
 // token activations [B, S, H], attention scores [B, heads, S, S] and square matrices whose

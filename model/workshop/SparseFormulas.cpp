@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/SparseFormulas.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 8's formulas: a sparse COO tensor stores, for each of its nnz non-zeros, one int64
 // index per sparse dimension and one value; CSR stores int64 row pointers, int64 column

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "workshop/StrideSim.h"
 
 #include <algorithm>

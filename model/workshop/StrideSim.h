@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 7's model of views and copies: a tensor is a shape, strides and an offset into a
 // storage. view/reshape/transpose/slicing make new tensors over the same storage; contiguous()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 1's formula: a tensor's memory is its element count times the element size, and the
 // same byte count reads differently in MB (10^6) and MiB (2^20). Also reads the shape a

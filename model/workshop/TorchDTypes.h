@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // PyTorch's tensor element types as a learner writes them (torch.float32, "half", ...), with
 // their sizes in bytes. Used by the tensor-size lesson and the OOM decoder's shape guesses.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Holds the man page (packaging/memviz.1) to what memviz accepts, so the two stay in sync.
 
 For every command it compares three lists of long options:

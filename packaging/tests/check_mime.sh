@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks packaging/memviz-mime.xml and memviz.desktop on real files: a store written by memviz,
 # recordings written by the real heaptrack and valgrind --tool=massif, profiler trace names,
 # and a plain SQLite database that must NOT be taken for a store. Each file's type is asked

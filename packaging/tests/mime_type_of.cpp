@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prints the MIME type Qt's QMimeDatabase gives each file argument (by name and content), one
 // per line: the Qt side of check_mime.sh (memviz's own file dialogs and KDE use this database).
 #include <QCoreApplication>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Validates the desktop entry, the AppStream metainfo and the shared-mime-info XML with the
 # tools distributions use: desktop-file-validate, appstreamcli validate (--no-net: CI has no
 # internet, so the screenshot URLs are not fetched) and update-mime-database (into a scratch

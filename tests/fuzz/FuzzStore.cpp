@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "FuzzStore.h"
 
 #include <sys/mman.h>

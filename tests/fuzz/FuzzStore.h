@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the fuzz targets share: the input as a real file (an anonymous in-memory file, reached
 // by its /proc/self/fd path, so InputFile opens, stats and reads it like any trace) and an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fuzz targets (see FuzzTargets.h): one function per parser entry point.
 #include "FuzzTargets.h"
 

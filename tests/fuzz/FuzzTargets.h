@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The fuzz targets: one per parser entry point, each handing its bytes to memviz the way a
 // real import does (a file, an in-memory store, the importer's own builder and writer). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer's entry point for one target, chosen at build time (MEMVIZ_FUZZ_TARGET).
 #include <cstddef>
 #include <cstdint>

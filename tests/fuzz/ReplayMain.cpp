@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replays inputs through a fuzz target without libFuzzer: the sanitizer build runs every
 // corpus seed and regression input through it in CI (tests/fuzz/CMakeLists.txt).
 //   memviz_fuzz_replay TARGET PATH...   files, or folders (all files below them)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Damaged copies of a real file, as a new user meets them: each copy has one random byte
 changed (to a different random value), and `memviz import` is run on it. Counts how the
 runs ended: imported, refused with an error (exit status 1), crashed (killed by a signal,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Seed inputs for the fuzz targets (docs/reliability.md). Standard library only.
 
     make_seeds.py own OUT        small seeds written from scratch, one folder per target

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs every fuzz target, one after another, SECONDS each (tests/fuzz/run.sh), and appends
 # each run's executions, coverage, corpus size and findings to LOG (default:
 # $FUZZ_WORK/run-all.log). ROUNDS (default 1) repeats the whole list; corpora carry over from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs one fuzz target under libFuzzer with AddressSanitizer + UndefinedBehaviorSanitizer.
 #   tests/fuzz/run.sh TARGET SECONDS       (tests/fuzz/run.sh --list: the targets)
 # Builds the fuzz build folder when needed (clang; -DMEMVIZ_FUZZ=ON), then fuzzes for SECONDS

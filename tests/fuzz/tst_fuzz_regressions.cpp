@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replays every input the fuzzers found (tests/data/fuzz-regressions/<target>/<input>) through
 // its target with the ordinary compiler, in every CI run. Each input has an <input>.expect
 // file, written when the finding was fixed: "accepted", or "refused: <part of the message>".

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent oracle for the memviz allocation log (docs/formats.md), standard library only.
 
 Reads a CSV or JSON Lines log (optionally gzip-compressed) and prints, as JSON, the canonical

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Parameter counts of JSON model specs as PyTorch sees them: each spec is built with the
 reference builder bench/costmodel/spec_to_torch.py on the meta device (no memory) and
 sum(p.numel() for p in model.parameters()) is printed, one "FILE COUNT" line per spec.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the pickles tst_pickle reads: values pickled by Python with protocols 2 to 5, plus
 hand-assembled files for the plain-data opcodes Python's pickler never emits (DICT, LIST,
 TUPLE, BINUNICODE8, LONG4, POP, ...). Their expected values come from pickle_repr.py, i.e.

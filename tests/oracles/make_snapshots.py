@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes the small CUDA memory snapshots tst_snapshot imports, in every layout memviz reads:
 the newest dict (time_us, frames, annotations, allocator settings) as pickle protocols 2, 4
 and 5; a ring-buffer-truncated trace; entries without times and with segment_map/unmap; OOMs;

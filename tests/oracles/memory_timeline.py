@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent oracle for export_memory_timeline files (docs/formats.md), stdlib only.
 
 Raw form [[t_ns, action, bytes, category], ...]: bytes are added to their category; rows with

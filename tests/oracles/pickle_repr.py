@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Prints the canonical text form of a pickle's value, read by Python's own pickle module with
 every class lookup refused (so nothing in the file can run). memviz's pickle reader must print
 the same text (pickle::debugString). Standard library only.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Independent oracle for PyTorch profiler Chrome traces (docs/formats.md), stdlib only.
 
 Applies torch.profiler's key_averages semantics to a trace file:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Expected numbers for a CUDA memory snapshot, computed independently of memviz with Python's
 own pickle module (class lookups refused, so nothing in the file runs) and the semantics of
 docs/formats-snapshot.md:

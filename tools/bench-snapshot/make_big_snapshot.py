@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes a synthetic CUDA memory snapshot (the dict torch.cuda.memory._dump_snapshot pickles)
 for benchmarking memviz's importer against Python's own unpickler. Standard library only.
 

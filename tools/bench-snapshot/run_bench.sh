@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Times `memviz import` of a snapshot against Python's C unpickler reading the same file, and
 # reports peak RSS of both. Benchmark, not a test; results go to docs/performance-snapshot.md.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/BatchSizeLesson.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 2: memory against the batch size for a chosen model. Activations, the input batch and
 // temporaries grow with the batch; weights and optimizer state do not; the gradients alive at

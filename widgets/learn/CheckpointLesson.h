@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 5: gradient checkpointing with checkpoint_sequential. As the segments go from 1 to
 // n, the peak falls and then rises again while more of the forward pass runs twice; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/DTypeLesson.h"
 
 #include <qcustomplot.h>

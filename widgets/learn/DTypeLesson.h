@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 3: the element type. fp32 -> fp16/bf16 halves every tensor; what the precision costs
 // (epsilon, range, digits from each format's bits); AMP keeps fp32 weights; int8 for inference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/FreeingLesson.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 9: freeing intermediates. del, loss.item() instead of keeping the loss tensor,
 // zero_grad(set_to_none=True), torch.no_grad() for evaluation: each with what it saves on the

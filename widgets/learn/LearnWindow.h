@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Learn mode: a window with the lessons in a list and one page at a time. Presenter mode
 // (F11) goes full screen without the menu and the list, fonts and lines scaled (x1.5 by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/Lesson.h"
 
 #include <qcustomplot.h>

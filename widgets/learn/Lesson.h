@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One page of the Learn mode: a title, a short explanation, a row or two of inputs, the key
 // numbers, and live plots and tables. Subclasses compute everything in refresh() from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/LessonCharts.h"
 
 #include <qcustomplot.h>

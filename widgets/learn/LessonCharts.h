@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small drawing helpers shared by the model lessons: byte axes in one unit, stacked category
 // bars, text ticks.

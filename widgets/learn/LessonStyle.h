@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the workshop pages look: a scale for fonts and lines (presenter mode uses 1.5-2) and a
 // high-contrast theme (white and bright colours on black, for projectors). Plots are styled

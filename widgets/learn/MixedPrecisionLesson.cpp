@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/MixedPrecisionLesson.h"
 
 #include <qcustomplot.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 6: mixed precision (autocast). The weights, gradients and optimizer state stay fp32
 // and autocast adds 16-bit copies of the weights, so only the activations shrink: the saving

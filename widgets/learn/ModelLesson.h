@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A lesson about a model's training step: a row to choose the model (the cost model's
 // presets), the batch size and the device, and the cost model's resolved model to compute

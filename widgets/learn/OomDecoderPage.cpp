@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/OomDecoderPage.h"
 
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The OOM decoder in the Learn mode: paste a PyTorch out-of-memory message (or pick a real
 // example) and read what it means: the numbers in a table, the explanation, tensors of that

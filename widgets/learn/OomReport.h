@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The OOM decoder's answer in words, translated (tr): a title, the numbers of the message in
 // human units, what they mean, tensors of that size, and the fixes with what each saves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 4: bytes per parameter for each optimizer: SGD keeps nothing, momentum, Adagrad and
 // RMSprop one buffer, Adam and AdamW two, LBFGS two flat vectors plus its history, computed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 8: a sparse COO tensor stores an int64 index per sparse dimension and a value for
 // each non-zero; below the break-even density it is smaller than the dense tensor, above it

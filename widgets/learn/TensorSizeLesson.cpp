@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/learn/TensorSizeLesson.h"
 
 #include <qcustomplot.h>

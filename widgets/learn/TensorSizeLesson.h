@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 1: shape x dtype -> bytes, in MB and MiB. The article examples are one click away;
 // a DataLoader batch shows what loading in batches holds instead of the whole tensor.

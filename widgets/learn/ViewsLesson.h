@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lesson 7: views share storage, copies allocate. A few short programs run on the stride
 // model step by step: each statement's result shape and strides, whether it shares storage,

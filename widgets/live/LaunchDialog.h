@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // "Launch and Record…": a command line (split like a shell would, without running one:
 // splitCommandLine), the folder it runs in, and the recording options. The last command is

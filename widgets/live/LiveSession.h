@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One live recording seen from the GUI thread: it owns the recorder (which samples and
 // writes on its own thread) and a TraceSession that follows what the recorder committed,

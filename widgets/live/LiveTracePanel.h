@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a live recording adds to a timeline, live or finalised: the user's markers, the
 // probe's training steps and phases (forward, backward, optimizer) as shaded spans, the exit,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/live/LiveView.h"
 
 #include <qcustomplot.h>

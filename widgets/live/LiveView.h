@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The live view of one recording: a status line, a timeline that follows the end (or a
 // window of it) while the user may zoom into the past, a marker button, pause/resume of the

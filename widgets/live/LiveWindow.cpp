@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/live/LiveWindow.h"
 
 #include <QCloseEvent>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A window for one live recording (a LiveView), owning its session. Closing it while the
 // recording runs asks first, then stops and saves the recording.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/live/ProbeDialog.h"
 
 #include <QApplication>

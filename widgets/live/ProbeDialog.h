@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // "Wait for Probe…": where memviz listens, the command that runs a script under the probe
 // (copyable), and where the recording goes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/live/ProcessListModel.h"
 
 #include <unordered_map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The processes the picker lists (pid, name, RSS, command line), as a table model. A new
 // listing is merged in place: rows of processes that are still there keep their index (so

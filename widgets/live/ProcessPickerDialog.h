@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // "Attach to Process…": the current user's processes (root: all), sortable, filterable,
 // refreshing every two seconds off the GUI thread; and the recording options.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Legend text for the series of a /proc recording (formats/live/ProcSampler.h names them).
 #include <QObject>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The options every recording dialog asks for: where to save it, and for /proc sampling the
 // interval and whether to sum the children in.

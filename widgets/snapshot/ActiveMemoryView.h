@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The active memory timeline of a CUDA memory snapshot, as memory_viz draws it: every
 // allocation a band from its allocation to its free, stacked in allocation order, coloured by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The allocations alive at the chosen moment, as a table: address, block size, requested
 // size, age, when it was allocated and where (the innermost Python frame). Display text is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Draws an ActiveLayout on a QCustomPlot: one filled band per allocation (coloured by its call
 // site, so allocations from the same line share a colour) and the summed small allocations

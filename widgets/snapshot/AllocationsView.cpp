@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/snapshot/AllocationsView.h"
 #include "widgets/ColumnFit.h"
 #include "widgets/Export.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The allocations alive at a moment of a CUDA memory snapshot (default: the peak), largest
 // first, with their call stack beside them; search by address or by frame text.

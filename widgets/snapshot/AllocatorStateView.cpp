@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/Export.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The CUDA caching allocator at the chosen moment (memory_viz's "Allocator State History"):
 // its segments drawn with their blocks, the segment table, and fragmentation figures:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/snapshot/SegmentMapWidget.h"
 
 #include <QMouseEvent>

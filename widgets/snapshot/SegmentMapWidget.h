@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The allocator's segments drawn as bars, largest first, packed into rows to the scale of the
 // largest one, with their blocks inside: allocated (a colour per block), pending free (red),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The allocator's segments at the chosen moment as a table: address, size, bytes in allocated
 // and pending-free blocks, free bytes, largest free gap, number of blocks, stream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/snapshot/SnapshotPanel.h"
 
 #include <QTabWidget>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Wires the snapshot views into the main window: while a CUDA memory snapshot is open, the
 // detail tabs gain "Active Memory", "Allocations", "Allocator State" and "Snapshot", and the timeline shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the snapshot views share: the open snapshot trace's overview, stacks and allocations
 // (of the device shown), and the moment they show: an entry of that device's trace (after

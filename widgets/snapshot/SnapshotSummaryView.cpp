@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/snapshot/SnapshotSummaryView.h"
 
 #include "core/Units.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The snapshot as numbers: per device the summary (peak, final, counts per action), the
 // pre-existing baseline of a truncated trace, the consistency check (allocated bytes replayed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A call stack, innermost frame first, as text people can read and copy: each frame's name,
 // and under it its "file:line", elided in the middle to the pane's width (so a long path

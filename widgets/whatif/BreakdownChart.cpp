@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/whatif/BreakdownChart.h"
 #include "widgets/CostModelLabels.h"
 #include "widgets/Export.h"

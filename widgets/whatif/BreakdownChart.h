@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Stacked bars of memory by category (QCPBars stacked with moveAbove): the modelled peak and,
 // when calibrated on a trace, the recorded and the projected peaks; the memory limit as a line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One colour per cost-model category, shared by the what-if charts.
 #include <QColor>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The memory limit to check against: this machine's RAM (/proc/meminfo), a GPU size, or a
 // typed size ("24GiB", "80GB", bytes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The projected timeline of one step: live memory after every simulated op, stacked by
 // category, with the phases marked, the memory limit as a line and the peak labelled. When

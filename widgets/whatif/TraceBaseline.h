@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The baseline for calibrating the cost model on the open trace: the recorded peak of the
 // device that peaks highest, the categories at that moment where the format records them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/whatif/WhatIfPanel.h"
 #include "widgets/CostModelLabels.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The what-if panel: pick a model (preset or JSON spec) and turn the knobs (batch on a log
 // slider, dtype, AMP, optimizer, checkpointing, training/inference, device, memory limit);

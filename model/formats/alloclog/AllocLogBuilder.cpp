@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/alloclog/AllocLogBuilder.h"
 
 #include <string>

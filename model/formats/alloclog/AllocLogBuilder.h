@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The semantics of the memviz allocation log, shared by its CSV and JSON Lines readers:
 // times become ns from the first record, frees pair with the live allocation at the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSV encoding of the allocation log: a header naming the columns (the time column's
 // name carries the unit: time_ns, time_us, time_ms or time_s), then one record per line.
 #include <array>

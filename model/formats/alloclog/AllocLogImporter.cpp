@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/alloclog/AllocLogImporter.h"
 
 #include "core/Errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // memviz's own allocation log (docs/formats.md): CSV with a header line, or JSON Lines
 // whose first line declares the format and time unit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The JSON Lines encoding of the allocation log: a header object
 // {"memviz_alloc_log": 1, "time_unit": "ns"} then one object per line.
 #include <simdjson.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The two encodings of the allocation log. Both hand records to an AllocLogBuilder.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackImporter.h"
 
 #include "core/Progress.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // heaptrack data files (heaptrack 1.x, after heaptrack_interpret; zstd, gzip or plain;
 // file format versions 1 to 3), imported with heaptrack_print's figures.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackModel.h"
 
 #include <algorithm>

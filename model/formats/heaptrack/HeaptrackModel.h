@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a heaptrack data file defines, held while it is read: interned strings, instruction
 // pointers with their frames, the backtrace tree, allocation infos, and the cost of every

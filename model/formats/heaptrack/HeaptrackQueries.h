@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read side of the heaptrack tables: heaptrack_print's headline figures, the bottom-up
 // allocation sites, and the backtraces behind a site.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackReader.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads the records of a heaptrack data file (after heaptrack_interpret: file format
 // versions 1 to 3) into a HeaptrackModel and a HeaptrackTimeline, with heaptrack_print's

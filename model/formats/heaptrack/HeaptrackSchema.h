@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The heaptrack tables (schema step 2, registered in formats/FormatRegistry.cpp).
 // Documented in docs/formats-native.md.

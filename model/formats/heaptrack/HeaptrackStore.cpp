@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackStore.h"
 
 #include <algorithm>

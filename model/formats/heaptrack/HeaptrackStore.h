@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Writes what a heaptrack file defined into the heaptrack_* tables (docs/formats-native.md)
 // inside the import's transaction.

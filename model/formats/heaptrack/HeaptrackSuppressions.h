@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // heaptrack's leak suppressions: LSan-style patterns ("leak:fn*") matched against the
 // module, function and file names of every frame of a backtrace. Leaks of a matching

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackTimeline.h"
 
 #include "store/TraceWriter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns heaptrack's allocation stream into memviz events and series on the "heap" device:
 // heap consumed (the primary series), RSS, allocation calls and temporary allocations per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Starts a program to be recorded from its first moment: the child is forked and waits,
 // stopped before exec, until the sampler is ready (release()), then execs the program. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/live/LiveFinalizer.h"
 
 #include <map>

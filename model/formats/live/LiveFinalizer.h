@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns a live recording into the ordinary trace shape: series with chunks and the LOD
 // pyramid, events and per-operator totals (for probe records), the canonical summary. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read side of live recordings: their state, the relational samples while they are still
 // being recorded (the live timeline reads these), markers, phases and per-operator totals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The tables of live recordings (attach to a process, launch and record, the PyTorch probe
 // stream): schema step 5, registered in formats/FormatRegistry.cpp. Documented in docs/schema.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Writes a live recording into a store as it happens: the trace row and the recording row
 // are committed at once, then samples, markers and probe records are appended and committed

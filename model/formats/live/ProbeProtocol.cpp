@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/live/ProbeProtocol.h"
 
 #include <simdjson.h>

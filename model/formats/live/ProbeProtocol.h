@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The memviz probe protocol, version 1 (docs/formats.md, "The PyTorch probe stream"): one
 // JSON object per line, sent by packaging/memviz_probe.py. This parses one line into a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Listens for the PyTorch probe and records its stream into a store: operator (or module)
 // records with their memory, phases, training steps and marks. The trace row is created when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where memviz listens for the probe: a Unix domain socket (the default, private to the
 // user) or a TCP port on 127.0.0.1 (never another interface: the stream is local only).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/live/ProbeStreamWriter.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Puts the probe's records into a live recording: memory samples per device (allocated,
 // reserved), operator records, phases, steps and marks. Separate from the socket so that

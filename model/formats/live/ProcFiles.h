@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading one process's memory counters from /proc: /proc/PID/status (always cheap) and
 // /proc/PID/smaps_rollup (walks the page tables: its cost grows with the process' size).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Records a process' memory from /proc into a store: attached to a running pid, or launched
 // by memviz and sampled from its first moment. It ends when the process ends, when asked to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Samples one process' memory (optionally with its descendants summed in) from /proc:
 // status counters every time, smaps_rollup (Pss, Private) as often as it is cheap enough.

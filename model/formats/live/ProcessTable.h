@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The processes of this machine, read from /proc: what the process picker lists, and the
 // descendants a recording with children sums in.

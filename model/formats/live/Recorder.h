@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A live recording running on its own thread, with its own store connection: the /proc
 // sampler (ProcRecorder) or the probe stream (ProbeRecorder). Other threads (the window,

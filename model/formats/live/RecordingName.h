@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The default name of a recording: after the program that runs (the script, for a Python
 // interpreter), never after its first argument, and safe as a file name that no command line

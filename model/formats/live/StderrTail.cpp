@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/live/StderrTail.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The last lines a launched program wrote to stderr, so that a window can show why it failed,
 // while everything it writes still goes through to memviz's own stderr (the terminal). A

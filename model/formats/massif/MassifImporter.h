@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Valgrind massif output (massif.out.PID, also gzip or zstd compressed): snapshots become
 // stacked heap / extra-heap / stacks series, detailed snapshots keep their heap trees.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/massif/MassifLabel.h"
 
 #include "io/Numbers.h"

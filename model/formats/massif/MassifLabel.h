@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The label of a massif heap-tree node, split into its parts:
 //   "(heap allocation functions) malloc/new/new[], --alloc-fns, etc."   the root

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/massif/MassifQueries.h"
 
 #include <algorithm>

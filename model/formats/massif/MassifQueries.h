@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read side of the massif tables: the snapshot list (ms_print's table) and the heap tree of
 // a detailed snapshot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads a Valgrind massif.out file the way ms_print does (comments stripped, blank lines
 // skipped, heap trees structured by their child counts) and writes its snapshots, series

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Valgrind massif tables (schema step 2, registered in formats/FormatRegistry.cpp).
 // Documented in docs/formats-native.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/memtimeline/MemoryTimelineImporter.h"
 
 #include <simdjson.h>

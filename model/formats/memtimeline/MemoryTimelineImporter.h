@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // torch.profiler.profile.export_memory_timeline output: the `.json` form ([times_us, sizes],
 // nine slots per row) and the `.raw.json[.gz]` form ([t_ns, action, bytes, category] rows).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/profiler/ChromeEventParser.h"
 
 #include <simdjson.h>

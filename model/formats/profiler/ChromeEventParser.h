@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One batch of Chrome trace events parsed with simdjson On-Demand into the fields the
 // profiler importer keeps. Batches are parsed on worker threads: a parsed batch owns its

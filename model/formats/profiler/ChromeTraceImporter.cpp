@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/profiler/ChromeTraceImporter.h"
 
 #include "core/Progress.h"

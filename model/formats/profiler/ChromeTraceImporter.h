@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // torch.profiler Chrome traces (export_chrome_trace, tensorboard_trace_handler's
 // *.pt.trace.json[.gz]), every version family: see docs/formats.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads a torch.profiler Chrome trace (object with traceEvents, or a bare array) with
 // simdjson On-Demand, batch by batch, and keeps its memory events and CPU-side op calls.

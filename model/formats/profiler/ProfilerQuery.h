@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read side of profiler traces: key_averages-style per-operator memory (optionally by input
 // shapes, optionally in a time window), allocation lifetimes, and the calls of one operator.

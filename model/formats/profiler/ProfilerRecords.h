@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the Chrome-trace scanner keeps of a torch.profiler trace: memory events and CPU-side
 // op calls, with times already in ns from the trace start.

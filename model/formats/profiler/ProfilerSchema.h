@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The profiler's per-operator totals, key_averages style (schema step 3, registered in
 // formats/FormatRegistry.cpp; its calls and allocation lifetimes go to the store's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns a scanned profiler trace into store rows: per-device allocated/reserved series,
 // alloc/free events attributed to the innermost op on their thread, allocation lifetimes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Column layouts of the record streams in `record_chunks` (see RecordChunks.h), shared by
 // the importers that write them and the queries that read them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Maps the str keys (or enum-like str values) of a pickle to small enums quickly. Python's
 // pickler memoises strings, so the thousands of trace entries of a snapshot share a handful

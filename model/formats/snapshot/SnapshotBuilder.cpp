@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns SnapshotData into a trace: one memviz device per CUDA device (and one for pinned host
 // memory), its "allocated" series (primary: the summary's peak and final bytes) and

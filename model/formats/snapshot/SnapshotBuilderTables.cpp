@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"

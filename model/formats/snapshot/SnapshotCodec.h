@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Packs allocation lifetimes (SnapshotAllocationRow) into compressed column BLOBs, one row per
 // 64K allocations: a 1M-entry snapshot has ~300K of them, and as rows they took longer to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A CUDA memory snapshot (torch.cuda.memory._dump_snapshot) as plain C++ values, read from its
 // pickle by SnapshotReader and turned into a trace by SnapshotBuilder. Frames are already

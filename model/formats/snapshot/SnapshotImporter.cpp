@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotImporter.h"
 
 #include <algorithm>

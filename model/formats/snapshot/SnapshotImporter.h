@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // CUDA memory snapshots: the pickles torch.cuda.memory._dump_snapshot() writes (and the older
 // torch.cuda.memory_snapshot() segment lists), read with memviz's safe pickle reader.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotQueries.h"
 
 #include <algorithm>

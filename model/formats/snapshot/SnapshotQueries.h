@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Read-side queries over the CUDA memory snapshot tables (docs/formats-snapshot.md): the
 // per-device replay figures, allocator settings, OOMs and annotations; the allocations alive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads the value tree of a snapshot pickle into SnapshotData: the newest dict form with
 // `segments`, `device_traces`, `allocator_settings`, `external_annotations` (and pinned host

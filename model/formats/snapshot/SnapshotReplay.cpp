@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotReplay.h"
 
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The semantics of a snapshot's trace, per device (docs/formats-snapshot.md):
 // - allocated bytes: `alloc` adds its size, `free_completed` (legacy `free`) subtracts it;

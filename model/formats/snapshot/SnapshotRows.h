@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Rows of the CUDA memory snapshot tables (schema step 4, docs/formats-snapshot.md), shared
 // by the importer that writes them and the queries that read them.

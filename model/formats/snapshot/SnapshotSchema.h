@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The tables of CUDA memory snapshots (schema step 4, registered in formats/FormatRegistry.cpp):
 // the allocator state at the end (segments, blocks), every allocation's lifetime (what was

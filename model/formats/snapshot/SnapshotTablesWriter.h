@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Writes the CUDA memory snapshot tables of one trace through prepared statements, inside the
 // TraceWriter's transaction (they commit or roll back with the trace).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/snapshot/StackTable.h"
 
 #include "core/Errors.h"

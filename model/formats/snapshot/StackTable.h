@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Call stacks of a snapshot, deduplicated: each distinct frame {filename, line, name} once,
 // each distinct sequence of frames once. Lists and frame dicts the pickle shares (memoised)
