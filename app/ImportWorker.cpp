@@ -11,11 +11,11 @@
 #include <mutex>
 #include <new>
 #include <string>
-#include <thread>
-#include <vector>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
@@ -63,8 +63,7 @@ void onTerminate() {
         } catch (const std::bad_alloc&) {
             send(Line::outOfMemory());
             std::_Exit(importworker::kExitOutOfMemory);
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     if (defaultTerminate) defaultTerminate();
     std::abort();

@@ -37,7 +37,8 @@ LiveActions::LiveActions(QWidget* window, QMenu* menu) : QObject(window), window
         ProcessPickerDialog dialog(window_);
         if (dialog.exec() != QDialog::Accepted || !dialog.selectedPid()) return;
         dialog.options()->remember();
-        attachTo(dialog.selectedPid(), dialog.options()->storePath(), dialog.options()->intervalMs(), dialog.options()->children());
+        attachTo(dialog.selectedPid(), dialog.options()->storePath(), dialog.options()->intervalMs(),
+                 dialog.options()->children());
     });
     attach_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     launch_ = menu->addAction(tr("&Launch and Record…"), this, [this] {
@@ -72,8 +73,8 @@ LiveWindow* LiveActions::attachTo(int pid, const QString& store, int intervalMs,
     return show(new LiveWindow(session, tr("Recording pid %1 – memviz").arg(pid), window_));
 }
 
-LiveWindow* LiveActions::launch(const QStringList& command, const QString& directory, const QString& store,
-                                int intervalMs, bool children) {
+LiveWindow* LiveActions::launch(const QStringList& command, const QString& directory, const QString& store, int intervalMs,
+                                bool children) {
     if (command.isEmpty() || !prepareStore(window_, store)) return nullptr;
     const QString absoluteStore = QFileInfo(store).absoluteFilePath();
     ProcRecordingOptions o;
@@ -82,8 +83,7 @@ LiveWindow* LiveActions::launch(const QStringList& command, const QString& direc
     o.captureStderr = true; // its last lines are shown when it fails; all of it still reaches our stderr
     o.intervalNs = static_cast<std::int64_t>(intervalMs) * 1'000'000;
     o.children = children;
-    auto* session =
-        new LiveSession(std::make_unique<ProcRecorder>(absoluteStore.toStdString(), o), LiveSession::Kind::Launch);
+    auto* session = new LiveSession(std::make_unique<ProcRecorder>(absoluteStore.toStdString(), o), LiveSession::Kind::Launch);
     return show(new LiveWindow(session, tr("Recording %1 – memviz").arg(command.join(' ').left(80)), window_));
 }
 

@@ -26,8 +26,7 @@ public:
     // Starting a recording without a dialog (the dialogs call these; so do tests). They
     // return the live window, or nullptr after telling the user why not.
     LiveWindow* attachTo(int pid, const QString& store, int intervalMs, bool children);
-    LiveWindow* launch(const QStringList& command, const QString& directory, const QString& store, int intervalMs,
-                       bool children);
+    LiveWindow* launch(const QStringList& command, const QString& directory, const QString& store, int intervalMs, bool children);
     LiveWindow* waitForProbe(const QString& address, const QString& store);
 
 signals:

@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QCryptographicHash>
@@ -12,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -24,8 +26,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QLineEdit>
-#include <QActionGroup>
 #include <QTableView>
 
 #include "Language.h"
@@ -34,19 +34,19 @@
 #include "core/Progress.h"
 #include "core/Units.h"
 #include "formats/FormatRegistry.h"
-#include "store/StoreFiles.h"
 #include "formats/profiler/ProfilerQuery.h"
+#include "store/StoreFiles.h"
 #include "store/TraceQueries.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
-#include "widgets/MemoryEventsView.h"
-#include "widgets/learn/LearnWindow.h"
 #include "widgets/ImportTask.h"
+#include "widgets/MemoryEventsView.h"
 #include "widgets/NativeTabs.h"
-#include "widgets/ProfilerOpsView.h"
 #include "widgets/OpsView.h"
+#include "widgets/ProfilerOpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/learn/LearnWindow.h"
 #include "widgets/live/LiveTracePanel.h"
 #include "widgets/snapshot/SnapshotPanel.h"
 #include "widgets/whatif/WhatIfPanel.h"
@@ -78,9 +78,9 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), session_(new TraceSession(this)), timeline_(new TimelinePlot(session_, this)),
       opsView_(new OpsView(session_, this)), profilerOpsView_(new ProfilerOpsView(session_, this)),
       memoryEventsView_(new MemoryEventsView(session_, this)), whatIf_(new WhatIfPanel(this)),
-      whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)), splitter_(new QSplitter(Qt::Vertical, this)),
-      pages_(new QStackedWidget(this)), emptyPage_(new EmptyPage(this)), tabs_(new QTabWidget(this)),
-      import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
+      whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)),
+      splitter_(new QSplitter(Qt::Vertical, this)), pages_(new QStackedWidget(this)), emptyPage_(new EmptyPage(this)),
+      tabs_(new QTabWidget(this)), import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
       devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
       cancel_(new QPushButton(tr("Cancel"), this)) {
     setWindowTitle(tr("memviz"));
@@ -98,7 +98,8 @@ MainWindow::MainWindow(QWidget* parent)
     pages_->addWidget(emptyPage_);
     pages_->addWidget(splitter_);
     setCentralWidget(pages_);
-    connect(emptyPage_, &EmptyPage::openRequested, this, [this] { findChild<QAction*>(QStringLiteral("openAction"))->trigger(); });
+    connect(emptyPage_, &EmptyPage::openRequested, this,
+            [this] { findChild<QAction*>(QStringLiteral("openAction"))->trigger(); });
     connect(emptyPage_, &EmptyPage::sampleRequested, this, &MainWindow::openSample);
     connect(emptyPage_, &EmptyPage::recentRequested, this, &MainWindow::openFile);
     connect(emptyPage_, &EmptyPage::learnRequested, this, [this] { openLearn(); });
@@ -284,7 +285,9 @@ void MainWindow::exportTimeline() {
 
 void MainWindow::exportTable() {
     auto* table = qobject_cast<AsyncTableView*>(tabs_->currentWidget());
-    QTableView* view = table ? table->table() : tabs_->currentWidget() ? tabs_->currentWidget()->findChild<QTableView*>() : nullptr;
+    QTableView* view = table                    ? table->table()
+                       : tabs_->currentWidget() ? tabs_->currentWidget()->findChild<QTableView*>()
+                                                : nullptr;
     if (!view || !view->model()) {
         statusBar()->showMessage(tr("The current tab has no table."), 4000);
         return;
@@ -338,8 +341,8 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
-    const OpenedTrace t =
-        openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId, ImportStore::Cache);
+    const OpenedTrace t = openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId,
+                                    ImportStore::Cache);
     showOpened(QString::fromStdString(t.storePath), t.traceId, path);
 }
 
@@ -392,7 +395,8 @@ void MainWindow::onImportFailed(const QString& message) {
     statusBar()->clearMessage();
     // Importers' messages name the file already.
     if (!session_->isOpen())
-        emptyPage_->setNotice(message.contains(import_->path()) ? message : tr("Could not open %1: %2").arg(import_->path(), message));
+        emptyPage_->setNotice(message.contains(import_->path()) ? message
+                                                                : tr("Could not open %1: %2").arg(import_->path(), message));
     QMessageBox::warning(this, tr("Cannot open file"), message);
 }
 
@@ -417,7 +421,8 @@ void MainWindow::updateStatus() {
     QStringList devices, peaks;
     for (const DeviceSummary& d : s.devices) {
         devices << QString::fromStdString(d.name);
-        peaks << tr("%1 peak %2").arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))));
+        peaks << tr("%1 peak %2")
+                     .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))));
     }
     devicesLabel_->setText(tr("devices: %1").arg(devices.join(", ")));
     peakLabel_->setText(peaks.join("  "));

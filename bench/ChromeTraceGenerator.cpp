@@ -12,8 +12,8 @@ ChromeTraceStats writeSyntheticChromeTrace(const std::string& path, std::int64_t
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f) return stats;
     std::mt19937_64 rng(seed);
-    static const char* ops[] = {"aten::mm", "aten::add", "aten::relu", "aten::conv2d", "aten::empty", "aten::cat",
-                                "aten::softmax", "aten::layer_norm"};
+    static const char* ops[] = {"aten::mm",    "aten::add", "aten::relu",    "aten::conv2d",
+                                "aten::empty", "aten::cat", "aten::softmax", "aten::layer_norm"};
     const long long pid = 4242, tid = 4243, t0 = 1700000000000000;
     long long ts = t0, evIdx = 0, totalAllocated = 1 << 30;
     std::vector<std::pair<unsigned long long, long long>> live; // address, size

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ChromeTraceGenerator.h"
 #include "BenchSupport.h"
+#include "ChromeTraceGenerator.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
@@ -22,9 +22,7 @@ using bench::removeStore;
 
 namespace {
 
-std::int64_t memoryEventCount() {
-    return bench::envCount("MEMVIZ_BENCH_MEMORY_EVENTS", 5000000);
-}
+std::int64_t memoryEventCount() { return bench::envCount("MEMVIZ_BENCH_MEMORY_EVENTS", 5000000); }
 
 // The trace and its counts (in a .stats file beside it) are written once and reused.
 bench::ChromeTraceStats generatedOnce(const fs::path& trace) {
@@ -32,7 +30,8 @@ bench::ChromeTraceStats generatedOnce(const fs::path& trace) {
     bench::ChromeTraceStats stats;
     if (fs::exists(trace) && fs::exists(statsFile)) {
         std::ifstream in(statsFile);
-        if (in >> stats.bytes >> stats.events >> stats.memoryEvents && stats.bytes == static_cast<std::int64_t>(fs::file_size(trace)))
+        if (in >> stats.bytes >> stats.events >> stats.memoryEvents &&
+            stats.bytes == static_cast<std::int64_t>(fs::file_size(trace)))
             return stats;
     }
     stats = bench::writeSyntheticChromeTrace(trace.string(), memoryEventCount());
@@ -54,8 +53,8 @@ void BM_ImportProfilerTrace(benchmark::State& state) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     state.counters["trace_MB"] = static_cast<double>(stats.bytes) / 1e6;
-    state.counters["MB_per_s"] = benchmark::Counter(static_cast<double>(stats.bytes) / 1e6 * static_cast<double>(state.iterations()),
-                                                    benchmark::Counter::kIsRate);
+    state.counters["MB_per_s"] = benchmark::Counter(
+        static_cast<double>(stats.bytes) / 1e6 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["events_per_s"] = benchmark::Counter(static_cast<double>(stats.events * state.iterations()),
                                                         benchmark::Counter::kIsRate);
     state.counters["memory_events"] = static_cast<double>(stats.memoryEvents);

@@ -24,9 +24,7 @@ using bench::removeStore;
 
 namespace {
 
-std::int64_t eventCount() {
-    return bench::envCount("MEMVIZ_BENCH_EVENTS", 10000000);
-}
+std::int64_t eventCount() { return bench::envCount("MEMVIZ_BENCH_EVENTS", 10000000); }
 
 const std::string& logPath() {
     static const std::string path = [] {
@@ -73,8 +71,7 @@ struct QueryFixture {
 
 void BM_TimelineFullRange(benchmark::State& state) {
     QueryFixture f;
-    for (auto _ : state)
-        benchmark::DoNotOptimize(querySeries(f.db, f.series.id, {f.series.tFirst, f.series.tLast}, 1500));
+    for (auto _ : state) benchmark::DoNotOptimize(querySeries(f.db, f.series.id, {f.series.tFirst, f.series.tLast}, 1500));
 }
 BENCHMARK(BM_TimelineFullRange)->Unit(benchmark::kMillisecond);
 

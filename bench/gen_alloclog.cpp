@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const bool ok = memviz::bench::writeSyntheticAllocLog(argv[2], std::atoll(argv[1]),
-                                                         argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+                                                          argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
     if (!ok) std::perror(argv[2]);
     return ok ? 0 : 1;
 }

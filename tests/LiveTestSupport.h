@@ -60,7 +60,8 @@ inline std::optional<std::int64_t> valueBefore(const std::vector<SeriesPoint>& p
 }
 
 // First sample time at or after `from` whose value reaches `atLeast`.
-inline std::optional<std::int64_t> firstReaching(const std::vector<SeriesPoint>& points, std::int64_t from, std::int64_t atLeast) {
+inline std::optional<std::int64_t> firstReaching(const std::vector<SeriesPoint>& points, std::int64_t from,
+                                                 std::int64_t atLeast) {
     for (const SeriesPoint& p : points)
         if (p.t >= from && p.v >= atLeast) return p.t;
     return std::nullopt;

@@ -32,12 +32,12 @@ inline QString heaptrackBytes(qint64 bytes) {
 }
 
 struct HeaptrackPrintEntry {
-    QString bytes;       // peak (peak list, calls list) as printed
-    qint64 calls = 0;    // allocations
+    QString bytes;    // peak (peak list, calls list) as printed
+    qint64 calls = 0; // allocations
     qint64 temporary = 0;
-    QString function;    // or "0x..." when unresolved
-    QString location;    // "file:line", empty when not printed
-    QString module;      // "??" when unknown
+    QString function; // or "0x..." when unresolved
+    QString location; // "file:line", empty when not printed
+    QString module;   // "??" when unknown
 };
 
 struct HeaptrackPrintReport {

@@ -79,16 +79,14 @@ inline bool oraclesRequired() { return qEnvironmentVariableIntValue("MEMVIZ_REQU
 
 // Skips the current test because an oracle, a peer tool or a fixture is missing; fails it
 // instead under MEMVIZ_REQUIRE_ORACLES=1. Use it, not a bare QSKIP, for anything CI installs.
-#define MEMVIZ_SKIP_OR_FAIL(message)                                                                   \
-    do {                                                                                               \
-        if (memviz::test::oraclesRequired())                                                           \
-            QFAIL(qPrintable(QString(message) + " (MEMVIZ_REQUIRE_ORACLES=1: required here)"));         \
-        QSKIP(message);                                                                                \
+#define MEMVIZ_SKIP_OR_FAIL(message)                                                                                             \
+    do {                                                                                                                         \
+        if (memviz::test::oraclesRequired()) QFAIL(qPrintable(QString(message) + " (MEMVIZ_REQUIRE_ORACLES=1: required here)")); \
+        QSKIP(message);                                                                                                          \
     } while (false)
 
 // Skips the current test when a shared fixture is missing (a user's fresh clone); fails it
 // under MEMVIZ_REQUIRE_ORACLES=1.
-#define MEMVIZ_REQUIRE_FIXTURE(var, relative)                                                         \
-    const QString var = memviz::test::sharedFixture(relative);                                         \
-    if (var.isEmpty())                                                                                 \
-    MEMVIZ_SKIP_OR_FAIL(qPrintable("shared fixture " + QString(relative) + " is absent (../shared/fixtures)"))
+#define MEMVIZ_REQUIRE_FIXTURE(var, relative)                                                                                    \
+    const QString var = memviz::test::sharedFixture(relative);                                                                   \
+    if (var.isEmpty()) MEMVIZ_SKIP_OR_FAIL(qPrintable("shared fixture " + QString(relative) + " is absent (../shared/fixtures)"))

@@ -119,7 +119,8 @@ void TestActiveMemory::randomSequencesMatchARecount() {
                 QCOMPARE(bandOffsetAt(b, x), expected);
             }
             // The summary's step at x.
-            const auto point = std::find_if(l.summary.rbegin(), l.summary.rend(), [&](const ActiveSummaryPoint& p) { return p.x <= x; });
+            const auto point = std::find_if(l.summary.rbegin(), l.summary.rend(),
+                                            [&](const ActiveSummaryPoint& p) { return p.x <= x; });
             QVERIFY(point != l.summary.rend());
             QCOMPARE(point->base, bandBytes);
             QCOMPARE(point->bytes, small);

@@ -91,9 +91,9 @@ void TestAllocLog::goodInput_data() {
                       "{\"action\": \"free\", \"address\": \"0x200\", \"time\": 40, \"device\": \"cpu\"}\n")
         << "a.jsonl" << qint64(40000) << QList<Expected>{{"cpu", 5, 3, 2, 0, 2500, 30000, 2000}} << QStringList{};
     // 0.5 ms is the origin; 1.25 ms is 750000 ns later.
-    QTest::newRow("decimal milliseconds")
-        << QByteArray("time_ms,action,address,size\n0.5,alloc,0x1,10\n1.25,alloc,0x2,20\n")
-        << "a.csv" << qint64(750000) << QList<Expected>{{"cpu", 2, 2, 0, 0, 30, 750000, 30}} << QStringList{};
+    QTest::newRow("decimal milliseconds") << QByteArray("time_ms,action,address,size\n0.5,alloc,0x1,10\n1.25,alloc,0x2,20\n")
+                                          << "a.csv" << qint64(750000) << QList<Expected>{{"cpu", 2, 2, 0, 0, 30, 750000, 30}}
+                                          << QStringList{};
     QTest::newRow("comments, blank lines, CRLF, quoting")
         << QByteArray("# recorded by a test\r\n"
                       "time_s,action,address,size,op,stack\r\n"
@@ -113,22 +113,22 @@ void TestAllocLog::goodInput_data() {
         << QList<Expected>{{"cuda:0", 3, 2, 1, 0, 100, 0, 50}, {"cpu", 1, 1, 0, 0, 7, 1, 7}, {"cuda:1", 1, 1, 0, 0, 300, 2, 300}}
         << QStringList{};
     QTest::newRow("decimal and hex addresses are the same address")
-        << QByteArray("time_ns,action,address,size\n0,alloc,4096,10\n1,free,0x1000,\n")
-        << "a.csv" << qint64(1) << QList<Expected>{{"cpu", 2, 1, 1, 0, 10, 0, 0}} << QStringList{};
+        << QByteArray("time_ns,action,address,size\n0,alloc,4096,10\n1,free,0x1000,\n") << "a.csv" << qint64(1)
+        << QList<Expected>{{"cpu", 2, 1, 1, 0, 10, 0, 0}} << QStringList{};
     QTest::newRow("duplicate alloc at a live address")
-        << QByteArray("time_ns,action,address,size\n0,alloc,0x10,100\n1,alloc,0x10,300\n")
-        << "a.csv" << qint64(1) << QList<Expected>{{"cpu", 2, 2, 0, 0, 300, 1, 300}} << QStringList{"duplicate_alloc"};
+        << QByteArray("time_ns,action,address,size\n0,alloc,0x10,100\n1,alloc,0x10,300\n") << "a.csv" << qint64(1)
+        << QList<Expected>{{"cpu", 2, 2, 0, 0, 300, 1, 300}} << QStringList{"duplicate_alloc"};
     QTest::newRow("unmatched free never goes negative")
-        << QByteArray("time_ns,action,address,size\n0,free,0x99,\n1,alloc,0x10,5\n2,free,0x98,8\n")
-        << "a.csv" << qint64(2) << QList<Expected>{{"cpu", 3, 1, 2, 2, 5, 1, 5}} << QStringList{"unmatched_free"};
+        << QByteArray("time_ns,action,address,size\n0,free,0x99,\n1,alloc,0x10,5\n2,free,0x98,8\n") << "a.csv" << qint64(2)
+        << QList<Expected>{{"cpu", 3, 1, 2, 2, 5, 1, 5}} << QStringList{"unmatched_free"};
     QTest::newRow("out-of-order time is clamped")
-        << QByteArray("time_ns,action,address,size\n10,alloc,0x1,1\n5,alloc,0x2,2\n20,alloc,0x3,4\n")
-        << "a.csv" << qint64(10) << QList<Expected>{{"cpu", 3, 3, 0, 0, 7, 10, 7}} << QStringList{"out_of_order_time"};
+        << QByteArray("time_ns,action,address,size\n10,alloc,0x1,1\n5,alloc,0x2,2\n20,alloc,0x3,4\n") << "a.csv" << qint64(10)
+        << QList<Expected>{{"cpu", 3, 3, 0, 0, 7, 10, 7}} << QStringList{"out_of_order_time"};
     QTest::newRow("free with a different size")
-        << QByteArray("time_ns,action,address,size\n0,alloc,0x10,100\n1,free,0x10,50\n")
-        << "a.csv" << qint64(1) << QList<Expected>{{"cpu", 2, 1, 1, 0, 100, 0, 0}} << QStringList{"free_size_mismatch"};
-    QTest::newRow("header only") << QByteArray("time_ns,action,address,size\n") << "a.csv" << qint64(0)
-                                 << QList<Expected>{} << QStringList{};
+        << QByteArray("time_ns,action,address,size\n0,alloc,0x10,100\n1,free,0x10,50\n") << "a.csv" << qint64(1)
+        << QList<Expected>{{"cpu", 2, 1, 1, 0, 100, 0, 0}} << QStringList{"free_size_mismatch"};
+    QTest::newRow("header only") << QByteArray("time_ns,action,address,size\n") << "a.csv" << qint64(0) << QList<Expected>{}
+                                 << QStringList{};
 }
 
 void TestAllocLog::goodInput() {
@@ -158,8 +158,8 @@ void TestAllocLog::badInput_data() {
     QTest::addColumn<QStringList>("mustSay");
     const QByteArray h = "time_ns,action,address,size\n";
     const QByteArray jh = "{\"memviz_alloc_log\": 1, \"time_unit\": \"ns\"}\n";
-    QTest::newRow("truncated record") << h + "0,alloc,0x10,64\n5,alloc,0x2" << "t.csv"
-                                      << QStringList{"line 3", "expected 4 fields", "found 3", "truncated"};
+    QTest::newRow("truncated record") << h + "0,alloc,0x10,64\n5,alloc,0x2"
+                                      << "t.csv" << QStringList{"line 3", "expected 4 fields", "found 3", "truncated"};
     QTest::newRow("missing column") << QByteArray("time_ns,action,size\n0,alloc,5\n") << "t.csv"
                                     << QStringList{"line 1", "no \"address\" column"};
     QTest::newRow("unknown column") << QByteArray("time_ns,action,address,size,colour\n") << "t.csv"
@@ -170,19 +170,22 @@ void TestAllocLog::badInput_data() {
                                        << QStringList{"unknown time unit"};
     QTest::newRow("duplicate column") << QByteArray("time_ns,action,address,size,size\n") << "t.csv"
                                       << QStringList{"appears twice"};
-    QTest::newRow("too many fields") << h + "0,alloc,0x10,64,extra\n" << "t.csv"
-                                     << QStringList{"line 2", "expected 4 fields", "found 5"};
-    QTest::newRow("negative size") << h + "0,alloc,0x10,64\n1,alloc,0x20,-5\n" << "t.csv"
-                                   << QStringList{"line 3", "negative size -5"};
-    QTest::newRow("unknown action") << h + "0,realloc,0x10,64\n" << "t.csv"
-                                    << QStringList{"line 2", "unknown action \"realloc\""};
-    QTest::newRow("time not a number") << h + "abc,alloc,0x10,64\n" << "t.csv"
-                                       << QStringList{"line 2", "time \"abc\""};
+    QTest::newRow("too many fields") << h + "0,alloc,0x10,64,extra\n"
+                                     << "t.csv" << QStringList{"line 2", "expected 4 fields", "found 5"};
+    QTest::newRow("negative size") << h + "0,alloc,0x10,64\n1,alloc,0x20,-5\n"
+                                   << "t.csv" << QStringList{"line 3", "negative size -5"};
+    QTest::newRow("unknown action") << h + "0,realloc,0x10,64\n"
+                                    << "t.csv" << QStringList{"line 2", "unknown action \"realloc\""};
+    QTest::newRow("time not a number") << h + "abc,alloc,0x10,64\n"
+                                       << "t.csv" << QStringList{"line 2", "time \"abc\""};
     QTest::newRow("time overflows") << QByteArray("time_s,action,address,size\n99999999999999,alloc,0x1,1\n") << "t.csv"
                                     << QStringList{"line 2", "does not fit"};
-    QTest::newRow("bad address") << h + "0,alloc,0xZZ,64\n" << "t.csv" << QStringList{"line 2", "address \"0xZZ\""};
-    QTest::newRow("alloc without size") << h + "0,alloc,0x10,\n" << "t.csv" << QStringList{"line 2", "needs a size"};
-    QTest::newRow("size not a number") << h + "0,alloc,0x10,12kb\n" << "t.csv" << QStringList{"size \"12kb\""};
+    QTest::newRow("bad address") << h + "0,alloc,0xZZ,64\n"
+                                 << "t.csv" << QStringList{"line 2", "address \"0xZZ\""};
+    QTest::newRow("alloc without size") << h + "0,alloc,0x10,\n"
+                                        << "t.csv" << QStringList{"line 2", "needs a size"};
+    QTest::newRow("size not a number") << h + "0,alloc,0x10,12kb\n"
+                                       << "t.csv" << QStringList{"size \"12kb\""};
     QTest::newRow("unterminated quote") << QByteArray("time_ns,action,address,size,op\n0,alloc,0x1,1,\"aten::mm\n") << "t.csv"
                                         << QStringList{"line 2", "malformed quoting"};
     QTest::newRow("empty file") << QByteArray() << "t.csv" << QStringList{"empty"};
@@ -190,24 +193,22 @@ void TestAllocLog::badInput_data() {
                                  << QStringList{"unrecognised file format"};
     QTest::newRow("jsonl without header") << QByteArray("{\"memviz_alloc_log\": 2, \"time_unit\": \"ns\"}\n") << "t.jsonl"
                                           << QStringList{"line 1", "unsupported memviz_alloc_log version"};
-    QTest::newRow("jsonl header without unit") << QByteArray("{\"memviz_alloc_log\": 1}\n") << "t.jsonl"
-                                               << QStringList{"must state \"time_unit\""};
+    QTest::newRow("jsonl header without unit")
+        << QByteArray("{\"memviz_alloc_log\": 1}\n") << "t.jsonl" << QStringList{"must state \"time_unit\""};
     QTest::newRow("jsonl unknown field")
-        << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": 1, \"colour\": \"red\"}\n" << "t.jsonl"
-        << QStringList{"line 2", "unknown field \"colour\""};
+        << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": 1, \"colour\": \"red\"}\n"
+        << "t.jsonl" << QStringList{"line 2", "unknown field \"colour\""};
     QTest::newRow("jsonl syntax error")
         << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": 1}\n{\"time\": 1,, \"action\": \"alloc\"}\n"
         << "t.jsonl" << QStringList{"line 3", "invalid JSON"};
-    QTest::newRow("jsonl trailing text")
-        << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": 1} {\"x\": 1}\n" << "t.jsonl"
-        << QStringList{"line 2", "unexpected text"};
-    QTest::newRow("jsonl missing address") << jh + "{\"time\": 0, \"action\": \"alloc\", \"size\": 1}\n" << "t.jsonl"
-                                           << QStringList{"line 2", "missing \"address\""};
-    QTest::newRow("jsonl size is a string")
-        << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": true}\n" << "t.jsonl"
-        << QStringList{"line 2", "\"size\" must be a number"};
-    QTest::newRow("jsonl truncated object") << jh + "{\"time\": 0, \"action\": \"al" << "t.jsonl"
-                                            << QStringList{"line 2", "invalid JSON", "truncated"};
+    QTest::newRow("jsonl trailing text") << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": 1} {\"x\": 1}\n"
+                                         << "t.jsonl" << QStringList{"line 2", "unexpected text"};
+    QTest::newRow("jsonl missing address") << jh + "{\"time\": 0, \"action\": \"alloc\", \"size\": 1}\n"
+                                           << "t.jsonl" << QStringList{"line 2", "missing \"address\""};
+    QTest::newRow("jsonl size is a string") << jh + "{\"time\": 0, \"action\": \"alloc\", \"address\": 1, \"size\": true}\n"
+                                            << "t.jsonl" << QStringList{"line 2", "\"size\" must be a number"};
+    QTest::newRow("jsonl truncated object") << jh + "{\"time\": 0, \"action\": \"al"
+                                            << "t.jsonl" << QStringList{"line 2", "invalid JSON", "truncated"};
     QByteArray gz = test::gzipped(h + QByteArray("0,alloc,0x10,64\n").repeated(5000));
     gz.chop(gz.size() / 3);
     QTest::newRow("truncated gzip") << gz << "t.csv.gz" << QStringList{"truncated gzip stream"};

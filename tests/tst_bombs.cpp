@@ -58,8 +58,8 @@ private slots:
             in.readAll(std::size_t{1} << 30);
             QFAIL("a 64 MiB gzip bomb was read whole");
         } catch (const ImportError& e) {
-            QVERIFY2(QString(e.what()).contains("expands past " + QString::number(expectedCeiling) + " bytes (64 times the file's " +
-                                                QString::number(bomb.size()) + " bytes"),
+            QVERIFY2(QString(e.what()).contains("expands past " + QString::number(expectedCeiling) +
+                                                " bytes (64 times the file's " + QString::number(bomb.size()) + " bytes"),
                      e.what());
         }
         QCOMPARE(in.decompressionCeiling(), expectedCeiling);
@@ -122,7 +122,8 @@ private slots:
             InputFile in(path.toStdString());
             QCOMPARE(in.decompressionCeiling(), std::int64_t{1500} << 10);
             in.holdWhole();
-            QCOMPARE(in.decompressionCeiling(), std::min<std::int64_t>(1500 << 10, std::max<std::int64_t>(1000 * bomb.size(), 1 << 20)));
+            QCOMPARE(in.decompressionCeiling(),
+                     std::min<std::int64_t>(1500 << 10, std::max<std::int64_t>(1000 * bomb.size(), 1 << 20)));
         }
         qputenv("MEMVIZ_DECOMPRESSION_LIMIT", "1T");
         {
@@ -201,16 +202,18 @@ private slots:
         const QByteArray open(100000, '['), close(100000, ']');
         QTest::newRow("profiler trace, in an event's args")
             << "pytorch-profiler"
-            << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "args": {"Input Dims": )" + open +
-                   close + "}}]}"
+            << R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "ts": 1, "args": {"Input Dims": )" + open + close +
+                   "}}]}"
             << "nested deeper than 1024 levels";
-        QTest::newRow("profiler trace, a top-level member") << "pytorch-profiler"
-                                                            << R"({"deviceProperties": )" + open + close + R"(, "traceEvents": []})"
-                                                            << "nested deeper than 1024 levels";
+        QTest::newRow("profiler trace, a top-level member")
+            << "pytorch-profiler"
+            << R"({"deviceProperties": )" + open + close + R"(, "traceEvents": []})"
+            << "nested deeper than 1024 levels";
         QTest::newRow("memory timeline") << "pytorch-memory-timeline" << open + close
                                          << "times[0]: expected an integer"; // its first list holds a list
         QTest::newRow("allocation log, JSON Lines")
-            << "memviz-alloc-log" << R"({"memviz_alloc_log": 1, "time_unit": "ns", "x": )" + open + close + "}\n"
+            << "memviz-alloc-log"
+            << R"({"memviz_alloc_log": 1, "time_unit": "ns", "x": )" + open + close + "}\n"
             << "line 1 (byte 0): JSON nested deeper than 1024 levels";
     }
     void jsonDeepNesting() {
@@ -230,16 +233,24 @@ private slots:
         QTest::addColumn<QString>("expected");
         const QByteArray head = "v 10400 3\ns 6 malloc\ni 1000 0 0\nt 1 0\na 10 1\n";
         QTest::newRow("+ 2^63") << head + "+ 8000000000000000\n"
-                                << "line 6 (byte 45), `+` record: allocation info index 8000000000000000 is not defined (1 allocation infos defined so far)";
-        QTest::newRow("- 2^64-1") << head + "- ffffffffffffffff\n" << "allocation info index ffffffffffffffff is not defined";
-        QTest::newRow("t ip 2^63") << head + "t 8000000000000000 0\n" << "ip index 8000000000000000 is not defined";
-        QTest::newRow("t parent 2^63") << head + "t 1 8000000000000000\n" << "parent index 8000000000000000 is not defined";
-        QTest::newRow("a trace 2^63") << head + "a 10 8000000000000000\n" << "trace index 8000000000000000 is not defined";
-        QTest::newRow("a size 2^63") << head + "a 8000000000000000 1\n" << "field size is out of range";
-        QTest::newRow("i module 2^63") << head + "i 2000 8000000000000000\n" << "module names string 8000000000000000";
+                                << "line 6 (byte 45), `+` record: allocation info index 8000000000000000 is not defined (1 "
+                                   "allocation infos defined so far)";
+        QTest::newRow("- 2^64-1") << head + "- ffffffffffffffff\n"
+                                  << "allocation info index ffffffffffffffff is not defined";
+        QTest::newRow("t ip 2^63") << head + "t 8000000000000000 0\n"
+                                   << "ip index 8000000000000000 is not defined";
+        QTest::newRow("t parent 2^63") << head + "t 1 8000000000000000\n"
+                                       << "parent index 8000000000000000 is not defined";
+        QTest::newRow("a trace 2^63") << head + "a 10 8000000000000000\n"
+                                      << "trace index 8000000000000000 is not defined";
+        QTest::newRow("a size 2^63") << head + "a 8000000000000000 1\n"
+                                     << "field size is out of range";
+        QTest::newRow("i module 2^63") << head + "i 2000 8000000000000000\n"
+                                       << "module names string 8000000000000000";
         QTest::newRow("string length 2^63") << head + "s 8000000000000000 abc\n"
                                             << "the string is 3 bytes long but its length field says 9223372036854775808";
-        QTest::newRow("17 hex digits") << head + "+ 10000000000000000\n" << "field allocation info index is not a hex number";
+        QTest::newRow("17 hex digits") << head + "+ 10000000000000000\n"
+                                       << "field allocation info index is not a hex number";
     }
     void heaptrackAbsurdIndices() {
         QFETCH(QByteArray, lines);

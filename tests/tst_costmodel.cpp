@@ -107,13 +107,15 @@ void TestCostModel::presetParameterCounts() {
 
 void TestCostModel::benchSpecsMatchTorchParameterCounts() {
     // param_count in the measured dataset is sum(p.numel()) of the real torch.nn model.
-    const QJsonObject doc = QJsonDocument::fromJson(memviz::test::readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json")).object();
+    const QJsonObject doc =
+        QJsonDocument::fromJson(memviz::test::readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json")).object();
     QSet<QString> seen;
     for (const QJsonValue& v : doc["configs"].toArray()) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool() || seen.contains(c["spec"].toString())) continue;
         seen.insert(c["spec"].toString());
-        const ModelSpec spec = readModelSpecFile((QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
+        const ModelSpec spec = readModelSpecFile(
+            (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
         QCOMPARE(qint64(resolveModel(spec).parameterCount()), c["param_count"].toInteger());
     }
     QVERIFY(seen.size() >= 5);
@@ -123,24 +125,37 @@ void TestCostModel::specErrorsNameTheProblem_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("expected");
     QTest::newRow("unknown type") << specWithLayer(R"({"type": "conv3d"})") << "layers[1]: unknown layer type 'conv3d'";
-    QTest::newRow("unknown field") << specWithLayer(R"({"type": "relu", "inplace": true})") << "unknown field(s) ['inplace'] for layer type 'relu'";
+    QTest::newRow("unknown field") << specWithLayer(R"({"type": "relu", "inplace": true})")
+                                   << "unknown field(s) ['inplace'] for layer type 'relu'";
     QTest::newRow("missing field") << specWithLayer(R"({"type": "linear"})") << "missing field(s) ['out_features']";
-    QTest::newRow("bad bool") << specWithLayer(R"({"type": "linear", "out_features": 3, "bias": "yes"})") << "for field 'bias' (expected bool)";
+    QTest::newRow("bad bool") << specWithLayer(R"({"type": "linear", "out_features": 3, "bias": "yes"})")
+                              << "for field 'bias' (expected bool)";
     QTest::newRow("bad p") << specWithLayer(R"({"type": "dropout", "p": 1.5})") << "bad value 1.5 for field 'p'";
-    QTest::newRow("nested") << specWithLayer(R"({"type": "residual", "layers": [{"type": "relu", "foo": 1}]})") << "layers[1].layers[0]: unknown field(s) ['foo']";
-    QTest::newRow("residual shapes") << specWithLayer(R"({"type": "residual", "layers": [{"type": "conv2d", "out_channels": 8, "kernel_size": 1}]})")
-                                     << "residual branches disagree";
-    QTest::newRow("conv on vector") << QByteArray(R"({"name": "t", "input": {"shape": [10], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
+    QTest::newRow("nested") << specWithLayer(R"({"type": "residual", "layers": [{"type": "relu", "foo": 1}]})")
+                            << "layers[1].layers[0]: unknown field(s) ['foo']";
+    QTest::newRow("residual shapes")
+        << specWithLayer(R"({"type": "residual", "layers": [{"type": "conv2d", "out_channels": 8, "kernel_size": 1}]})")
+        << "residual branches disagree";
+    QTest::newRow("conv on vector")
+        << QByteArray(R"({"name": "t", "input": {"shape": [10], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
         "loss": "cross_entropy", "layers": [{"type": "conv2d", "out_channels": 4, "kernel_size": 3}]})")
-                                    << "layers[0]: 'conv2d' expects a per-sample input of rank 3";
-    QTest::newRow("top level") << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
-        "loss": "cross_entropy", "layers": [], "extra": 1})") << "unknown top-level field(s) ['extra']";
-    QTest::newRow("loss") << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
-        "loss": "hinge", "layers": [{"type": "linear", "out_features": 2}]})") << "unknown loss \"hinge\"";
-    QTest::newRow("target") << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [5], "dtype": "int64"},
-        "loss": "cross_entropy", "layers": [{"type": "linear", "out_features": 2}]})") << "cross_entropy: target shape [5] must be the output shape [2]";
-    QTest::newRow("integer input") << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "int64"}, "target": {"shape": [], "dtype": "int64"},
-        "loss": "cross_entropy", "layers": [{"type": "linear", "out_features": 2}]})") << "'linear' needs a float input, got int64";
+        << "layers[0]: 'conv2d' expects a per-sample input of rank 3";
+    QTest::newRow("top level")
+        << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
+        "loss": "cross_entropy", "layers": [], "extra": 1})")
+        << "unknown top-level field(s) ['extra']";
+    QTest::newRow("loss")
+        << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [], "dtype": "int64"},
+        "loss": "hinge", "layers": [{"type": "linear", "out_features": 2}]})")
+        << "unknown loss \"hinge\"";
+    QTest::newRow("target")
+        << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "float32"}, "target": {"shape": [5], "dtype": "int64"},
+        "loss": "cross_entropy", "layers": [{"type": "linear", "out_features": 2}]})")
+        << "cross_entropy: target shape [5] must be the output shape [2]";
+    QTest::newRow("integer input")
+        << QByteArray(R"({"name": "t", "input": {"shape": [3], "dtype": "int64"}, "target": {"shape": [], "dtype": "int64"},
+        "loss": "cross_entropy", "layers": [{"type": "linear", "out_features": 2}]})")
+        << "'linear' needs a float input, got int64";
     QTest::newRow("invalid json") << QByteArray(R"({"name": "t", )") << "invalid JSON";
 }
 
@@ -317,7 +332,7 @@ void TestCostModel::ampKeepsFp32Weights() {
     const Estimate amp = estimate(spec, o);
     QCOMPARE(amp.parameterBytes, 4 * amp.parameterCount); // fp32 master weights
     QCOMPARE(at(amp, Category::Parameters), at(fp32, Category::Parameters));
-    QVERIFY(amp.peakBytes < fp32.peakBytes);              // half-precision activations at batch 2048
+    QVERIFY(amp.peakBytes < fp32.peakBytes); // half-precision activations at batch 2048
     o.amp = false;
     o.dtype = DType::BF16;
     QCOMPARE(estimate(spec, o).parameterBytes, 2 * fp32.parameterCount);
@@ -365,7 +380,8 @@ void TestCostModel::checkpointSegments() {
 void TestCostModel::tokenModelsCheckpointAfterTheEmbedding() {
     // transformer-tok.json: embedding + 2 encoder layers + layernorm + head. Checkpointed, every
     // parameter still gets its gradient: after backward the heap holds parameters + gradients.
-    const ModelSpec spec = readModelSpecFile(QStringLiteral(MEMVIZ_SOURCE_DIR "/bench/costmodel/specs/transformer-tok.json").toStdString());
+    const ModelSpec spec = readModelSpecFile(
+        QStringLiteral(MEMVIZ_SOURCE_DIR "/bench/costmodel/specs/transformer-tok.json").toStdString());
     const std::int64_t P = 4 * resolveModel(spec).parameterCount();
     EstimateOptions o = training(4, OptimizerKind::Sgd);
     o.checkpoint = {CheckpointMode::Segments, 2};

@@ -55,8 +55,8 @@ void TestCostModelValidation::initTestCase() {
     for (const QJsonValue& v : configs) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool()) continue;
-        const ModelSpec spec =
-            readModelSpecFile((QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
+        const ModelSpec spec = readModelSpecFile(
+            (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
         EstimateOptions o;
         o.batch = c["batch"].toInteger();
         o.dtype = parseDType(c["dtype"].toString().toStdString());
@@ -83,17 +83,17 @@ void TestCostModelValidation::initTestCase() {
     }
     qInfo("%-44s %10s %10s %8s %10s %9s", "config", "measured", "predicted", "error", "accelerate", "acc.err");
     for (const Row& r : rows_)
-        qInfo("%-44s %10.2f %10.2f %+7.2f%% %10.2f %+8.1f%%", qPrintable(r.id + (r.holdout ? " (holdout)" : "")), r.measured / 1048576,
-              r.predicted / 1048576, r.error(), r.accelerate / 1048576, r.accelerateError());
+        qInfo("%-44s %10.2f %10.2f %+7.2f%% %10.2f %+8.1f%%", qPrintable(r.id + (r.holdout ? " (holdout)" : "")),
+              r.measured / 1048576, r.predicted / 1048576, r.error(), r.accelerate / 1048576, r.accelerateError());
 }
 
 void TestCostModelValidation::everyConfigWithin15Percent() {
     for (const Row& r : rows_)
         QVERIFY2(std::abs(r.error()) <= 15.0, qPrintable(QStringLiteral("%1: predicted %2 B, measured %3 B (%4%)")
-                                                            .arg(r.id)
-                                                            .arg(r.predicted, 0, 'f', 0)
-                                                            .arg(r.measured, 0, 'f', 0)
-                                                            .arg(r.error(), 0, 'f', 2)));
+                                                             .arg(r.id)
+                                                             .arg(r.predicted, 0, 'f', 0)
+                                                             .arg(r.measured, 0, 'f', 0)
+                                                             .arg(r.error(), 0, 'f', 2)));
 }
 
 void TestCostModelValidation::phasesAgree() {
@@ -113,9 +113,10 @@ void TestCostModelValidation::errorDistributionMeetsTheAim() {
             }
         if (errs.empty()) continue;
         auto within = [&](double pct) { return std::count_if(errs.begin(), errs.end(), [&](double e) { return e <= pct; }); };
-        qInfo("%s: %d configs, |error| median %.2f%%, worst %.2f%%, within 5/10/15%%: %d/%d/%d; accelerate's rule: median %.1f%%, worst %.1f%%",
-              holdout ? "holdout" : "grid", int(errs.size()), median(errs), *std::max_element(errs.begin(), errs.end()), int(within(5)),
-              int(within(10)), int(within(15)), median(acc), *std::max_element(acc.begin(), acc.end()));
+        qInfo("%s: %d configs, |error| median %.2f%%, worst %.2f%%, within 5/10/15%%: %d/%d/%d; accelerate's rule: median "
+              "%.1f%%, worst %.1f%%",
+              holdout ? "holdout" : "grid", int(errs.size()), median(errs), *std::max_element(errs.begin(), errs.end()),
+              int(within(5)), int(within(10)), int(within(15)), median(acc), *std::max_element(acc.begin(), acc.end()));
         QVERIFY(median(errs) <= 5.0);
         QVERIFY(*std::max_element(errs.begin(), errs.end()) <= 10.0);
     }

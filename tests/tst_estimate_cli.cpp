@@ -14,7 +14,7 @@ using namespace memviz::test;
 namespace {
 QJsonObject jsonOf(const ProcessResult& r) { return QJsonDocument::fromJson(r.out).object(); }
 QString spec(const char* name) { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + name; }
-const char* const kParts[] = {"parameters_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
+const char* const kParts[] = {"parameters_bytes", "gradients_bytes",   "optimizer_state_bytes",   "activations_bytes",
                               "input_bytes",      "temporaries_bytes", "allocator_overhead_bytes"};
 } // namespace
 
@@ -32,7 +32,8 @@ private slots:
 };
 
 void TestEstimateCli::jsonHasThePeakAndEveryPart() {
-    const auto r = runMemviz({"estimate", "--model", "gpt2", "--batch", "2", "--dtype", "bf16", "--optimizer", "adamw", "--json"});
+    const auto r = runMemviz(
+        {"estimate", "--model", "gpt2", "--batch", "2", "--dtype", "bf16", "--optimizer", "adamw", "--json"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject j = jsonOf(r);
     QCOMPARE(j["parameter_count"].toInteger(), 124'439'808);
@@ -60,13 +61,14 @@ void TestEstimateCli::jsonHasThePeakAndEveryPart() {
 void TestEstimateCli::matchesTheMeasuredPeak() {
     // tests/data/costmodel/measured.json: resnet-small-b64-fp32-adam peaked at 109,420,560 B
     // in real PyTorch 1.13 (second step). The protocol's step is --step 2.
-    const QJsonObject doc = QJsonDocument::fromJson(readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json")).object();
+    const QJsonObject doc =
+        QJsonDocument::fromJson(readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json")).object();
     qint64 measured = 0;
     for (const QJsonValue& v : doc["configs"].toArray())
         if (v.toObject()["id"].toString() == "resnet-small-b64-fp32-adam") measured = v.toObject()["peak_bytes"].toInteger();
     QVERIFY(measured > 0);
-    const auto r = runMemviz({"estimate", "--spec", spec("resnet-small.json"), "--batch", "64", "--optimizer", "adam", "--device", "cpu",
-                              "--step", "2", "--json"});
+    const auto r = runMemviz({"estimate", "--spec", spec("resnet-small.json"), "--batch", "64", "--optimizer", "adam", "--device",
+                              "cpu", "--step", "2", "--json"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const double predicted = static_cast<double>(jsonOf(r)["peak_bytes"].toInteger());
     QVERIFY2(std::abs(predicted - measured) / measured < 0.15, qPrintable(QString::number(predicted)));
@@ -84,7 +86,8 @@ void TestEstimateCli::fitFindsTheLargestBatch() {
     QCOMPARE(j["fit_limit_bytes"].toInteger(), qint64(1) << 30);
     QVERIFY(best > 16);
     auto peakAt = [](qint64 batch) {
-        return jsonOf(runMemviz({"estimate", "--model", "small-cnn", "--batch", QString::number(batch), "--json"}))["peak_bytes"].toInteger();
+        return jsonOf(runMemviz({"estimate", "--model", "small-cnn", "--batch", QString::number(batch), "--json"}))["peak_bytes"]
+            .toInteger();
     };
     QVERIFY(peakAt(best) <= (qint64(1) << 30));
     QVERIFY(peakAt(best + 1) > (qint64(1) << 30));
@@ -94,8 +97,8 @@ void TestEstimateCli::textOutputAndSavings() {
     const auto r = runMemviz({"estimate", "--model", "resnet18", "--batch", "32", "--fit", "4GiB", "--savings"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QString out = QString::fromUtf8(r.out);
-    for (const char* s : {"resnet18: 11689512 parameters", "activations", "optimizer state", "peak in the", "largest batch that fits",
-                          "halve the batch size", "checkpoint_sequential"})
+    for (const char* s : {"resnet18: 11689512 parameters", "activations", "optimizer state", "peak in the",
+                          "largest batch that fits", "halve the batch size", "checkpoint_sequential"})
         QVERIFY2(out.contains(s), s);
     const auto t = runMemviz({"estimate", "--model", "mlp", "--batch", "8", "--timeline"});
     QVERIFY(t.out.startsWith("sample\tphase\top\tbytes\n"));
@@ -111,7 +114,8 @@ void TestEstimateCli::printSpecAndListModels() {
     QVERIFY2(again.exitCode == 0, again.err.constData());
     QCOMPARE(jsonOf(again)["parameter_count"].toInteger(), 25'557'032);
     const auto list = runMemviz({"estimate", "--list-models"});
-    for (const char* id : {"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"})
+    for (const char* id : {"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium",
+                           "llama2-7b", "large3dcnn"})
         QVERIFY2(list.out.contains(id), id);
     QVERIFY(runMemviz({"--help"}).out.contains("memviz estimate"));
 }
@@ -122,14 +126,18 @@ void TestEstimateCli::presetsBuildInTorch() {
     QTemporaryDir dir;
     QStringList files;
     QMap<QString, qint64> ours;
-    const QStringList presets{"mlp", "small-cnn", "resnet18", "resnet50", "vgg16", "vit-b16", "bert-base", "gpt2", "gpt2-medium", "llama2-7b", "large3dcnn"};
+    const QStringList presets{"mlp",       "small-cnn", "resnet18",    "resnet50",  "vgg16",     "vit-b16",
+                              "bert-base", "gpt2",      "gpt2-medium", "llama2-7b", "large3dcnn"};
     for (const QString& id : presets) {
         const auto printed = runMemviz({"estimate", "--model", id, "--print-spec"});
         QVERIFY(printed.exitCode == 0);
         files << writeFile(dir, id + ".json", printed.out);
-        ours[files.back()] = jsonOf(runMemviz({"estimate", "--model", id, "--batch", "1", "--inference", "--json"}))["parameter_count"].toInteger();
+        ours[files.back()] = jsonOf(runMemviz(
+            {"estimate", "--model", id, "--batch", "1", "--inference", "--json"}))["parameter_count"]
+                                 .toInteger();
     }
-    const ProcessResult r = runProcess(QStringLiteral("/usr/bin/python3"), QStringList{oracle("costmodel_param_count.py")} + files, 600000);
+    const ProcessResult r = runProcess(QStringLiteral("/usr/bin/python3"),
+                                       QStringList{oracle("costmodel_param_count.py")} + files, 600000);
     if (r.exitCode == 77 || r.exitCode == -1) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3");
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
@@ -148,13 +156,17 @@ void TestEstimateCli::badUsageAndBadSpecs_data() {
     QTest::newRow("both") << QStringList{"--model", "mlp", "--spec", "x.json", "--batch", "2"} << 2 << "exactly one of";
     QTest::newRow("no batch") << QStringList{"--model", "mlp"} << 2 << "--batch N is required";
     QTest::newRow("batch 0") << QStringList{"--model", "mlp", "--batch", "0"} << 2 << "--batch needs a positive number";
-    QTest::newRow("optimizer") << QStringList{"--model", "mlp", "--batch", "2", "--optimizer", "lion"} << 2 << "unknown optimizer \"lion\"";
+    QTest::newRow("optimizer") << QStringList{"--model", "mlp", "--batch", "2", "--optimizer", "lion"} << 2
+                               << "unknown optimizer \"lion\"";
     QTest::newRow("dtype") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "fp8"} << 2 << "unknown dtype \"fp8\"";
-    QTest::newRow("checkpoint") << QStringList{"--model", "mlp", "--batch", "2", "--checkpoint", "many"} << 2 << "--checkpoint needs none, sqrt";
-    QTest::newRow("int8 training") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "int8"} << 2 << "int8 is for inference only";
+    QTest::newRow("checkpoint") << QStringList{"--model", "mlp", "--batch", "2", "--checkpoint", "many"} << 2
+                                << "--checkpoint needs none, sqrt";
+    QTest::newRow("int8 training") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "int8"} << 2
+                                   << "int8 is for inference only";
     QTest::newRow("fit") << QStringList{"--model", "mlp", "--fit", "a lot"} << 2 << "expected a size in bytes";
     QTest::newRow("preset") << QStringList{"--model", "alexnet", "--batch", "2"} << 1 << "unknown model preset \"alexnet\"";
-    QTest::newRow("missing spec") << QStringList{"--spec", "/nonexistent/m.json", "--batch", "2"} << 1 << "/nonexistent/m.json: cannot open";
+    QTest::newRow("missing spec") << QStringList{"--spec", "/nonexistent/m.json", "--batch", "2"} << 1
+                                  << "/nonexistent/m.json: cannot open";
 }
 
 void TestEstimateCli::badUsageAndBadSpecs() {

@@ -180,7 +180,8 @@ void TestExplainCli::fixesRankedForAModel() {
         // 10.76 GiB card: "fits" compares the predicted peak with it.
         if (!f["peak_bytes"].isNull()) QCOMPARE(f["fits"].toBool(), f["peak_bytes"].toInteger() <= std::llround(10.76 * GiB));
     }
-    for (const char* id : {"smaller-batch", "bf16", "mixed-precision", "checkpointing", "lighter-optimizer", "expandable-segments", "no-grad"})
+    for (const char* id :
+         {"smaller-batch", "bf16", "mixed-precision", "checkpointing", "lighter-optimizer", "expandable-segments", "no-grad"})
         QVERIFY2(ids.contains(id), id);
     QCOMPARE(o["fixes"].toArray().last().toObject()["id"].toString(), QStringLiteral("no-grad"));
 

@@ -9,9 +9,9 @@
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "formats/heaptrack/HeaptrackImporter.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/heaptrack/HeaptrackSuppressions.h"
 #include "store/Database.h"
-#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 
@@ -265,7 +265,8 @@ void TestHeaptrack::badInput_data() {
     const QByteArray base = readFile(fixture("v3_all_records.txt"));
     const QString next = lineAfterFixture();
     QTest::newRow("+ without index") << base + "+\n" << QStringList{next, "`+` record", "missing field"};
-    QTest::newRow("+ index not defined") << base + "+ 9\n" << QStringList{next, "`+` record", "allocation info index 9 is not defined"};
+    QTest::newRow("+ index not defined") << base + "+ 9\n"
+                                         << QStringList{next, "`+` record", "allocation info index 9 is not defined"};
     QTest::newRow("- index not defined") << base + "- 4\n" << QStringList{next, "`-` record", "index 4 is not defined"};
     QTest::newRow("+ index not hex") << base + "+ zz\n" << QStringList{next, "`+` record", "not a hex number"};
     QTest::newRow("+ extra field") << base + "+ 1 2\n" << QStringList{next, "`+` record", "unexpected text"};
@@ -275,9 +276,11 @@ void TestHeaptrack::badInput_data() {
     QTest::newRow("t parent not defined") << base + "t 1 9\n" << QStringList{next, "`t` record", "parent index 9"};
     QTest::newRow("t without parent") << base + "t 1\n" << QStringList{next, "`t` record", "missing field: parent index"};
     QTest::newRow("i module not defined") << base + "i 6000 99\n" << QStringList{next, "`i` record", "module names string 99"};
-    QTest::newRow("i function not defined") << base + "i 6000 1 50 2 3\n" << QStringList{next, "`i` record", "function names string 50"};
+    QTest::newRow("i function not defined") << base + "i 6000 1 50 2 3\n"
+                                            << QStringList{next, "`i` record", "function names string 50"};
     QTest::newRow("i without module") << base + "i 6000\n" << QStringList{next, "`i` record", "missing field: module"};
-    QTest::newRow("s length wrong") << base + "s 5 abc\n" << QStringList{next, "`s` record", "3 bytes long but its length field says 5"};
+    QTest::newRow("s length wrong") << base + "s 5 abc\n"
+                                    << QStringList{next, "`s` record", "3 bytes long but its length field says 5"};
     QTest::newRow("c not hex") << base + "c 1x\n" << QStringList{next, "`c` record", "not a hex number"};
     QTest::newRow("second X") << base + "X again\n" << QStringList{next, "`X` record", "second `X`"};
     QTest::newRow("second version") << base + "v 10400 3\n" << QStringList{next, "`v` record", "second version line"};
@@ -346,16 +349,26 @@ void TestHeaptrack::suppressionPatterns_data() {
     QTest::addColumn<QString>("pattern");
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("matches");
-    QTest::newRow("substring") << "alloc" << "my_alloc_fn" << true;
-    QTest::newRow("wildcard") << "leaky_*" << "leaky_init" << true;
-    QTest::newRow("wildcard in the middle") << "a*c" << "xxabbbcxx" << true;
-    QTest::newRow("order matters") << "c*a" << "abc" << false;
-    QTest::newRow("anchored start") << "^foo" << "xfoo" << false;
-    QTest::newRow("anchored start ok") << "^foo" << "foobar" << true;
-    QTest::newRow("anchored end") << "foo$" << "foobar" << false;
-    QTest::newRow("anchored end ok") << "bar$" << "foobar" << true;
-    QTest::newRow("empty text") << "*" << "" << false;
-    QTest::newRow("no match") << "zzz" << "abc" << false;
+    QTest::newRow("substring") << "alloc"
+                               << "my_alloc_fn" << true;
+    QTest::newRow("wildcard") << "leaky_*"
+                              << "leaky_init" << true;
+    QTest::newRow("wildcard in the middle") << "a*c"
+                                            << "xxabbbcxx" << true;
+    QTest::newRow("order matters") << "c*a"
+                                   << "abc" << false;
+    QTest::newRow("anchored start") << "^foo"
+                                    << "xfoo" << false;
+    QTest::newRow("anchored start ok") << "^foo"
+                                       << "foobar" << true;
+    QTest::newRow("anchored end") << "foo$"
+                                  << "foobar" << false;
+    QTest::newRow("anchored end ok") << "bar$"
+                                     << "foobar" << true;
+    QTest::newRow("empty text") << "*"
+                                << "" << false;
+    QTest::newRow("no match") << "zzz"
+                              << "abc" << false;
 }
 
 void TestHeaptrack::suppressionPatterns() {

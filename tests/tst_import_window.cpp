@@ -19,6 +19,7 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "formats/live/ProcRecorder.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/EmptyPage.h"
@@ -26,7 +27,6 @@
 #include "widgets/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/LiveSession.h"
-#include "formats/live/ProcRecorder.h"
 
 using namespace memviz;
 
@@ -107,7 +107,8 @@ void TestImportWindow::cleanup() {
 
 // The tests run the real worker: the memviz binary, not this test binary.
 void TestImportWindow::workerProgramIsMemviz() {
-    QCOMPARE(QFileInfo(ImportTask::workerProgram()).canonicalFilePath(), QFileInfo(QStringLiteral(MEMVIZ_BINARY)).canonicalFilePath());
+    QCOMPARE(QFileInfo(ImportTask::workerProgram()).canonicalFilePath(),
+             QFileInfo(QStringLiteral(MEMVIZ_BINARY)).canonicalFilePath());
 }
 
 void TestImportWindow::crashingReaderCostsOnlyAMessage_data() {
@@ -229,7 +230,8 @@ void TestImportWindow::cancelEndsAHangingReader() {
     QTRY_VERIFY(!processExists(pid));
     QVERIFY(closer.seen.isEmpty());
     QVERIFY(noticeText(w).contains(QStringLiteral("cancelled")));
-    QVERIFY2(!QFileInfo::exists(MainWindow::importStoreFor(file)), qPrintable(QDir(QFileInfo(MainWindow::importStoreFor(file)).path()).entryList().join(' ')));
+    QVERIFY2(!QFileInfo::exists(MainWindow::importStoreFor(file)),
+             qPrintable(QDir(QFileInfo(MainWindow::importStoreFor(file)).path()).entryList().join(' ')));
 }
 
 // A live recording in the window's process keeps sampling and committing while an import

@@ -15,7 +15,7 @@ using namespace memviz;
 namespace {
 
 struct Collected {
-    std::vector<std::string> events;          // each element's text
+    std::vector<std::string> events; // each element's text
     std::vector<std::pair<std::string, std::string>> members;
     std::vector<std::int64_t> batchOffsets;
 };
@@ -66,7 +66,8 @@ Collected collect(const QByteArray& json, std::size_t batchBytes, const QString&
 // A random JSON object or array whose strings hold brackets, quotes and backslash escapes
 // (runs of them, so they fall across 64-byte blocks): its end is known by construction.
 std::string randomContainer(QRandomGenerator& rng, int depth) {
-    static const char* const pieces[] = {"{", "}", "[", "]", "\\\"", "\\\\", "\\\\\\\"", "a", "bc", " ", ",", ":", "\\u00e9", "\\n"};
+    static const char* const pieces[] = {"{", "}",  "[", "]", "\\\"", "\\\\",    "\\\\\\\"",
+                                         "a", "bc", " ", ",", ":",    "\\u00e9", "\\n"};
     const auto str = [&] {
         std::string t = "\"";
         const int n = rng.bounded(0, 12);
@@ -154,13 +155,17 @@ void TestJsonStream::bareArrayAndCompression() {
 void TestJsonStream::badStructure_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("mustSay");
-    QTest::newRow("truncated in an event") << QByteArray("{\"traceEvents\": [{\"a\": 1}, {\"b\": \"str") << "byte 37: the JSON ends in the middle of an event";
+    QTest::newRow("truncated in an event") << QByteArray("{\"traceEvents\": [{\"a\": 1}, {\"b\": \"str")
+                                           << "byte 37: the JSON ends in the middle of an event";
     QTest::newRow("truncated after an event") << QByteArray("{\"traceEvents\": [{\"a\": 1}") << "the JSON ends after an event";
-    QTest::newRow("missing comma") << QByteArray("{\"traceEvents\": [{\"a\": 1} {\"b\": 2}]}") << "byte 26: expected ',' or ']' after an event";
+    QTest::newRow("missing comma") << QByteArray("{\"traceEvents\": [{\"a\": 1} {\"b\": 2}]}")
+                                   << "byte 26: expected ',' or ']' after an event";
     QTest::newRow("events not an array") << QByteArray("{\"traceEvents\": {}}") << "byte 16: \"traceEvents\" must be an array";
-    QTest::newRow("text after the document") << QByteArray("[{\"a\": 1}] extra") << "byte 11: unexpected text after the JSON document";
+    QTest::newRow("text after the document")
+        << QByteArray("[{\"a\": 1}] extra") << "byte 11: unexpected text after the JSON document";
     QTest::newRow("not json") << QByteArray("hello") << "byte 0: expected a JSON object or array";
-    QTest::newRow("bad member separator") << QByteArray("{\"a\": 1; \"traceEvents\": []}") << "expected ',' or '}' between members";
+    QTest::newRow("bad member separator") << QByteArray("{\"a\": 1; \"traceEvents\": []}")
+                                          << "expected ',' or '}' between members";
 }
 
 void TestJsonStream::badStructure() {

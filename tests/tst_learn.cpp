@@ -11,35 +11,35 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QScrollBar>
 #include <QtTest>
 #include <qcustomplot.h>
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "costmodel/Presets.h"
 #include "widgets/Export.h"
-#include "widgets/learn/LearnWindow.h"
-#include "widgets/learn/ModelLesson.h"
-#include "widgets/learn/Lesson.h"
-#include "widgets/learn/OomDecoderPage.h"
-#include "widgets/learn/SparseLesson.h"
-#include "widgets/learn/TensorSizeLesson.h"
-#include "widgets/learn/ViewsLesson.h"
+#include "widgets/OpsView.h"
+#include "widgets/TimelinePlot.h"
 #include "widgets/learn/BatchSizeLesson.h"
 #include "widgets/learn/CheckpointLesson.h"
 #include "widgets/learn/DTypeLesson.h"
 #include "widgets/learn/FreeingLesson.h"
+#include "widgets/learn/LearnWindow.h"
+#include "widgets/learn/Lesson.h"
 #include "widgets/learn/MixedPrecisionLesson.h"
+#include "widgets/learn/ModelLesson.h"
+#include "widgets/learn/OomDecoderPage.h"
 #include "widgets/learn/OptimizerLesson.h"
-#include "widgets/whatif/WhatIfPanel.h"
+#include "widgets/learn/SparseLesson.h"
+#include "widgets/learn/TensorSizeLesson.h"
+#include "widgets/learn/ViewsLesson.h"
 #include "widgets/whatif/BreakdownChart.h"
-#include "widgets/OpsView.h"
-#include "widgets/TimelinePlot.h"
-#include "costmodel/Presets.h"
+#include "widgets/whatif/WhatIfPanel.h"
 #include <QDockWidget>
 #include <QPushButton>
 
@@ -148,7 +148,7 @@ void TestLearn::viewsLessonNumbers() {
     ViewsLesson lesson;
     lesson.rowsSpin()->setValue(1000);
     lesson.colsSpin()->setValue(1000);
-    lesson.dtypeCombo()->setCurrentIndex(0); // float32: x is 4,000,000 B
+    lesson.dtypeCombo()->setCurrentIndex(0);    // float32: x is 4,000,000 B
     lesson.scenarioCombo()->setCurrentIndex(1); // x; y = x[0:10]; del x; z = y.clone(); del y
     const QAbstractItemModel* m = lesson.tableModel();
     QCOMPARE(m->rowCount(), 5);
@@ -276,7 +276,10 @@ void TestLearn::tablesShowEveryColumn() {
             for (QTableView* t : lesson->tables())
                 QVERIFY2(t->horizontalScrollBar()->maximum() == 0,
                          qPrintable(QStringLiteral("%1 at %2x%3, scale %4: a table scrolls by %5 px")
-                                        .arg(lesson->id()).arg(c.size.width()).arg(c.size.height()).arg(c.scale)
+                                        .arg(lesson->id())
+                                        .arg(c.size.width())
+                                        .arg(c.size.height())
+                                        .arg(c.scale)
                                         .arg(t->horizontalScrollBar()->maximum())));
         }
     }

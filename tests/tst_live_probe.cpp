@@ -65,7 +65,7 @@ bool torchAvailable() {
     return ok;
 }
 
-#define REQUIRE_TORCH()                                                                                                \
+#define REQUIRE_TORCH()                                                                                                          \
     if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)")
 
 // Runs the training script under the probe; returns the finished process' output.
@@ -148,8 +148,8 @@ void TestLiveProbe::handWrittenStream() {
     QFETCH(QString, address);
     QTemporaryDir dir;
     const QString store = dir.filePath("h.memviz");
-    const ProbeAddress where =
-        parseProbeAddress(address == "unix" ? "unix:" + dir.filePath("p.sock").toStdString() : address.toStdString());
+    const ProbeAddress where = parseProbeAddress(address == "unix" ? "unix:" + dir.filePath("p.sock").toStdString()
+                                                                   : address.toStdString());
     ProbeRecorder r(store.toStdString(), where);
     r.start();
     QTRY_VERIFY(r.status().state == RecorderStatus::State::Waiting);
@@ -159,12 +159,16 @@ void TestLiveProbe::handWrittenStream() {
     QTRY_VERIFY(r.status().state == RecorderStatus::State::Recording);
     QTRY_COMPARE(connectTo(r.address()), -1);
     // Lines split across writes, a malformed one, then a goodbye.
-    sendAll(fd, R"({"type":"hello","protocol":"memviz-probe","version":1,"pid":77,"argv":["t.py"]})" "\n"
-                R"({"type":"op","t":100,"dur":50,"name":"aten::ones","phase":"forward","step":0,"mem":{"cpu":{"before":10,"after":)");
+    sendAll(fd,
+            R"({"type":"hello","protocol":"memviz-probe","version":1,"pid":77,"argv":["t.py"]})"
+            "\n"
+            R"({"type":"op","t":100,"dur":50,"name":"aten::ones","phase":"forward","step":0,"mem":{"cpu":{"before":10,"after":)");
     QTest::qWait(50);
     sendAll(fd, "1010}}}\n{oops\n"
-                R"({"type":"mark","t":200,"label":"hi"})" "\n"
-                R"({"type":"bye","t":300,"exit_code":0})" "\n");
+                R"({"type":"mark","t":200,"label":"hi"})"
+                "\n"
+                R"({"type":"bye","t":300,"exit_code":0})"
+                "\n");
     QVERIFY(r.waitFor(10000));
     ::close(fd);
     const RecorderStatus s = r.status();
@@ -229,7 +233,8 @@ void TestLiveProbe::trainingStepUnderTheProbe() {
         if (m.kind == "step") steps << QString::fromStdString(m.label);
     QCOMPARE(steps.size(), printed(script, "steps"));
     QCOMPARE(steps.last(), QStringLiteral("step %1").arg(printed(script, "steps")));
-    QVERIFY(std::any_of(markers.begin(), markers.end(), [](const LiveMarker& m) { return m.kind == "user" && m.label == "big tensor"; }));
+    QVERIFY(std::any_of(markers.begin(), markers.end(),
+                        [](const LiveMarker& m) { return m.kind == "user" && m.label == "big tensor"; }));
     const auto spans = livePhaseSpans(markers, liveExtent(db, s.traceId));
     QVERIFY(spans.size() >= 6); // forward, backward, optimizer per step
     // The big tensor: its op moved the CPU heap by its bytes (plus the allocator's rounding).
@@ -249,7 +254,8 @@ void TestLiveProbe::trainingStepUnderTheProbe() {
     QCOMPARE(QString::fromStdString(summary.devices.at(0).name), QStringLiteral("cpu"));
     QVERIFY(summary.devices[0].peakBytes > big);
     const auto ops = queryOps(db, s.traceId, {});
-    QVERIFY(std::any_of(ops.begin(), ops.end(), [&](const OpRow& o) { return o.name == "aten::ones" && o.bytesAllocated >= big; }));
+    QVERIFY(
+        std::any_of(ops.begin(), ops.end(), [&](const OpRow& o) { return o.name == "aten::ones" && o.bytesAllocated >= big; }));
     const auto live = queryLiveOps(db, s.traceId, {});
     QCOMPARE(live.size(), ops.size());
 }
@@ -334,11 +340,12 @@ void TestLiveProbe::recordListenEndToEnd() {
     const auto ops = runMemviz({"ops", store, "--json"});
     QCOMPARE(ops.exitCode, 0);
     QStringList names;
-    for (const QJsonValue& v : QJsonDocument::fromJson(ops.out).object()["ops"].toArray()) names << v.toObject()["name"].toString();
+    for (const QJsonValue& v : QJsonDocument::fromJson(ops.out).object()["ops"].toArray())
+        names << v.toObject()["name"].toString();
     QVERIFY2(names.contains("aten::ones") && names.contains("aten::addmm"), qPrintable(names.join(", ")));
     // Nobody connects: --wait gives up with a clear message and status 1.
-    const auto lonely = runMemviz({"record", "--listen", "unix:" + dir.filePath("lonely.sock"), "--out", dir.filePath("l.memviz"),
-                                   "--wait", "0.3"});
+    const auto lonely = runMemviz(
+        {"record", "--listen", "unix:" + dir.filePath("lonely.sock"), "--out", dir.filePath("l.memviz"), "--wait", "0.3"});
     QCOMPARE(lonely.exitCode, 1);
     QVERIFY2(lonely.err.contains("no probe connected"), lonely.err.constData());
 }

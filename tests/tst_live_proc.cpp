@@ -61,8 +61,8 @@ void checkSteps(Database& db, std::int64_t traceId, const QMap<QString, qint64>&
             const char* to;
             std::int64_t steps;
         };
-        for (const Level& l : {Level{"alloc1_end", "alloc2_begin", 1}, Level{"alloc2_end", "free_begin", 2},
-                               Level{"free_end", "end", 0}}) {
+        for (const Level& l :
+             {Level{"alloc1_end", "alloc2_begin", 1}, Level{"alloc2_end", "free_begin", 2}, Level{"free_end", "end", 0}}) {
             const auto values = valuesBetween(points, tl[l.from] + kSettle, tl[l.to]);
             QVERIFY2(!values.empty(), qPrintable(QStringLiteral("%1: no sample between %2 and %3").arg(name, l.from, l.to)));
             for (std::int64_t v : values) {
@@ -157,7 +157,8 @@ void TestLiveProc::attachSeesTheSteps() {
 
     QProcess memviz;
     memviz.setReadChannel(QProcess::StandardError);
-    memviz.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--pid", pid, "--out", store, "--interval-ms", "20", "--json", "--progress"});
+    memviz.start(QStringLiteral(MEMVIZ_BINARY),
+                 {"record", "--pid", pid, "--out", store, "--interval-ms", "20", "--json", "--progress"});
     // Start the steps once the recorder has committed a few samples of the baseline.
     QByteArray err;
     while (!err.contains("samples committed") && memviz.waitForReadyRead(10000)) err += memviz.readAllStandardError();
@@ -274,21 +275,27 @@ void TestLiveProc::notPermittedPid() {
     if (::getuid() == 0) {
         if (setprivPath().isEmpty()) QSKIP("running as root without setpriv: cannot act as another user");
         // The build folder must be reachable for nobody (it is not under a private home).
-        const auto probe = runProcess(setprivPath(), {"--reuid=65534", "--regid=65534", "--clear-groups",
-                                                      QStringLiteral(MEMVIZ_BINARY), "--version"});
+        const auto probe = runProcess(
+            setprivPath(), {"--reuid=65534", "--regid=65534", "--clear-groups", QStringLiteral(MEMVIZ_BINARY), "--version"});
         if (probe.exitCode != 0) QSKIP("user nobody cannot run the memviz binary here (a private build folder?)");
         target.start("/bin/sleep", {"30"});
         QVERIFY(target.waitForStarted());
         pid = QString::number(target.processId());
-        command = QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", QStringLiteral(MEMVIZ_BINARY), "record",
-                              "--pid", pid, "--out", store};
+        command = QStringList{"--reuid=65534",
+                              "--regid=65534",
+                              "--clear-groups",
+                              QStringLiteral(MEMVIZ_BINARY),
+                              "record",
+                              "--pid",
+                              pid,
+                              "--out",
+                              store};
     } else {
         ProcSampler probe({1, false, ms(100)});
         try {
             probe.check();
             QSKIP("pid 1 is readable by this user: no process of another user to try");
-        } catch (const ProcError&) {
-        }
+        } catch (const ProcError&) {}
     }
     QProcess memviz;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -311,8 +318,8 @@ void TestLiveProc::killedRecorderKeepsCommittedSamples() {
     const QString store = dir.filePath("k.memviz");
     QProcess memviz;
     memviz.setReadChannel(QProcess::StandardError);
-    memviz.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--out", store, "--interval-ms", "20", "--progress", "--", kSteps,
-                                                 "--hold-ms", "800"});
+    memviz.start(QStringLiteral(MEMVIZ_BINARY),
+                 {"record", "--out", store, "--interval-ms", "20", "--progress", "--", kSteps, "--hold-ms", "800"});
     // Wait for a few commits, then kill the recorder without warning.
     QByteArray err;
     while (err.count("samples committed") < 4 && memviz.waitForReadyRead(10000)) err += memviz.readAllStandardError();
@@ -333,7 +340,8 @@ void TestLiveProc::killedRecorderKeepsCommittedSamples() {
         traceId = onlyTrace(db);
         const auto rec = findLiveRecording(db, traceId);
         QVERIFY(rec);
-        QVERIFY2(rec->recording(), qPrintable(QString::fromStdString(rec->state + " " + rec->endReason + " " + rec->message) + err)); // nobody finalised it
+        QVERIFY2(rec->recording(), qPrintable(QString::fromStdString(rec->state + " " + rec->endReason + " " + rec->message) +
+                                              err)); // nobody finalised it
         target = rec->targetPid.value_or(0);
         samples = liveSampleCount(db, traceId);
         // The progress line counts sampling moments (one per reading, whatever the series).
@@ -365,8 +373,8 @@ void TestLiveProc::killedRecorderKeepsCommittedSamples() {
 void TestLiveProc::recordCommandEndToEnd() {
     QTemporaryDir dir;
     const QString store = dir.filePath("cli.memviz");
-    const auto r = runMemviz({"record", "--out", store, "--interval-ms", "25", "--json", "--", kSteps, "--hold-ms", "250",
-                              "--exit-code", "3"});
+    const auto r = runMemviz(
+        {"record", "--out", store, "--interval-ms", "25", "--json", "--", kSteps, "--hold-ms", "250", "--exit-code", "3"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject o = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(o["format"].toString(), QStringLiteral("memviz-live-proc"));

@@ -188,7 +188,8 @@ void TestLiveStore::probeParserRejects_data() {
     QTest::newRow("op without name") << QByteArray(R"({"type":"op","t":1})") << "name";
     QTest::newRow("string time") << QByteArray(R"({"type":"mark","t":"1","label":"x"})") << "\"t\" must be an integer";
     QTest::newRow("negative bytes") << QByteArray(R"({"type":"mem","t":1,"mem":{"cpu":{"allocated":-5}}})") << "negative";
-    QTest::newRow("foreign hello") << QByteArray(R"({"type":"hello","protocol":"other","version":1})") << "not from a memviz probe";
+    QTest::newRow("foreign hello") << QByteArray(R"({"type":"hello","protocol":"other","version":1})")
+                                   << "not from a memviz probe";
     QTest::newRow("trailing") << QByteArray(R"({"type":"mark","t":1,"label":"x"} {})") << "after";
 }
 
@@ -232,7 +233,7 @@ void TestLiveStore::probeStreamIsStoredAndFinalised() {
     QVERIFY(rec->recording());
     // Before finalisation: relational rows only, readable live.
     QCOMPARE(liveSampleCount(db, id), 8); // before and after of four ops, one device
-    QCOMPARE(liveExtent(db, id), 6000);    // the step mark; the bye carries no sample
+    QCOMPARE(liveExtent(db, id), 6000);   // the step mark; the bye carries no sample
     QVERIFY(listSeries(db, id).empty());
 
     QVERIFY(finalizeLiveRecording(db, id));
@@ -253,7 +254,8 @@ void TestLiveStore::probeStreamIsStoredAndFinalised() {
     QCOMPARE(series.size(), std::size_t(1));
     QCOMPARE(series[0].pointCount, 8);
     const auto meta = loadMetadata(db, id);
-    QVERIFY(std::find(meta.begin(), meta.end(), std::make_pair(std::string("torch_version"), std::string("1.13.1"))) != meta.end());
+    QVERIFY(std::find(meta.begin(), meta.end(), std::make_pair(std::string("torch_version"), std::string("1.13.1"))) !=
+            meta.end());
     QCOMPARE(QString::fromStdString(findLiveRecording(db, id)->state), QStringLiteral("finalized"));
 }
 
@@ -299,8 +301,10 @@ void TestLiveStore::gapsBetweenOperators() {
     LiveWriter w(db, probeSpec());
     ProbeStreamWriter stream(w);
     // Between the two ops, 3000 bytes were freed (a tensor's last reference dropped).
-    stream.applyLine(R"({"type":"op","t":0,"dur":10,"name":"aten::empty","phase":"forward","mem":{"cpu":{"before":100,"after":4100}}})", 0);
-    stream.applyLine(R"({"type":"op","t":50,"dur":10,"name":"aten::add","phase":"forward","mem":{"cpu":{"before":1100,"after":2100}}})", 0);
+    stream.applyLine(
+        R"({"type":"op","t":0,"dur":10,"name":"aten::empty","phase":"forward","mem":{"cpu":{"before":100,"after":4100}}})", 0);
+    stream.applyLine(
+        R"({"type":"op","t":50,"dur":10,"name":"aten::add","phase":"forward","mem":{"cpu":{"before":1100,"after":2100}}})", 0);
     w.commit();
     const auto rows = queryLiveOps(db, w.traceId(), {});
     QCOMPARE(rows.size(), std::size_t(3));

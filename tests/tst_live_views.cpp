@@ -95,8 +95,8 @@ private slots:
 void TestLiveViews::processListModelMergesListings() {
     ProcessListModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setProcesses({entry(10, "bash", 4 << 20, "bash -l"), entry(20, "python3", 900 << 20, "python3 train.py"),
-                        entry(30, "vim", 12 << 20)});
+    model.setProcesses(
+        {entry(10, "bash", 4 << 20, "bash -l"), entry(20, "python3", 900 << 20, "python3 train.py"), entry(30, "vim", 12 << 20)});
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.data(model.index(1, ProcessListModel::Name)).toString(), QStringLiteral("python3"));
     QCOMPARE(model.data(model.index(1, ProcessListModel::Rss)).toString(), QStringLiteral("900.00 MiB"));
@@ -105,8 +105,8 @@ void TestLiveViews::processListModelMergesListings() {
     // Next listing: vim ended, python3 grew, pid 10 is now another program, a new one came.
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
-    model.setProcesses({entry(10, "sleep", 1 << 20), entry(20, "python3", 1000 << 20, "python3 train.py"),
-                        entry(40, "top", 5 << 20)});
+    model.setProcesses(
+        {entry(10, "sleep", 1 << 20), entry(20, "python3", 1000 << 20, "python3 train.py"), entry(40, "top", 5 << 20)});
     QCOMPARE(reset.count(), 0); // merged, not reset: selections survive
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.rowOf(30), -1);
@@ -230,8 +230,15 @@ void TestLiveViews::probeStreamFillsTheOperatorTable() {
     sendLine(fd, R"({"type":"phase","t":0,"phase":"forward","step":0})");
     std::int64_t t = 1000, bytes = 1 << 20;
     auto sendOp = [&](const char* name, std::int64_t grow) {
-        sendLine(fd, QStringLiteral(R"({"type":"op","t":%1,"dur":5000,"name":"%2","phase":"forward","step":0,"mem":{"cpu":{"before":%3,"after":%4}}})")
-                         .arg(t).arg(name).arg(bytes).arg(bytes + grow).toUtf8());
+        sendLine(
+            fd,
+            QStringLiteral(
+                R"({"type":"op","t":%1,"dur":5000,"name":"%2","phase":"forward","step":0,"mem":{"cpu":{"before":%3,"after":%4}}})")
+                .arg(t)
+                .arg(name)
+                .arg(bytes)
+                .arg(bytes + grow)
+                .toUtf8());
         t += 10000;
         bytes += grow;
     };
@@ -274,8 +281,8 @@ void TestLiveViews::recordMenuAndFinishedRecordingInMainWindow() {
     // Launch and record from the menu's code path, then open the result in the main window.
     QTemporaryDir dir;
     const QString store = dir.filePath("sub/menu.memviz"); // the folder is made
-    LiveWindow* window = actions->launch({QStringLiteral(MEMVIZ_LIVE_STEPS), "--hold-ms", "150", "--exit-code", "4"},
-                                         dir.path(), store, 20, false);
+    LiveWindow* window = actions->launch({QStringLiteral(MEMVIZ_LIVE_STEPS), "--hold-ms", "150", "--exit-code", "4"}, dir.path(),
+                                         store, 20, false);
     QVERIFY(window);
     window->setAskBeforeStopping(false);
     QTRY_VERIFY_WITH_TIMEOUT(window->session()->isFinished(), 30000);

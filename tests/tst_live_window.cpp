@@ -5,8 +5,8 @@
 // still be ended from the window, the Launch dialog's pre-filled command, and the program's
 // last stderr lines shown when it fails.
 #include <QLabel>
-#include <QMenu>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QtTest>
 
@@ -19,6 +19,8 @@
 #include "formats/live/Launcher.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProcRecorder.h"
+#include "formats/live/RecordingName.h"
+#include "formats/live/StderrTail.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/TraceSession.h"
@@ -29,8 +31,6 @@
 #include "widgets/live/ProbeDialog.h"
 #include "widgets/live/ProcessPickerDialog.h"
 #include "widgets/live/RecordingOptionsWidget.h"
-#include "formats/live/RecordingName.h"
-#include "formats/live/StderrTail.h"
 #include <QPlainTextEdit>
 #include <fcntl.h>
 
@@ -102,7 +102,8 @@ void TestLiveWindow::initTestCase() {
 void TestLiveWindow::samplesSavedCountsSamplingMoments() {
     QTemporaryDir dir;
     const QString store = dir.filePath("moments.memviz");
-    std::unique_ptr<LiveWindow> window(launchWindow(store, {std::string(MEMVIZ_LIVE_STEPS), "--hold-ms", "150", "--step-mib", "8"}));
+    std::unique_ptr<LiveWindow> window(
+        launchWindow(store, {std::string(MEMVIZ_LIVE_STEPS), "--hold-ms", "150", "--step-mib", "8"}));
     LiveSession* session = window->session();
     QTRY_VERIFY_WITH_TIMEOUT(session->isFinished(), 30000);
     const RecorderStatus s = session->status();
@@ -114,7 +115,8 @@ void TestLiveWindow::samplesSavedCountsSamplingMoments() {
     const std::int64_t moments = scalar(db, "SELECT count(DISTINCT t) FROM live_samples WHERE trace_id = " + id);
     const std::int64_t rows = scalar(db, "SELECT count(*) FROM live_samples WHERE trace_id = " + id);
     const std::int64_t rss = scalar(db, "SELECT count(*) FROM live_samples JOIN live_series USING (trace_id, series) "
-                                        "WHERE trace_id = " + id + " AND name = 'rss'");
+                                        "WHERE trace_id = " +
+                                            id + " AND name = 'rss'");
     QCOMPARE(rss, moments);
     QVERIFY2(rows >= 4 * moments, qPrintable(QStringLiteral("%1 rows, %2 moments").arg(rows).arg(moments)));
     // The program holds 4 × 150 ms: at 20 ms about 30 moments, never more than its run time allows.
@@ -128,7 +130,8 @@ void TestLiveWindow::samplesSavedCountsSamplingMoments() {
 void TestLiveWindow::finishedRecordingIsSelfContained() {
     QTemporaryDir dir;
     const QString store = dir.filePath("whole.memviz");
-    std::unique_ptr<LiveWindow> window(launchWindow(store, {std::string(MEMVIZ_LIVE_STEPS), "--hold-ms", "100", "--step-mib", "8"}));
+    std::unique_ptr<LiveWindow> window(
+        launchWindow(store, {std::string(MEMVIZ_LIVE_STEPS), "--hold-ms", "100", "--step-mib", "8"}));
     LiveSession* session = window->session();
     QTRY_VERIFY_WITH_TIMEOUT(session->isFinished(), 30000);
     // The window still reads the store (its timeline shows the finished trace), as after
@@ -241,7 +244,8 @@ void TestLiveWindow::dialogLabelsHaveWorkingMnemonics() {
     for (QWidget* dialog : std::initializer_list<QWidget*>{&launch, &probe, &picker}) {
         for (QLabel* label : dialog->findChildren<QLabel*>()) {
             const QString text = label->text();
-            if (label->textFormat() == Qt::RichText || !QRegularExpression(QStringLiteral("(^|[^&])&[^& ]")).match(text).hasMatch())
+            if (label->textFormat() == Qt::RichText ||
+                !QRegularExpression(QStringLiteral("(^|[^&])&[^& ]")).match(text).hasMatch())
                 continue;
             QVERIFY2(label->buddy(), qPrintable(dialog->windowTitle() + ": \"" + text + "\" shows its '&'"));
             ++checked;
@@ -258,7 +262,8 @@ void TestLiveWindow::dialogLabelsHaveWorkingMnemonics() {
 void TestLiveWindow::programIgnoringTerminateCanBeKilled() {
     QTemporaryDir dir;
     // exec keeps the ignored SIGTERM: sleep itself ignores it.
-    std::unique_ptr<LiveWindow> window(launchWindow(dir.filePath("k.memviz"), {"/bin/sh", "-c", "trap '' TERM; exec sleep 30"}, 50));
+    std::unique_ptr<LiveWindow> window(
+        launchWindow(dir.filePath("k.memviz"), {"/bin/sh", "-c", "trap '' TERM; exec sleep 30"}, 50));
     LiveSession* session = window->session();
     QTRY_VERIFY_WITH_TIMEOUT(session->status().state == RecorderStatus::State::Recording && session->status().lastT > 0, 20000);
     const int pid = session->status().targetPid;
@@ -274,7 +279,8 @@ void TestLiveWindow::programIgnoringTerminateCanBeKilled() {
     QTRY_VERIFY_WITH_TIMEOUT(!running(pid), 10000);
     QTRY_VERIFY_WITH_TIMEOUT(!view->killButton()->isVisible() && !view->terminateButton()->isVisible(), 5000);
     QCOMPARE(session->exitAfterRecording().value_or(ExitStatus{}).signal.value_or(0), SIGKILL);
-    QVERIFY2(view->messageLabel()->text().contains(QStringLiteral("killed by signal 9")), qPrintable(view->messageLabel()->text()));
+    QVERIFY2(view->messageLabel()->text().contains(QStringLiteral("killed by signal 9")),
+             qPrintable(view->messageLabel()->text()));
 }
 
 void TestLiveWindow::recordingNameOfCommands_data() {
@@ -284,7 +290,8 @@ void TestLiveWindow::recordingNameOfCommands_data() {
     QTest::newRow("python -c") << QStringList{"python3", "-c", "import time"} << "python3";
     QTest::newRow("combined -uc") << QStringList{"python3", "-uc", "print(1)"} << "python3";
     QTest::newRow("script") << QStringList{"/usr/bin/python3", "train.py", "--epochs", "1"} << "train";
-    QTest::newRow("options first") << QStringList{"python3.11", "-u", "-X", "dev", "-W", "ignore", "src/fine_tune.py"} << "fine_tune";
+    QTest::newRow("options first") << QStringList{"python3.11", "-u", "-X", "dev", "-W", "ignore", "src/fine_tune.py"}
+                                   << "fine_tune";
     QTest::newRow("-Wvalue") << QStringList{"python", "-Wignore", "a.b.py"} << "a.b";
     QTest::newRow("module") << QStringList{"python3", "-m", "torch.utils.bottleneck", "x.py"} << "torch.utils.bottleneck";
     QTest::newRow("-mmodule") << QStringList{"pypy3", "-mpip", "list"} << "pip";
@@ -364,7 +371,9 @@ void TestLiveWindow::lastLinesAsATerminalShowsThem() {
     QCOMPARE(lastLines(thirty, 2), std::string("line 29\nline 30"));
     // A progress bar redrawn with carriage returns, coloured with ANSI escapes.
     QCOMPARE(lastLines("epoch 1\n\x1b[32m 10%\r 50%\r100%\x1b[0m\r\nTraceback\n\n"), std::string("epoch 1\n100%\nTraceback"));
-    QCOMPARE(lastLines("a\x1b]0;title\x07" "b\n"), std::string("ab"));
+    QCOMPARE(lastLines("a\x1b]0;title\x07"
+                       "b\n"),
+             std::string("ab"));
     // At most maxBytes, cut at a line start.
     QCOMPARE(lastLines("aaaa\nbbbb\ncccc\n", 20, 10), std::string("bbbb\ncccc")); // 9 bytes
     QCOMPARE(lastLines("aaaa\nbbbb\ncccc\n", 20, 7), std::string("cccc"));
@@ -399,9 +408,9 @@ void TestLiveWindow::failingProgramShowsItsStderr() {
     QWidget host;
     QMenu menu;
     LiveActions actions(&host, &menu);
-    std::unique_ptr<LiveWindow> window(actions.launch(
-        {"/bin/sh", "-c", "i=1; while [ $i -le 30 ]; do echo \"error line $i\" >&2; i=$((i+1)); done; exit 3"}, {},
-        dir.filePath("f.memviz"), 20, false));
+    std::unique_ptr<LiveWindow> window(
+        actions.launch({"/bin/sh", "-c", "i=1; while [ $i -le 30 ]; do echo \"error line $i\" >&2; i=$((i+1)); done; exit 3"}, {},
+                       dir.filePath("f.memviz"), 20, false));
     QVERIFY(window);
     window->setAskBeforeStopping(false);
     LiveSession* session = window->session();

@@ -3,14 +3,14 @@
 // read-out across files, CSV export of every table, the language switch keeping the window's
 // state, the filter box and window-wide shortcuts. Offscreen, on the real window.
 #include <QAction>
-#include <QDockWidget>
-#include <QSettings>
 #include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>

@@ -10,8 +10,8 @@
 #include "formats/FormatRegistry.h"
 #include "formats/massif/MassifImporter.h"
 #include "formats/massif/MassifLabel.h"
-#include "store/Database.h"
 #include "formats/massif/MassifQueries.h"
+#include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
 
@@ -37,8 +37,8 @@ constexpr Expected kSnapshots[] = {
 const QByteArray kHeader = "desc: x\ncmd: ./prog\ntime_unit: i\n";
 
 QByteArray snapshot(int n, const QByteArray& tree = "empty", int heap = 0) {
-    return "snapshot=" + QByteArray::number(n) + "\ntime=" + QByteArray::number(n * 10) + "\nmem_heap_B=" +
-           QByteArray::number(heap) + "\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=" + tree + "\n";
+    return "snapshot=" + QByteArray::number(n) + "\ntime=" + QByteArray::number(n * 10) +
+           "\nmem_heap_B=" + QByteArray::number(heap) + "\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=" + tree + "\n";
 }
 
 } // namespace
@@ -182,20 +182,28 @@ void TestMassif::labels_data() {
     QTest::addColumn<QString>("location");
     using K = MassifLabel::Kind;
     QTest::newRow("root") << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc." << int(K::Root) << qint64(-1)
-                          << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc." << "";
-    QTest::newRow("pages root") << "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc." << int(K::Root)
-                                << qint64(-1) << "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc." << "";
-    QTest::newRow("file and line") << "0x1091F4: main (a.c:7)" << int(K::Code) << qint64(0x1091F4) << "main" << "a.c:7";
+                          << "(heap allocation functions) malloc/new/new[], --alloc-fns, etc."
+                          << "";
+    QTest::newRow("pages root") << "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc." << int(K::Root) << qint64(-1)
+                                << "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
+                                << "";
+    QTest::newRow("file and line") << "0x1091F4: main (a.c:7)" << int(K::Code) << qint64(0x1091F4) << "main"
+                                   << "a.c:7";
     QTest::newRow("module") << "0x4E5B1B0: ??? (in /usr/lib/libstdc++.so.6)" << int(K::Code) << qint64(0x4E5B1B0) << "???"
                             << "in /usr/lib/libstdc++.so.6";
     QTest::newRow("C++ signature") << "0x10: std::vector<int>::push_back(int const&) (stl_vector.h:1189)" << int(K::Code)
-                                   << qint64(0x10) << "std::vector<int>::push_back(int const&)" << "stl_vector.h:1189";
-    QTest::newRow("no location") << "0x20: ???" << int(K::Code) << qint64(0x20) << "???" << "";
-    QTest::newRow("name with parentheses only") << "0x30: f(int)" << int(K::Code) << qint64(0x30) << "f(int)" << "";
+                                   << qint64(0x10) << "std::vector<int>::push_back(int const&)"
+                                   << "stl_vector.h:1189";
+    QTest::newRow("no location") << "0x20: ???" << int(K::Code) << qint64(0x20) << "???"
+                                 << "";
+    QTest::newRow("name with parentheses only") << "0x30: f(int)" << int(K::Code) << qint64(0x30) << "f(int)"
+                                                << "";
     QTest::newRow("one place") << "in 1 place, below massif's threshold (1.00%)" << int(K::BelowThreshold) << qint64(-1)
-                               << "in 1 place, below massif's threshold (1.00%)" << "";
+                               << "in 1 place, below massif's threshold (1.00%)"
+                               << "";
     QTest::newRow("places") << "in 12 places, all below massif's threshold (1.00%)" << int(K::BelowThreshold) << qint64(-1)
-                            << "in 12 places, all below massif's threshold (1.00%)" << "";
+                            << "in 12 places, all below massif's threshold (1.00%)"
+                            << "";
 }
 
 void TestMassif::labels() {
@@ -239,10 +247,12 @@ void TestMassif::badInput_data() {
                                        << QStringList{"line 6 (snapshot 0)", "mem_heap_B", "\"lots\""};
     QTest::newRow("negative time") << kHeader + "snapshot=0\ntime=-5\n" << QStringList{"line 5", "time"};
     QTest::newRow("bad heap_tree") << kHeader + snapshot(0, "sideways") << QStringList{"line 9 (snapshot 0)", "sideways"};
-    QTest::newRow("bad tree line") << kHeader + snapshot(0, "detailed") + "n1 0 x\n" << QStringList{"line 10", "heap-tree node line"};
+    QTest::newRow("bad tree line") << kHeader + snapshot(0, "detailed") + "n1 0 x\n"
+                                   << QStringList{"line 10", "heap-tree node line"};
     QTest::newRow("tree cut short") << kHeader + snapshot(0, "detailed") + "n2: 0 root\n n0: 0 0x1: f (a.c:1)\n"
                                     << QStringList{"(snapshot 0)", "heap-tree node line", "end of the file"};
-    QTest::newRow("duplicate snapshot") << kHeader + snapshot(0) + snapshot(0) << QStringList{"line 10", "snapshot 0 appears twice"};
+    QTest::newRow("duplicate snapshot") << kHeader + snapshot(0) + snapshot(0)
+                                        << QStringList{"line 10", "snapshot 0 appears twice"};
     QTest::newRow("junk instead of snapshot") << kHeader + "hello\n" << QStringList{"line 4", "\"snapshot=\"", "hello"};
 }
 

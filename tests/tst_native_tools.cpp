@@ -8,9 +8,9 @@
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
-#include "store/Database.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/massif/MassifQueries.h"
+#include "store/Database.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;
@@ -209,19 +209,22 @@ void TestNativeTools::massifMatchesMsPrint() {
             auto match = std::find_if(tree.nodes.begin(), tree.nodes.end(), [&](const MassifNode& n) {
                 return n.bytes == e.bytes && QString::fromStdString(n.label) == e.label;
             });
-            QVERIFY2(match != tree.nodes.end(), qPrintable(QString("snapshot %1: %2 (%3 B)").arg(it.key()).arg(e.label).arg(e.bytes)));
+            QVERIFY2(match != tree.nodes.end(),
+                     qPrintable(QString("snapshot %1: %2 (%3 B)").arg(it.key()).arg(e.label).arg(e.bytes)));
             tree.nodes.erase(match);
         }
     }
 
     // The canonical summary's peak is massif's peak snapshot.
     const TraceSummary summary = loadSummary(*imported.db, imported.traceId);
-    const auto peakRow = std::find_if(report.rows.begin(), report.rows.end(), [&](const MsPrintRow& r) { return r.n == report.peak; });
+    const auto peakRow = std::find_if(report.rows.begin(), report.rows.end(),
+                                      [&](const MsPrintRow& r) { return r.n == report.peak; });
     QVERIFY(peakRow != report.rows.end());
     QCOMPARE(summary.devices[0].peakBytes, peakRow->total);
     const QString unit = options.first().startsWith("--time-unit=") ? options.first().mid(12) : QStringLiteral("i");
-    QCOMPARE(QString::fromStdString(summary.trace.timeKind),
-             unit == "i" ? QStringLiteral("instructions") : unit == "B" ? QStringLiteral("bytes") : QStringLiteral("time"));
+    QCOMPARE(QString::fromStdString(summary.trace.timeKind), unit == "i"   ? QStringLiteral("instructions")
+                                                             : unit == "B" ? QStringLiteral("bytes")
+                                                                           : QStringLiteral("time"));
 }
 
 QTEST_GUILESS_MAIN(TestNativeTools)

@@ -13,9 +13,9 @@
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
-#include "store/Database.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/massif/MassifQueries.h"
+#include "store/Database.h"
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/AllocationSitesView.h"
 #include "widgets/MassifTreeModel.h"
@@ -31,7 +31,9 @@ using namespace memviz;
 namespace {
 
 QString heaptrackFixture() { return QStringLiteral(MEMVIZ_TEST_DATA) + "/native/heaptrack/v3_all_records.zst"; }
-QString massifFixture(const QString& unit) { return QStringLiteral(MEMVIZ_TEST_DATA) + "/native/massif/time_" + unit + ".massif"; }
+QString massifFixture(const QString& unit) {
+    return QStringLiteral(MEMVIZ_TEST_DATA) + "/native/massif/time_" + unit + ".massif";
+}
 
 struct Store {
     QTemporaryDir dir;
@@ -181,9 +183,12 @@ void TestNativeViews::massifWindow_data() {
     QTest::addColumn<QString>("unit");
     QTest::addColumn<QString>("axis");
     QTest::addColumn<qint64>("nearSnapshot1");
-    QTest::newRow("instructions") << "i" << "Instructions executed" << qint64(1100);
-    QTest::newRow("milliseconds") << "ms" << "Time since trace start" << qint64(13'000'000);
-    QTest::newRow("bytes") << "B" << "Memory allocated and freed so far" << qint64(4000);
+    QTest::newRow("instructions") << "i"
+                                  << "Instructions executed" << qint64(1100);
+    QTest::newRow("milliseconds") << "ms"
+                                  << "Time since trace start" << qint64(13'000'000);
+    QTest::newRow("bytes") << "B"
+                           << "Memory allocated and freed so far" << qint64(4000);
 }
 
 void TestNativeViews::massifWindow() {

@@ -166,7 +166,8 @@ void TestNothingLost::killedRecording() {
     const QByteArray before = summaryJson(store, first);
     QProcess memviz;
     memviz.setReadChannel(QProcess::StandardError);
-    memviz.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--out", store, "--interval-ms", "20", "--progress", "--", "sleep", "30"});
+    memviz.start(QStringLiteral(MEMVIZ_BINARY),
+                 {"record", "--out", store, "--interval-ms", "20", "--progress", "--", "sleep", "30"});
     QByteArray err;
     while (err.count("samples committed") < 4 && memviz.waitForReadyRead(10000)) err += memviz.readAllStandardError();
     QVERIFY2(err.count("samples committed") >= 4, err.constData());

@@ -42,38 +42,89 @@ void TestOomDecoder::messageForms_data() {
     QTest::addColumn<qint64>("free");  // -1: not printed
     QTest::addColumn<qint64>("total"); // -1: not printed
 
-    QTest::newRow("cpu windows") << R"(RuntimeError: [enforce fail at ..\c10\core\impl\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 717574400 bytes.)"
-                                 << "cpu-not-enough-memory" << "CPU" << qint64(717574400) << qint64(-1) << qint64(-1);
-    QTest::newRow("cpu buy new ram") << R"(RuntimeError: [enforce fail at ..\c10\core\CPUAllocator.cpp:72] data. DefaultCPUAllocator: not enough memory: you tried to allocate 2359296 bytes. Buy new RAM!)"
-                                     << "cpu-not-enough-memory" << "CPU" << qint64(2359296) << qint64(-1) << qint64(-1);
-    QTest::newRow("cpu posix") << "RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 78643200000 bytes. Error code 12 (Cannot allocate memory)"
-                               << "cpu-cannot-allocate" << "CPU" << qint64(78643200000) << qint64(-1) << qint64(-1);
-    QTest::newRow("torch legacy") << "RuntimeError: $ Torch: not enough memory: you tried to allocate 22GB. Buy new RAM! at /pytorch/aten/src/TH/THGeneral.cpp:201"
-                                  << "torch-legacy" << "CPU" << b(22, GiB) << qint64(-1) << qint64(-1);
-    QTest::newRow("cuda cached (<1.5)") << "RuntimeError: CUDA out of memory. Tried to allocate 1.53 GiB (GPU 0; 10.92 GiB total capacity; 8.39 GiB already allocated; 1.41 GiB free; 66.35 MiB cached)"
-                                        << "gpu-semicolons" << "CUDA" << b(1.53, GiB) << b(1.41, GiB) << b(10.92, GiB);
-    QTest::newRow("cuda reserved (1.5-1.9)") << "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; 9.78 GiB already allocated; 17.69 MiB free; 9.83 GiB reserved in total by PyTorch)"
-                                             << "gpu-semicolons" << "CUDA" << b(20, MiB) << b(17.69, MiB) << b(10.76, GiB);
-    QTest::newRow("cuda max_split (1.10-2.0)") << "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 23.69 GiB total capacity; 22.42 GiB already allocated; 41.06 MiB free; 23.04 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF"
-                                               << "gpu-semicolons" << "CUDA" << b(256, MiB) << b(41.06, MiB) << b(23.69, GiB);
-    QTest::newRow("cuda 2.1 capacty") << "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacty of 14.75 GiB of which 3.06 MiB is free. Process 62521 has 14.74 GiB memory in use. Of the allocated memory 14.23 GiB is allocated by PyTorch, and 387.48 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF"
-                                      << "gpu-sentences" << "CUDA" << b(64, MiB) << b(3.06, MiB) << b(14.75, GiB);
-    QTest::newRow("cuda 2.x") << "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of which 16.81 MiB is free. Including non-PyTorch memory, this process has 79.12 GiB memory in use. Of the allocated memory 77.51 GiB is allocated by PyTorch, and 1.07 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
-                              << "gpu-sentences" << "CUDA" << b(20, MiB) << b(16.81, MiB) << b(79.15, GiB);
-    QTest::newRow("cuda 0 bytes free") << "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 8.00 GiB of which 0 bytes is free. Of the allocated memory 14.51 GiB is allocated by PyTorch, and 15.90 MiB is reserved by PyTorch but unallocated."
-                                       << "gpu-sentences" << "CUDA" << b(20, MiB) << qint64(0) << b(8, GiB);
-    QTest::newRow("hip") << "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity of 63.98 GiB of which 0 bytes is free. Of the allocated memory 63.10 GiB is allocated by PyTorch, and 280.50 MiB is reserved by PyTorch but unallocated."
-                         << "gpu-sentences" << "HIP" << b(2, MiB) << qint64(0) << b(63.98, GiB);
-    QTest::newRow("xpu") << "XPU out of memory. Tried to allocate 512.00 MiB. GPU 1 has a total capacity of 15.11 GiB of which 300.00 MiB is free. Of the allocated memory 14.20 GiB is allocated by PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated. Please use `empty_cache` to release all unoccupied cached memory."
-                         << "gpu-sentences" << "XPU" << b(512, MiB) << b(300, MiB) << b(15.11, GiB);
-    QTest::newRow("mps") << "RuntimeError: MPS backend out of memory (MPS allocated: 18.09 GB, other allocations: 384.00 KB, max allowed: 18.13 GB). Tried to allocate 50.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for memory allocations (may cause system failure)."
-                         << "mps-backend" << "MPS" << b(50, MiB) << qint64(-1) << qint64(-1);
-    QTest::newRow("cuda error, no numbers") << "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API call,so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1."
-                                            << "gpu-no-numbers" << "CUDA" << qint64(-1) << qint64(-1) << qint64(-1);
-    QTest::newRow("wrapped in a traceback") << "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n    out = model(x)\n"
-                                               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB. GPU 1 has a\n   total capacity of 93.02 GiB of which 1.18 GiB is free. Process 2752205 has 91.82 GiB memory in use.\n"
-                                               "Of the allocated memory 90.63 GiB is allocated by PyTorch, and 120.54 MiB is reserved by PyTorch but unallocated.\n"
-                                            << "gpu-sentences" << "CUDA" << b(1.25, GiB) << b(1.18, GiB) << b(93.02, GiB);
+    QTest::newRow("cpu windows")
+        << R"(RuntimeError: [enforce fail at ..\c10\core\impl\alloc_cpu.cpp:81] data. DefaultCPUAllocator: not enough memory: you tried to allocate 717574400 bytes.)"
+        << "cpu-not-enough-memory"
+        << "CPU" << qint64(717574400) << qint64(-1) << qint64(-1);
+    QTest::newRow("cpu buy new ram")
+        << R"(RuntimeError: [enforce fail at ..\c10\core\CPUAllocator.cpp:72] data. DefaultCPUAllocator: not enough memory: you tried to allocate 2359296 bytes. Buy new RAM!)"
+        << "cpu-not-enough-memory"
+        << "CPU" << qint64(2359296) << qint64(-1) << qint64(-1);
+    QTest::newRow("cpu posix")
+        << "RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to "
+           "allocate 78643200000 bytes. Error code 12 (Cannot allocate memory)"
+        << "cpu-cannot-allocate"
+        << "CPU" << qint64(78643200000) << qint64(-1) << qint64(-1);
+    QTest::newRow("torch legacy") << "RuntimeError: $ Torch: not enough memory: you tried to allocate 22GB. Buy new RAM! at "
+                                     "/pytorch/aten/src/TH/THGeneral.cpp:201"
+                                  << "torch-legacy"
+                                  << "CPU" << b(22, GiB) << qint64(-1) << qint64(-1);
+    QTest::newRow("cuda cached (<1.5)") << "RuntimeError: CUDA out of memory. Tried to allocate 1.53 GiB (GPU 0; 10.92 GiB total "
+                                           "capacity; 8.39 GiB already allocated; 1.41 GiB free; 66.35 MiB cached)"
+                                        << "gpu-semicolons"
+                                        << "CUDA" << b(1.53, GiB) << b(1.41, GiB) << b(10.92, GiB);
+    QTest::newRow("cuda reserved (1.5-1.9)")
+        << "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; 9.78 GiB already "
+           "allocated; 17.69 MiB free; 9.83 GiB reserved in total by PyTorch)"
+        << "gpu-semicolons"
+        << "CUDA" << b(20, MiB) << b(17.69, MiB) << b(10.76, GiB);
+    QTest::newRow("cuda max_split (1.10-2.0)")
+        << "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 23.69 GiB total capacity; "
+           "22.42 GiB already allocated; 41.06 MiB free; 23.04 GiB reserved in total by PyTorch) If reserved memory is >> "
+           "allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+           "PYTORCH_CUDA_ALLOC_CONF"
+        << "gpu-semicolons"
+        << "CUDA" << b(256, MiB) << b(41.06, MiB) << b(23.69, GiB);
+    QTest::newRow("cuda 2.1 capacty")
+        << "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacty of 14.75 GiB "
+           "of which 3.06 MiB is free. Process 62521 has 14.74 GiB memory in use. Of the allocated memory 14.23 GiB is allocated "
+           "by PyTorch, and 387.48 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try "
+           "setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+           "PYTORCH_CUDA_ALLOC_CONF"
+        << "gpu-sentences"
+        << "CUDA" << b(64, MiB) << b(3.06, MiB) << b(14.75, GiB);
+    QTest::newRow("cuda 2.x")
+        << "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 79.15 GiB of "
+           "which 16.81 MiB is free. Including non-PyTorch memory, this process has 79.12 GiB memory in use. Of the allocated "
+           "memory 77.51 GiB is allocated by PyTorch, and 1.07 GiB is reserved by PyTorch but unallocated. If reserved but "
+           "unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  "
+           "See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+        << "gpu-sentences"
+        << "CUDA" << b(20, MiB) << b(16.81, MiB) << b(79.15, GiB);
+    QTest::newRow("cuda 0 bytes free") << "OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
+                                          "capacity of 8.00 GiB of which 0 bytes is free. Of the allocated memory 14.51 GiB is "
+                                          "allocated by PyTorch, and 15.90 MiB is reserved by PyTorch but unallocated."
+                                       << "gpu-sentences"
+                                       << "CUDA" << b(20, MiB) << qint64(0) << b(8, GiB);
+    QTest::newRow("hip") << "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity "
+                            "of 63.98 GiB of which 0 bytes is free. Of the allocated memory 63.10 GiB is allocated by PyTorch, "
+                            "and 280.50 MiB is reserved by PyTorch but unallocated."
+                         << "gpu-sentences"
+                         << "HIP" << b(2, MiB) << qint64(0) << b(63.98, GiB);
+    QTest::newRow("xpu")
+        << "XPU out of memory. Tried to allocate 512.00 MiB. GPU 1 has a total capacity of 15.11 GiB of which 300.00 MiB is "
+           "free. Of the allocated memory 14.20 GiB is allocated by PyTorch, and 100.00 MiB is reserved by PyTorch but "
+           "unallocated. Please use `empty_cache` to release all unoccupied cached memory."
+        << "gpu-sentences"
+        << "XPU" << b(512, MiB) << b(300, MiB) << b(15.11, GiB);
+    QTest::newRow("mps")
+        << "RuntimeError: MPS backend out of memory (MPS allocated: 18.09 GB, other allocations: 384.00 KB, max allowed: 18.13 "
+           "GB). Tried to allocate 50.00 MB on private pool. Use PYTORCH_MPS_HIGH_WATERMARK_RATIO=0.0 to disable upper limit for "
+           "memory allocations (may cause system failure)."
+        << "mps-backend"
+        << "MPS" << b(50, MiB) << qint64(-1) << qint64(-1);
+    QTest::newRow("cuda error, no numbers")
+        << "RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported at some other API "
+           "call,so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1."
+        << "gpu-no-numbers"
+        << "CUDA" << qint64(-1) << qint64(-1) << qint64(-1);
+    QTest::newRow("wrapped in a traceback")
+        << "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n    out = model(x)\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB. GPU 1 has a\n   total capacity of 93.02 GiB "
+           "of which 1.18 GiB is free. Process 2752205 has 91.82 GiB memory in use.\n"
+           "Of the allocated memory 90.63 GiB is allocated by PyTorch, and 120.54 MiB is reserved by PyTorch but unallocated.\n"
+        << "gpu-sentences"
+        << "CUDA" << b(1.25, GiB) << b(1.18, GiB) << b(93.02, GiB);
 }
 
 void TestOomDecoder::messageForms() {
@@ -96,7 +147,8 @@ void TestOomDecoder::gpuDetails() {
         "of which 16.81 MiB is free. Including non-PyTorch memory, this process has 79.12 GiB memory in use. Of the "
         "allocated memory 77.51 GiB is allocated by PyTorch, and 1.07 GiB is reserved by PyTorch but unallocated. If "
         "reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
-        "fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)");
+        "fragmentation.  See documentation for Memory Management  "
+        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)");
     QCOMPARE(m.device, 0);
     QCOMPARE(m.request->text, std::string("20.00 MiB"));
     QCOMPARE(m.allocated->bytes, b(77.51, GiB));
@@ -126,8 +178,9 @@ void TestOomDecoder::gpuDetails() {
     QCOMPARE(m.processes[1].pid, qint64(4242)); // the "this process" entry is found first
 
     // set_per_process_memory_fraction in the 1.x form.
-    m = parseOomMessage("RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
-                        "480.00 MiB already allocated; 5.95 GiB free; 512.00 MiB allowed; 500.00 MiB reserved in total by PyTorch)");
+    m = parseOomMessage(
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; "
+        "480.00 MiB already allocated; 5.95 GiB free; 512.00 MiB allowed; 500.00 MiB reserved in total by PyTorch)");
     QCOMPARE(m.allowed->bytes, b(512, MiB));
     QCOMPARE(m.reserved->bytes, b(500, MiB));
     QCOMPARE(m.reservedUnallocated->bytes, b(20, MiB));
@@ -172,8 +225,9 @@ void TestOomDecoder::cpuDetails() {
 
 void TestOomDecoder::allocatorSegments() {
     // "20.00 MiB": a 1-10 MiB tensor in a 20 MiB segment, or an 18-20 MiB tensor rounded up.
-    OomDiagnosis d = diagnose(parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; "
-                                              "9.78 GiB already allocated; 17.69 MiB free; 9.83 GiB reserved in total by PyTorch)"));
+    OomDiagnosis d = diagnose(
+        parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; "
+                        "9.78 GiB already allocated; 17.69 MiB free; 9.83 GiB reserved in total by PyTorch)"));
     QCOMPARE(d.tensorReason, TensorRangeReason::LargeBuffer);
     QCOMPARE(d.tensorLow, qint64(1048577));
     QCOMPARE(d.tensorHigh, qint64(10 * 1048576 - 512)); // 512 B rounding: 10 MiB - 511 gets a 10 MiB segment
@@ -272,8 +326,9 @@ void TestOomDecoder::diagnosis() {
     QVERIFY(d.fragmentationLikely);
 
     // A memory fraction: 512 MiB allowed, 500 MiB reserved -> 12 MiB left under the limit, 8 MiB short.
-    d = diagnose(parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 480.00 MiB "
-                                 "already allocated; 5.95 GiB free; 512.00 MiB allowed; 500.00 MiB reserved in total by PyTorch)"));
+    d = diagnose(
+        parseOomMessage("CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 7.79 GiB total capacity; 480.00 MiB "
+                        "already allocated; 5.95 GiB free; 512.00 MiB allowed; 500.00 MiB reserved in total by PyTorch)"));
     QVERIFY(d.limitedByFraction);
     QCOMPARE(*d.shortfallBytes, b(8, MiB));
     QCOMPARE(*d.capacityNeeded, b(520, MiB));
@@ -315,9 +370,22 @@ void TestOomDecoder::garbage() {
 
 void TestOomDecoder::randomBytesNeverCrash() {
     QRandomGenerator rng(1234);
-    const std::string pieces[] = {"CUDA out of memory. Tried to allocate ", "you tried to allocate ", " GiB", " bytes",
-                                  "(GPU 0; ", "; ", ")", " of which ", "Of the allocated memory ", "and ", "12.5", "Process ",
-                                  "MPS backend out of memory (", "max allowed: ", "\n", "9999999999999999999"};
+    const std::string pieces[] = {"CUDA out of memory. Tried to allocate ",
+                                  "you tried to allocate ",
+                                  " GiB",
+                                  " bytes",
+                                  "(GPU 0; ",
+                                  "; ",
+                                  ")",
+                                  " of which ",
+                                  "Of the allocated memory ",
+                                  "and ",
+                                  "12.5",
+                                  "Process ",
+                                  "MPS backend out of memory (",
+                                  "max allowed: ",
+                                  "\n",
+                                  "9999999999999999999"};
     for (int round = 0; round < 3000; ++round) {
         std::string s;
         const int n = int(rng.bounded(12));

@@ -9,10 +9,10 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
 #include "store/Database.h"
-#include "formats/snapshot/SnapshotQueries.h"
 
 using namespace memviz;
 
@@ -25,8 +25,7 @@ struct Attempt {
 };
 
 // Imports `content` (written as `name` in `dir`) into a fresh store in `dir`.
-Attempt importBytes(const QTemporaryDir& dir, const QString& name, const QByteArray& content,
-                    const std::string& format = {}) {
+Attempt importBytes(const QTemporaryDir& dir, const QString& name, const QByteArray& content, const std::string& format = {}) {
     const QString path = test::writeFile(dir, name, content);
     Database db(dir.filePath(name + ".memviz").toStdString());
     Attempt a;
@@ -40,8 +39,8 @@ Attempt importBytes(const QTemporaryDir& dir, const QString& name, const QByteAr
 }
 
 QByteArray pythonPickle(const QString& expression) {
-    const auto r = test::runProcess(test::python(), {"-c", "import pickle, sys\nsys.stdout.buffer.write(pickle.dumps(" +
-                                                               expression + ", protocol=4))"});
+    const auto r = test::runProcess(
+        test::python(), {"-c", "import pickle, sys\nsys.stdout.buffer.write(pickle.dumps(" + expression + ", protocol=4))"});
     if (r.exitCode != 0) qWarning("%s", r.err.constData());
     return r.out;
 }
@@ -60,15 +59,14 @@ class TestParserHardening : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() {
-        QVERIFY2(!test::python().isEmpty(), "python3 is needed to write the pickles (CI installs it)");
-    }
+    void initTestCase() { QVERIFY2(!test::python().isEmpty(), "python3 is needed to write the pickles (CI installs it)"); }
 
     // A byte that is not UTF-8 inside an event: simdjson fails before it has a document, and
     // the error path used to ask that non-document where it stopped (SIGSEGV).
     void profilerTraceInvalidUtf8() {
         QTemporaryDir dir;
-        QByteArray trace = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 2},
+        QByteArray trace =
+            R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1, "dur": 2},
  {"ph": "X", "cat": "cpu_op", "name": "aten::~add", "pid": 1, "tid": 1, "ts": 3, "dur": 2}]})";
         trace.replace('~', '\xff');
         const Attempt a = importBytes(dir, "t.pt.trace.json", trace);
@@ -84,15 +82,14 @@ private slots:
         QTest::addColumn<QByteArray>("trace");
         QTest::addColumn<QByteArray>("badByte"); // the byte the message must point at ("" = the event's start)
         QTest::addColumn<QString>("expected");
-        QTest::newRow("control character in a string")
-            << QByteArray("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\x01" "b\", \"ts\": 1}]}") << QByteArray("\x01")
-            << "invalid JSON in event 1";
-        QTest::newRow("a colon for a comma")
-            << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "a": "ts": 1}, {"ph": "X"}]})") << QByteArray()
-            << "invalid JSON in event 1";
+        QTest::newRow("control character in a string") << QByteArray("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\x01"
+                                                                     "b\", \"ts\": 1}]}")
+                                                       << QByteArray("\x01") << "invalid JSON in event 1";
+        QTest::newRow("a colon for a comma") << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "a": "ts": 1}, {"ph": "X"}]})")
+                                             << QByteArray() << "invalid JSON in event 1";
         QTest::newRow("a brace for a bracket in args")
-            << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "a", "args": {"Input Dims": [[1}, 2]}}]})")
-            << QByteArray() << "invalid JSON";
+            << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "a", "args": {"Input Dims": [[1}, 2]}}]})") << QByteArray()
+            << "invalid JSON";
     }
     void profilerTraceOtherDamage() {
         QFETCH(QByteArray, trace);
@@ -104,8 +101,7 @@ private slots:
         const QString error = QString::fromStdString(a.error);
         QVERIFY2(error.contains(expected), a.error.c_str());
         QVERIFY2(error.contains(QRegularExpression("byte [0-9]+")), a.error.c_str());
-        if (!badByte.isEmpty())
-            QVERIFY2(error.contains("byte " + QString::number(trace.indexOf(badByte))), a.error.c_str());
+        if (!badByte.isEmpty()) QVERIFY2(error.contains("byte " + QString::number(trace.indexOf(badByte))), a.error.c_str());
     }
 
     // The same in a memory-timeline export, read as one document.
@@ -133,7 +129,8 @@ private slots:
     void damagedRealFiles_data() {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QString>("format");
-        QTest::newRow("profiler trace") << "pytorch-profiler/kineto_resnet50_v100_2021.pt.trace.json.gz" << "pytorch-profiler";
+        QTest::newRow("profiler trace") << "pytorch-profiler/kineto_resnet50_v100_2021.pt.trace.json.gz"
+                                        << "pytorch-profiler";
         QTest::newRow("memory timeline") << "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz"
                                          << "pytorch-memory-timeline";
     }
@@ -196,10 +193,12 @@ private slots:
                                           << "'size' is out of range (18446744073709551615; expected 0 to 2^63 - 1)";
         QTest::newRow("size negative") << "{'action': 'alloc', 'addr': 1, 'size': -5}"
                                        << "'size' is out of range (-5; expected 0 to 2^63 - 1)";
-        QTest::newRow("size a str") << "{'action': 'alloc', 'addr': 1, 'size': '2'}" << "'size' is a str, not an int";
+        QTest::newRow("size a str") << "{'action': 'alloc', 'addr': 1, 'size': '2'}"
+                                    << "'size' is a str, not an int";
         QTest::newRow("time_us a float") << "{'action': 'alloc', 'addr': 1, 'size': 2, 'time_us': 1.5}"
                                          << "'time_us' is a float, not an int";
-        QTest::newRow("entry an int") << "5" << "device_traces[0][0]: an entry that is an int, not a dict";
+        QTest::newRow("entry an int") << "5"
+                                      << "device_traces[0][0]: an entry that is an int, not a dict";
         QTest::newRow("frame line a str")
             << "{'action': 'alloc', 'addr': 1, 'size': 2, 'frames': [{'name': 'f', 'filename': 'a.py', 'line': '3'}]}"
             << "frame field 'line' is a str, not an int";
@@ -222,7 +221,9 @@ private slots:
 
     void pickleMessages() {
         // APPEND onto an int: "expected a list to add items to, found an int".
-        const std::string appendToInt("\x80\x04K\x05K\x06" "a.", 8);
+        const std::string appendToInt("\x80\x04K\x05K\x06"
+                                      "a.",
+                                      8);
         try {
             pickle::parse(appendToInt);
             QFAIL("APPEND onto an int was accepted");

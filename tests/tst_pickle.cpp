@@ -90,16 +90,15 @@ void TestPickle::coversEveryWhitelistedOpcode() {
                                           "NEWTRUE NEWFALSE NONE MEMOIZE BINPUT LONG_BINPUT BINGET LONG_BINGET POP POP_MARK "
                                           "DUP BINBYTES8 BYTEARRAY8")
                                       .split(' ');
-    const QStringList used = QString::fromUtf8(runPython({memviz::test::oracle("make_pickles.py"), "--opcodes",
-                                                          dir_.filePath("again")}))
+    const QStringList used = QString::fromUtf8(
+                                 runPython({memviz::test::oracle("make_pickles.py"), "--opcodes", dir_.filePath("again")}))
                                  .simplified()
                                  .split(' ');
     for (const QString& op : whitelist) QVERIFY2(used.contains(op), qPrintable(op + " is not exercised"));
 }
 
 void TestPickle::matchesPythonOnGeneratedPickles() {
-    const QList<QByteArray> expected =
-        runPython(QStringList{memviz::test::oracle("pickle_repr.py")} + generated_).split('\n');
+    const QList<QByteArray> expected = runPython(QStringList{memviz::test::oracle("pickle_repr.py")} + generated_).split('\n');
     QCOMPARE(expected.size(), generated_.size() + 1); // one line each, then the final newline
     for (int i = 0; i < generated_.size(); ++i) {
         const Document doc = parse(bytesOf(generated_[i]));
@@ -162,7 +161,12 @@ void TestPickle::rejectsForbiddenOpcodes_data() {
     auto row = [](const char* tag, const std::string& d, const char* name, int offset) {
         QTest::newRow(tag) << QByteArray(d.data(), static_cast<qsizetype>(d.size())) << QString(name) << offset;
     };
-    row("GLOBAL os.system", "\x80\x02" "cos\nsystem\n" "X\x02\x00\x00\x00id" "\x85R.", "GLOBAL", 2);
+    row("GLOBAL os.system",
+        "\x80\x02"
+        "cos\nsystem\n"
+        "X\x02\x00\x00\x00id"
+        "\x85R.",
+        "GLOBAL", 2);
     // pickle.dumps of an object whose __reduce__ returns (posix.system, ("id",)), protocol 4.
     row("STACK_GLOBAL posix.system", s("\x80\x04\x8c\x05posix\x94\x8c\x06system\x94\x93\x94\x8c\x02id\x94\x85\x94R\x94.", 32),
         "STACK_GLOBAL", 19);
@@ -233,8 +237,11 @@ void TestPickle::rejectsHugeDeclaredLengths_data() {
     row("BINBYTES8 2^64-1", "\x80\x04\x8e" + u64(~0ull) + "abc.");
     row("BYTEARRAY8 2^40", "\x80\x05\x96" + u64(1ull << 40) + "abc.");
     row("BINUNICODE 4 GiB", "\x80\x04X" + u32(0xffffffffu) + "abc.");
-    row("BINBYTES 4 GiB", "\x80\x04" "B" + u32(0xffffffffu) + "abc.");
-    row("SHORT_BINUNICODE 200", "\x80\x04\x8c\xc8" "abc.");
+    row("BINBYTES 4 GiB", "\x80\x04"
+                          "B" +
+                              u32(0xffffffffu) + "abc.");
+    row("SHORT_BINUNICODE 200", "\x80\x04\x8c\xc8"
+                                "abc.");
     row("FRAME 2^62", "\x80\x04\x95" + u64(1ull << 62) + "N.");
     row("LONG4 2^31-1", "\x80\x04\x8b" + u32(0x7fffffffu) + "\x01.");
 }
@@ -254,9 +261,21 @@ void TestPickle::rejectsMalformedStructure_data() {
     auto row = [](const char* tag, const std::string& d, const char* expected) {
         QTest::newRow(tag) << QByteArray(d.data(), static_cast<qsizetype>(d.size())) << QString(expected);
     };
-    row("list inside itself", s("\x80\x04]\x94h\x00" "a.", 8), "placed inside itself");
-    row("changed after placed", s("\x80\x04]\x94]\x94" "ah\x01N" "a.", 12), "changes a container after it was placed");
-    row("APPEND on empty stack", "\x80\x04" "a.", "the stack is empty");
+    row("list inside itself",
+        s("\x80\x04]\x94h\x00"
+          "a.",
+          8),
+        "placed inside itself");
+    row("changed after placed",
+        s("\x80\x04]\x94]\x94"
+          "ah\x01N"
+          "a.",
+          12),
+        "changes a container after it was placed");
+    row("APPEND on empty stack",
+        "\x80\x04"
+        "a.",
+        "the stack is empty");
     row("APPEND to a dict", "\x80\x04}Na.", "expected a list");
     row("SETITEMS without MARK", "\x80\x04}NNu.", "no MARK");
     row("SETITEMS odd items", "\x80\x04}(NNNu.", "odd number");
@@ -280,7 +299,12 @@ void TestPickle::rejectsMalformedStructure() {
 
 void TestPickle::sparseMemoIndexesStayCheap() {
     // LONG_BINPUT 4e9 in a 20-byte file must not allocate a 4e9-entry table.
-    const std::string data = "\x80\x04N" "r" + u32(0xfffffff0u) + "0]" "j" + u32(0xfffffff0u) + "a.";
+    const std::string data = "\x80\x04N"
+                             "r" +
+                             u32(0xfffffff0u) +
+                             "0]"
+                             "j" +
+                             u32(0xfffffff0u) + "a.";
     const Document doc = parse(data);
     QCOMPARE(QString::fromStdString(debugString(doc, doc.root())), QStringLiteral("[None]"));
     // Far-apart indexes keep working.

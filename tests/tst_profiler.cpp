@@ -12,9 +12,9 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "formats/profiler/ProfilerTraceBuilder.h"
 #include "store/Database.h"
-#include "formats/profiler/ProfilerQuery.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 #include "store/TraceWriter.h"
@@ -137,7 +137,8 @@ void TestProfiler::oldFamily() {
     QCOMPARE(s.devices[1].peakBytes, 1024);
     QCOMPARE(s.devices[1].peakTimeNs, 100000);
     const auto meta = loadMetadata(*t->db, t->trace);
-    QVERIFY(std::find(meta.begin(), meta.end(), std::pair<std::string, std::string>("profiler_family", "pytorch<=1.9")) != meta.end());
+    QVERIFY(std::find(meta.begin(), meta.end(), std::pair<std::string, std::string>("profiler_family", "pytorch<=1.9")) !=
+            meta.end());
     QVERIFY(std::find_if(meta.begin(), meta.end(), [](auto& kv) {
                 return kv.first == "allocated_source:cpu" && kv.second.starts_with("running sum");
             }) != meta.end());
@@ -185,7 +186,8 @@ void TestProfiler::modernFamilyPairsAndTotals() {
     QCOMPARE(s.devices[1].unmatchedFrees, 1);
     // Reserved is a second series of the device.
     const auto series = listSeries(*t->db, t->trace);
-    const auto reserved = std::find_if(series.begin(), series.end(), [](auto& x) { return x.deviceName == "cuda:0" && x.name == "reserved"; });
+    const auto reserved = std::find_if(series.begin(), series.end(),
+                                       [](auto& x) { return x.deviceName == "cuda:0" && x.name == "reserved"; });
     QVERIFY(reserved != series.end());
     QCOMPARE(reserved->vMax, 6144);
 
@@ -196,8 +198,8 @@ void TestProfiler::modernFamilyPairsAndTotals() {
     const ProfilerOpRow* mm = findRow(ops, "aten::mm");
     const ProfilerOpRow* bw = findRow(ops, "MmBackward0");
     QVERIFY(step && mm && bw);
-    QCOMPARE(mm->memory[gpu].bytes, 100);                // the +100 at t=20 on thread 2
-    QCOMPARE(bw->memory[gpu].bytes, 50 - 100 - 30);       // t = 60, 70, 80
+    QCOMPARE(mm->memory[gpu].bytes, 100);           // the +100 at t=20 on thread 2
+    QCOMPARE(bw->memory[gpu].bytes, 50 - 100 - 30); // t = 60, 70, 80
     QCOMPARE(step->memory[gpu].bytes, 100 + 50 - 100 - 30);
     QCOMPARE(step->memory[gpu].selfBytes, (100 + 50 - 100 - 30) - 100); // mm is its only child (same thread)
     QCOMPARE(step->memory[cpu].bytes, 8);
@@ -271,8 +273,10 @@ void TestProfiler::callTreeFollowsKeyAverages() {
 void TestProfiler::badInput_data() {
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<QString>("mustSay");
-    const QByteArray head = "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2},\n";
-    QTest::newRow("syntax error at a known offset") << head + " {\"ph\": \"X\",, \"name\": \"b\"}\n]}" << QStringLiteral("byte %1: invalid JSON").arg(head.size() + 12);
+    const QByteArray head = "{\"traceEvents\": [\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+                            "\"ts\": 1, \"dur\": 2},\n";
+    QTest::newRow("syntax error at a known offset")
+        << head + " {\"ph\": \"X\",, \"name\": \"b\"}\n]}" << QStringLiteral("byte %1: invalid JSON").arg(head.size() + 12);
     QTest::newRow("truncated json") << head + " {\"ph\": \"X\", \"name\": \"b\"" << QStringLiteral("truncated file");
     {
         // Deep in the file, batches after the first (parsed on worker threads): the event's
@@ -280,8 +284,8 @@ void TestProfiler::badInput_data() {
         QByteArray many = head;
         const int good = 120000; // about 10 MB: several 4 MiB batches
         for (int i = 0; i < good; ++i)
-            many += " {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": " + QByteArray::number(i + 10) +
-                    ", \"dur\": 2},\n";
+            many += " {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": " +
+                    QByteArray::number(i + 10) + ", \"dur\": 2},\n";
         const qsizetype at = many.size();
         many += " {\"ph\": \"X\",, \"name\": \"b\"},\n";
         for (int i = 0; i < 20000; ++i) many += " {\"ph\": \"i\", \"name\": \"c\"},\n";
@@ -289,7 +293,8 @@ void TestProfiler::badInput_data() {
         QTest::newRow("syntax error in a later batch")
             << many << QStringLiteral("byte %1: invalid JSON in event %2:").arg(at + 12).arg(1 + good + 1);
     }
-    QTest::newRow("events not an array") << QByteArray("{\"traceEvents\": 3}") << QStringLiteral("byte 16: \"traceEvents\" must be an array");
+    QTest::newRow("events not an array") << QByteArray("{\"traceEvents\": 3}")
+                                         << QStringLiteral("byte 16: \"traceEvents\" must be an array");
     QTest::newRow("no events") << QByteArray("{\"schemaVersion\": 1}") << QStringLiteral("unrecognised file format");
     QByteArray gz = test::gzipped(kModernTrace.repeated(1));
     gz.chop(40);
@@ -363,7 +368,8 @@ void TestProfiler::memoryTimelineRaw() {
 }
 
 void TestProfiler::memoryTimelineCoalesced() {
-    const QByteArray json = "[[10, 20, 30], [[0, 5, 0, 0, 0, 0, 0, 0, 0], [0, 5, 10, 0, 0, 7, 0, 0, 0], [0, 5, 10, 0, 0, 0, 0, 0, 1]]]";
+    const QByteArray json =
+        "[[10, 20, 30], [[0, 5, 0, 0, 0, 0, 0, 0, 0], [0, 5, 10, 0, 0, 7, 0, 0, 0], [0, 5, 10, 0, 0, 0, 0, 0, 1]]]";
     auto t = importBytes(json, "m.json");
     const TraceSummary s = loadSummary(*t->db, t->trace);
     QCOMPARE(s.devices.at(0).peakBytes, 22);

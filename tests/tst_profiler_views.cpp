@@ -145,7 +145,7 @@ void TestProfilerViews::runningSumIsLabelled() {
     QStringList names;
     for (int i = 0; i < timeline.plot()->graphCount(); ++i) names << timeline.plot()->graph(i)->name();
     QVERIFY2(names.contains("cuda:0 allocated (running sum of Bytes)"), qPrintable(names.join('|')));
-    QVERIFY2(names.contains("cpu"), qPrintable(names.join('|')));      // the cpu events have totals
+    QVERIFY2(names.contains("cpu"), qPrintable(names.join('|'))); // the cpu events have totals
     QVERIFY2(names.contains("cpu reserved"), qPrintable(names.join('|')));
 }
 

@@ -13,9 +13,9 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
-#include "formats/snapshot/SnapshotQueries.h"
 #include "store/TraceQueries.h"
 
 using namespace memviz;
@@ -91,8 +91,7 @@ private:
 void TestSnapshot::initTestCase() {
     QVERIFY(dir_.isValid());
     if (memviz::test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter for the generator and oracle scripts");
-    const auto r = memviz::test::runProcess(memviz::test::python(),
-                                            {memviz::test::oracle("make_snapshots.py"), dir_.path()});
+    const auto r = memviz::test::runProcess(memviz::test::python(), {memviz::test::oracle("make_snapshots.py"), dir_.path()});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFileInfo::exists(file("dict_protocol4.pickle")));
 }
@@ -102,7 +101,8 @@ void TestSnapshot::sniffsSnapshotsByContent() {
                              "legacy_segment_list.pickle", "no_time_expandable.pickle"})
         QCOMPARE(QString::fromStdString(detectImporter(file(name).toStdString()).id()), QString(kSnapshotFormatId));
     // Any other pickle is still sent here and gets a clear message.
-    const QString other = memviz::test::writeFile(dir_, "other.pkl", QByteArray("\x80\x04\x95\x03\x00\x00\x00\x00\x00\x00\x00K\x07.", 14));
+    const QString other = memviz::test::writeFile(dir_, "other.pkl",
+                                                  QByteArray("\x80\x04\x95\x03\x00\x00\x00\x00\x00\x00\x00K\x07.", 14));
     Database db(dir_.filePath("other.memviz").toStdString());
     try {
         importFile(db, other.toStdString(), Progress{});
@@ -114,9 +114,9 @@ void TestSnapshot::sniffsSnapshotsByContent() {
 
 void TestSnapshot::matchesOracle_data() {
     QTest::addColumn<QString>("name");
-    for (const char* n : {"dict_protocol2.pickle", "dict_protocol4.pickle", "dict_protocol5.pickle", "ring_truncated.pickle",
-                          "no_time_expandable.pickle", "history_legacy_free.pickle", "legacy_segment_list.pickle",
-                          "host_and_unknown.pickle"})
+    for (const char* n :
+         {"dict_protocol2.pickle", "dict_protocol4.pickle", "dict_protocol5.pickle", "ring_truncated.pickle",
+          "no_time_expandable.pickle", "history_legacy_free.pickle", "legacy_segment_list.pickle", "host_and_unknown.pickle"})
         QTest::newRow(n) << QString(n);
 }
 
@@ -277,8 +277,8 @@ void TestSnapshot::ringBufferTruncationHasBaseline() {
     const SnapshotOverview o = loadSnapshotOverview(*imp.db, imp.traceId);
     const SnapshotDeviceStats& d = o.devices.at(0);
     QVERIFY(d.baselineBytes > 0);
-    QVERIFY(d.baselineFreedBlocks > 0);                  // freed in the trace, alloc dropped
-    QVERIFY(d.baselineBlocks > d.baselineFreedBlocks);   // alive at the end, alloc dropped
+    QVERIFY(d.baselineFreedBlocks > 0);                // freed in the trace, alloc dropped
+    QVERIFY(d.baselineBlocks > d.baselineFreedBlocks); // alive at the end, alloc dropped
     for (const SeriesInfo& s : listSeries(*imp.db, imp.traceId))
         if (s.name == "allocated") QVERIFY(s.vMin >= 0);
     // Without the baseline the replay would go negative: the trace frees more than it allocates
@@ -410,17 +410,19 @@ void TestSnapshot::pinnedHostAndUnknownActions() {
     QCOMPARE(s.devices.size(), std::size_t{2});
     QCOMPARE(QString::fromStdString(s.devices[1].name), QStringLiteral("pinned host"));
     bool warned = false;
-    for (const ImportWarning& w : s.warnings) warned |= w.kind == "unknown_action" && w.message.find("user_defined") != std::string::npos;
+    for (const ImportWarning& w : s.warnings)
+        warned |= w.kind == "unknown_action" && w.message.find("user_defined") != std::string::npos;
     QVERIFY(warned);
 }
 
 void TestSnapshot::hostileSnapshotsAreRejected_data() {
-    QTest::addColumn<QByteArray>("python");  // builds `snap`
+    QTest::addColumn<QByteArray>("python"); // builds `snap`
     QTest::addColumn<QString>("expected");
-    const QByteArray base = "e=lambda **k: dict({'action':'alloc','addr':4096,'size':512,'stream':0,'time_us':5,'frames':[]}, **k)\n"
-                            "seg={'device':0,'address':4096,'total_size':2097152,'allocated_size':0,'active_size':0,"
-                            "'requested_size':0,'stream':0,'segment_type':'large','segment_pool_id':(0,0),"
-                            "'is_expandable':False,'frames':[],'blocks':[]}\n";
+    const QByteArray base =
+        "e=lambda **k: dict({'action':'alloc','addr':4096,'size':512,'stream':0,'time_us':5,'frames':[]}, **k)\n"
+        "seg={'device':0,'address':4096,'total_size':2097152,'allocated_size':0,'active_size':0,"
+        "'requested_size':0,'stream':0,'segment_type':'large','segment_pool_id':(0,0),"
+        "'is_expandable':False,'frames':[],'blocks':[]}\n";
     QTest::newRow("size is a str") << base + "snap={'segments':[seg],'device_traces':[[e(),e(size='12')]]}"
                                    << "device_traces[0][1]: 'size' is a str, not an int";
     QTest::newRow("negative size") << base + "snap={'segments':[seg],'device_traces':[[e(size=-5)]]}"
@@ -443,16 +445,16 @@ void TestSnapshot::hostileSnapshotsAreRejected_data() {
     QTest::newRow("GLOBAL inside a snapshot")
         << base + "import collections\nsnap={'segments':[seg],'device_traces':[[e(frames=collections.OrderedDict())]]}"
         << "forbidden opcode";
-    QTest::newRow("REDUCE inside a snapshot")
-        << base + "class R:\n  def __reduce__(self): return (print, ('pwned',))\nsnap={'segments':[seg],'device_traces':[[e(frames=R())]]}"
-        << "forbidden opcode STACK_GLOBAL";
+    QTest::newRow("REDUCE inside a snapshot") << base + "class R:\n  def __reduce__(self): return (print, "
+                                                        "('pwned',))\nsnap={'segments':[seg],'device_traces':[[e(frames=R())]]}"
+                                              << "forbidden opcode STACK_GLOBAL";
 }
 
 void TestSnapshot::hostileSnapshotsAreRejected() {
     QFETCH(QByteArray, python);
     QFETCH(QString, expected);
-    const QString script = memviz::test::writeFile(dir_, "hostile.py",
-                                                   "import pickle, sys\n" + python + "\npickle.dump(snap, open(sys.argv[1], 'wb'), protocol=4)\n");
+    const QString script = memviz::test::writeFile(
+        dir_, "hostile.py", "import pickle, sys\n" + python + "\npickle.dump(snap, open(sys.argv[1], 'wb'), protocol=4)\n");
     const QString path = dir_.filePath("hostile.pickle");
     const auto made = memviz::test::runProcess(memviz::test::python(), {script, path});
     QVERIFY2(made.exitCode == 0, made.err.constData());
@@ -509,7 +511,9 @@ void TestSnapshot::commandLineWorksOnSnapshots() {
     QCOMPARE(imported.exitCode, 0);
     const auto formats = memviz::test::runMemviz({"formats"});
     QVERIFY(formats.out.contains(kSnapshotFormatId));
-    const auto bad = memviz::test::runMemviz({"summary", memviz::test::writeFile(dir_, "bad.pickle", "\x80\x04" "cos\nsystem\n.")});
+    const auto bad = memviz::test::runMemviz({"summary", memviz::test::writeFile(dir_, "bad.pickle",
+                                                                                 "\x80\x04"
+                                                                                 "cos\nsystem\n.")});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains("forbidden opcode GLOBAL"), bad.err.constData());
 }

@@ -68,7 +68,8 @@ void TestSnapshotViews::initTestCase() {
 void TestSnapshotViews::tabsOnlyForSnapshots() {
     MainWindow w;
     w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
-    QCOMPARE(tabTitles(w.detailTabs()), (QStringList{"Operators", "Active Memory", "Allocations", "Allocator State", "Snapshot"}));
+    QCOMPARE(tabTitles(w.detailTabs()),
+             (QStringList{"Operators", "Active Memory", "Allocations", "Allocator State", "Snapshot"}));
     const QString log = memviz::test::writeFile(dir_, "log.csv", "time_ns,action,address,size\n0,alloc,0x10,64\n5,free,0x10,\n");
     w.openFileBlocking(log);
     QCOMPARE(tabTitles(w.detailTabs()), QStringList{"Operators"});
@@ -186,8 +187,9 @@ void TestSnapshotViews::activeMemoryStacksToThePeak() {
     QTest::mouseClick(view->plot(), Qt::LeftButton, {}, pixel.toPoint());
     const auto clickedAt = static_cast<std::int64_t>(view->plot()->xAxis->pixelToCoord(pixel.toPoint().x()));
     const SnapshotAllocationRow& a = s->allocations()[band.span];
-    QVERIFY2(view->findChild<StackPane*>()->toPlainText().contains(QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16)),
-             qPrintable(view->findChild<StackPane*>()->toPlainText()));
+    QVERIFY2(
+        view->findChild<StackPane*>()->toPlainText().contains(QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16)),
+        qPrintable(view->findChild<StackPane*>()->toPlainText()));
     // Zooming the main timeline shows the same window here.
     const QCPRange window(static_cast<double>(x) * 0.5, static_cast<double>(x) * 1.5 + 1);
     w.timeline()->plot()->xAxis->setRange(window);
@@ -239,13 +241,14 @@ void TestSnapshotViews::modelsPassTheTester() {
 void TestSnapshotViews::screenshotOfEveryTab() {
     for (const char* tab : {"active", "alloc", "allocator", "snapshot"}) {
         const QString png = dir_.filePath(QString("shot-%1.png").arg(tab));
-        const auto r = memviz::test::runMemviz({"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out", png, "--tab", tab});
+        const auto r = memviz::test::runMemviz(
+            {"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out", png, "--tab", tab});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QImage image(png);
         QCOMPARE(image.size(), QSize(1400, 900));
     }
-    const auto bad = memviz::test::runMemviz({"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out",
-                                              dir_.filePath("x.png"), "--tab", "nope"});
+    const auto bad = memviz::test::runMemviz(
+        {"screenshot", dir_.filePath("dict_protocol4.pickle"), "--out", dir_.filePath("x.png"), "--tab", "nope"});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY(bad.err.contains("Allocator State"));
 }

@@ -10,10 +10,10 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "core/Progress.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "store/StoreFiles.h"
-#include "core/Progress.h"
 #include "store/TraceQueries.h"
 #include "widgets/OpsView.h"
 #include "widgets/TraceSession.h"
@@ -31,7 +31,8 @@ const QStringList kNames = {"grad%scale", "grad_scale", "gradXscale", "it's", "s
 QByteArray logWithNames() {
     QByteArray s = "time_ns,action,address,size,op\n";
     for (int i = 0; i < kNames.size(); ++i)
-        s += QByteArray::number(i * 10) + ",alloc,0x" + QByteArray::number(0x1000 + i * 64, 16) + ",64," + kNames[i].toUtf8() + "\n";
+        s += QByteArray::number(i * 10) + ",alloc,0x" + QByteArray::number(0x1000 + i * 64, 16) + ",64," + kNames[i].toUtf8() +
+             "\n";
     return s;
 }
 

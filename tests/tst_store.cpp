@@ -127,7 +127,10 @@ void TestStore::writerRoundTrip() {
     // Independent expectation: the sawtooth peaks right after an alloc of the largest size.
     std::int64_t peak = 0, peakTime = 0;
     for (const auto& p : points)
-        if (p.v > peak) { peak = p.v; peakTime = p.t; }
+        if (p.v > peak) {
+            peak = p.v;
+            peakTime = p.t;
+        }
     QCOMPARE(s.devices[0].peakBytes, peak);
     QCOMPARE(s.devices[0].peakTimeNs, peakTime);
     QCOMPARE(s.devices[0].allocs, 100000);
@@ -201,7 +204,11 @@ void TestStore::cancelledImportLeavesFileUnchanged() {
         Database db(store.toStdString());
         std::atomic<bool> cancel{false};
         int calls = 0;
-        Progress progress([&](std::int64_t, std::int64_t) { if (++calls == 2) cancel = true; }, &cancel);
+        Progress progress(
+            [&](std::int64_t, std::int64_t) {
+                if (++calls == 2) cancel = true;
+            },
+            &cancel);
         QVERIFY_THROWS_EXCEPTION(Cancelled, importFile(db, big.toStdString(), progress));
         QVERIFY(calls >= 2);
         QCOMPARE(listTraces(db).size(), std::size_t{1});
@@ -231,7 +238,8 @@ void TestStore::migratesAVersion1Store() {
     const std::string path = dir.filePath("v1.memviz").toStdString();
     sqlite3* raw = nullptr;
     QCOMPARE(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    for (const std::string& sql : schemaStepSql(1)) QCOMPARE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    for (const std::string& sql : schemaStepSql(1))
+        QCOMPARE(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     const char* rows = "INSERT INTO traces(id, source_path, format, imported_at, duration_ns, event_count) "
                        "VALUES (7, '/old/run.csv', 'memviz-alloc-log', '2026-01-01T00:00:00Z', 1234, 2);"
                        "INSERT INTO devices VALUES (7, 0, 'cpu');"

@@ -113,7 +113,8 @@ void TestTranslation::lessonsListIsTranslated() {
     QVERIFY(language::apply("zh_CN"));
     LearnWindow w;
     QCOMPARE(w.lessonList()->item(0)->text(), QStringLiteral("1. 张量大小"));
-    for (int i = 0; i < w.lessonList()->count(); ++i) QVERIFY2(hasCjk(w.lessonList()->item(i)->text()), qPrintable(w.lessonList()->item(i)->text()));
+    for (int i = 0; i < w.lessonList()->count(); ++i)
+        QVERIFY2(hasCjk(w.lessonList()->item(i)->text()), qPrintable(w.lessonList()->item(i)->text()));
     for (Lesson* l : w.lessons()) QVERIFY2(hasCjk(l->title()), qPrintable(l->title()));
     for (QAction* a : w.menuBar()->actions()) QVERIFY(hasCjk(a->text()));
 }
@@ -158,7 +159,8 @@ void TestTranslation::followsTheSystemLocale() {
 
 void TestTranslation::cjkFontIsInstalled() {
     const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
-    if (families.isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Simplified Chinese font installed (packaging/install-deps.sh installs fonts-noto-cjk)");
+    if (families.isEmpty())
+        MEMVIZ_SKIP_OR_FAIL("no Simplified Chinese font installed (packaging/install-deps.sh installs fonts-noto-cjk)");
     bool drawn = false;
     for (const QString& family : families) drawn |= QFontMetrics(QFont(family)).inFont(QChar(0x5B66)); // 学
     QVERIFY(drawn);

@@ -54,9 +54,11 @@ void checkShownNumbers(WhatIfPanel& panel, const QString& preset) {
     o.timeline = false;
     const Estimate e = estimate(model, o);
     QCOMPARE(panel.currentEstimate().peakBytes, e.peakBytes);
-    QVERIFY2(child<QLabel>(panel, "peakLabel")->text().contains(bytes(e.peakBytes)), qPrintable(child<QLabel>(panel, "peakLabel")->text()));
+    QVERIFY2(child<QLabel>(panel, "peakLabel")->text().contains(bytes(e.peakBytes)),
+             qPrintable(child<QLabel>(panel, "peakLabel")->text()));
     for (int c = 0; c < kCategoryCount; ++c)
-        QCOMPARE(panel.breakdownChart()->value(0, static_cast<Category>(c)), static_cast<double>(e.breakdown[static_cast<std::size_t>(c)]));
+        QCOMPARE(panel.breakdownChart()->value(0, static_cast<Category>(c)),
+                 static_cast<double>(e.breakdown[static_cast<std::size_t>(c)]));
     if (const auto limit = panel.limitPicker()->limit()) {
         const std::int64_t best = largestBatchThatFits(model, o, *limit);
         QCOMPARE(panel.largestBatch(), best);
@@ -150,11 +152,13 @@ void TestWhatIf::numbersEqualMemvizEstimate() {
     o.optimizer = OptimizerKind::Momentum;
     o.checkpoint = {CheckpointMode::Segments, 2};
     panel.setOptions(o);
-    const auto r = test::runMemviz({"estimate", "--model", "small-cnn", "--batch", "64", "--optimizer", "momentum", "--checkpoint", "2", "--json"});
+    const auto r = test::runMemviz(
+        {"estimate", "--model", "small-cnn", "--batch", "64", "--optimizer", "momentum", "--checkpoint", "2", "--json"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QJsonObject j = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(j["peak_bytes"].toInteger(), qint64(panel.currentEstimate().peakBytes));
-    QCOMPARE(j["activations_bytes"].toInteger(), qint64(panel.currentEstimate().breakdown[static_cast<std::size_t>(Category::Activations)]));
+    QCOMPARE(j["activations_bytes"].toInteger(),
+             qint64(panel.currentEstimate().breakdown[static_cast<std::size_t>(Category::Activations)]));
 }
 
 void TestWhatIf::limitChoices() {
@@ -197,7 +201,8 @@ void TestWhatIf::calibratesOnAMemoryTimeline() {
     // A memory-timeline export: parameters 1,000 B (pre-existing), an activation of 5,000 B and a
     // gradient of 2,000 B; the peak (8,000 B) is at t = 150 ns.
     QTemporaryDir dir;
-    const QString path = test::writeFile(dir, "step.raw.json", "[[-1, 1, 1000, 0], [100, 2, 5000, 4], [150, 2, 2000, 5], [200, 4, -5000, 4]]");
+    const QString path = test::writeFile(dir, "step.raw.json",
+                                         "[[-1, 1, 1000, 0], [100, 2, 5000, 4], [150, 2, 2000, 5], [200, 4, -5000, 4]]");
     const OpenedTrace t = openTrace(path.toStdString(), dir.filePath("s.memviz").toStdString(), Progress{}, 0);
     TraceSession session;
     session.open(QString::fromStdString(t.storePath), t.traceId);
@@ -225,12 +230,14 @@ void TestWhatIf::calibratesOnAMemoryTimeline() {
     const Estimate e0 = estimate(model, base), e1 = estimate(model, next);
     auto ratio = [&](Category c) {
         const auto i = static_cast<std::size_t>(c);
-        return e0.breakdown[i] > 0 ? double(e1.breakdown[i]) / double(e0.breakdown[i]) : double(e1.peakBytes) / double(e0.peakBytes);
+        return e0.breakdown[i] > 0 ? double(e1.breakdown[i]) / double(e0.breakdown[i])
+                                   : double(e1.peakBytes) / double(e0.peakBytes);
     };
     child<QSpinBox>(panel, "batchSpin")->setValue(256);
     const auto& p1 = panel.projection();
     QVERIFY(p1.has_value());
-    const std::int64_t expected = std::llround(1000 * ratio(Category::Parameters)) + std::llround(5000 * ratio(Category::Activations)) +
+    const std::int64_t expected = std::llround(1000 * ratio(Category::Parameters)) +
+                                  std::llround(5000 * ratio(Category::Activations)) +
                                   std::llround(2000 * ratio(Category::Gradients));
     QCOMPARE(p1->projectedPeakBytes, expected);
     QCOMPARE(panel.breakdownChart()->value(2, Category::Parameters), 1000.0); // parameters do not scale with the batch
@@ -249,7 +256,8 @@ void TestWhatIf::recomputeIsInstant() {
         QVERIFY(panel.selectPreset(QString::fromStdString(p.id)));
         child<QSpinBox>(panel, "batchSpin")->setValue(8);
         // estimate + largest batch (a bisection of estimates) + six knob alternatives + redraw
-        qInfo("%-12s recompute %.1f ms (%d simulated ops)", p.id.c_str(), panel.lastRecomputeMs(), panel.currentEstimate().opCount);
+        qInfo("%-12s recompute %.1f ms (%d simulated ops)", p.id.c_str(), panel.lastRecomputeMs(),
+              panel.currentEstimate().opCount);
         QVERIFY2(panel.lastRecomputeMs() < 1000, p.id.c_str());
     }
 }
@@ -293,7 +301,8 @@ void TestWhatIf::textFitsInAShortDock() {
     BreakdownChart* bars = panel.breakdownChart();
     BreakdownChart::Bar modelled{QStringLiteral("modelled"), {}};
     modelled.parts[0] = 100 << 20;
-    bars->setBars({modelled, {QStringLiteral("recorded"), {}, 90 << 20}, {QStringLiteral("projected"), {}, 80 << 20}}, std::nullopt);
+    bars->setBars({modelled, {QStringLiteral("recorded"), {}, 90 << 20}, {QStringLiteral("projected"), {}, 80 << 20}},
+                  std::nullopt);
     QCustomPlot* plot = bars->plot();
     QTRY_VERIFY(plot->axisRect()->width() > 0);
     plot->replot();
@@ -310,7 +319,9 @@ void TestWhatIf::textFitsInAShortDock() {
         for (int i = 0; i < p->legend->itemCount(); ++i)
             if (QCPAbstractLegendItem* item = p->legend->item(i); item && item->visible())
                 QVERIFY2(item->outerRect().width() >= item->minimumOuterSizeHint().width(),
-                         qPrintable(QStringLiteral("legend entry %1: %2 of %3 px").arg(i).arg(item->outerRect().width())
+                         qPrintable(QStringLiteral("legend entry %1: %2 of %3 px")
+                                        .arg(i)
+                                        .arg(item->outerRect().width())
                                         .arg(item->minimumOuterSizeHint().width())));
     }
 }

@@ -146,8 +146,7 @@ void TestWidgets::filterBoxFiltersOperators() {
     view.filterEdit()->setText("BACKWARD");
     const int filtered = view.table()->model()->rowCount();
     QVERIFY(filtered > 0 && filtered < all);
-    for (int r = 0; r < filtered; ++r)
-        QVERIFY(view.table()->model()->index(r, 0).data().toString().contains("backward"));
+    for (int r = 0; r < filtered; ++r) QVERIFY(view.table()->model()->index(r, 0).data().toString().contains("backward"));
 }
 
 void TestWidgets::selectionRestrictsTheOperatorTable() {
@@ -261,7 +260,9 @@ void TestWidgets::importTaskCancels() {
     ImportTask task;
     QSignalSpy cancelled(&task, &ImportTask::cancelled);
     QSignalSpy done(&task, &ImportTask::succeeded);
-    connect(&task, &ImportTask::progress, &task, [&task](int permille) { if (permille > 0) task.cancel(); });
+    connect(&task, &ImportTask::progress, &task, [&task](int permille) {
+        if (permille > 0) task.cancel();
+    });
     task.start(log, dir.filePath("s.memviz"));
     QVERIFY(cancelled.wait(60000));
     QCOMPARE(done.count(), 0);

@@ -42,18 +42,23 @@ void TestWorkshopFormulas::tensorSize_data() {
     QTest::addColumn<QString>("binary");
     // 112121 * 1 * 40 * 40 = 179,393,600; * 4 = 717,574,400 B; / 1e6 = 717.5744 MB;
     // / 1048576 = 684.33 MiB.
-    QTest::newRow("torch.ones((112121, 1, 40, 40))") << Dims{112121, 1, 40, 40} << 4 << qint64(179393600)
-                                                     << qint64(717574400) << "717.6 MB" << "684.3 MiB";
+    QTest::newRow("torch.ones((112121, 1, 40, 40))")
+        << Dims{112121, 1, 40, 40} << 4 << qint64(179393600) << qint64(717574400) << "717.6 MB"
+        << "684.3 MiB";
     // 100000 * 3 * 256 * 256 = 19,660,800,000; * 4 = 78,643,200,000 B = 78.6 GB = 73.2 GiB.
-    QTest::newRow("torch.randn(100000, 3, 256, 256)") << Dims{100000, 3, 256, 256} << 4 << qint64(19660800000)
-                                                      << qint64(78643200000) << "78.6 GB" << "73.2 GiB";
+    QTest::newRow("torch.randn(100000, 3, 256, 256)")
+        << Dims{100000, 3, 256, 256} << 4 << qint64(19660800000) << qint64(78643200000) << "78.6 GB"
+        << "73.2 GiB";
     // 1000 * 3 * 4096 * 4096 = 50,331,648,000; * 4 = 201,326,592,000 B = 201.3 GB = 187.5 GiB.
-    QTest::newRow("1000 images 3x4096x4096") << Dims{1000, 3, 4096, 4096} << 4 << qint64(50331648000)
-                                             << qint64(201326592000) << "201.3 GB" << "187.5 GiB";
-    QTest::newRow("fp16 halves") << Dims{112121, 1, 40, 40} << 2 << qint64(179393600) << qint64(358787200)
-                                 << "358.8 MB" << "342.2 MiB";
-    QTest::newRow("scalar") << Dims{} << 4 << qint64(1) << qint64(4) << "4 B" << "4 B";
-    QTest::newRow("empty") << Dims{0, 3} << 4 << qint64(0) << qint64(0) << "0 B" << "0 B";
+    QTest::newRow("1000 images 3x4096x4096")
+        << Dims{1000, 3, 4096, 4096} << 4 << qint64(50331648000) << qint64(201326592000) << "201.3 GB"
+        << "187.5 GiB";
+    QTest::newRow("fp16 halves") << Dims{112121, 1, 40, 40} << 2 << qint64(179393600) << qint64(358787200) << "358.8 MB"
+                                 << "342.2 MiB";
+    QTest::newRow("scalar") << Dims{} << 4 << qint64(1) << qint64(4) << "4 B"
+                            << "4 B";
+    QTest::newRow("empty") << Dims{0, 3} << 4 << qint64(0) << qint64(0) << "0 B"
+                           << "0 B";
 }
 
 void TestWorkshopFormulas::tensorSize() {
@@ -165,8 +170,9 @@ void TestWorkshopFormulas::viewRuleMatchesATen() {
 void TestWorkshopFormulas::viewsShareStorageCopiesAllocate() {
     // x = torch.empty(1000, 1000) float32: 4,000,000 B.
     const std::vector<StrideStatement> p = {
-        stmt::create("x", {1000, 1000}), stmt::view("v", "x", {100, 10000}), stmt::transpose("t", "x", 0, 1),
-        stmt::view("bad", "t", {-1}),    stmt::reshape("r", "t", {-1}),       stmt::contiguous("c", "x"),
+        stmt::create("x", {1000, 1000}), stmt::view("v", "x", {100, 10000}),
+        stmt::transpose("t", "x", 0, 1), stmt::view("bad", "t", {-1}),
+        stmt::reshape("r", "t", {-1}),   stmt::contiguous("c", "x"),
         stmt::contiguous("tc", "t"),     stmt::clone("k", "x"),
     };
     const auto steps = runStrideProgram(p, 4);

@@ -161,7 +161,9 @@ void TestWorkshopModel::dtypeRows() {
             QCOMPARE(r.peakBytes, peak(m, o));
         }
     }
-    const auto row = [&](const char* id) { return *std::find_if(rows.begin(), rows.end(), [&](const DTypeRow& r) { return r.id == id; }); };
+    const auto row = [&](const char* id) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const DTypeRow& r) { return r.id == id; });
+    };
     QCOMPARE(row("fp32").parameterBytes, 4 * kTwoLayerParams);
     QCOMPARE(row("bf16").parameterBytes, 2 * kTwoLayerParams);
     QCOMPARE(row("fp64").parameterBytes, 8 * kTwoLayerParams);
@@ -181,7 +183,9 @@ void TestWorkshopModel::optimizerRows() {
         o.optimizer = r.kind;
         QCOMPARE(r.footprint.peakBytes, peak(m, o));
     }
-    const auto row = [&](OptimizerKind k) { return *std::find_if(rows.begin(), rows.end(), [&](const OptimizerRow& r) { return r.kind == k; }); };
+    const auto row = [&](OptimizerKind k) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const OptimizerRow& r) { return r.kind == k; });
+    };
     // Adam: 2 fp32 states per parameter = 2 * 1,011,010 * 4 = 8,088,080 B; 4 + 4 + 8 = 16 B per parameter.
     QCOMPARE(row(OptimizerKind::Adam).stateBytes, qint64(8088080));
     QCOMPARE(row(OptimizerKind::Adam).bytesPerParameter, 16.0);
@@ -234,8 +238,8 @@ void TestWorkshopModel::freeingSavings() {
     const ResolvedModel m = resolveModel(parseModelSpec(kTwoLayer));
     const FreeingSavings s = memviz::workshop::freeingSavings(m, options(100));
     QCOMPARE(s.peakBytes, peak(m, options(100)));
-    QCOMPARE(s.outputBytes, qint64(100 * 10 * 4));           // logits [100, 10] fp32
-    QCOMPARE(s.gradientBytes, 4 * kTwoLayerParams);          // every .grad: 4,044,040 B
+    QCOMPARE(s.outputBytes, qint64(100 * 10 * 4));  // logits [100, 10] fp32
+    QCOMPARE(s.gradientBytes, 4 * kTwoLayerParams); // every .grad: 4,044,040 B
     QVERIFY(s.delSavedBytes >= 0 && s.delSavedBytes <= s.outputBytes);
     // With Adam at batch 100 the peak is Adam's step, when every gradient exists anyway:
     // set_to_none saves nothing at the peak.
@@ -274,7 +278,9 @@ void TestWorkshopModel::fixesAreRankedEstimates() {
         if (i) QVERIFY(f.fixes[i - 1].savedBytes >= fix.savedBytes);
         QVERIFY(!fix.lesson.empty());
     }
-    const auto find = [&](const char* id) { return std::find_if(f.fixes.begin(), f.fixes.end(), [&](const ModelFix& x) { return x.id == id; }); };
+    const auto find = [&](const char* id) {
+        return std::find_if(f.fixes.begin(), f.fixes.end(), [&](const ModelFix& x) { return x.id == id; });
+    };
     QCOMPARE(find("smaller-batch")->options.batch, qint64(16));
     QCOMPARE(find("lighter-optimizer")->options.optimizer, OptimizerKind::Momentum);
     QCOMPARE(find("checkpointing")->options.checkpoint.mode, CheckpointMode::Sqrt);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Adds an SPDX licence line at the top of every tracked source file that lacks one.
 
 Run it from the repository root: `python3 tools/add_spdx.py .` (test data and the sample's

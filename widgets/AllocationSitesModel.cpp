@@ -59,13 +59,12 @@ QVariant AllocationSitesModel::data(const QModelIndex& index, int role) const {
     default: break;
     }
     const bool bytes = index.column() == Peak || index.column() == Leaked;
-    const qint64 value = index.column() == Peak     ? s.peakBytes
-                         : index.column() == Leaked ? s.leakedBytes
+    const qint64 value = index.column() == Peak          ? s.peakBytes
+                         : index.column() == Leaked      ? s.leakedBytes
                          : index.column() == Allocations ? s.allocations
                                                          : s.temporary;
     switch (role) {
-    case Qt::DisplayRole:
-        return bytes ? QString::fromStdString(formatBytes(static_cast<double>(value))) : QString::number(value);
+    case Qt::DisplayRole: return bytes ? QString::fromStdString(formatBytes(static_cast<double>(value))) : QString::number(value);
     case SortRole:
     case exporting::kExportRole: return value;
     case Qt::ToolTipRole: return bytes ? tr("%L1 bytes").arg(value) : QString::number(value);

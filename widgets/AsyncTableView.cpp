@@ -19,9 +19,8 @@
 namespace memviz {
 
 AsyncTableView::AsyncTableView(TraceSession* session, const QString& what, QWidget* parent)
-    : QWidget(parent), session_(session), what_(what), proxy_(new QSortFilterProxyModel(this)),
-      table_(new QTableView(this)), filter_(new QLineEdit(this)), scope_(new QLabel(this)), toolbar_(new QHBoxLayout),
-      query_(this) {
+    : QWidget(parent), session_(session), what_(what), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)),
+      filter_(new QLineEdit(this)), scope_(new QLabel(this)), toolbar_(new QHBoxLayout), query_(this) {
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     table_->setModel(proxy_);
     exporting::addExportMenu(table_, what_); // right-click: CSV
@@ -86,7 +85,8 @@ void AsyncTableView::updateScope() {
     const int all = proxy_->sourceModel() ? proxy_->sourceModel()->rowCount() : 0;
     const int shown = proxy_->rowCount();
     if (!filter_->text().isEmpty() && shown < all)
-        scope_->setText(tr("%1 \u2013 %2 of %3 rows shown (filter: %4)").arg(scopeBase_).arg(shown).arg(all).arg(filter_->text()));
+        scope_->setText(
+            tr("%1 \u2013 %2 of %3 rows shown (filter: %4)").arg(scopeBase_).arg(shown).arg(all).arg(filter_->text()));
     else scope_->setText(scopeBase_);
 }
 
@@ -101,9 +101,9 @@ void AsyncTableView::refresh() {
     const auto& sel = session_->selection();
     if (sel)
         scopeBase_ = (tr("%1 in %2 \u2013 %3")
-                            .arg(what_.left(1).toUpper() + what_.mid(1),
-                                 QString::fromStdString(formatDuration(static_cast<double>(sel->begin))),
-                                 QString::fromStdString(formatDuration(static_cast<double>(sel->end)))));
+                          .arg(what_.left(1).toUpper() + what_.mid(1),
+                               QString::fromStdString(formatDuration(static_cast<double>(sel->begin))),
+                               QString::fromStdString(formatDuration(static_cast<double>(sel->end)))));
     else scopeBase_ = tr("%1, whole trace").arg(what_.left(1).toUpper() + what_.mid(1));
     updateScope();
     // The query runs on a worker with its own read connection (BackgroundQuery); a newer

@@ -25,7 +25,7 @@ bool ScaledAxisTicker::updateUnit(const QCPRange& range) {
     const double span = range.size();
     // Times are labelled by the span (a 2 ms window late in a trace reads better in ms);
     // bytes by the largest value shown.
-    const ScaledUnit next = quantity_ == Quantity::Bytes ? byteUnitFor(magnitude)
+    const ScaledUnit next = quantity_ == Quantity::Bytes   ? byteUnitFor(magnitude)
                             : quantity_ == Quantity::Count ? countUnitFor(magnitude)
                                                            : timeUnitFor(span > 0 ? span : magnitude);
     const bool changed = next.divisor != unit_.divisor;

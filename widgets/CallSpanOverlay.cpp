@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kMaxCalls = 20000;
 // The band of spans: a thin strip at the bottom of the plot (axis-rect ratio, 0 = top).
 constexpr double kBandTop = 0.96;
-}
+} // namespace
 
 CallSpanOverlay::CallSpanOverlay(QCustomPlot* plot, TraceSession* session, QObject* parent)
     : QObject(parent), plot_(plot), session_(session) {}
@@ -39,7 +39,8 @@ void CallSpanOverlay::update() {
     for (std::size_t i = 0; i < spans.size();) {
         double begin = static_cast<double>(spans[i].begin), end = static_cast<double>(spans[i].end);
         std::size_t j = i + 1;
-        while (j < spans.size() && static_cast<double>(spans[j].begin) <= end + nsPerPixel) end = std::max(end, static_cast<double>(spans[j++].end));
+        while (j < spans.size() && static_cast<double>(spans[j].begin) <= end + nsPerPixel)
+            end = std::max(end, static_cast<double>(spans[j++].end));
         if (end - begin < nsPerPixel) end = begin + nsPerPixel; // at least a pixel wide
         auto* rect = new QCPItemRect(plot_);
         rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);

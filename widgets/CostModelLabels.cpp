@@ -11,7 +11,8 @@ namespace {
 
 // The presets' descriptions, listed for lupdate (the texts live in model/costmodel/Presets.cpp).
 [[maybe_unused]] const char* const kPresetDescriptions[] = {
-    QT_TRANSLATE_NOOP("memviz::CostModelLabels", "3x32x32 -> 2048 -> 2048 -> 512 -> 10 (bench/costmodel/specs/mlp.json), 11.5 M parameters"),
+    QT_TRANSLATE_NOOP("memviz::CostModelLabels",
+                      "3x32x32 -> 2048 -> 2048 -> 512 -> 10 (bench/costmodel/specs/mlp.json), 11.5 M parameters"),
     QT_TRANSLATE_NOOP("memviz::CostModelLabels", "50x50x3, conv 32/64 3x3, 2x2 pools, FC 500, 10 classes"),
     QT_TRANSLATE_NOOP("memviz::CostModelLabels", "torchvision resnet18, 3x224x224, 1000 classes"),
     QT_TRANSLATE_NOOP("memviz::CostModelLabels", "torchvision resnet50 (v1.5), 3x224x224, 1000 classes"),
@@ -80,7 +81,8 @@ QString knobLabel(const std::string& knob, const std::string& fallback) {
     if (knob == "bf16") return QCoreApplication::translate("memviz::CostModelLabels", "parameters and activations in bf16");
     if (knob == "amp") return QCoreApplication::translate("memviz::CostModelLabels", "mixed precision (autocast)");
     if (knob == "sgd") return QCoreApplication::translate("memviz::CostModelLabels", "plain SGD instead (no optimizer state)");
-    if (knob == "checkpoint sqrt") return QCoreApplication::translate("memviz::CostModelLabels", "checkpoint_sequential with K = sqrt(layers) segments");
+    if (knob == "checkpoint sqrt")
+        return QCoreApplication::translate("memviz::CostModelLabels", "checkpoint_sequential with K = sqrt(layers) segments");
     if (knob == "inference") return QCoreApplication::translate("memviz::CostModelLabels", "inference only (torch.no_grad)");
     return QString::fromStdString(fallback);
 }

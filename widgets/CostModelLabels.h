@@ -10,10 +10,10 @@
 
 namespace memviz {
 
-QString categoryLabel(costmodel::Category c);     // "optimizer state"
-QString phaseLabel(costmodel::Phase p);           // "backward"
+QString categoryLabel(costmodel::Category c);       // "optimizer state"
+QString phaseLabel(costmodel::Phase p);             // "backward"
 QString optimizerLabel(costmodel::OptimizerKind k); // "SGD with momentum"
-QString dtypeLabel(costmodel::DType d);           // "bfloat16"
+QString dtypeLabel(costmodel::DType d);             // "bfloat16"
 // A knob of costmodel::knobSavings, by its id ("batch/2"), with the model's text as fallback.
 QString knobLabel(const std::string& knob, const std::string& fallback);
 // A preset's description (a tooltip), translated where a translation exists.

@@ -17,9 +17,10 @@ namespace memviz {
 namespace {
 constexpr int kRecentShown = 6;
 constexpr int kPageMaxWidth = 900;
-}
+} // namespace
 
-EmptyPage::EmptyPage(QWidget* parent) : QWidget(parent), notice_(new QLabel(this)), recent_(new QVBoxLayout), record_(new QVBoxLayout) {
+EmptyPage::EmptyPage(QWidget* parent)
+    : QWidget(parent), notice_(new QLabel(this)), recent_(new QVBoxLayout), record_(new QVBoxLayout) {
     auto* title = new QLabel(tr("<h2>No trace open</h2>"
                                 "<p>Open a trace or a memviz store, or drop a file anywhere on this window: a PyTorch "
                                 "profiler trace, a CUDA memory snapshot, a memory-timeline export, heaptrack, "
@@ -33,7 +34,8 @@ EmptyPage::EmptyPage(QWidget* parent) : QWidget(parent), notice_(new QLabel(this
 
     auto* open = new QCommandLinkButton(tr("Open a File…"), tr("A trace or a .memviz store (Ctrl+O)"), this);
     auto* sample = new QCommandLinkButton(tr("Open the Sample"), tr("A small training step, bundled with memviz"), this);
-    auto* learn = new QCommandLinkButton(tr("Learn"), tr("Lessons on tensor sizes, batch size, optimizers, checkpointing; the OOM decoder (Ctrl+L)"), this);
+    auto* learn = new QCommandLinkButton(
+        tr("Learn"), tr("Lessons on tensor sizes, batch size, optimizers, checkpointing; the OOM decoder (Ctrl+L)"), this);
     connect(open, &QAbstractButton::clicked, this, &EmptyPage::openRequested);
     connect(sample, &QAbstractButton::clicked, this, &EmptyPage::sampleRequested);
     connect(learn, &QAbstractButton::clicked, this, &EmptyPage::learnRequested);

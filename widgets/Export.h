@@ -17,9 +17,7 @@ namespace memviz::exporting {
 inline constexpr int kExportRole = 0x0100 + 77; // Qt::UserRole + 77
 
 // The header of an exported column of plain numbers names their unit: "Peak (bytes)".
-inline QString headerWithUnit(const QString& title, const QString& unit) {
-    return QStringLiteral("%1 (%2)").arg(title, unit);
-}
+inline QString headerWithUnit(const QString& title, const QString& unit) { return QStringLiteral("%1 (%2)").arg(title, unit); }
 // Units of exported columns: bytes, and times in nanoseconds from the trace start.
 inline QString bytesUnit() { return QStringLiteral("bytes"); }
 inline QString nsUnit() { return QStringLiteral("ns"); }

@@ -99,7 +99,8 @@ std::optional<qint64> ImportTask::parseSize(const QString& text) {
 }
 
 qint64 ImportTask::memoryCeiling() {
-    for (const QString& text : {qEnvironmentVariable("MEMVIZ_IMPORT_MEMORY_LIMIT"), QSettings().value("import/memoryLimit").toString()}) {
+    for (const QString& text :
+         {qEnvironmentVariable("MEMVIZ_IMPORT_MEMORY_LIMIT"), QSettings().value("import/memoryLimit").toString()}) {
         if (text.isEmpty()) continue;
         if (const auto bytes = parseSize(text)) return *bytes;
         qWarning("memviz: ignoring the memory ceiling '%s' (expected bytes, with K, M, G or T)", qPrintable(text));
@@ -126,7 +127,8 @@ void ImportTask::start(const QString& path, const QString& importStore, qint64 t
 }
 
 void ImportTask::failLater(const QString& message) {
-    QMetaObject::invokeMethod(this, [this, message] { emit failed(message); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, message] { emit failed(message); }, Qt::QueuedConnection);
 }
 
 void ImportTask::report(ProgressPhase phase, double share) {

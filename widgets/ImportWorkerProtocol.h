@@ -45,12 +45,42 @@ struct Line {
     bool imported = false;            // Done
     std::string message;              // Error
 
-    static Line phaseStarts(ProgressPhase p) { Line l; l.kind = Kind::Phase; l.phase = p; return l; }
-    static Line progressed(std::int64_t d, std::int64_t t) { Line l; l.kind = Kind::Progress; l.done = d; l.total = t; return l; }
-    static Line finished(std::int64_t id, bool imp) { Line l; l.kind = Kind::Done; l.traceId = id; l.imported = imp; return l; }
-    static Line failed(std::string m) { Line l; l.kind = Kind::Error; l.message = std::move(m); return l; }
-    static Line outOfMemory() { Line l; l.kind = Kind::OutOfMemory; return l; }
-    static Line cancelled() { Line l; l.kind = Kind::Cancelled; return l; }
+    static Line phaseStarts(ProgressPhase p) {
+        Line l;
+        l.kind = Kind::Phase;
+        l.phase = p;
+        return l;
+    }
+    static Line progressed(std::int64_t d, std::int64_t t) {
+        Line l;
+        l.kind = Kind::Progress;
+        l.done = d;
+        l.total = t;
+        return l;
+    }
+    static Line finished(std::int64_t id, bool imp) {
+        Line l;
+        l.kind = Kind::Done;
+        l.traceId = id;
+        l.imported = imp;
+        return l;
+    }
+    static Line failed(std::string m) {
+        Line l;
+        l.kind = Kind::Error;
+        l.message = std::move(m);
+        return l;
+    }
+    static Line outOfMemory() {
+        Line l;
+        l.kind = Kind::OutOfMemory;
+        return l;
+    }
+    static Line cancelled() {
+        Line l;
+        l.kind = Kind::Cancelled;
+        return l;
+    }
 };
 
 // One line, with its '\n'.

@@ -24,7 +24,8 @@ QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
     const AllocationRow& r = rows_[static_cast<std::size_t>(index.row())];
     const auto time = [&](const std::optional<std::int64_t>& t, const QString& missing) -> QVariant {
         if (role == exporting::kExportRole) return t ? QVariant::fromValue<qint64>(*t) : QVariant(QString());
-        if (role == SortRole) return t ? QVariant::fromValue<qint64>(*t) : QVariant::fromValue<qint64>(std::numeric_limits<qint64>::max());
+        if (role == SortRole)
+            return t ? QVariant::fromValue<qint64>(*t) : QVariant::fromValue<qint64>(std::numeric_limits<qint64>::max());
         return t ? QString::fromStdString(formatDuration(static_cast<double>(*t))) : missing;
     };
     if (role == Qt::TextAlignmentRole)
@@ -45,8 +46,9 @@ QVariant MemoryEventsModel::data(const QModelIndex& index, int role) const {
     case Allocated: return time(r.allocTime, tr("before the trace"));
     case Released: return time(r.freeTime, tr("alive at the end"));
     case Lifetime: {
-        const std::optional<std::int64_t> life =
-            r.allocTime && r.freeTime ? std::optional<std::int64_t>(*r.freeTime - *r.allocTime) : std::nullopt;
+        const std::optional<std::int64_t> life = r.allocTime && r.freeTime
+                                                     ? std::optional<std::int64_t>(*r.freeTime - *r.allocTime)
+                                                     : std::nullopt;
         return time(life, QStringLiteral("\u2013"));
     }
     case Operator: return QString::fromStdString(r.op);
@@ -59,7 +61,8 @@ QVariant MemoryEventsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation == Qt::Horizontal && role == exporting::kExportRole) {
         const QString title = headerData(section, orientation, Qt::DisplayRole).toString();
         if (section == Size) return exporting::headerWithUnit(title, exporting::bytesUnit());
-        if (section == Allocated || section == Released || section == Lifetime) return exporting::headerWithUnit(title, exporting::nsUnit());
+        if (section == Allocated || section == Released || section == Lifetime)
+            return exporting::headerWithUnit(title, exporting::nsUnit());
         return title;
     }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};

@@ -46,9 +46,7 @@ void OpsTableModel::mergeRows(std::vector<OpRow> rows) {
     endInsertRows();
 }
 
-int OpsTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
+int OpsTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
 
 int OpsTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -74,8 +72,7 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
                                         : QString::fromStdString(formatBytes(static_cast<double>(value)));
     case SortRole:
     case exporting::kExportRole: return value;
-    case Qt::ToolTipRole:
-        return index.column() == Allocs ? QString::number(value) : tr("%L1 bytes").arg(value);
+    case Qt::ToolTipRole: return index.column() == Allocs ? QString::number(value) : tr("%L1 bytes").arg(value);
     case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default: return {};
     }

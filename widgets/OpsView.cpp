@@ -6,8 +6,8 @@
 
 #include "formats/live/LiveQueries.h"
 #include "store/OpsQuery.h"
-#include "widgets/TraceSession.h"
 #include "widgets/OpsTableModel.h"
+#include "widgets/TraceSession.h"
 
 namespace memviz {
 
@@ -22,7 +22,8 @@ AsyncTableView::Query OpsView::makeQuery(qint64 traceId, std::optional<TimeRange
     // A recording still running: its probe records, relational; rows merge in place.
     const bool live = session()->isLive();
     return [this, traceId, filter, live](Database& db) -> Apply {
-        auto rows = std::make_shared<std::vector<OpRow>>(live ? queryLiveOps(db, traceId, filter) : queryOps(db, traceId, filter));
+        auto rows = std::make_shared<std::vector<OpRow>>(live ? queryLiveOps(db, traceId, filter)
+                                                              : queryOps(db, traceId, filter));
         if (live) return [this, rows] { model_->mergeRows(std::move(*rows)); };
         return [this, rows] { model_->setRows(std::move(*rows)); };
     };

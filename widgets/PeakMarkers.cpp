@@ -49,7 +49,8 @@ void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::functio
         if (d.peakBytes <= 0) continue;
         int lane = 0;
         for (const DeviceSummary* other : placed)
-            if (std::abs(static_cast<double>(other->peakTimeNs - d.peakTimeNs)) <= kNearInTime * static_cast<double>(summary.trace.durationNs) &&
+            if (std::abs(static_cast<double>(other->peakTimeNs - d.peakTimeNs)) <=
+                    kNearInTime * static_cast<double>(summary.trace.durationNs) &&
                 std::abs(static_cast<double>(other->peakBytes - d.peakBytes)) <= kNearInBytes * static_cast<double>(largest))
                 ++lane;
         if (static_cast<double>(d.peakBytes) < kLowPeakShare * static_cast<double>(largest)) lane = std::max(lane, 1);
@@ -69,9 +70,9 @@ void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::functio
         label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         label->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
         const QString text = QObject::tr("peak %1: %2 at %3")
-                           .arg(QString::fromStdString(d.name),
-                                QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
-                                xText(static_cast<double>(d.peakTimeNs)));
+                                 .arg(QString::fromStdString(d.name),
+                                      QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
+                                      xText(static_cast<double>(d.peakTimeNs)));
         label->setText(text);
         label->setColor(QColor(160, 20, 20));
         label->setBrush(QColor(255, 255, 255, 210));

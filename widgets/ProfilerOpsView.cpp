@@ -2,11 +2,11 @@
 #include "widgets/ProfilerOpsView.h"
 
 #include <QCheckBox>
-#include <algorithm>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <algorithm>
 
 #include "widgets/ProfilerOpsModel.h"
 #include "widgets/TraceSession.h"
@@ -41,8 +41,7 @@ AsyncTableView::Query ProfilerOpsView::makeQuery(qint64 traceId, std::optional<T
             for (const auto& r : t.rows)
                 for (std::size_t d = 0; d < r.memory.size(); ++d) totals[d] += r.memory[d].allocBytes;
             const auto busiest = static_cast<int>(std::max_element(totals.begin(), totals.end()) - totals.begin());
-            if (!totals.empty())
-                this->table()->sortByColumn(model_->firstDeviceColumn() + busiest * 2 + 1, Qt::DescendingOrder);
+            if (!totals.empty()) this->table()->sortByColumn(model_->firstDeviceColumn() + busiest * 2 + 1, Qt::DescendingOrder);
         };
     };
 }

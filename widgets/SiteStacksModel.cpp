@@ -60,7 +60,8 @@ QVariant SiteStacksModel::data(const QModelIndex& index, int role) const {
             return f.inlined ? tr("%1 (inlined)").arg(name) : name;
         }
         case Location:
-            return f.file.empty() ? QString() : QFileInfo(QString::fromStdString(f.file)).fileName() + ":" + QString::number(f.line);
+            return f.file.empty() ? QString()
+                                  : QFileInfo(QString::fromStdString(f.file)).fileName() + ":" + QString::number(f.line);
         case Module: return QFileInfo(QString::fromStdString(f.module)).fileName();
         default: return {};
         }

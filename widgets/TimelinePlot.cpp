@@ -50,9 +50,8 @@ constexpr double kTimeMarginBefore = 0.01;
 constexpr double kTimeMarginAfter = 0.02;
 
 QColor seriesColor(std::size_t i) {
-    static const QColor palette[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                     QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                     QColor(227, 119, 194), QColor(127, 127, 127)};
+    static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
+                                     QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127)};
     return palette[i % std::size(palette)];
 }
 
@@ -198,7 +197,8 @@ void TimelinePlot::rebuild() {
         // palette in order, so a stack's colours do not depend on the total's position.
         const bool totalOverStack = stacked[s.device] && s.style != kSeriesStacked && bytes;
         const QColor color = totalOverStack ? QColor(50, 50, 50) : seriesColor(colorIndex++);
-        g->setPen(QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine));
+        g->setPen(
+            QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine));
         int below = -2;
         if (s.style == kSeriesStacked) {
             const auto top = stackTop.find(s.device);
@@ -317,7 +317,8 @@ void TimelinePlot::createOverlayItems() {
     if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
     int markerLane = 0;
     for (const TimelineMarker& m : markers_)
-        addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop + kLabelLaneStep * (markerLane++ % kLabelLanes), Qt::AlignTop);
+        addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop + kLabelLaneStep * (markerLane++ % kLabelLanes),
+                Qt::AlignTop);
 }
 
 void TimelinePlot::resetZoom() {
@@ -344,8 +345,8 @@ void TimelinePlot::refreshData() {
     lastColumns_ = columns;
     const int height = plot_->axisRect()->height();
     lastHeight_ = height;
-    const double headroom =
-        std::max(kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
+    const double headroom = std::max(
+        kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
     double yMax = 0, y2Max = 0;
     lastPointCount_ = 0;
     std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
@@ -411,7 +412,8 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         const auto v = session_->valueAt(seriesIds_[i], t);
         const std::string& unit = session_->series()[i].unit;
-        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(), v ? seriesValueText(unit, static_cast<double>(*v)) : tr("none"));
+        parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(),
+                                              v ? seriesValueText(unit, static_cast<double>(*v)) : tr("none"));
     }
     if (readoutExtra_) {
         const QString extra = readoutExtra_(t);

@@ -41,9 +41,15 @@ QString xAxisLabel(XKind kind, const QString& unitSuffix) {
 QString xValueText(XKind kind, double x) {
     switch (kind) {
     case XKind::Time: return QString::fromStdString(formatDuration(x));
-    case XKind::Index: return QCoreApplication::translate("memviz::TraceAxis", "event %1").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
-    case XKind::Instructions: return QCoreApplication::translate("memviz::TraceAxis", "%1 instructions").arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
-    case XKind::Bytes: return QCoreApplication::translate("memviz::TraceAxis", "after %1 allocated and freed").arg(QString::fromStdString(formatBytes(x)));
+    case XKind::Index:
+        return QCoreApplication::translate("memviz::TraceAxis", "event %1")
+            .arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
+    case XKind::Instructions:
+        return QCoreApplication::translate("memviz::TraceAxis", "%1 instructions")
+            .arg(QLocale().toString(static_cast<qint64>(std::llround(x))));
+    case XKind::Bytes:
+        return QCoreApplication::translate("memviz::TraceAxis", "after %1 allocated and freed")
+            .arg(QString::fromStdString(formatBytes(x)));
     }
     return {};
 }

@@ -11,13 +11,22 @@ namespace {
 
 // Keys a text box needs for editing, whatever the window binds them to.
 bool isEditingKey(const QKeyEvent* key) {
-    static const QKeySequence::StandardKey editing[] = {
-        QKeySequence::Copy,           QKeySequence::Cut,           QKeySequence::Paste,
-        QKeySequence::Undo,           QKeySequence::Redo,          QKeySequence::SelectAll,
-        QKeySequence::Delete,         QKeySequence::Backspace,     QKeySequence::DeleteStartOfWord,
-        QKeySequence::DeleteEndOfWord, QKeySequence::MoveToNextWord, QKeySequence::MoveToPreviousWord,
-        QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord, QKeySequence::SelectStartOfLine,
-        QKeySequence::SelectEndOfLine};
+    static const QKeySequence::StandardKey editing[] = {QKeySequence::Copy,
+                                                        QKeySequence::Cut,
+                                                        QKeySequence::Paste,
+                                                        QKeySequence::Undo,
+                                                        QKeySequence::Redo,
+                                                        QKeySequence::SelectAll,
+                                                        QKeySequence::Delete,
+                                                        QKeySequence::Backspace,
+                                                        QKeySequence::DeleteStartOfWord,
+                                                        QKeySequence::DeleteEndOfWord,
+                                                        QKeySequence::MoveToNextWord,
+                                                        QKeySequence::MoveToPreviousWord,
+                                                        QKeySequence::SelectNextWord,
+                                                        QKeySequence::SelectPreviousWord,
+                                                        QKeySequence::SelectStartOfLine,
+                                                        QKeySequence::SelectEndOfLine};
     for (QKeySequence::StandardKey k : editing)
         if (key->matches(k)) return true;
     // Plain keys (letters, Home, End, arrows) type or move the cursor; F-keys do not.

@@ -2,9 +2,9 @@
 #include "cli/Cli.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QFileInfo>
 #include <cstring>
 
 #include "cli/CliSupport.h"
@@ -34,7 +34,6 @@ memviz record exits with 0 when the recording was saved, whatever the program's 
 status (it is printed, and stored); 1 when nothing could be recorded or recording failed.
 The manual: man memviz.
 )";
-
 
 int tracesCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -173,8 +172,7 @@ QString commandHelp(const QString& command) {
 bool isCommandLineInvocation(int argc, char** argv) {
     if (argc < 2) return false;
     const char* a = argv[1];
-    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v"))
-        return true;
+    if (!std::strcmp(a, "--help") || !std::strcmp(a, "-h") || !std::strcmp(a, "--version") || !std::strcmp(a, "-v")) return true;
     for (const Subcommand& c : kSubcommands)
         if (!std::strcmp(a, c.name)) return true;
     // A first word that is neither a subcommand nor an existing file is a mistyped command
@@ -218,8 +216,8 @@ int run(int argc, char** argv) {
     }
     QStringList commands;
     for (const Subcommand& c : kSubcommands) commands << QString::fromLatin1(c.name);
-    printErr("memviz: \"" + command + "\" is neither a command nor an existing file\n" +
-             "commands: " + commands.join(", ") + "\n" + "usage: memviz COMMAND ARGS... | memviz [FILE_OR_DB] (see memviz --help)\n");
+    printErr("memviz: \"" + command + "\" is neither a command nor an existing file\n" + "commands: " + commands.join(", ") +
+             "\n" + "usage: memviz COMMAND ARGS... | memviz [FILE_OR_DB] (see memviz --help)\n");
     return 2;
 }
 

@@ -51,19 +51,20 @@ QString listModels() {
 }
 
 QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const Estimate& e) {
-    QJsonObject j{{"model", QString::fromStdString(spec.name)},
-                  {"parameter_count", num(e.parameterCount)},
-                  {"parameter_bytes", num(e.parameterBytes)},
-                  {"batch", num(o.batch)},
-                  {"dtype", dtypeName(o.dtype)},
-                  {"amp", o.amp},
-                  {"mode", o.training ? "train" : "inference"},
-                  {"device", deviceName(o.device)},
-                  {"peak_bytes", num(e.peakBytes)},
-                  {"peak_phase", phaseName(e.peakPhase)},
-                  {"peak_op", QString::fromStdString(e.peakOp)},
-                  {"true_peak_bytes", num(e.truePeakBytes)},
-                  {"accelerate_estimate_bytes", num(accelerateEstimate(e.parameterCount, o.amp ? DType::F32 : o.dtype, o.training))}};
+    QJsonObject j{
+        {"model", QString::fromStdString(spec.name)},
+        {"parameter_count", num(e.parameterCount)},
+        {"parameter_bytes", num(e.parameterBytes)},
+        {"batch", num(o.batch)},
+        {"dtype", dtypeName(o.dtype)},
+        {"amp", o.amp},
+        {"mode", o.training ? "train" : "inference"},
+        {"device", deviceName(o.device)},
+        {"peak_bytes", num(e.peakBytes)},
+        {"peak_phase", phaseName(e.peakPhase)},
+        {"peak_op", QString::fromStdString(e.peakOp)},
+        {"true_peak_bytes", num(e.truePeakBytes)},
+        {"accelerate_estimate_bytes", num(accelerateEstimate(e.parameterCount, o.amp ? DType::F32 : o.dtype, o.training))}};
     if (o.training) {
         j.insert("optimizer", optimizerName(o.optimizer));
         if (o.optimizer == OptimizerKind::Lbfgs) j.insert("lbfgs_history", o.lbfgsHistory);
@@ -71,9 +72,11 @@ QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const 
         j.insert("checkpoint_segments", e.checkpointSegments);
         j.insert("step", e.step);
     }
-    for (int c = 0; c < kCategoryCount; ++c) j.insert(categoryKey(static_cast<Category>(c)), num(e.breakdown[static_cast<std::size_t>(c)]));
+    for (int c = 0; c < kCategoryCount; ++c)
+        j.insert(categoryKey(static_cast<Category>(c)), num(e.breakdown[static_cast<std::size_t>(c)]));
     QJsonArray phases;
-    for (const PhaseMark& m : e.marks) phases.append(QJsonObject{{"name", QString::fromStdString(m.name)}, {"bytes", num(m.bytes)}});
+    for (const PhaseMark& m : e.marks)
+        phases.append(QJsonObject{{"name", QString::fromStdString(m.name)}, {"bytes", num(m.bytes)}});
     j.insert("phases", phases);
     QJsonArray warnings;
     for (const std::string& w : e.warnings) warnings.append(QString::fromStdString(w));
@@ -112,7 +115,10 @@ QString estimateText(const ModelSpec& spec, const EstimateOptions& o, const Esti
 QString timelineText(const Estimate& e) {
     QString out = "sample\tphase\top\tbytes\n";
     for (std::size_t i = 0; i < e.timeline.size(); ++i)
-        out += QStringLiteral("%1\t%2\t%3\t%4\n").arg(i).arg(phaseName(e.timeline[i].phase), e.timeline[i].op).arg(e.timeline[i].bytes);
+        out += QStringLiteral("%1\t%2\t%3\t%4\n")
+                   .arg(i)
+                   .arg(phaseName(e.timeline[i].phase), e.timeline[i].op)
+                   .arg(e.timeline[i].bytes);
     return out;
 }
 
@@ -122,16 +128,18 @@ int estimateCommand(const QStringList& args) {
     QCommandLineParser p;
     for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models"})
         p.addOption({flag, flag});
-    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint", "device",
-                               "cuda-context", "step", "fit"})
+    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
+                               "device", "cuda-context", "step", "fit"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {
         printOut(listModels());
         return 0;
     }
-    if (p.isSet("model") == p.isSet("spec")) throw UsageError{QStringLiteral("give exactly one of --model and --spec\nusage: %1").arg(kUsage)};
-    const ModelSpec spec = p.isSet("model") ? presetSpec(p.value("model").toStdString()) : readModelSpecFile(p.value("spec").toStdString());
+    if (p.isSet("model") == p.isSet("spec"))
+        throw UsageError{QStringLiteral("give exactly one of --model and --spec\nusage: %1").arg(kUsage)};
+    const ModelSpec spec = p.isSet("model") ? presetSpec(p.value("model").toStdString())
+                                            : readModelSpecFile(p.value("spec").toStdString());
     if (p.isSet("print-spec")) {
         printOut(QString::fromStdString(modelSpecToJson(spec)));
         return 0;
@@ -189,7 +197,8 @@ int estimateCommand(const QStringList& args) {
     if (!savings.empty()) {
         std::vector<QStringList> rows;
         for (const KnobSaving& s : savings)
-            rows.push_back({QString::fromStdString(s.knob), QString::fromStdString(s.description), bytes(s.peakBytes), bytes(s.savedBytes)});
+            rows.push_back(
+                {QString::fromStdString(s.knob), QString::fromStdString(s.description), bytes(s.peakBytes), bytes(s.savedBytes)});
         out += "\n" + formatTable({"knob", "change", "peak", "saves"}, rows);
     }
     printOut(out);

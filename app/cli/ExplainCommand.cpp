@@ -27,7 +27,10 @@ const char* const kUsage =
 
 QJsonValue printedJson(const std::optional<workshop::PrintedSize>& s) {
     if (!s) return QJsonValue::Null;
-    return QJsonObject{{"bytes", qint64(s->bytes)}, {"low_bytes", qint64(s->low)}, {"high_bytes", qint64(s->high)}, {"text", QString::fromStdString(s->text)}};
+    return QJsonObject{{"bytes", qint64(s->bytes)},
+                       {"low_bytes", qint64(s->low)},
+                       {"high_bytes", qint64(s->high)},
+                       {"text", QString::fromStdString(s->text)}};
 }
 
 const char* tensorReasonId(workshop::TensorRangeReason r) {
@@ -64,7 +67,8 @@ QJsonObject reportJson(const OomReport& r) {
     o["other_allocations"] = printedJson(m.otherAllocations);
     QJsonArray processes;
     for (const auto& p : m.processes)
-        processes.append(QJsonObject{{"pid", p.pid >= 0 ? QJsonValue(qint64(p.pid)) : QJsonValue::Null}, {"in_use", printedJson(p.inUse)}});
+        processes.append(
+            QJsonObject{{"pid", p.pid >= 0 ? QJsonValue(qint64(p.pid)) : QJsonValue::Null}, {"in_use", printedJson(p.inUse)}});
     o["processes"] = processes;
     if (m.errorCode) o["error_code"] = m.errorCode;
     if (!m.errorText.empty()) o["error_text"] = QString::fromStdString(m.errorText);
@@ -164,8 +168,7 @@ int explainCommand(const QStringList& args) {
     p.addOption({"amp", "Mixed precision."});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "checkpoint", "device"})
         p.addOption({valued, valued, "VALUE"});
-    if (!p.parse(QStringList{QStringLiteral("memviz")} + args))
-        throw UsageError{p.errorText() + "\nusage: " + kUsage};
+    if (!p.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
     OomReport report = OomReportBuilder::build(readMessage(p));
     addModelFixes(report, p);
     if (p.isSet("json")) printOut(QString::fromUtf8(QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented)));

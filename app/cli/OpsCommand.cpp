@@ -5,8 +5,8 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "formats/live/LiveQueries.h"
-#include "store/Database.h"
 #include "formats/profiler/ProfilerQuery.h"
+#include "store/Database.h"
 #include <algorithm>
 
 namespace memviz::cli {
@@ -29,8 +29,7 @@ std::optional<TimeRange> rangeOption(const QString& text) {
     bool ok1 = false, ok2 = false;
     const qint64 begin = parts.size() == 2 ? parts[0].toLongLong(&ok1) : 0;
     const qint64 end = parts.size() == 2 ? parts[1].toLongLong(&ok2) : 0;
-    if (!ok1 || !ok2 || end < begin)
-        throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
+    if (!ok1 || !ok2 || end < begin) throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
     return TimeRange{begin, end};
 }
 
@@ -66,12 +65,14 @@ int opsCommand(const QStringList& args) {
         else
             for (std::size_t d = 0; d < table.devices.size(); ++d) devices.push_back(static_cast<int>(d));
         if (device) // sort by self memory on the chosen device, like sort_by="self_<device>_memory_usage"
-            std::stable_sort(table.rows.begin(), table.rows.end(), [d = static_cast<std::size_t>(*device)](const auto& a, const auto& b) {
-                return a.memory[d].selfBytes > b.memory[d].selfBytes;
-            });
+            std::stable_sort(table.rows.begin(), table.rows.end(),
+                             [d = static_cast<std::size_t>(*device)](const auto& a, const auto& b) {
+                                 return a.memory[d].selfBytes > b.memory[d].selfBytes;
+                             });
         if (limit >= 0 && static_cast<std::size_t>(limit) < table.rows.size()) table.rows.resize(static_cast<std::size_t>(limit));
         if (p.isSet("json"))
-            printOut(QString::fromUtf8(QJsonDocument(profilerOpsJson(summary, table, devices, grouped)).toJson(QJsonDocument::Indented)));
+            printOut(QString::fromUtf8(
+                QJsonDocument(profilerOpsJson(summary, table, devices, grouped)).toJson(QJsonDocument::Indented)));
         else printOut(profilerOpsText(table, devices, grouped));
         return 0;
     }
@@ -81,7 +82,7 @@ int opsCommand(const QStringList& args) {
     // A probe recording still running has its records in live_ops only (not finalised yet).
     const auto recording = findLiveRecording(db, source.traceId());
     std::vector<OpRow> rows = recording && recording->recording() ? queryLiveOps(db, source.traceId(), filter)
-                                                                   : queryOps(db, source.traceId(), filter);
+                                                                  : queryOps(db, source.traceId(), filter);
     if (limit >= 0 && static_cast<std::size_t>(limit) < rows.size()) rows.resize(static_cast<std::size_t>(limit));
     if (p.isSet("json"))
         printOut(QString::fromUtf8(QJsonDocument(opsJson(summary, rows, p.value("device"))).toJson(QJsonDocument::Indented)));

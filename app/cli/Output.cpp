@@ -110,8 +110,7 @@ QJsonObject opsJson(const TraceSummary& s, const std::vector<OpRow>& rows, const
                        {"ops", ops}};
 }
 
-QJsonObject profilerOpsJson(const TraceSummary& s, const ProfilerOpsTable& table, const std::vector<int>& devices,
-                            bool grouped) {
+QJsonObject profilerOpsJson(const TraceSummary& s, const ProfilerOpsTable& table, const std::vector<int>& devices, bool grouped) {
     QJsonArray ops;
     for (const ProfilerOpRow& r : table.rows) {
         QJsonObject memory;
@@ -143,7 +142,8 @@ QString profilerOpsText(const ProfilerOpsTable& table, const std::vector<int>& d
     header << "calls";
     for (int d : devices) {
         const QString name = QString::fromStdString(table.devices[static_cast<std::size_t>(d)]);
-        header << name + " mem" << "self " + name + " mem" << name + " allocs";
+        header << name + " mem"
+               << "self " + name + " mem" << name + " allocs";
     }
     std::vector<QStringList> cells;
     for (const ProfilerOpRow& r : table.rows) {
@@ -162,8 +162,8 @@ QString profilerOpsText(const ProfilerOpsTable& table, const std::vector<int>& d
 QString opsText(const std::vector<OpRow>& rows) {
     std::vector<QStringList> cells;
     for (const OpRow& r : rows)
-        cells.push_back({QString::fromStdString(r.name), QString::number(r.allocs), bytes(r.bytesAllocated),
-                         bytes(r.bytesFreed), bytes(r.netBytes()), bytes(r.largestAlloc)});
+        cells.push_back({QString::fromStdString(r.name), QString::number(r.allocs), bytes(r.bytesAllocated), bytes(r.bytesFreed),
+                         bytes(r.netBytes()), bytes(r.largestAlloc)});
     return formatTable({"operator", "allocs", "allocated", "freed", "net", "largest"}, cells);
 }
 

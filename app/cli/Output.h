@@ -5,8 +5,8 @@
 #include <QString>
 #include <vector>
 
-#include "store/OpsQuery.h"
 #include "formats/profiler/ProfilerQuery.h"
+#include "store/OpsQuery.h"
 #include "store/TraceQueries.h"
 
 namespace memviz::cli {

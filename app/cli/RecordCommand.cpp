@@ -24,10 +24,9 @@ namespace memviz::cli {
 
 namespace {
 
-const char* const kUsage =
-    "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
-    "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-    "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]";
+const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
+                           "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]";
 
 // A launched program gets this long to end by itself after Ctrl+C (the terminal sent the
 // signal to it too) before the recording stops without it.
@@ -49,8 +48,8 @@ std::int64_t intervalOption(const QCommandLineParser& p) {
     bool ok = false;
     const double ms = p.value("interval-ms").toDouble(&ok);
     if (!ok || ms * 1e6 < static_cast<double>(kMinIntervalNs) || ms > 3'600'000)
-        throw UsageError{"--interval-ms needs a number of milliseconds from 10 to 3600000, got \"" +
-                         p.value("interval-ms") + "\""};
+        throw UsageError{"--interval-ms needs a number of milliseconds from 10 to 3600000, got \"" + p.value("interval-ms") +
+                         "\""};
     return static_cast<std::int64_t>(ms * 1e6);
 }
 
@@ -177,7 +176,8 @@ int recordCommand(const QStringList& args) {
     const RecorderStatus s = recorder->status();
     if (s.state == RecorderStatus::State::Failed) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
-        if (s.traceId) printErr(QStringLiteral("memviz record: what was recorded is kept in %1 (trace %2)\n").arg(store).arg(s.traceId));
+        if (s.traceId)
+            printErr(QStringLiteral("memviz record: what was recorded is kept in %1 (trace %2)\n").arg(store).arg(s.traceId));
         return 1;
     }
     if (!s.traceId) {

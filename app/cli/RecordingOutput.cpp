@@ -19,8 +19,11 @@ QString endText(const LiveRecordingInfo& r) {
     QString text;
     if (r.exitCode) text = QStringLiteral("the program exited with status %1").arg(*r.exitCode);
     else if (r.exitSignal)
-        text = QStringLiteral("the program was killed by signal %1 (%2)").arg(*r.exitSignal).arg(QString::fromUtf8(::strsignal(*r.exitSignal)));
-    else if (reason == "recorder-died") text = QStringLiteral("memviz stopped recording unexpectedly (killed or crashed); what it had committed is kept");
+        text = QStringLiteral("the program was killed by signal %1 (%2)")
+                   .arg(*r.exitSignal)
+                   .arg(QString::fromUtf8(::strsignal(*r.exitSignal)));
+    else if (reason == "recorder-died")
+        text = QStringLiteral("memviz stopped recording unexpectedly (killed or crashed); what it had committed is kept");
     else text = QString::fromStdString(r.message);
     if (text.isEmpty()) text = reason;
     return text;

@@ -12,6 +12,7 @@
 #include "cli/CliSupport.h"
 #include "cli/CostModelOptions.h"
 
+#include "costmodel/OptionNames.h"
 #include "widgets/AsyncTableView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
@@ -19,7 +20,6 @@
 #include "widgets/snapshot/SnapshotPanel.h"
 #include "widgets/whatif/MemoryLimitPicker.h"
 #include "widgets/whatif/WhatIfPanel.h"
-#include "costmodel/OptionNames.h"
 
 namespace memviz::cli {
 
@@ -66,12 +66,13 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     p.addOption({"presenter", "With --learn: presenter scale (x1.5) and high contrast."});
     p.addOption({"scale", "With --learn: font and line scale (1-2).", "X"});
     p.addOption({"message", "With --learn oom-decoder: the message to decode.", "TEXT"});
-    const QString usage = "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]\n"
-                          "       memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model ID | --spec FILE]\n"
-                          "              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]\n"
-                          "              [--device cpu|cuda] [--limit SIZE]\n"
-                          "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]\n"
-                          "              [--message TEXT]";
+    const QString usage =
+        "memviz screenshot FILE_OR_DB --out PNG [--size WxH] [--trace ID] [--tab NAME] [--lang CODE]\n"
+        "       memviz screenshot [FILE_OR_DB] --whatif [--calibrate] --out PNG [--model ID | --spec FILE]\n"
+        "              [--batch N] [--dtype D] [--amp] [--optimizer O] [--checkpoint C] [--inference]\n"
+        "              [--device cpu|cuda] [--limit SIZE]\n"
+        "       memviz screenshot --learn LESSON --out PNG [--size WxH] [--lang CODE] [--presenter] [--scale X]\n"
+        "              [--message TEXT]";
     // FILE_OR_DB is required, except with --whatif (then the panel is shown alone) and --learn.
     const bool whatIf = args.contains("--whatif");
     const bool learn = args.contains("--learn");
@@ -125,8 +126,7 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
             titles << title;
             if (found < 0 && title.startsWith(wanted, Qt::CaseInsensitive)) found = i;
         }
-        if (found < 0)
-            throw UsageError{"no tab starts with \"" + wanted + "\" for this trace (tabs: " + titles.join(", ") + ")"};
+        if (found < 0) throw UsageError{"no tab starts with \"" + wanted + "\" for this trace (tabs: " + titles.join(", ") + ")"};
         tabs->setCurrentIndex(found);
     }
     window.show();

@@ -40,9 +40,9 @@ public:
     bool requiresGrad() const;
 
     bool contiguous = true;
-    int gradFn = -1;   // producing node, or -1
-    int outputNr = 0;  // which output of gradFn
-    int leaf = -1;     // index into Graph::leaves for parameters and inputs
+    int gradFn = -1;  // producing node, or -1
+    int outputNr = 0; // which output of gradFn
+    int leaf = -1;    // index into Graph::leaves for parameters and inputs
 
 private:
     friend class Graph;

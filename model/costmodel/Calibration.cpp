@@ -18,7 +18,8 @@ std::optional<Category> categoryForRecordedName(const std::string& name) {
 CalibratedProjection project(const RecordedBaseline& recorded, const Estimate& base, const Estimate& chosen) {
     CalibratedProjection p;
     p.peakRatio = base.peakBytes > 0 ? static_cast<double>(chosen.peakBytes) / static_cast<double>(base.peakBytes) : 1.0;
-    p.modelledVsRecorded = recorded.peakBytes > 0 ? static_cast<double>(base.peakBytes) / static_cast<double>(recorded.peakBytes) : 1.0;
+    p.modelledVsRecorded = recorded.peakBytes > 0 ? static_cast<double>(base.peakBytes) / static_cast<double>(recorded.peakBytes)
+                                                  : 1.0;
     auto scaled = [](std::int64_t v, double r) { return static_cast<std::int64_t>(std::llround(static_cast<double>(v) * r)); };
     if (recorded.categories.empty()) {
         p.projectedPeakBytes = scaled(recorded.peakBytes, p.peakRatio);
@@ -37,8 +38,9 @@ CalibratedProjection project(const RecordedBaseline& recorded, const Estimate& b
         }
     }
     // The timeline keeps its recorded shape, scaled so that its peak lands on the projection.
-    const double timelineRatio = recorded.peakBytes > 0 ? static_cast<double>(p.projectedPeakBytes) / static_cast<double>(recorded.peakBytes)
-                                                         : p.peakRatio;
+    const double timelineRatio = recorded.peakBytes > 0
+                                     ? static_cast<double>(p.projectedPeakBytes) / static_cast<double>(recorded.peakBytes)
+                                     : p.peakRatio;
     for (const auto& [t, b] : recorded.timeline) p.projectedTimeline.emplace_back(t, scaled(b, timelineRatio));
     return p;
 }

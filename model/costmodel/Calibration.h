@@ -20,17 +20,17 @@
 namespace memviz::costmodel {
 
 struct RecordedCategory {
-    std::string name;            // as the recording names it ("activation", "gradient", ...)
+    std::string name; // as the recording names it ("activation", "gradient", ...)
     std::int64_t bytesAtPeak = 0;
     std::optional<Category> category; // our category, when there is one
 };
 
 struct RecordedBaseline {
-    std::string source;  // file name, for labels
-    std::string device;  // the device whose peak is the baseline
+    std::string source; // file name, for labels
+    std::string device; // the device whose peak is the baseline
     std::int64_t peakBytes = 0;
     std::int64_t peakTimeNs = 0;
-    std::vector<RecordedCategory> categories; // empty when the format has none
+    std::vector<RecordedCategory> categories;                    // empty when the format has none
     std::vector<std::pair<std::int64_t, std::int64_t>> timeline; // (t ns, bytes), coarse
 };
 
@@ -39,11 +39,11 @@ struct RecordedBaseline {
 std::optional<Category> categoryForRecordedName(const std::string& name);
 
 struct CalibratedProjection {
-    double peakRatio = 1;               // modelled peak, chosen / recorded settings
-    double modelledVsRecorded = 1;      // modelled peak at the recorded settings / recorded peak
+    double peakRatio = 1;          // modelled peak, chosen / recorded settings
+    double modelledVsRecorded = 1; // modelled peak at the recorded settings / recorded peak
     std::int64_t projectedPeakBytes = 0;
-    std::vector<std::int64_t> projectedCategoryBytes;          // per RecordedBaseline::categories
-    std::vector<double> categoryRatios;                        // the factor applied to each
+    std::vector<std::int64_t> projectedCategoryBytes; // per RecordedBaseline::categories
+    std::vector<double> categoryRatios;               // the factor applied to each
     std::vector<std::pair<std::int64_t, std::int64_t>> projectedTimeline;
 };
 

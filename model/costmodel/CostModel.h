@@ -37,8 +37,8 @@ struct EstimateOptions {
     bool training = true;
     DeviceKind device = DeviceKind::Cpu;
     std::int64_t cudaContextBytes = 0; // added on CUDA (the context is outside PyTorch's allocator)
-    int step = 0;           // which training step; 0 = the steady state (2; LBFGS: full history)
-    bool timeline = true;   // keep the per-op timeline
+    int step = 0;                      // which training step; 0 = the steady state (2; LBFGS: full history)
+    bool timeline = true;              // keep the per-op timeline
 };
 
 struct PhaseMark {
@@ -48,16 +48,16 @@ struct PhaseMark {
 };
 
 struct Estimate {
-    std::int64_t peakBytes = 0;   // the largest heap between two ops (CUDA: reserved + context)
+    std::int64_t peakBytes = 0; // the largest heap between two ops (CUDA: reserved + context)
     Phase peakPhase = Phase::Forward;
     std::string peakOp;
-    CategoryBytes breakdown{};    // live bytes by category at the peak; sums to peakBytes
+    CategoryBytes breakdown{};      // live bytes by category at the peak; sums to peakBytes
     std::int64_t truePeakBytes = 0; // also counting scratch allocated and freed inside one op
     std::int64_t parameterCount = 0;
     std::int64_t parameterBytes = 0;
-    int checkpointSegments = 0;   // K actually used (0: none)
-    int step = 0;                 // the training step simulated
-    int opCount = 0;              // simulated op samples
+    int checkpointSegments = 0; // K actually used (0: none)
+    int step = 0;               // the training step simulated
+    int opCount = 0;            // simulated op samples
     std::vector<TimelineSample> timeline;
     std::vector<PhaseMark> marks;
     std::vector<std::string> warnings;
@@ -82,7 +82,7 @@ struct KnobChange {
 std::vector<KnobChange> knobChanges(const ResolvedModel& model, const EstimateOptions& options);
 
 struct KnobSaving {
-    std::string knob;        // "batch/2", "bf16", "amp", "sgd", "checkpoint sqrt", "inference"
+    std::string knob; // "batch/2", "bf16", "amp", "sgd", "checkpoint sqrt", "inference"
     std::string description;
     std::int64_t peakBytes = 0;
     std::int64_t savedBytes = 0; // base peak - this peak (negative: it costs memory)

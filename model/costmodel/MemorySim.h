@@ -16,9 +16,9 @@ namespace memviz::costmodel {
 enum class DeviceKind { Cpu, Cuda };
 
 struct TimelineSample {
-    const char* op = "";    // aten-style name of the op after which the heap was sampled
+    const char* op = ""; // aten-style name of the op after which the heap was sampled
     Phase phase = Phase::Forward;
-    std::int64_t bytes = 0; // live bytes as the device sees them (CPU: chunks; CUDA: reserved)
+    std::int64_t bytes = 0;     // live bytes as the device sees them (CPU: chunks; CUDA: reserved)
     CategoryBytes byCategory{}; // requested bytes per category (Overhead: the rest of `bytes`)
 };
 

@@ -63,20 +63,21 @@ Tensor ModelRunner::checkpointSegment(int first, int last, const Tensor& x) {
     }
     // ...and saves only its input. Backward: detach the input, re-run the segment with grad,
     // backward through it (nested), and return the input's gradient.
-    g_.record("CheckpointFunctionBackward", {&out}, {&x}, {x}, [this, first, last](Graph& g, Node& node, std::vector<Tensor>& grads) {
-        const Tensor& saved = node.saved[0];
-        Tensor detached = g.newLeafAlias(saved, node.needs(0), Category::Temporaries);
-        g.op("aten.detach");
-        Tensor outputs;
-        {
-            ScopedSetting<bool> withGrad(g.gradEnabled, true);
-            ScopedSetting<Category> activations(g.outputCategory, Category::Activations);
-            outputs = range(first, last, detached);
-        }
-        g.backward({{std::move(outputs), std::move(grads[0])}});
-        Tensor inputGrad = g.retireLeaf(detached.leaf);
-        return std::vector<Tensor>{std::move(inputGrad)};
-    });
+    g_.record("CheckpointFunctionBackward", {&out}, {&x}, {x},
+              [this, first, last](Graph& g, Node& node, std::vector<Tensor>& grads) {
+                  const Tensor& saved = node.saved[0];
+                  Tensor detached = g.newLeafAlias(saved, node.needs(0), Category::Temporaries);
+                  g.op("aten.detach");
+                  Tensor outputs;
+                  {
+                      ScopedSetting<bool> withGrad(g.gradEnabled, true);
+                      ScopedSetting<Category> activations(g.outputCategory, Category::Activations);
+                      outputs = range(first, last, detached);
+                  }
+                  g.backward({{std::move(outputs), std::move(grads[0])}});
+                  Tensor inputGrad = g.retireLeaf(detached.leaf);
+                  return std::vector<Tensor>{std::move(inputGrad)};
+              });
     return out;
 }
 

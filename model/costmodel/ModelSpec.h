@@ -64,16 +64,16 @@ struct Layer {
     double p = 0.5;         // dropout probability (dropout layer, or the transformer's `dropout`)
     std::int64_t numEmbeddings = 0, embeddingDim = 0;
     std::int64_t dModel = 0, nhead = 0, dimFeedforward = 2048;
-    bool gelu = false;      // transformer activation: relu (false) or gelu
-    bool normFirst = false; // transformer_encoder_layer: pre-norm
-    bool causal = false;    // transformer_encoder_layer: causal attention mask
-    std::int64_t index = 0; // select_token
+    bool gelu = false;             // transformer activation: relu (false) or gelu
+    bool normFirst = false;        // transformer_encoder_layer: pre-norm
+    bool causal = false;           // transformer_encoder_layer: causal attention mask
+    std::int64_t index = 0;        // select_token
     std::vector<Layer> layers;     // residual body
     std::vector<Layer> downsample; // residual skip path (identity when empty)
 };
 
 struct TensorSpec {
-    Shape shape; // per sample
+    Shape shape;              // per sample
     DType dtype = DType::F32; // F32 or I64
 };
 

@@ -15,7 +15,7 @@ namespace memviz::costmodel::sim {
 
 struct OpsConfig {
     DeviceKind device = DeviceKind::Cpu;
-    bool training = true; // module.training: dropout active, BatchNorm uses batch statistics
+    bool training = true;    // module.training: dropout active, BatchNorm uses batch statistics
     DType lowp = DType::F16; // the autocast dtype
 };
 
@@ -35,19 +35,19 @@ public:
 
     // --- views and copies
     Tensor view(const Tensor& x, Shape shape, bool contiguous = true) { return g.alias(x, std::move(shape), contiguous); }
-    Tensor clone(const Tensor& x);                       // contiguous copy; backward passes through
-    Tensor reshape(const Tensor& x, Shape shape);        // view if contiguous, else clone + view
+    Tensor clone(const Tensor& x);                // contiguous copy; backward passes through
+    Tensor reshape(const Tensor& x, Shape shape); // view if contiguous, else clone + view
     // A view whose backward reshapes a non-contiguous gradient (the reshape copies it).
     Tensor viewWithGradCopy(const Tensor& x, Shape shape, bool contiguous);
     std::vector<Tensor> chunk(const Tensor& x, int chunks); // along the last dim
     Tensor cat(const std::vector<Tensor>& parts, int dim);
-    Tensor select(const Tensor& x, Shape shape);         // x[:, i] and slices: backward allocates x's size
-    Tensor expand(const Tensor& x, Shape shape);         // a broadcast view: backward sums to x's size
-    Tensor castTo(const Tensor& x, DType dtype);         // .to(dtype); cached for parameters under autocast
+    Tensor select(const Tensor& x, Shape shape);            // x[:, i] and slices: backward allocates x's size
+    Tensor expand(const Tensor& x, Shape shape);            // a broadcast view: backward sums to x's size
+    Tensor castTo(const Tensor& x, DType dtype);            // .to(dtype); cached for parameters under autocast
     Tensor forAutocast(const Tensor& x, bool lowPrecision); // what an autocast op computes on
 
     // --- element-wise
-    Tensor add(const Tensor& a, const Tensor& b);        // b may broadcast (bias, positions)
+    Tensor add(const Tensor& a, const Tensor& b); // b may broadcast (bias, positions)
     Tensor mul(const Tensor& a, const Tensor& b);
     Tensor mulConst(const Tensor& a, const Tensor& buffer); // times a tensor that needs no grad
     Tensor neg(const Tensor& a);
@@ -64,7 +64,7 @@ public:
     Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);
     Tensor addmm(const Tensor& x2d, const Tensor& w, const Tensor* b);
     Tensor mm(const Tensor& a, const Tensor& bT, Shape out); // a @ b^T style, shapes given
-    Tensor bmm(const Tensor& a, const Tensor& b);         // [B,n,k] x [B,k,m]
+    Tensor bmm(const Tensor& a, const Tensor& b);            // [B,n,k] x [B,k,m]
 
     // --- layers
     Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor* b, const Conv2dGeometry& geo, std::int64_t outChannels);

@@ -28,9 +28,8 @@ DType promote(DType a, DType b) {
 Tensor Ops::clone(const Tensor& x) {
     Tensor y = out(x.shape(), x.dtype());
     g.op("aten.clone");
-    g.record("CloneBackward0", {&y}, {&x}, {}, [](Graph&, Node&, std::vector<Tensor>& grads) {
-        return std::vector<Tensor>{grads[0]};
-    });
+    g.record("CloneBackward0", {&y}, {&x}, {},
+             [](Graph&, Node&, std::vector<Tensor>& grads) { return std::vector<Tensor>{grads[0]}; });
     return y;
 }
 

@@ -178,7 +178,7 @@ void OptimizerSim::lbfgsStep(const std::function<void()>& closure) {
     const Shape flat{flatNumel_};
     Tensor flatGrad = temp(flat, dt, "aten.cat"); // _gather_flat_grad
     temp(flat, dt, "aten.abs");                   // flat_grad.abs().max() <= tolerance_grad
-    if (!d_.defined()) { // first iteration: d = -g, prev_flat_grad = g.clone()
+    if (!d_.defined()) {                          // first iteration: d = -g, prev_flat_grad = g.clone()
         Tensor d = g_.empty(flat, dt, Category::OptimizerState);
         g_.op("aten.neg");
         prevFlat_ = g_.empty(flat, dt, Category::OptimizerState);
@@ -193,7 +193,8 @@ void OptimizerSim::lbfgsStep(const std::function<void()>& closure) {
     g_.op("aten.sub");
     Tensor s = g_.empty(flat, dt, Category::OptimizerState);
     g_.op("aten.mul");
-    if (static_cast<int>(historyPairs_.size()) >= 2 * history_) historyPairs_.erase(historyPairs_.begin(), historyPairs_.begin() + 2);
+    if (static_cast<int>(historyPairs_.size()) >= 2 * history_)
+        historyPairs_.erase(historyPairs_.begin(), historyPairs_.begin() + 2);
     historyPairs_.push_back(std::move(y));
     historyPairs_.push_back(std::move(s));
     // two-loop recursion: q = -g, d = r = q * H_diag

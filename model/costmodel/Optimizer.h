@@ -35,7 +35,7 @@ public:
 private:
     Tensor zerosLike(const Tensor& p) { return g_.empty(p.shape(), p.dtype(), Category::OptimizerState); }
     Tensor temp(const Shape& shape, DType dtype, const char* op);
-    void adamLike(); // Adam and AdamW (whose weight decay is an in-place mul_)
+    void adamLike();                                          // Adam and AdamW (whose weight decay is an in-place mul_)
     void sqrtUpdate(std::vector<Tensor>& state, bool lazily); // Adagrad / RMSprop
 
     Graph& g_;

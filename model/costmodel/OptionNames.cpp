@@ -15,8 +15,8 @@ std::string lower(std::string s) {
 }
 
 constexpr DType kDTypeChoices[] = {DType::F32, DType::BF16, DType::F16, DType::F64, DType::I8};
-constexpr OptimizerKind kOptimizerChoices[] = {OptimizerKind::Sgd,     OptimizerKind::Momentum, OptimizerKind::Adam,
-                                               OptimizerKind::AdamW,   OptimizerKind::Adagrad,  OptimizerKind::RMSprop,
+constexpr OptimizerKind kOptimizerChoices[] = {OptimizerKind::Sgd,   OptimizerKind::Momentum, OptimizerKind::Adam,
+                                               OptimizerKind::AdamW, OptimizerKind::Adagrad,  OptimizerKind::RMSprop,
                                                OptimizerKind::Lbfgs};
 constexpr OptimizerImpl kOptimizerImplChoices[] = {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach,
                                                    OptimizerImpl::Fused};
@@ -66,7 +66,8 @@ Checkpointing parseCheckpoint(const std::string& word) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used != w.size() || k < 1) throw std::invalid_argument("--checkpoint needs none, sqrt or a number of segments, got \"" + word + "\"");
+    if (used != w.size() || k < 1)
+        throw std::invalid_argument("--checkpoint needs none, sqrt or a number of segments, got \"" + word + "\"");
     if (k == 1) return {};
     return {CheckpointMode::Segments, k};
 }
@@ -117,7 +118,8 @@ std::int64_t parseByteSize(const std::string& text) {
     } catch (const std::exception&) {
         used = 0;
     }
-    if (used == 0 || !(value >= 0)) throw std::invalid_argument("expected a size in bytes such as 17179869184, 16GiB or 80GB, got \"" + text + "\"");
+    if (used == 0 || !(value >= 0))
+        throw std::invalid_argument("expected a size in bytes such as 17179869184, 16GiB or 80GB, got \"" + text + "\"");
     std::string unit = lower(text.substr(used));
     unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
     double scale = 1;
@@ -130,7 +132,9 @@ std::int64_t parseByteSize(const std::string& text) {
     else if (unit == "mb") scale = 1e6;
     else if (unit == "gb") scale = 1e9;
     else if (unit == "tb") scale = 1e12;
-    else throw std::invalid_argument("unknown size unit \"" + text.substr(used) + "\" (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)");
+    else
+        throw std::invalid_argument("unknown size unit \"" + text.substr(used) +
+                                    "\" (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)");
     const double bytes = value * scale;
     if (bytes > 9.2e18) throw std::invalid_argument("size too large: \"" + text + "\"");
     return static_cast<std::int64_t>(std::llround(bytes));

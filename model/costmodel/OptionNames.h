@@ -11,12 +11,12 @@
 
 namespace memviz::costmodel {
 
-DType parseDType(const std::string& word);                // fp32 fp16 bf16 fp64 int8 (also float32, ...)
-OptimizerKind parseOptimizer(const std::string& word);    // sgd momentum adam adamw adagrad rmsprop lbfgs
+DType parseDType(const std::string& word);                 // fp32 fp16 bf16 fp64 int8 (also float32, ...)
+OptimizerKind parseOptimizer(const std::string& word);     // sgd momentum adam adamw adagrad rmsprop lbfgs
 OptimizerImpl parseOptimizerImpl(const std::string& word); // auto for-loop foreach fused
-Checkpointing parseCheckpoint(const std::string& word);   // none sqrt K
-DeviceKind parseDevice(const std::string& word);          // cpu cuda
-std::string checkpointName(const Checkpointing& c);       // "none", "sqrt", "4"
+Checkpointing parseCheckpoint(const std::string& word);    // none sqrt K
+DeviceKind parseDevice(const std::string& word);           // cpu cuda
+std::string checkpointName(const Checkpointing& c);        // "none", "sqrt", "4"
 
 // The canonical word of every value, in the order the what-if panel lists them: the one list
 // the command line's parsers accept and the panel's choices come from.

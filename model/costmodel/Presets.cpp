@@ -87,9 +87,9 @@ ModelSpec resnet(const char* name, bool bottleneck, const std::vector<int>& bloc
             const std::int64_t stride = (stage > 0 && b == 0) ? 2 : 1;
             Layer r = make(LayerType::Residual);
             if (bottleneck)
-                r.layers = {conv(width, 1, 1, 0, false), make(LayerType::BatchNorm2d), make(LayerType::ReLU),
+                r.layers = {conv(width, 1, 1, 0, false),      make(LayerType::BatchNorm2d), make(LayerType::ReLU),
                             conv(width, 3, stride, 1, false), make(LayerType::BatchNorm2d), make(LayerType::ReLU),
-                            conv(out, 1, 1, 0, false), make(LayerType::BatchNorm2d)};
+                            conv(out, 1, 1, 0, false),        make(LayerType::BatchNorm2d)};
             else
                 r.layers = {conv(width, 3, stride, 1, false), make(LayerType::BatchNorm2d), make(LayerType::ReLU),
                             conv(width, 3, 1, 1, false), make(LayerType::BatchNorm2d)};
@@ -130,7 +130,8 @@ ModelSpec vitB16() {
     ModelSpec s = classifier("vit_b_16", {3, 224, 224});
     Layer cls = make(LayerType::ClassToken);
     cls.embeddingDim = 768;
-    s.layers = {conv(768, 16, 16), make(LayerType::ToSequence), cls, embedding(LayerType::PositionEmbedding, 197, 768), dropout(0.0)};
+    s.layers = {conv(768, 16, 16), make(LayerType::ToSequence), cls, embedding(LayerType::PositionEmbedding, 197, 768),
+                dropout(0.0)};
     for (int i = 0; i < 12; ++i) s.layers.push_back(encoder(768, 12, 3072, 0.0, true, true, false));
     Layer select = make(LayerType::SelectToken);
     s.layers.push_back(make(LayerType::LayerNorm));
@@ -199,9 +200,16 @@ ModelSpec mlp() { // bench/costmodel/specs/mlp.json
 // 17286): 50x50x3 input, 32 and 64 3x3 convs with padding, 2x2 pools, FC 500, 10 classes.
 ModelSpec smallCnn() {
     ModelSpec s = classifier("small-cnn", {3, 50, 50});
-    s.layers = {conv(32, 3, 1, 1), make(LayerType::ReLU), pool(LayerType::MaxPool2d, 2, 2),
-                conv(64, 3, 1, 1), make(LayerType::ReLU), pool(LayerType::MaxPool2d, 2, 2),
-                make(LayerType::Flatten), linear(500), make(LayerType::ReLU), linear(10)};
+    s.layers = {conv(32, 3, 1, 1),
+                make(LayerType::ReLU),
+                pool(LayerType::MaxPool2d, 2, 2),
+                conv(64, 3, 1, 1),
+                make(LayerType::ReLU),
+                pool(LayerType::MaxPool2d, 2, 2),
+                make(LayerType::Flatten),
+                linear(500),
+                make(LayerType::ReLU),
+                linear(10)};
     return s;
 }
 
@@ -209,7 +217,8 @@ ModelSpec smallCnn() {
 // a strided stem and five conv-BN-ReLU stages down to 64x64, global pooling, 2 classes.
 ModelSpec large3dcnn() {
     ModelSpec s = classifier("large3dcnn", {3, 4096, 4096});
-    s.layers = {conv(32, 7, 2, 3, false), make(LayerType::BatchNorm2d), make(LayerType::ReLU), pool(LayerType::MaxPool2d, 3, 2, 1)};
+    s.layers = {conv(32, 7, 2, 3, false), make(LayerType::BatchNorm2d), make(LayerType::ReLU),
+                pool(LayerType::MaxPool2d, 3, 2, 1)};
     for (std::int64_t c : {64, 128, 256, 512, 512}) {
         s.layers.push_back(conv(c, 3, 2, 1, false));
         s.layers.push_back(make(LayerType::BatchNorm2d));
@@ -233,13 +242,21 @@ const std::vector<Entry>& entries() {
     static const std::vector<Entry> list = {
         {{"mlp", "MLP", "3x32x32 -> 2048 -> 2048 -> 512 -> 10 (bench/costmodel/specs/mlp.json), 11.5 M parameters"}, mlp},
         {{"small-cnn", "Small CNN (seed article)", "50x50x3, conv 32/64 3x3, 2x2 pools, FC 500, 10 classes"}, smallCnn},
-        {{"resnet18", "ResNet-18", "torchvision resnet18, 3x224x224, 1000 classes"}, [] { return resnet("resnet18", false, {2, 2, 2, 2}); }},
-        {{"resnet50", "ResNet-50", "torchvision resnet50 (v1.5), 3x224x224, 1000 classes"}, [] { return resnet("resnet50", true, {3, 4, 6, 3}); }},
+        {{"resnet18", "ResNet-18", "torchvision resnet18, 3x224x224, 1000 classes"},
+         [] {
+             return resnet("resnet18", false, {2, 2, 2, 2});
+         }},
+        {{"resnet50", "ResNet-50", "torchvision resnet50 (v1.5), 3x224x224, 1000 classes"},
+         [] {
+             return resnet("resnet50", true, {3, 4, 6, 3});
+         }},
         {{"vgg16", "VGG-16", "torchvision vgg16, 3x224x224, 1000 classes"}, vgg16},
         {{"vit-b16", "ViT-B/16", "torchvision vit_b_16, 3x224x224 (196 patches + class token), 1000 classes"}, vitB16},
         {{"bert-base", "BERT-base", "BERT-base (uncased) for 2-class sequence classification, 512 tokens"}, bertBase},
-        {{"gpt2", "GPT-2 small", "GPT-2 (124 M, tied lm_head), 1024 tokens, next-token loss"}, [] { return gpt2("gpt2", 768, 12, 12); }},
-        {{"gpt2-medium", "GPT-2 medium", "GPT-2 medium (355 M, tied lm_head), 1024 tokens"}, [] { return gpt2("gpt2-medium", 1024, 16, 24); }},
+        {{"gpt2", "GPT-2 small", "GPT-2 (124 M, tied lm_head), 1024 tokens, next-token loss"},
+         [] { return gpt2("gpt2", 768, 12, 12); }},
+        {{"gpt2-medium", "GPT-2 medium", "GPT-2 medium (355 M, tied lm_head), 1024 tokens"},
+         [] { return gpt2("gpt2-medium", 1024, 16, 24); }},
         {{"llama2-7b", "Llama-2-7B", "Llama-2-7B (eager attention), 4096 tokens, next-token loss"}, llama2_7b},
         {{"large3dcnn", "Large3DCNN", "CNN for 3x4096x4096 medical images (1000 of them = batch 1000)"}, large3dcnn},
     };

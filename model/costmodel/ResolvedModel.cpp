@@ -156,8 +156,8 @@ private:
                 param(r, "norm2.weight", {e});
                 param(r, "norm2.bias", {e});
             } else {
-                for (const char* n : {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight",
-                                      "self_attn.o_proj.weight"})
+                for (const char* n :
+                     {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight", "self_attn.o_proj.weight"})
                     param(r, n, {e, e});
                 param(r, "mlp.gate_proj.weight", {f, e});
                 param(r, "mlp.up_proj.weight", {f, e});
@@ -185,8 +185,8 @@ private:
                 fail(where, "embedding_dim=" + std::to_string(l.embeddingDim) + " does not match the input's last dim " +
                                 std::to_string(shape[1]));
             if (l.type == LayerType::PositionEmbedding && shape[0] > l.numEmbeddings)
-                fail(where, "sequence length " + std::to_string(shape[0]) + " exceeds num_embeddings=" +
-                                std::to_string(l.numEmbeddings));
+                fail(where, "sequence length " + std::to_string(shape[0]) +
+                                " exceeds num_embeddings=" + std::to_string(l.numEmbeddings));
             param(r, "weight", {l.numEmbeddings, l.embeddingDim});
             break;
         case LayerType::ClassToken:

@@ -22,7 +22,7 @@ struct ResolvedLayer {
     DType inDtype = DType::F32;
     int firstParam = -1; // index into ResolvedModel::params of this layer's own parameters
     int paramCount = 0;
-    int tiedParam = -1;  // linear with "tied": the embedding weight it reuses
+    int tiedParam = -1; // linear with "tied": the embedding weight it reuses
     std::vector<ResolvedLayer> body, skip;
 };
 

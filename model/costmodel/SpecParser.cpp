@@ -49,8 +49,10 @@ const std::vector<TypeRule>& typeRules() {
         {LayerType::Sigmoid, {}},
         {LayerType::Tanh, {}},
         {LayerType::Dropout, {{"p", Kind::Prob, false}}},
-        {LayerType::MaxPool2d, {{"kernel_size", Kind::Size, true}, {"stride", Kind::Size, false}, {"padding", Kind::Size, false}}},
-        {LayerType::AvgPool2d, {{"kernel_size", Kind::Size, true}, {"stride", Kind::Size, false}, {"padding", Kind::Size, false}}},
+        {LayerType::MaxPool2d,
+         {{"kernel_size", Kind::Size, true}, {"stride", Kind::Size, false}, {"padding", Kind::Size, false}}},
+        {LayerType::AvgPool2d,
+         {{"kernel_size", Kind::Size, true}, {"stride", Kind::Size, false}, {"padding", Kind::Size, false}}},
         {LayerType::AdaptiveAvgPool2d, {{"output_size", Kind::Size, true}}},
         {LayerType::Flatten, {}},
         {LayerType::Embedding, {{"num_embeddings", Kind::Int, true}, {"embedding_dim", Kind::Int, true}}},
@@ -166,7 +168,9 @@ Layer parseLayer(dom::element e, const std::string& where) {
     if (l.type == LayerType::TransformerEncoderLayer) l.p = 0.1;
     for (const auto& [name, v] : given) {
         const std::string& fieldName = name; // clang before 16 cannot capture a structured binding
-        const Kind kind = std::find_if(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) { return fieldName == f.name; })->kind;
+        const Kind kind = std::find_if(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) {
+                              return fieldName == f.name;
+                          })->kind;
         if (name == "stride" && v.is_null() && l.type != LayerType::Conv2d) continue; // pools: null = kernel size
         switch (kind) {
         case Kind::Int: {
@@ -217,9 +221,7 @@ Layer parseLayer(dom::element e, const std::string& where) {
             l.gelu = s == "gelu";
             break;
         }
-        case Kind::Layers:
-            (name == "layers" ? l.layers : l.downsample) = layerList(v, where + "." + name);
-            break;
+        case Kind::Layers: (name == "layers" ? l.layers : l.downsample) = layerList(v, where + "." + name); break;
         }
     }
     if (l.type == LayerType::Conv2d && !l.strideSet) l.stride = {1, 1};
@@ -390,7 +392,8 @@ ModelSpec parseModelSpec(std::string_view json, const std::string& source) {
         spec.input = tensorSpec(top["input"].value_unsafe(), "input");
         spec.target = tensorSpec(top["target"].value_unsafe(), "target");
         if (top["loss"].get_string().get(loss) || (loss != "cross_entropy" && loss != "mse"))
-            throw SpecError("unknown loss " + jsonText(top["loss"].value_unsafe()) + " (expected one of ['cross_entropy', 'mse'])");
+            throw SpecError("unknown loss " + jsonText(top["loss"].value_unsafe()) +
+                            " (expected one of ['cross_entropy', 'mse'])");
         spec.loss = loss == "mse" ? Loss::Mse : Loss::CrossEntropy;
         spec.layers = layerList(top["layers"].value_unsafe(), "layers");
         resolveModel(spec); // shape checks

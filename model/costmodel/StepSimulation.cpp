@@ -38,9 +38,11 @@ DType activationDtype(const EstimateOptions& o) { return o.amp ? DType::F32 : o.
 
 void validate(const ResolvedModel& model, const EstimateOptions& o) {
     if (o.batch < 1) throw std::invalid_argument("the batch size must be at least 1");
-    if (o.dtype == DType::I8 && o.training) throw std::invalid_argument("int8 is for inference only (quantized models do not train)");
+    if (o.dtype == DType::I8 && o.training)
+        throw std::invalid_argument("int8 is for inference only (quantized models do not train)");
     if (o.dtype == DType::I8 && o.amp) throw std::invalid_argument("int8 and AMP do not go together");
-    if (!isFloating(o.dtype) && o.dtype != DType::I8) throw std::invalid_argument("the dtype must be fp32, fp16, bf16, fp64 or int8");
+    if (!isFloating(o.dtype) && o.dtype != DType::I8)
+        throw std::invalid_argument("the dtype must be fp32, fp16, bf16, fp64 or int8");
     if (o.checkpoint.mode == CheckpointMode::Segments && o.checkpoint.segments < 1)
         throw std::invalid_argument("checkpoint segments must be at least 1");
     if (o.lbfgsHistory < 1) throw std::invalid_argument("the LBFGS history size must be at least 1");
@@ -77,9 +79,11 @@ private:
     }
 
     void buildModelAndBatch() {
-        for (const ParamInfo& p : model_.params) params_.push_back(g_.newLeaf(p.shape, paramDtype(), Category::Parameters, o_.training));
+        for (const ParamInfo& p : model_.params)
+            params_.push_back(g_.newLeaf(p.shape, paramDtype(), Category::Parameters, o_.training));
         for (const ParamInfo& b : model_.buffers) buffers_.push_back(g_.empty(b.shape, paramDtype(), Category::Parameters));
-        for (std::int64_t i = 0; i < model_.int64BufferCount(); ++i) buffers_.push_back(g_.empty({}, DType::I64, Category::Parameters));
+        for (std::int64_t i = 0; i < model_.int64BufferCount(); ++i)
+            buffers_.push_back(g_.empty({}, DType::I64, Category::Parameters));
         const TensorSpec& in = model_.spec.input;
         Shape xs{o_.batch};
         xs.insert(xs.end(), in.shape.begin(), in.shape.end());
@@ -106,7 +110,7 @@ private:
     void forwardBackward(Estimate& e, int segments) {
         mem_.setPhase(Phase::Forward);
         for (sim::Leaf& leaf : g_.leaves) leaf.grad.reset(); // set_to_none; x.grad = None
-        g_.op("aten.zeros");                                  // zero_grad's profiler record_function
+        g_.op("aten.zeros");                                 // zero_grad's profiler record_function
         sim::ModelRunner runner(ops_, model_, params_);
         Tensor loss;
         {
@@ -135,7 +139,7 @@ private:
     void train(Estimate& e) {
         sim::OptimizerSim opt(g_, params_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber());
         opt.createState();
-        if (stepNumber() >= 2) // the gradients of the previous step are alive until zero_grad
+        if (stepNumber() >= 2)                // the gradients of the previous step are alive until zero_grad
             for (sim::Leaf& leaf : g_.leaves) // params, and x when checkpointing made it require grad
                 if (leaf.requiresGrad) leaf.grad = g_.empty(leaf.value.shape(), leaf.value.dtype(), Category::Gradients);
         mem_.setPhase(Phase::Forward);

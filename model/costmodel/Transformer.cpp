@@ -136,7 +136,8 @@ Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
         Tensor k = rotary(ops_.view(ops_.linear(hs, param(l, 1), nullptr), {b, h, s, hd}, false));
         Tensor v = ops_.view(ops_.linear(hs, param(l, 2), nullptr), {b, h, s, hd}, false);
         // torch.matmul on non-contiguous 4-d operands copies them to (B*H, S, hd)
-        Tensor scores = ops_.bmm(ops_.reshape(q, {b * h, s, hd}), ops_.reshape(ops_.view(k, {b * h, hd, s}, false), {b * h, hd, s}));
+        Tensor scores = ops_.bmm(ops_.reshape(q, {b * h, s, hd}),
+                                 ops_.reshape(ops_.view(k, {b * h, hd, s}, false), {b * h, hd, s}));
         q.reset();
         k.reset();
         Tensor scaled = ops_.divScalar(scores);

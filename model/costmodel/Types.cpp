@@ -46,9 +46,7 @@ const char* dtypeName(DType dtype) {
     return "?";
 }
 
-bool isFloating(DType dtype) {
-    return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F64;
-}
+bool isFloating(DType dtype) { return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F64; }
 
 const char* categoryName(Category c) {
     switch (c) {

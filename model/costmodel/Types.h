@@ -33,8 +33,8 @@ enum class Category {
     Overhead,       // allocator rounding, cached-but-free memory, runtime caches, CUDA context
 };
 inline constexpr int kCategoryCount = 7;
-const char* categoryName(Category c);   // "optimizer state"
-const char* categoryKey(Category c);    // "optimizer_state_bytes" (JSON field)
+const char* categoryName(Category c); // "optimizer state"
+const char* categoryKey(Category c);  // "optimizer_state_bytes" (JSON field)
 using CategoryBytes = std::array<std::int64_t, kCategoryCount>;
 
 enum class Phase { Forward, Backward, Optimizer };

@@ -31,8 +31,7 @@ const Importer* importerById(std::string_view id);
 const Importer& detectImporter(const std::string& path);
 
 // Sniffs (unless formatId is given), imports atomically and returns the new trace id.
-std::int64_t importFile(Database& db, const std::string& path, const Progress& progress,
-                        const std::string& formatId = {});
+std::int64_t importFile(Database& db, const std::string& path, const Progress& progress, const std::string& formatId = {});
 
 // Number of bytes of the decompressed head that sniff() sees.
 constexpr std::size_t kSniffBytes = 64 * 1024;

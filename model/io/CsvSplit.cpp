@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/CsvSplit.h"
 
-
 namespace memviz {
 
 std::string_view trimmed(std::string_view s) {

@@ -28,10 +28,26 @@ std::optional<std::int64_t> parseByteCount(const char* text) {
     if (end == text || errno || !(v >= 0)) return std::nullopt;
     double scale = 1;
     switch (*end) {
-    case 'K': case 'k': scale = 1024.0; ++end; break;
-    case 'M': case 'm': scale = 1024.0 * 1024; ++end; break;
-    case 'G': case 'g': scale = 1024.0 * 1024 * 1024; ++end; break;
-    case 'T': case 't': scale = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    case 'K':
+    case 'k':
+        scale = 1024.0;
+        ++end;
+        break;
+    case 'M':
+    case 'm':
+        scale = 1024.0 * 1024;
+        ++end;
+        break;
+    case 'G':
+    case 'g':
+        scale = 1024.0 * 1024 * 1024;
+        ++end;
+        break;
+    case 'T':
+    case 't':
+        scale = 1024.0 * 1024 * 1024 * 1024;
+        ++end;
+        break;
     default: break;
     }
     if (*end == 'i' || *end == 'B') ++end; // "32GiB", "32GB", "32G"
@@ -138,8 +154,8 @@ void InputFile::holdWhole() {
 }
 
 void InputFile::failCeiling() const {
-    std::string why = std::string("the ") + compressionName(compression_) + " data expands past " +
-                      std::to_string(ceiling_) + " bytes";
+    std::string why = std::string("the ") + compressionName(compression_) + " data expands past " + std::to_string(ceiling_) +
+                      " bytes";
     if (ceiling_ < limits_.maxBytes) {
         char ratio[32];
         std::snprintf(ratio, sizeof ratio, "%g", limits_.ratio);
@@ -154,9 +170,7 @@ InputFile::~InputFile() {
     if (file_) std::fclose(file_);
 }
 
-void InputFile::fail(const std::string& what) const {
-    throw ImportError(path_ + ": " + what);
-}
+void InputFile::fail(const std::string& what) const { throw ImportError(path_ + ": " + what); }
 
 bool InputFile::refill() {
     if (inEof_) return false;
@@ -192,9 +206,8 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
             if (!refill()) {
                 // Hand out what was decoded first; the next call reports the truncation.
                 if (!streamEnded_ && produced == 0)
-                    fail(std::string("truncated ") + compressionName(compression_) +
-                         " stream: the data ends at byte " + std::to_string(fileOffset_) +
-                         " before the end of the compressed stream");
+                    fail(std::string("truncated ") + compressionName(compression_) + " stream: the data ends at byte " +
+                         std::to_string(fileOffset_) + " before the end of the compressed stream");
                 break;
             }
         }
@@ -223,8 +236,7 @@ std::size_t InputFile::read(char* dst, std::size_t capacity) {
             ZSTD_outBuffer out{dst + produced, capacity - produced, 0};
             const std::size_t rc = ZSTD_decompressStream(decoder_->zstd, &out, &in);
             if (ZSTD_isError(rc))
-                fail("corrupt zstd data near byte " + std::to_string(fileOffset_) + ": " +
-                     ZSTD_getErrorName(rc));
+                fail("corrupt zstd data near byte " + std::to_string(fileOffset_) + ": " + ZSTD_getErrorName(rc));
             inPos_ = in.pos;
             produced += out.pos;
             streamEnded_ = (rc == 0);

@@ -44,8 +44,7 @@ std::optional<std::size_t> scanForJsonError(std::string_view data, simdjson::err
 }
 
 std::string describeJsonError(const std::string& path, std::string_view json, simdjson::ondemand::document* doc,
-                              simdjson::error_code error, std::optional<std::size_t> fallback,
-                              const std::string& context) {
+                              simdjson::error_code error, std::optional<std::size_t> fallback, const std::string& context) {
     if (error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || error == simdjson::UNCLOSED_STRING)
         return path + ": byte " + std::to_string(json.size()) +
                ": the JSON ends in the middle of an object, array or string (truncated file?)";

@@ -26,9 +26,7 @@ std::size_t batchBytesFor(const InputFile& in, std::size_t batchBytes) {
 } // namespace
 
 JsonEventStream::JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes)
-    : in_(in),
-      arrayKey_(std::move(arrayKey)),
-      batchBytes_(batchBytesFor(in, batchBytes)),
+    : in_(in), arrayKey_(std::move(arrayKey)), batchBytes_(batchBytesFor(in, batchBytes)),
       // At most 128 KiB to start with; fill() doubles it up to what a batch needs, so an empty
       // or small compressed file (whose size says nothing) costs no 8 MiB buffer.
       buf_(std::min<std::size_t>(2 * batchBytes_, 128u << 10) + kPadding) {}
@@ -66,7 +64,10 @@ char JsonEventStream::peekNonSpace() {
 
 void JsonEventStream::expect(char c, const char* what) {
     const char got = peekNonSpace();
-    if (got != c) fail(std::string("expected ") + what + (got ? std::string(", found '") + got + "'" : ", found the end of the data (truncated file?)"), pos_);
+    if (got != c)
+        fail(std::string("expected ") + what +
+                 (got ? std::string(", found '") + got + "'" : ", found the end of the data (truncated file?)"),
+             pos_);
     ++pos_;
 }
 
@@ -81,7 +82,7 @@ std::size_t JsonEventStream::scanValue(std::size_t from) {
             fail("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels (a damaged file?)", from);
         return end;
     }
-    if (first == '"') { // one past the closing quote
+    if (first == '"') {                                                     // one past the closing quote
         for (std::size_t j = from + 1; j < end_; j += b[j] == '\\' ? 2 : 1) // an escaped byte never ends it
             if (b[j] == '"') return j + 1;
         return 0;

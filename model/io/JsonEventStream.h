@@ -36,13 +36,13 @@ public:
     bool sawEvents() const { return sawEvents_; }
 
 private:
-    bool fill();                   // more data into the buffer; false at the end
-    char peekNonSpace();           // next non-space character (0 at the end), not consumed
+    bool fill();         // more data into the buffer; false at the end
+    char peekNonSpace(); // next non-space character (0 at the end), not consumed
     void expect(char c, const char* what);
     void readObjectMembers(const MemberHandler& onMember, const BatchHandler& onBatch);
     void readEvents(const BatchHandler& onBatch);
     std::string readKey();
-    std::string readRawValue();     // a whole value, as text
+    std::string readRawValue();              // a whole value, as text
     std::size_t scanValue(std::size_t from); // end of the value starting at from (0 = incomplete)
     void flushBatch(const BatchHandler& onBatch, std::size_t end);
     [[noreturn]] void fail(const std::string& what, std::size_t at) const;

@@ -41,8 +41,7 @@ std::size_t scalarSkip(const char* data, std::size_t i, std::size_t end, SkipSta
 std::uint64_t mask64(const __m128i (&v)[4], char c) {
     const __m128i k = _mm_set1_epi8(c);
     std::uint64_t m = 0;
-    for (int j = 0; j < 4; ++j)
-        m |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[j], k)))) << (16 * j);
+    for (int j = 0; j < 4; ++j) m |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[j], k)))) << (16 * j);
     return m;
 }
 

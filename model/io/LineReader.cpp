@@ -36,8 +36,8 @@ bool LineReader::fill() {
     }
     if (buf_.size() - kPadding - end_ < block_ / 2) {
         if (end_ > maxLine_)
-            throw ImportError(in_.path() + ": line " + std::to_string(lineNumber_ + 1) +
-                              " is longer than " + std::to_string(maxLine_) + " bytes");
+            throw ImportError(in_.path() + ": line " + std::to_string(lineNumber_ + 1) + " is longer than " +
+                              std::to_string(maxLine_) + " bytes");
         buf_.resize(buf_.size() * 2);
     }
     const std::size_t n = in_.read(buf_.data() + end_, buf_.size() - kPadding - end_);

@@ -38,7 +38,7 @@ std::size_t firstInvalidUtf8(std::string_view s, bool allowSurrogates) {
             p += 3;
         } else if (c < 0xF5) {
             if (end - p < 4 || !cont(p[1]) || !cont(p[2]) || !cont(p[3])) return bad();
-            if (c == 0xF0 && p[1] < 0x90) return bad(); // overlong
+            if (c == 0xF0 && p[1] < 0x90) return bad();  // overlong
             if (c == 0xF4 && p[1] >= 0x90) return bad(); // above U+10FFFF
             p += 4;
         } else {

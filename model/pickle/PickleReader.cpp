@@ -29,15 +29,13 @@ constexpr std::uint64_t kProgressEvery = 16u << 20;
 
 PickleError::PickleError(const std::string& problem, std::uint64_t offset, int opcode)
     : ImportError("pickle: " + problem + " (" +
-                  (opcode >= 0 ? "opcode " + describeOp(static_cast<std::uint8_t>(opcode)) + " at " : std::string()) +
-                  "byte " + std::to_string(offset) + ")"),
-      offset_(offset),
-      opcode_(opcode) {}
+                  (opcode >= 0 ? "opcode " + describeOp(static_cast<std::uint8_t>(opcode)) + " at " : std::string()) + "byte " +
+                  std::to_string(offset) + ")"),
+      offset_(offset), opcode_(opcode) {}
 
 class Reader {
 public:
-    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress)
-        : limits_(limits), progress_(progress) {
+    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress) : limits_(limits), progress_(progress) {
         doc_.bytes_ = std::move(bytes);
         begin_ = reinterpret_cast<const unsigned char*>(doc_.bytes_.data());
         p_ = begin_;
@@ -56,8 +54,8 @@ private:
     // The next n argument bytes of the current opcode.
     const unsigned char* take(std::uint64_t n) {
         if (n > remaining())
-            fail("the data ends early: the opcode needs " + std::to_string(n) + " more bytes, " +
-                 std::to_string(remaining()) + " are left");
+            fail("the data ends early: the opcode needs " + std::to_string(n) + " more bytes, " + std::to_string(remaining()) +
+                 " are left");
         const unsigned char* at = p_;
         p_ += n;
         return at;
@@ -71,8 +69,7 @@ private:
 
     std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
     void counted() {
-        if (++values_ > limits_.maxValues)
-            fail("more than " + std::to_string(limits_.maxValues) + " values (limit)");
+        if (++values_ > limits_.maxValues) fail("more than " + std::to_string(limits_.maxValues) + " values (limit)");
     }
     // Every value placed on the stack counts, shared ones (BINGET, DUP) too: that bounds the
     // memory of the stack and of every container together.

@@ -19,8 +19,8 @@ enum class Kind : std::uint8_t {
     Int,    // fits int64
     UInt64, // in [2^63, 2^64): a 64-bit unsigned value (e.g. -1 re-read as unsigned, pytorch#115234)
     Float,
-    Str,    // valid UTF-8 (surrogates allowed, as Python's pickle writes them)
-    Bytes,  // bytes and bytearray
+    Str,   // valid UTF-8 (surrogates allowed, as Python's pickle writes them)
+    Bytes, // bytes and bytearray
     List,
     Tuple,
     Dict,
@@ -52,9 +52,8 @@ public:
 
     // Str or Bytes contents; empty for anything else.
     std::string_view text(const Value& v) const {
-        return v.kind == Kind::Str || v.kind == Kind::Bytes
-                   ? std::string_view(bytes_.data() + v.payload, v.length)
-                   : std::string_view();
+        return v.kind == Kind::Str || v.kind == Kind::Bytes ? std::string_view(bytes_.data() + v.payload, v.length)
+                                                            : std::string_view();
     }
     double real(const Value& v) const;
 

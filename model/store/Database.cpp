@@ -10,8 +10,7 @@
 namespace memviz {
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
-    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
-                                             : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -40,8 +39,7 @@ Database::~Database() {
     if (db_) sqlite3_close_v2(db_);
 }
 
-Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
@@ -63,8 +61,7 @@ void Database::exec(std::string_view sql) {
         std::string msg = err ? err : "unknown error";
         sqlite3_free(err);
         const int code = sqlite3_errcode(db_);
-        if (code == SQLITE_NOTADB)
-            throw StoreError(path_ + ": not a memviz database (not an SQLite file)");
+        if (code == SQLITE_NOTADB) throw StoreError(path_ + ": not a memviz database (not an SQLite file)");
         throw StoreError(path_ + ": " + msg);
     }
 }
@@ -81,13 +78,11 @@ bool Database::checkpoint() {
     return logFrames <= 0 || copied == logFrames;
 }
 
-int Database::userVersion() {
-    return static_cast<int>(queryInt(*this, "PRAGMA user_version").value_or(0));
-}
+int Database::userVersion() { return static_cast<int>(queryInt(*this, "PRAGMA user_version").value_or(0)); }
 
 Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
-    if (sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()),
-                           SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v3(db.handle(), sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr) !=
+        SQLITE_OK)
         db.fail("cannot prepare \"" + std::string(sql.substr(0, 80)) + "\"");
 }
 
@@ -95,8 +90,7 @@ Statement::~Statement() {
     if (stmt_) sqlite3_finalize(stmt_);
 }
 
-Statement::Statement(Statement&& other) noexcept
-    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+Statement::Statement(Statement&& other) noexcept : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
     if (this != &other) {
@@ -121,8 +115,7 @@ Statement& Statement::bind(int index, std::string_view text) {
     return *this;
 }
 Statement& Statement::bindBlob(int index, std::span<const unsigned char> blob) {
-    if (sqlite3_bind_blob64(stmt_, index, blob.data(), blob.size(), SQLITE_STATIC) != SQLITE_OK)
-        db_->fail("bind");
+    if (sqlite3_bind_blob64(stmt_, index, blob.data(), blob.size(), SQLITE_STATIC) != SQLITE_OK) db_->fail("bind");
     return *this;
 }
 Statement& Statement::bindNull(int index) {

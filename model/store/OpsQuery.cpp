@@ -20,8 +20,8 @@ std::unordered_map<std::int64_t, std::string> opNames(Database& db, std::int64_t
     return names;
 }
 
-void accumulate(OpRow& row, std::int64_t allocs, std::int64_t frees, std::int64_t bytesAllocated,
-                std::int64_t bytesFreed, std::int64_t largest) {
+void accumulate(OpRow& row, std::int64_t allocs, std::int64_t frees, std::int64_t bytesAllocated, std::int64_t bytesFreed,
+                std::int64_t largest) {
     row.allocs += allocs;
     row.frees += frees;
     row.bytesAllocated += bytesAllocated;
@@ -36,13 +36,11 @@ std::unordered_map<std::int64_t, OpRow> wholeTrace(Database& db, std::int64_t tr
     if (f.device) s.bind(2, *f.device);
     else s.bindNull(2);
     std::unordered_map<std::int64_t, OpRow> rows;
-    while (s.step())
-        accumulate(rows[s.int64(0)], s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5));
+    while (s.step()) accumulate(rows[s.int64(0)], s.int64(1), s.int64(2), s.int64(3), s.int64(4), s.int64(5));
     return rows;
 }
 
-std::unordered_map<std::int64_t, OpRow> window(Database& db, std::int64_t traceId, const OpsFilter& f,
-                                               const Progress* progress) {
+std::unordered_map<std::int64_t, OpRow> window(Database& db, std::int64_t traceId, const OpsFilter& f, const Progress* progress) {
     const TimeRange r = *f.range;
     Statement s(db, "SELECT t_first, data FROM event_chunks WHERE trace_id = ? AND t_last >= ? ORDER BY t_last, chunk");
     s.bind(1, traceId).bind(2, r.begin);

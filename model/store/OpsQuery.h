@@ -29,12 +29,11 @@ struct OpRow {
 constexpr const char* kNoOpName = "(no operator)";
 
 struct OpsFilter {
-    std::optional<int> device;     // all devices when absent
+    std::optional<int> device;      // all devices when absent
     std::optional<TimeRange> range; // whole trace when absent
 };
 
 // Rows sorted by bytes allocated, largest first.
-std::vector<OpRow> queryOps(Database& db, std::int64_t traceId, const OpsFilter& filter,
-                            const Progress* progress = nullptr);
+std::vector<OpRow> queryOps(Database& db, std::int64_t traceId, const OpsFilter& filter, const Progress* progress = nullptr);
 
 } // namespace memviz

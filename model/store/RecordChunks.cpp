@@ -37,8 +37,8 @@ void RecordChunkWriter::flush() {
     }
     const std::int64_t first = rows_.front(), last = rows_[(n - 1) * columns_];
     const bool full = n == kRecordsPerChunk;
-    writer_.addRecordChunk(kind_, chunk_++, static_cast<std::int64_t>(n), first, last, end,
-                           static_cast<std::int64_t>(columns_), std::move(rows_));
+    writer_.addRecordChunk(kind_, chunk_++, static_cast<std::int64_t>(n), first, last, end, static_cast<std::int64_t>(columns_),
+                           std::move(rows_));
     rows_ = {};
     if (full) rows_.reserve(kRecordsPerChunk * columns_);
 }
@@ -56,7 +56,8 @@ std::size_t readRecordChunks(Database& db, std::int64_t traceId, std::string_vie
     while (s.step()) {
         columns = static_cast<std::size_t>(s.int64(0));
         const std::vector<std::int64_t> rows = decodeRecords(s.blob(1), columns);
-        for (std::size_t i = 0; i + columns <= rows.size(); i += columns) visit(std::span<const std::int64_t>(rows.data() + i, columns));
+        for (std::size_t i = 0; i + columns <= rows.size(); i += columns)
+            visit(std::span<const std::int64_t>(rows.data() + i, columns));
     }
     return columns;
 }

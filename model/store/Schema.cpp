@@ -188,11 +188,7 @@ CREATE TABLE stack_frames (
 
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {
-    {1, kSchemaV1},
-    {1, kIndexesV1},
-    {2, kSchemaV2},
-    {3, kSchemaV3},
-    {4, kSchemaV4},
+    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
 };
 
 // Every statement of one version: the store's own first, then the formats' in registry order.
@@ -238,8 +234,7 @@ void migrateSchema(Database& db, bool readOnly) {
     if (!readOnly) markAsMemvizStore(db);
     if (version == kSchemaVersion) return;
     if (readOnly)
-        throw StoreError(db.path() + ": schema version " + std::to_string(version) +
-                         " needs migrating; open it writable once");
+        throw StoreError(db.path() + ": schema version " + std::to_string(version) + " needs migrating; open it writable once");
     for (int next = version + 1; next <= kSchemaVersion; ++next) {
         const std::vector<const char*> statements = stepStatements(next);
         // A version nobody registers a step for is a mistake in this build, not in the file.

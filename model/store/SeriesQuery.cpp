@@ -118,8 +118,9 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
         return w;
     }
     auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
-    if (!b1) b1 = queryInt(db, "SELECT bucket FROM series_lod WHERE series_id = " + std::to_string(seriesId) +
-                                   " AND level = 1 ORDER BY t_last DESC, bucket DESC LIMIT 1");
+    if (!b1)
+        b1 = queryInt(db, "SELECT bucket FROM series_lod WHERE series_id = " + std::to_string(seriesId) +
+                              " AND level = 1 ORDER BY t_last DESC, bucket DESC LIMIT 1");
     const std::int64_t estimate = (b1.value_or(*b0) - *b0 + 1) * kLodBase;
 
     std::vector<SeriesPoint> pts;

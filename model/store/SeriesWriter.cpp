@@ -14,8 +14,14 @@ void LodBucket::add(std::int64_t t, std::int64_t v) {
     }
     tLast = t;
     vLast = v;
-    if (v < vMin) { vMin = v; tMin = t; }
-    if (v > vMax) { vMax = v; tMax = t; }
+    if (v < vMin) {
+        vMin = v;
+        tMin = t;
+    }
+    if (v > vMax) {
+        vMax = v;
+        tMax = t;
+    }
     ++count;
 }
 
@@ -27,8 +33,14 @@ void LodBucket::merge(const LodBucket& b) {
     }
     tLast = b.tLast;
     vLast = b.vLast;
-    if (b.vMin < vMin) { vMin = b.vMin; tMin = b.tMin; }
-    if (b.vMax > vMax) { vMax = b.vMax; tMax = b.tMax; }
+    if (b.vMin < vMin) {
+        vMin = b.vMin;
+        tMin = b.tMin;
+    }
+    if (b.vMax > vMax) {
+        vMax = b.vMax;
+        tMax = b.tMax;
+    }
     count += b.count;
 }
 

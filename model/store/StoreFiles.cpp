@@ -38,8 +38,8 @@ Database openImportStore(const std::string& store, ImportStore kind) {
 
 } // namespace
 
-OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress,
-                      std::int64_t traceId, ImportStore kind) {
+OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress, std::int64_t traceId,
+                      ImportStore kind) {
     OpenedTrace out;
     if (isStoreFile(path)) {
         Database db(path);

@@ -28,7 +28,7 @@ enum class ImportStore {
 // A store path is used as is (its latest trace, or `traceId` when non-zero). A raw trace is
 // imported into `importStore` unless that store already holds an import of the same file
 // (same path, size and modification time).
-OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress,
-                      std::int64_t traceId = 0, ImportStore kind = ImportStore::Keep);
+OpenedTrace openTrace(const std::string& path, const std::string& importStore, const Progress& progress, std::int64_t traceId = 0,
+                      ImportStore kind = ImportStore::Keep);
 
 } // namespace memviz

@@ -50,8 +50,7 @@ std::optional<TraceRecord> findTrace(Database& db, std::int64_t traceId) {
 
 std::optional<std::int64_t> latestTraceId(Database& db) { return queryInt(db, "SELECT max(id) FROM traces"); }
 
-std::optional<std::int64_t> findImportOf(Database& db, const std::string& sourcePath, std::int64_t size,
-                                         std::int64_t mtimeNs) {
+std::optional<std::int64_t> findImportOf(Database& db, const std::string& sourcePath, std::int64_t size, std::int64_t mtimeNs) {
     Statement s(db, "SELECT max(id) FROM traces WHERE source_path = ? AND source_size = ? AND source_mtime_ns = ?");
     s.bind(1, sourcePath).bind(2, size).bind(3, mtimeNs);
     if (!s.step() || s.isNull(0)) return std::nullopt;

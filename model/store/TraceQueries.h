@@ -68,8 +68,7 @@ std::optional<TraceRecord> findTrace(Database& db, std::int64_t traceId);
 // The most recently imported trace; nullopt for an empty store.
 std::optional<std::int64_t> latestTraceId(Database& db);
 // A trace already imported from this file with the same size and modification time.
-std::optional<std::int64_t> findImportOf(Database& db, const std::string& sourcePath, std::int64_t size,
-                                         std::int64_t mtimeNs);
+std::optional<std::int64_t> findImportOf(Database& db, const std::string& sourcePath, std::int64_t size, std::int64_t mtimeNs);
 
 TraceSummary loadSummary(Database& db, std::int64_t traceId);
 std::vector<std::pair<std::string, std::string>> loadMetadata(Database& db, std::int64_t traceId);

@@ -32,9 +32,7 @@ struct TraceWriter::DeviceState {
 };
 
 TraceWriter::TraceWriter(Database& db, TraceInfo info)
-    : db_(db),
-      info_(std::move(info)),
-      tx_(db),
+    : db_(db), info_(std::move(info)), tx_(db),
       insertEventChunk_(db, "INSERT INTO event_chunks(trace_id, chunk, first_seq, event_count, t_first, t_last, codec, data) "
                             "VALUES (?,?,?,?,?,?,?,?)"),
       insertSeriesChunk_(db, "INSERT INTO series_chunks(series_id, chunk, point_count, t_first, t_last, codec, data) "
@@ -85,12 +83,10 @@ TraceWriter::DeviceState& TraceWriter::deviceState(std::uint16_t device) {
     return *deviceStates_[device];
 }
 
-std::int32_t TraceWriter::name(NameKind kind, std::string_view text) {
-    return names_[static_cast<int>(kind)].intern(text);
-}
+std::int32_t TraceWriter::name(NameKind kind, std::string_view text) { return names_[static_cast<int>(kind)].intern(text); }
 
-std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                                       bool primary, std::string_view style) {
+std::int64_t TraceWriter::createSeries(std::uint16_t device, std::string_view name, std::string_view unit, bool primary,
+                                       std::string_view style) {
     queue_.drain(); // the connection is the worker's while it has jobs
     Statement s(db_, "INSERT INTO series(trace_id, device, name, unit, style) VALUES (?,?,?,?,?)");
     s.bind(1, traceId_).bind(2, static_cast<int>(device)).bind(3, name).bind(4, unit).bind(5, style).run();
@@ -225,9 +221,7 @@ void TraceWriter::warn(std::string_view kind, std::string_view location, std::st
     it->second.count += count;
 }
 
-void TraceWriter::setMetadata(std::string_view key, std::string_view value) {
-    metadata_[std::string(key)] = std::string(value);
-}
+void TraceWriter::setMetadata(std::string_view key, std::string_view value) { metadata_[std::string(key)] = std::string(value); }
 
 void TraceWriter::writeDerivedTables() {
     Statement dev(db_, "INSERT INTO devices(trace_id, device, name) VALUES (?,?,?)");

@@ -34,8 +34,8 @@ struct TraceInfo {
     std::optional<std::int64_t> epochNs;    // source clock at t = 0, when known
     std::optional<std::int64_t> sourceSize; // bytes, to recognise the file again
     std::optional<std::int64_t> sourceMtimeNs;
-    std::string timeKind = "time";          // "time" (ns), "index" (event number), or the
-                                            // x unit of a profiler: "instructions", "bytes"
+    std::string timeKind = "time"; // "time" (ns), "index" (event number), or the
+                                   // x unit of a profiler: "instructions", "bytes"
     // Fill this existing trace row instead of inserting one: a live recording's row exists
     // from its first moment and is finalised into the ordinary shape (formats/live/LiveFinalizer).
     std::optional<std::int64_t> adoptTraceId;
@@ -70,8 +70,8 @@ public:
     // A series of (time, value) points. The primary series of a device is the one its
     // summary (peak, final bytes) is computed from: live allocated bytes.
     // `style` says how the timeline draws it: "" (a step line) or kSeriesStacked.
-    std::int64_t createSeries(std::uint16_t device, std::string_view name, std::string_view unit,
-                              bool primary, std::string_view style = "");
+    std::int64_t createSeries(std::uint16_t device, std::string_view name, std::string_view unit, bool primary,
+                              std::string_view style = "");
     void addPoint(std::int64_t seriesId, std::int64_t timeNs, std::int64_t value);
     // How the timeline draws a series ("" = step line, kSeriesStacked = stacked area).
     void setSeriesStyle(std::int64_t seriesId, std::string_view style);
@@ -88,8 +88,8 @@ public:
     // A thread index for a label (e.g. "pid 12 tid 34"), in order of first appearance.
     std::int32_t thread(std::string_view label);
     // A chunk of fixed-width records (see RecordChunks.h); encoded and written on the worker.
-    void addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,
-                        std::int64_t tLast, std::int64_t tEnd, std::int64_t columns, std::vector<std::int64_t> rows);
+    void addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst, std::int64_t tLast,
+                        std::int64_t tEnd, std::int64_t columns, std::vector<std::int64_t> rows);
     // Bulk rows for a relational table: `insertSql` with `columns` placeholders, all integers
     // (RowAppender::kNull for NULL). The appender lives as long as the writer.
     RowAppender& appender(std::string_view insertSql, int columns);

@@ -23,8 +23,9 @@ ActiveLayout layoutActiveMemory(const std::vector<ActiveSpan>& spans, std::size_
     std::vector<std::size_t> bySize(spans.size());
     std::iota(bySize.begin(), bySize.end(), std::size_t{0});
     const std::size_t banded = std::min(maxBands, spans.size());
-    std::partial_sort(bySize.begin(), bySize.begin() + static_cast<std::ptrdiff_t>(banded), bySize.end(),
-                      [&](std::size_t a, std::size_t b) { return spans[a].size != spans[b].size ? spans[a].size > spans[b].size : a < b; });
+    std::partial_sort(
+        bySize.begin(), bySize.begin() + static_cast<std::ptrdiff_t>(banded), bySize.end(),
+        [&](std::size_t a, std::size_t b) { return spans[a].size != spans[b].size ? spans[a].size > spans[b].size : a < b; });
     std::vector<bool> hasBand(spans.size(), false);
     for (std::size_t i = 0; i < banded; ++i) hasBand[bySize[i]] = true;
     out.smallestBand = banded > 0 ? spans[bySize[banded - 1]].size : 0;
@@ -41,7 +42,7 @@ ActiveLayout layoutActiveMemory(const std::vector<ActiveSpan>& spans, std::size_
     }
     std::stable_sort(events.begin(), events.end(), [](const LayoutEvent& a, const LayoutEvent& b) { return a.seq < b.seq; });
 
-    std::vector<std::size_t> stack;        // indexes into out.bands, bottom first
+    std::vector<std::size_t> stack; // indexes into out.bands, bottom first
     std::vector<std::size_t> bandOf(spans.size(), 0);
     std::int64_t total = 0, summarised = 0;
     const auto note = [&](std::int64_t x) {
@@ -84,8 +85,9 @@ ActiveLayout layoutActiveMemory(const std::vector<ActiveSpan>& spans, std::size_
 
 std::int64_t bandOffsetAt(const ActiveBand& band, std::int64_t x) {
     // The last point at or before x (points are in x order).
-    const auto after = std::upper_bound(band.bottom.begin(), band.bottom.end(), x,
-                                        [](std::int64_t v, const std::pair<std::int64_t, std::int64_t>& p) { return v < p.first; });
+    const auto after = std::upper_bound(
+        band.bottom.begin(), band.bottom.end(), x,
+        [](std::int64_t v, const std::pair<std::int64_t, std::int64_t>& p) { return v < p.first; });
     return after == band.bottom.begin() ? band.bottom.front().second : std::prev(after)->second;
 }
 

@@ -14,9 +14,9 @@ namespace memviz {
 
 // One allocation on the axis of the view (time in ns, or the entry index).
 struct ActiveSpan {
-    std::int64_t allocSeq = -1;            // entry of the allocation; -1: alive before the trace began
-    std::optional<std::int64_t> freeSeq;   // entry of the free; none: alive at the end
-    std::int64_t xAlloc = 0, xFree = 0;    // where they are on the axis (xFree: the end when alive at the end)
+    std::int64_t allocSeq = -1;          // entry of the allocation; -1: alive before the trace began
+    std::optional<std::int64_t> freeSeq; // entry of the free; none: alive at the end
+    std::int64_t xAlloc = 0, xFree = 0;  // where they are on the axis (xFree: the end when alive at the end)
     std::int64_t size = 0;
 };
 
@@ -35,11 +35,11 @@ struct ActiveSummaryPoint {
 };
 
 struct ActiveLayout {
-    std::vector<ActiveBand> bands;             // in allocation order
-    std::vector<ActiveSummaryPoint> summary;   // a step line, one point per change
-    std::size_t summarisedCount = 0;           // allocations in the summary
-    std::int64_t smallestBand = 0;             // allocations of this size and more have a band
-    std::int64_t maxTotal = 0;                 // the highest point of the stack
+    std::vector<ActiveBand> bands;           // in allocation order
+    std::vector<ActiveSummaryPoint> summary; // a step line, one point per change
+    std::size_t summarisedCount = 0;         // allocations in the summary
+    std::int64_t smallestBand = 0;           // allocations of this size and more have a band
+    std::int64_t maxTotal = 0;               // the highest point of the stack
 };
 
 // Lays out `spans`, giving the `maxBands` largest a band each (ties: the earlier one).

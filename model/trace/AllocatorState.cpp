@@ -91,8 +91,8 @@ AllocatorState reconstructState(std::span<const FinalSegment> segments, std::spa
         case EventKind::Alloc: live.erase(e.address); break;
         case EventKind::Free:
             if (e.flags & kFlagUnmatched) break;
-            live[e.address] = StateBlock{e.address, e.size, e.size, e.stack,
-                                         legacyFrees ? StateBlockKind::Allocated : StateBlockKind::PendingFree, true};
+            live[e.address] = StateBlock{
+                e.address, e.size, e.size, e.stack, legacyFrees ? StateBlockKind::Allocated : StateBlockKind::PendingFree, true};
             break;
         case EventKind::FreeRequested:
             if (const auto b = live.find(e.address); b != live.end()) b->second.kind = StateBlockKind::Allocated;

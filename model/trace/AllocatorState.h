@@ -23,7 +23,7 @@ struct StateBlock {
     std::int64_t requestedSize = 0; // bytes asked for
     std::int32_t stack = kNoName;
     StateBlockKind kind = StateBlockKind::Allocated;
-    bool sizeFromTrace = false;     // size is the requested size (the trace has no rounding)
+    bool sizeFromTrace = false; // size is the requested size (the trace has no rounding)
 };
 
 struct StateSegment {
@@ -34,8 +34,8 @@ struct StateSegment {
     bool expandable = false;
     std::vector<StateBlock> blocks; // allocated and pending-free blocks, by address; the rest is free
 
-    std::int64_t usedBytes() const;    // sum of block sizes
-    std::int64_t largestFree() const;  // largest gap between blocks
+    std::int64_t usedBytes() const;   // sum of block sizes
+    std::int64_t largestFree() const; // largest gap between blocks
 };
 
 // Figures of a state (docs/formats-snapshot.md).

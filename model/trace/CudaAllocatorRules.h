@@ -7,12 +7,12 @@
 
 namespace memviz::cuda_allocator {
 
-inline constexpr std::int64_t kMinBlockSize = 512;        // every request rounds up to this
-inline constexpr std::int64_t kSmallSize = 1 << 20;       // up to 1 MiB: the small pool
-inline constexpr std::int64_t kSmallBuffer = 2 << 20;     // the small pool's segments
-inline constexpr std::int64_t kMinLargeAlloc = 10 << 20;  // under 10 MiB: a kLargeBuffer segment
+inline constexpr std::int64_t kMinBlockSize = 512;       // every request rounds up to this
+inline constexpr std::int64_t kSmallSize = 1 << 20;      // up to 1 MiB: the small pool
+inline constexpr std::int64_t kSmallBuffer = 2 << 20;    // the small pool's segments
+inline constexpr std::int64_t kMinLargeAlloc = 10 << 20; // under 10 MiB: a kLargeBuffer segment
 inline constexpr std::int64_t kLargeBuffer = 20 << 20;
-inline constexpr std::int64_t kRoundLarge = 2 << 20;      // larger segments round up to this
+inline constexpr std::int64_t kRoundLarge = 2 << 20; // larger segments round up to this
 
 // A request rounded up to the block size (sizes too large to round are returned as they are).
 constexpr std::int64_t roundSize(std::int64_t bytes) {

@@ -23,8 +23,8 @@ constexpr std::uint8_t kLastEventKind = 9;
 
 enum EventFlags : std::uint8_t {
     kFlagNone = 0,
-    kFlagUnmatched = 1, // a free with no live allocation at its address (size 0)
-    kFlagImplicit = 2,  // a free memviz inferred (an alloc reused a live address)
+    kFlagUnmatched = 1,   // a free with no live allocation at its address (size 0)
+    kFlagImplicit = 2,    // a free memviz inferred (an alloc reused a live address)
     kFlagPreexisting = 4, // a free of an allocation made before the trace began (counted in a baseline)
 };
 

@@ -10,8 +10,8 @@ void LiveBytesTracker::ensure(std::uint16_t device) {
     }
 }
 
-std::optional<LiveBytesTracker::Block> LiveBytesTracker::alloc(std::uint16_t device, std::int64_t address,
-                                                                std::int64_t size, std::int32_t op) {
+std::optional<LiveBytesTracker::Block> LiveBytesTracker::alloc(std::uint16_t device, std::int64_t address, std::int64_t size,
+                                                               std::int32_t op) {
     ensure(device);
     const auto previous = blocks_[device].put(address, Block{size, op});
     live_[device] += size - (previous ? previous->size : 0);

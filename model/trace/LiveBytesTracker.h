@@ -25,9 +25,7 @@ public:
     std::optional<Block> free(std::uint16_t device, std::int64_t address);
 
     std::int64_t live(std::uint16_t device) const { return device < live_.size() ? live_[device] : 0; }
-    std::size_t liveBlocks(std::uint16_t device) const {
-        return device < blocks_.size() ? blocks_[device].size() : 0;
-    }
+    std::size_t liveBlocks(std::uint16_t device) const { return device < blocks_.size() ? blocks_[device].size() : 0; }
 
 private:
     void ensure(std::uint16_t device);

@@ -24,7 +24,6 @@ int markIndex(const Estimate& e, const char* name) {
     return -1;
 }
 
-
 } // namespace
 
 std::int64_t modelOutputBytes(const ResolvedModel& model, const EstimateOptions& o) {
@@ -53,8 +52,7 @@ FreeingSavings freeingSavings(const ResolvedModel& model, EstimateOptions o) {
     // set_to_none=False: every sample holds all gradients.
     if (const TimelineSample* end = atMark(e, "backward end")) s.gradientBytes = cat(*end, Category::Gradients);
     std::int64_t zeroed = 0;
-    for (const TimelineSample& t : e.timeline)
-        zeroed = std::max(zeroed, t.bytes - cat(t, Category::Gradients) + s.gradientBytes);
+    for (const TimelineSample& t : e.timeline) zeroed = std::max(zeroed, t.bytes - cat(t, Category::Gradients) + s.gradientBytes);
     s.zeroedGradsPeakBytes = std::max(zeroed, e.peakBytes);
     s.setToNoneSavedBytes = s.zeroedGradsPeakBytes - e.peakBytes;
 

@@ -18,11 +18,11 @@ namespace memviz::workshop {
 struct FreeingSavings {
     std::int64_t peakBytes = 0; // the step as simulated (del, set_to_none, no_grad all done right)
 
-    std::int64_t outputBytes = 0;       // the model output of one step (logits)
+    std::int64_t outputBytes = 0; // the model output of one step (logits)
     std::int64_t keptOutputPeakBytes = 0;
-    std::int64_t delSavedBytes = 0;     // keptOutputPeak - peak
+    std::int64_t delSavedBytes = 0; // keptOutputPeak - peak
 
-    std::int64_t gradientBytes = 0;     // all .grad tensors
+    std::int64_t gradientBytes = 0; // all .grad tensors
     std::int64_t zeroedGradsPeakBytes = 0;
     std::int64_t setToNoneSavedBytes = 0;
 

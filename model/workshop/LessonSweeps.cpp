@@ -15,9 +15,7 @@ std::int64_t Footprint::modelStateBytes() const {
 
 std::int64_t Footprint::persistentBytes() const { return at(Category::Parameters) + at(Category::OptimizerState); }
 
-std::int64_t Footprint::batchBytes() const {
-    return at(Category::Activations) + at(Category::Input) + at(Category::Temporaries);
-}
+std::int64_t Footprint::batchBytes() const { return at(Category::Activations) + at(Category::Input) + at(Category::Temporaries); }
 
 Footprint footprint(const Estimate& e, std::int64_t batch) {
     return {batch, e.peakBytes, e.breakdown, e.peakPhase, e.parameterBytes};
@@ -35,7 +33,8 @@ std::vector<std::int64_t> batchSteps(std::int64_t maxBatch) {
     return out;
 }
 
-std::vector<Footprint> batchSweep(const ResolvedModel& model, const EstimateOptions& base, const std::vector<std::int64_t>& batches) {
+std::vector<Footprint> batchSweep(const ResolvedModel& model, const EstimateOptions& base,
+                                  const std::vector<std::int64_t>& batches) {
     std::vector<Footprint> out;
     for (std::int64_t b : batches) {
         EstimateOptions o = base;
@@ -52,7 +51,7 @@ std::vector<DTypeRow> dtypeComparison(const ResolvedModel& model, const Estimate
         bool amp;
     };
     const Choice choices[] = {{"fp64", DType::F64, false}, {"fp32", DType::F32, false}, {"bf16", DType::BF16, false},
-                              {"fp16", DType::F16, false}, {"amp", DType::F32, true},    {"int8", DType::I8, false}};
+                              {"fp16", DType::F16, false}, {"amp", DType::F32, true},   {"int8", DType::I8, false}};
     std::vector<DTypeRow> out;
     for (const Choice& c : choices) {
         DTypeRow row{c.id, c.dtype, c.amp, c.dtype != DType::I8};
@@ -73,8 +72,8 @@ std::vector<DTypeRow> dtypeComparison(const ResolvedModel& model, const Estimate
 }
 
 std::vector<OptimizerRow> optimizerComparison(const ResolvedModel& model, const EstimateOptions& base) {
-    const OptimizerKind kinds[] = {OptimizerKind::Sgd,   OptimizerKind::Momentum, OptimizerKind::Adam, OptimizerKind::AdamW,
-                                   OptimizerKind::Adagrad, OptimizerKind::RMSprop, OptimizerKind::Lbfgs};
+    const OptimizerKind kinds[] = {OptimizerKind::Sgd,     OptimizerKind::Momentum, OptimizerKind::Adam, OptimizerKind::AdamW,
+                                   OptimizerKind::Adagrad, OptimizerKind::RMSprop,  OptimizerKind::Lbfgs};
     const int element = elementSize(base.amp ? DType::F32 : base.dtype);
     std::vector<OptimizerRow> out;
     for (OptimizerKind k : kinds) {

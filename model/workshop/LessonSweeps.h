@@ -41,7 +41,7 @@ std::vector<Footprint> batchSweep(const costmodel::ResolvedModel& model, const c
                                   const std::vector<std::int64_t>& batches);
 
 struct DTypeRow {
-    std::string id;   // "fp32", "bf16", "fp16", "fp64", "amp", "int8"
+    std::string id; // "fp32", "bf16", "fp16", "fp64", "amp", "int8"
     costmodel::DType dtype = costmodel::DType::F32;
     bool amp = false;
     bool training = true; // int8 is inference only
@@ -62,8 +62,8 @@ struct OptimizerRow {
 std::vector<OptimizerRow> optimizerComparison(const costmodel::ResolvedModel& model, const costmodel::EstimateOptions& base);
 
 struct CheckpointRow {
-    int segments = 1;         // K of checkpoint_sequential (1: no checkpointing)
-    int recomputedLayers = 0; // run twice: (K - 1) * (n / K)
+    int segments = 1;           // K of checkpoint_sequential (1: no checkpointing)
+    int recomputedLayers = 0;   // run twice: (K - 1) * (n / K)
     double recomputedShare = 0; // of the n top-level layers
     Footprint footprint;
 };

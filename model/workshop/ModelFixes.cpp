@@ -18,9 +18,12 @@ ModelFixes modelFixes(const ResolvedModel& model, const EstimateOptions& base) {
         const char* id;
         const char* lesson;
     };
-    static constexpr Named kNames[] = {{"batch/2", "smaller-batch", "batch-size"},  {"bf16", "bf16", "dtype"},
-                                       {"amp", "mixed-precision", "mixed-precision"}, {"sgd", "lighter-optimizer", "optimizers"},
-                                       {"checkpoint sqrt", "checkpointing", "checkpointing"}, {"inference", "no-grad", "freeing"}};
+    static constexpr Named kNames[] = {{"batch/2", "smaller-batch", "batch-size"},
+                                       {"bf16", "bf16", "dtype"},
+                                       {"amp", "mixed-precision", "mixed-precision"},
+                                       {"sgd", "lighter-optimizer", "optimizers"},
+                                       {"checkpoint sqrt", "checkpointing", "checkpointing"},
+                                       {"inference", "no-grad", "freeing"}};
     for (const KnobChange& c : knobChanges(model, base)) {
         const auto named = std::find_if(std::begin(kNames), std::end(kNames), [&](const Named& n) { return c.knob == n.knob; });
         if (named == std::end(kNames)) continue;

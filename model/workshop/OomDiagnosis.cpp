@@ -8,8 +8,7 @@ namespace memviz::workshop {
 namespace {
 
 bool usesCachingAllocatorSegments(const OomMessage& m) {
-    return (m.form == OomForm::GpuSemicolons || m.form == OomForm::GpuSentences) &&
-           (m.backend == "CUDA" || m.backend == "HIP");
+    return (m.form == OomForm::GpuSemicolons || m.form == OomForm::GpuSentences) && (m.backend == "CUDA" || m.backend == "HIP");
 }
 
 void tensorRange(const OomMessage& m, OomDiagnosis& d) {
@@ -105,8 +104,7 @@ OomDiagnosis diagnose(const OomMessage& m) {
         }
         break;
     case OomForm::GpuNoNumbers:
-    case OomForm::Unrecognized:
-        break;
+    case OomForm::Unrecognized: break;
     }
     return d;
 }

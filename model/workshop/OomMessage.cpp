@@ -246,7 +246,7 @@ void parseSentences(const Text& t, std::size_t from, OomMessage& m, std::size_t&
         if (unallocated) {
             m.reservedUnallocated = unallocated->size;
             last = std::max(last, t.find("unallocated", unallocated->end) == npos ? unallocated->end
-                                                                                   : t.find("unallocated", unallocated->end) + 11);
+                                                                                  : t.find("unallocated", unallocated->end) + 11);
             PrintedSize r;
             r.bytes = m.allocated->bytes + unallocated->size.bytes;
             r.low = m.allocated->low + unallocated->size.low;

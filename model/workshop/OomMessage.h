@@ -60,12 +60,12 @@ struct OomMessage {
     std::optional<PrintedSize> total, free, allocated, reserved, reservedUnallocated, allowed, privatePools;
     std::optional<PrintedSize> otherAllocations; // MPS "other allocations"
     std::vector<ProcessMemory> processes;
-    int errorCode = 0;      // POSIX errno (12: ENOMEM)
-    std::string errorText;  // "Cannot allocate memory"
-    bool buyNewRam = false; // the old CPU messages' advice
+    int errorCode = 0;                       // POSIX errno (12: ENOMEM)
+    std::string errorText;                   // "Cannot allocate memory"
+    bool buyNewRam = false;                  // the old CPU messages' advice
     bool suggestsExpandableSegments = false; // the message itself names expandable_segments
     bool suggestsMaxSplitSize = false;       // ... or max_split_size_mb (1.10-2.0)
-    std::string excerpt;    // the recognised message, whitespace collapsed
+    std::string excerpt;                     // the recognised message, whitespace collapsed
 
     bool recognized() const { return form != OomForm::Unrecognized; }
     bool isGpu() const { return backend != "CPU" && !backend.empty(); }

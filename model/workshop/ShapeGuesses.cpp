@@ -9,8 +9,8 @@ namespace memviz::workshop {
 namespace {
 
 // Image sides in rough order of how often they appear in tutorials and models.
-constexpr std::int64_t kImageSides[] = {224, 256, 512, 128, 32, 28, 64, 96, 384, 1024, 40, 299,
-                                        448, 48, 80, 160, 192, 320, 640, 768, 2048, 4096};
+constexpr std::int64_t kImageSides[] = {224, 256, 512, 128, 32,  28,  64,  96,  384, 1024, 40,
+                                        299, 448, 48,  80,  160, 192, 320, 640, 768, 2048, 4096};
 constexpr std::int64_t kChannels[] = {3, 1};
 constexpr std::int64_t kHidden[] = {768, 1024, 4096, 512, 2048, 5120, 8192};
 constexpr std::int64_t kSequence[] = {512, 1024, 2048, 4096, 128, 256, 8192};
@@ -61,7 +61,7 @@ std::vector<ShapeGuess> guessShapes(std::int64_t low, std::int64_t high, std::si
         for (std::size_t i = 0; i < images.size() && i < 2; ++i) add(images[i], ShapeFamily::ImageBatch);
         if (images.size() > 2) {
             auto largest = std::max_element(images.begin() + 2, images.end(),
-                                             [](const Dims& a, const Dims& b) { return a[2] < b[2]; });
+                                            [](const Dims& a, const Dims& b) { return a[2] < b[2]; });
             if ((*largest)[2] > std::max(images[0][2], images[1][2])) add(*largest, ShapeFamily::ImageBatch);
         }
         bool tokens = false;

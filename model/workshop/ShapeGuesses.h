@@ -16,7 +16,7 @@ enum class ShapeFamily { ImageBatch, TokenActivations, AttentionScores, SquareMa
 
 struct ShapeGuess {
     Dims dims;
-    std::string dtype;   // "float32"; "float16" also stands for bfloat16
+    std::string dtype; // "float32"; "float16" also stands for bfloat16
     int elementBytes = 4;
     std::int64_t bytes = 0;
     ShapeFamily family = ShapeFamily::Vector;

@@ -133,8 +133,9 @@ public:
         case StrideOp::View:
         case StrideOp::Reshape: {
             auto shape = inferShape(s.shape, product(in.shape));
-            if (!shape) return fail(step, "shape '[" + dimsText(s.shape) + "]' is invalid for input of size " +
-                                              std::to_string(product(in.shape)));
+            if (!shape)
+                return fail(step, "shape '[" + dimsText(s.shape) + "]' is invalid for input of size " +
+                                      std::to_string(product(in.shape)));
             auto strides = viewStrides(in.shape, in.strides, *shape);
             if (strides) {
                 out.shape = *shape;
@@ -181,8 +182,7 @@ public:
             shares = false;
             break;
         case StrideOp::Create:
-        case StrideOp::Delete:
-            break;
+        case StrideOp::Delete: break;
         }
         bind(s.name, out, step);
         return finish(step, out, shares);

@@ -41,8 +41,8 @@ enum class StrideOp {
 struct StrideStatement {
     StrideOp op = StrideOp::Create;
     std::string name, source;
-    Dims shape;              // Create, View, Reshape
-    int dim0 = 0, dim1 = 1;  // Transpose; Slice uses dim0
+    Dims shape;                                 // Create, View, Reshape
+    int dim0 = 0, dim1 = 1;                     // Transpose; Slice uses dim0
     std::int64_t start = 0, stop = 0, step = 1; // Slice
 };
 
@@ -70,9 +70,9 @@ inline StrideStatement del(std::string name) { return {StrideOp::Delete, std::mo
 } // namespace stmt
 
 struct StrideStep {
-    std::string code;          // the statement in PyTorch syntax
+    std::string code;                 // the statement in PyTorch syntax
     std::optional<TensorMeta> result; // absent for del and errors
-    bool sharesStorage = false;   // the result is a view of `source`'s storage
+    bool sharesStorage = false;       // the result is a view of `source`'s storage
     bool contiguous = false;
     std::int64_t allocatedBytes = 0; // new storage this step allocated
     std::int64_t freedBytes = 0;     // storage released (del of the last reference)

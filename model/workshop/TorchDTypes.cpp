@@ -8,10 +8,10 @@ namespace memviz::workshop {
 
 const std::vector<TorchDType>& torchDTypes() {
     static const std::vector<TorchDType> types = {
-        {"float32", "float", 4, true},   {"float16", "half", 2, true},  {"bfloat16", "", 2, true},
-        {"float64", "double", 8, true},  {"int64", "long", 8, false},   {"int32", "int", 4, false},
-        {"int16", "short", 2, false},    {"int8", "", 1, false},        {"uint8", "", 1, false},
-        {"bool", "", 1, false},          {"complex64", "cfloat", 8, true},
+        {"float32", "float", 4, true},  {"float16", "half", 2, true},     {"bfloat16", "", 2, true},
+        {"float64", "double", 8, true}, {"int64", "long", 8, false},      {"int32", "int", 4, false},
+        {"int16", "short", 2, false},   {"int8", "", 1, false},           {"uint8", "", 1, false},
+        {"bool", "", 1, false},         {"complex64", "cfloat", 8, true},
     };
     return types;
 }

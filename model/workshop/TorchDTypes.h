@@ -10,9 +10,9 @@
 namespace memviz::workshop {
 
 struct TorchDType {
-    const char* name;     // "float32": the canonical torch.<name>
-    const char* alias;    // "float" (torch.float), or "" when there is none
-    int bytes;            // element size
+    const char* name;  // "float32": the canonical torch.<name>
+    const char* alias; // "float" (torch.float), or "" when there is none
+    int bytes;         // element size
     bool floating;
 };
 

@@ -8,7 +8,6 @@
 int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     const QMimeDatabase db;
-    for (int i = 1; i < argc; ++i)
-        std::printf("%s\n", qPrintable(db.mimeTypeForFile(QString::fromLocal8Bit(argv[i])).name()));
+    for (int i = 1; i < argc; ++i) std::printf("%s\n", qPrintable(db.mimeTypeForFile(QString::fromLocal8Bit(argv[i])).name()));
     return 0;
 }

@@ -98,7 +98,8 @@ void BatchSizeLesson::refresh() {
            "backward pass or in the optimizer step."));
 
     tradeOff_->clear();
-    tradeOff_->setHorizontalHeaderLabels({QString(), tr("small batch (%1)").arg(one.batch), tr("large batch (%1)").arg(most.batch)});
+    tradeOff_->setHorizontalHeaderLabels(
+        {QString(), tr("small batch (%1)").arg(one.batch), tr("large batch (%1)").arg(most.batch)});
     const QStringList memory = {tr("memory at the peak"), bytesText(double(one.peakBytes)), bytesText(double(most.peakBytes))};
     const QStringList speed = {tr("speed"), tr("slower: many small steps keep the hardware half idle"),
                                tr("faster per sample, until the device is saturated")};

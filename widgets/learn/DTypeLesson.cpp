@@ -65,7 +65,9 @@ void DTypeLesson::refresh() {
         showError(e);
         return;
     }
-    const auto find = [&](const char* id) { return *std::find_if(rows.begin(), rows.end(), [&](const DTypeRow& r) { return r.id == id; }); };
+    const auto find = [&](const char* id) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const DTypeRow& r) { return r.id == id; });
+    };
     const DTypeRow fp32 = find("fp32"), bf16 = find("bf16"), amp = find("amp"), int8 = find("int8");
     resultLabel()->setText(tr("%1, batch %2: training in float32 peaks at <b>%3</b>, in bfloat16 at <b>%4</b> (%5% of it), with "
                               "AMP at <b>%6</b>. Inference: %7 in float32, %8 with int8 weights.")
@@ -77,8 +79,8 @@ void DTypeLesson::refresh() {
                                     bytesText(double(int8.inferencePeakBytes))));
 
     table_->clear();
-    table_->setHorizontalHeaderLabels({tr("type"), tr("bytes"), tr("epsilon"), tr("largest"), tr("decimal digits"),
-                                       tr("weights"), tr("training peak"), tr("inference peak")});
+    table_->setHorizontalHeaderLabels({tr("type"), tr("bytes"), tr("epsilon"), tr("largest"), tr("decimal digits"), tr("weights"),
+                                       tr("training peak"), tr("inference peak")});
     QStringList labels;
     QVector<double> train, infer;
     double largest = 0;
@@ -119,7 +121,8 @@ void DTypeLesson::refresh() {
         left << i + 1 - 0.2;
         right << i + 1 + 0.2;
     }
-    for (auto [values, keys, name, colour] : {std::tuple{train, left, tr("training step"), 0}, std::tuple{infer, right, tr("inference"), 1}}) {
+    for (auto [values, keys, name, colour] :
+         {std::tuple{train, left, tr("training step"), 0}, std::tuple{infer, right, tr("inference"), 1}}) {
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
         bars->setName(name);
         bars->setWidth(0.38);

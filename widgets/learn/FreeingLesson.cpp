@@ -9,8 +9,8 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
-#include "widgets/learn/LessonCharts.h"
 #include "widgets/CostModelLabels.h"
+#include "widgets/learn/LessonCharts.h"
 #include "workshop/FreeingSavings.h"
 #include "workshop/LessonSweeps.h"
 
@@ -60,8 +60,8 @@ void FreeingLesson::refresh() {
         std::int64_t saved, peakWithout;
     };
     const std::vector<Row> rows = {
-        {QStringLiteral("del out, loss"),
-         tr("the previous step's output and loss live through the next forward pass"), s.delSavedBytes, s.keptOutputPeakBytes},
+        {QStringLiteral("del out, loss"), tr("the previous step's output and loss live through the next forward pass"),
+         s.delSavedBytes, s.keptOutputPeakBytes},
         {QStringLiteral("optimizer.zero_grad(set_to_none=True)"),
          tr("zeroed gradients stay allocated through the forward and backward passes"), s.setToNoneSavedBytes,
          s.zeroedGradsPeakBytes},
@@ -80,9 +80,9 @@ void FreeingLesson::refresh() {
         const Row& r = rows[i];
         const int row = int(i);
         // A habit that saves nothing here does not matter at the peak: it falls in another phase.
-        const QString without = r.saved > 0 ? r.without
-                                            : tr("%1 (nothing at the peak here: the peak is in the %2 phase)")
-                                                  .arg(r.without, phaseLabel(peakPhase));
+        const QString without =
+            r.saved > 0 ? r.without
+                        : tr("%1 (nothing at the peak here: the peak is in the %2 phase)").arg(r.without, phaseLabel(peakPhase));
         setCell(table_, row, 0, r.code, r.code);
         setCell(table_, row, 1, bytesText(double(r.saved)), qint64(r.saved));
         setCell(table_, row, 2, bytesText(double(r.peakWithout)), qint64(r.peakWithout));

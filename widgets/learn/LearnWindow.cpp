@@ -18,16 +18,15 @@
 #include "widgets/learn/FreeingLesson.h"
 #include "widgets/learn/Lesson.h"
 #include "widgets/learn/MixedPrecisionLesson.h"
-#include "widgets/learn/OptimizerLesson.h"
 #include "widgets/learn/OomDecoderPage.h"
+#include "widgets/learn/OptimizerLesson.h"
 #include "widgets/learn/SparseLesson.h"
 #include "widgets/learn/TensorSizeLesson.h"
 #include "widgets/learn/ViewsLesson.h"
 
 namespace memviz {
 
-LearnWindow::LearnWindow(QWidget* parent)
-    : QMainWindow(parent), list_(new QListWidget(this)), pages_(new QStackedWidget(this)) {
+LearnWindow::LearnWindow(QWidget* parent) : QMainWindow(parent), list_(new QListWidget(this)), pages_(new QStackedWidget(this)) {
     setWindowFlag(Qt::Window);
     setWindowTitle(tr("memviz – Learn"));
     setObjectName(QStringLiteral("LearnWindow"));
@@ -66,8 +65,8 @@ LearnWindow::~LearnWindow() = default;
 
 void LearnWindow::addLesson(Lesson* lesson) {
     const bool isDecoder = lesson == decoder_;
-    const QString label =
-        isDecoder ? lesson->shortTitle() : QStringLiteral("%1. %2").arg(lessons_.size() + 1).arg(lesson->shortTitle());
+    const QString label = isDecoder ? lesson->shortTitle()
+                                    : QStringLiteral("%1. %2").arg(lessons_.size() + 1).arg(lesson->shortTitle());
     auto* item = new QListWidgetItem(label, list_);
     item->setData(Qt::UserRole, lesson->id());
     item->setToolTip(lesson->title());

@@ -8,9 +8,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QStyle>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -22,8 +22,8 @@ namespace memviz {
 
 Lesson::Lesson(QWidget* parent)
     : QWidget(parent), layout_(new QVBoxLayout(this)), title_(new QLabel(this)),
-      whatIfButton_(new QPushButton(tr("Open in the What-If Panel"), this)), intro_(new QLabel(this)),
-      controls_(new QVBoxLayout), result_(new QLabel(this)), body_(new QSplitter(Qt::Horizontal, this)) {
+      whatIfButton_(new QPushButton(tr("Open in the What-If Panel"), this)), intro_(new QLabel(this)), controls_(new QVBoxLayout),
+      result_(new QLabel(this)), body_(new QSplitter(Qt::Horizontal, this)) {
     title_->setWordWrap(true);
     intro_->setWordWrap(true);
     intro_->setTextFormat(Qt::RichText);
@@ -174,7 +174,9 @@ void Lesson::fitTables() {
     if (at < 0 || sizes.value(at) >= wanted) return;
     int spare = 0;
     for (int i = 0; i < body_->count(); ++i)
-        if (i != at) spare += std::max(0, sizes[i] - std::max(body_->widget(i)->minimumSizeHint().width(), body_->widget(i)->minimumWidth()));
+        if (i != at)
+            spare += std::max(0,
+                              sizes[i] - std::max(body_->widget(i)->minimumSizeHint().width(), body_->widget(i)->minimumWidth()));
     int grow = std::min(wanted - sizes[at], spare);
     if (grow <= 0) return;
     sizes[at] += grow;

@@ -43,7 +43,7 @@ void drawFootprintBars(QCustomPlot* plot, const std::vector<workshop::Footprint>
     for (const auto& f : bars) largest = std::max(largest, double(f.peakBytes));
     const ScaledUnit unit = unitFor(largest);
     // Bottom to top, one colour each.
-    const Category layers[] = {Category::Parameters, Category::Gradients, Category::OptimizerState, Category::Input,
+    const Category layers[] = {Category::Parameters,  Category::Gradients,   Category::OptimizerState, Category::Input,
                                Category::Activations, Category::Temporaries, Category::Overhead};
     QCPBars* below = nullptr;
     int colour = 0;

@@ -13,12 +13,10 @@ QColor LessonStyle::grid() const { return highContrast ? QColor(110, 110, 110) :
 QColor LessonStyle::accent() const { return highContrast ? QColor(255, 255, 0) : QColor(200, 30, 30); }
 
 QColor LessonStyle::series(int index) const {
-    static const QColor normal[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194),
-                                    QColor(127, 127, 127), QColor(188, 189, 34)};
-    static const QColor contrast[] = {QColor(0, 255, 255), QColor(255, 170, 0), QColor(0, 255, 0),
-                                      QColor(255, 80, 255), QColor(255, 255, 255), QColor(255, 110, 110),
-                                      QColor(170, 170, 170), QColor(170, 255, 120)};
+    static const QColor normal[] = {QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),   QColor(148, 103, 189),
+                                    QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34)};
+    static const QColor contrast[] = {QColor(0, 255, 255),   QColor(255, 170, 0),   QColor(0, 255, 0),     QColor(255, 80, 255),
+                                      QColor(255, 255, 255), QColor(255, 110, 110), QColor(170, 170, 170), QColor(170, 255, 120)};
     const auto n = static_cast<int>(std::size(normal));
     const int i = ((index % n) + n) % n;
     return highContrast ? contrast[i] : normal[i];

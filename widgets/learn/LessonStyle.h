@@ -22,11 +22,11 @@ struct LessonStyle {
     QColor background() const;
     QColor foreground() const;
     QColor grid() const;
-    QColor accent() const;        // markers: the break-even density, the sweet spot
+    QColor accent() const;          // markers: the break-even density, the sweet spot
     QColor series(int index) const; // line and bar colours, distinguishable in both themes
     double lineWidth(double base = 2.0) const { return base * scale; }
 
-    QFont font(QFont base) const;       // base scaled by `scale`
+    QFont font(QFont base) const;          // base scaled by `scale`
     QPalette palette(QPalette base) const; // base, or the high-contrast palette
 
     // Background, axes, grid and fonts of a plot (the lessons colour their own data).

@@ -3,16 +3,16 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QSpinBox>
-#include <map>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QUrl>
+#include <map>
 
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
@@ -51,18 +51,22 @@ QStringList OomDecoderPage::exampleMessages() {
 
 OomDecoderPage::OomDecoderPage(QWidget* parent)
     : Lesson(parent), input_(new QPlainTextEdit(this)), examples_(new QComboBox(this)), answer_(new QTextBrowser(this)),
-      facts_(new QStandardItemModel(this)), model_(new QComboBox(this)), batch_(new QSpinBox(this)),
-      dtype_(new QComboBox(this)), optimizer_(new QComboBox(this)), amp_(new QCheckBox(tr("AMP"), this)) {
+      facts_(new QStandardItemModel(this)), model_(new QComboBox(this)), batch_(new QSpinBox(this)), dtype_(new QComboBox(this)),
+      optimizer_(new QComboBox(this)), amp_(new QCheckBox(tr("AMP"), this)) {
     setIntro(tr("Paste a PyTorch out-of-memory message, or the end of the traceback. The decoder reads the numbers, "
                 "converts them to both unit systems, shows tensors of the requested size and how much memory was "
                 "missing, and ranks what would fix it."));
     QHBoxLayout* row = addControlRow();
     row->addWidget(new QLabel(tr("Examples:"), this));
     examples_->addItem(tr("Pick a real message…"));
-    const QStringList labels = {tr("CPU, Windows: not enough memory"),        tr("CPU, Linux: can't allocate memory"),
-                                tr("CPU, PyTorch 0.4: Buy new RAM!"),          tr("CUDA, PyTorch 1.x: (GPU 0; …)"),
-                                tr("CUDA, PyTorch 2.x: fragmentation"),        tr("CUDA, PyTorch 2.x: larger than free"),
-                                tr("Apple MPS"),                               tr("CUDA error without numbers")};
+    const QStringList labels = {tr("CPU, Windows: not enough memory"),
+                                tr("CPU, Linux: can't allocate memory"),
+                                tr("CPU, PyTorch 0.4: Buy new RAM!"),
+                                tr("CUDA, PyTorch 1.x: (GPU 0; …)"),
+                                tr("CUDA, PyTorch 2.x: fragmentation"),
+                                tr("CUDA, PyTorch 2.x: larger than free"),
+                                tr("Apple MPS"),
+                                tr("CUDA error without numbers")};
     for (const QString& l : labels) examples_->addItem(l);
     row->addWidget(examples_, 1);
     row->addStretch(1);
@@ -89,7 +93,8 @@ OomDecoderPage::OomDecoderPage(QWidget* parent)
     setup->addStretch(1);
     for (QWidget* w : std::initializer_list<QWidget*>{batch_, dtype_, amp_, optimizer_}) w->setEnabled(false);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
-        for (QWidget* w : std::initializer_list<QWidget*>{batch_, dtype_, amp_, optimizer_}) w->setEnabled(!model_->currentData().toString().isEmpty());
+        for (QWidget* w : std::initializer_list<QWidget*>{batch_, dtype_, amp_, optimizer_})
+            w->setEnabled(!model_->currentData().toString().isEmpty());
         refresh();
     });
     connect(batch_, &QSpinBox::valueChanged, this, [this] { refresh(); });
@@ -168,7 +173,9 @@ void OomDecoderPage::refresh() {
     // The raw byte counts beside the facts that have one, for the CSV.
     const auto& m = report_.message;
     const auto rawFor = [&](const QString& label) -> QVariant {
-        const auto pick = [](const std::optional<workshop::PrintedSize>& s) { return s ? QVariant(qint64(s->bytes)) : QVariant(); };
+        const auto pick = [](const std::optional<workshop::PrintedSize>& s) {
+            return s ? QVariant(qint64(s->bytes)) : QVariant();
+        };
         if (label == OomReportBuilder::tr("Requested")) return pick(m.request);
         if (label == OomReportBuilder::tr("Total capacity")) return pick(m.total);
         if (label == OomReportBuilder::tr("Free on the device")) return pick(m.free);

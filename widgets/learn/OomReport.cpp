@@ -98,7 +98,8 @@ void OomReportBuilder::addFacts(OomReport& r) {
     const auto fact = [&r](const QString& label, const std::optional<PrintedSize>& s) {
         if (s) r.facts.push_back({label, printedText(*s)});
     };
-    if (m.device >= 0) r.facts.push_back({tr("Device"), QStringLiteral("%1 %2").arg(QString::fromStdString(m.backend)).arg(m.device)});
+    if (m.device >= 0)
+        r.facts.push_back({tr("Device"), QStringLiteral("%1 %2").arg(QString::fromStdString(m.backend)).arg(m.device)});
     fact(tr("Requested"), m.request);
     if (m.request && showsTensorRange(d))
         r.facts.push_back({tr("The tensor itself"),
@@ -117,20 +118,24 @@ void OomReportBuilder::addFacts(OomReport& r) {
     fact(tr("Other allocations"), m.otherAllocations);
     for (const ProcessMemory& p : m.processes)
         r.facts.push_back({p.pid < 0 ? tr("This process in use") : tr("Process %1 in use").arg(p.pid), printedText(p.inUse)});
-    if (m.errorCode) r.facts.push_back({tr("Error code"), QStringLiteral("%1 (%2)").arg(m.errorCode).arg(QString::fromStdString(m.errorText))});
+    if (m.errorCode)
+        r.facts.push_back(
+            {tr("Error code"), QStringLiteral("%1 (%2)").arg(m.errorCode).arg(QString::fromStdString(m.errorText))});
     if (d.shortfallBytes)
-        r.facts.push_back({tr("Missing for this allocation"), m.isGpu() ? binary(*d.shortfallBytes) : bytesText(*d.shortfallBytes)});
+        r.facts.push_back(
+            {tr("Missing for this allocation"), m.isGpu() ? binary(*d.shortfallBytes) : bytesText(*d.shortfallBytes)});
     if (d.capacityNeeded)
-        r.facts.push_back({tr("Capacity that would have fit it"), m.isGpu() ? tr("at least %1").arg(binaryAtLeast(*d.capacityNeeded))
-                                                                            : bytesText(*d.capacityNeeded)});
+        r.facts.push_back({tr("Capacity that would have fit it"),
+                           m.isGpu() ? tr("at least %1").arg(binaryAtLeast(*d.capacityNeeded)) : bytesText(*d.capacityNeeded)});
 }
 
 void OomReportBuilder::addExplanation(OomReport& r) {
     const OomMessage& m = r.message;
     const OomDiagnosis& d = r.diagnosis;
     QStringList& e = r.explanation;
-    const QString request = !m.request ? QString() : m.request->exact() ? bytesText(m.request->bytes)
-                                                                        : QString::fromStdString(m.request->text);
+    const QString request = !m.request           ? QString()
+                            : m.request->exact() ? bytesText(m.request->bytes)
+                                                 : QString::fromStdString(m.request->text);
     switch (m.form) {
     case OomForm::CpuNotEnoughMemory:
     case OomForm::CpuCannotAllocate:
@@ -177,7 +182,9 @@ void OomReportBuilder::addExplanation(OomReport& r) {
         if (d.largerThanDevice)
             e << tr("This one request is larger than the whole %1 the process may use: no amount of freeing helps. "
                     "Make this tensor smaller (batch, sequence length, resolution) or split the computation.")
-                     .arg(QString::fromStdString(d.limitedByFraction && m.allowed ? m.allowed->text : m.total ? m.total->text : ""));
+                     .arg(QString::fromStdString(d.limitedByFraction && m.allowed ? m.allowed->text
+                                                 : m.total                        ? m.total->text
+                                                                                  : ""));
         else if (d.shortfallBytes && *d.shortfallBytes > 0)
             e << tr("It needed %1 and only %2 was available: %3 short. A device with at least %4, everything else the "
                     "same, would have had room for this allocation; the allocations after it may need more.")
@@ -310,7 +317,8 @@ void OomReportBuilder::addModelFixes(OomReport& report, const QString& title, co
                              .arg(workshop::recomputedLayers(model.topLevelLayerCount(), k))
                              .arg(model.topLevelLayerCount());
         } else if (f.id == "lighter-optimizer") {
-            fix.title = tr("A lighter optimizer: %1 instead of %2").arg(optimizerLabel(f.options.optimizer), optimizerLabel(options.optimizer));
+            fix.title = tr("A lighter optimizer: %1 instead of %2")
+                            .arg(optimizerLabel(f.options.optimizer), optimizerLabel(options.optimizer));
             fix.detail = tr("%1 state value(s) per parameter instead of %2.")
                              .arg(stateElementsPerParameter(f.options.optimizer, f.options.lbfgsHistory))
                              .arg(stateElementsPerParameter(options.optimizer, options.lbfgsHistory));
@@ -321,13 +329,16 @@ void OomReportBuilder::addModelFixes(OomReport& report, const QString& title, co
         fix.detail += QLatin1Char(' ') + tr("Predicted peak: %1.").arg(binary(f.peakBytes));
         if (limit) {
             fix.fits = f.peakBytes <= *limit ? 1 : 0;
-            fix.detail += QLatin1Char(' ') + (fix.fits ? tr("Fits in the device's %1.").arg(binary(*limit))
-                                                       : tr("Still %1 over the device's %2.").arg(binary(f.peakBytes - *limit), binary(*limit)));
+            fix.detail += QLatin1Char(' ') +
+                          (fix.fits ? tr("Fits in the device's %1.").arg(binary(*limit))
+                                    : tr("Still %1 over the device's %2.").arg(binary(f.peakBytes - *limit), binary(*limit)));
         }
         fixes.push_back(fix);
     }
-    QString setup = tr("%1, batch %2, %3, %4").arg(title).arg(options.batch).arg(options.amp ? tr("AMP") : dtypeLabel(options.dtype),
-                                                                                optimizerLabel(options.optimizer));
+    QString setup = tr("%1, batch %2, %3, %4")
+                        .arg(title)
+                        .arg(options.batch)
+                        .arg(options.amp ? tr("AMP") : dtypeLabel(options.dtype), optimizerLabel(options.optimizer));
     report.context = setup;
     report.facts.push_back({tr("Cost model: peak of %1").arg(setup), binary(computed.basePeakBytes)});
     if (limit && computed.basePeakBytes <= *limit)
@@ -355,7 +366,8 @@ QString OomReportBuilder::plainText(const OomReport& r) {
     out += QLatin1Char('\n');
     int width = 0;
     for (const OomFact& f : r.facts) width = std::max(width, int(f.label.size()));
-    for (const OomFact& f : r.facts) out += QStringLiteral("  %1  %2\n").arg(f.label + QLatin1Char(':'), -(width + 1)).arg(f.value);
+    for (const OomFact& f : r.facts)
+        out += QStringLiteral("  %1  %2\n").arg(f.label + QLatin1Char(':'), -(width + 1)).arg(f.value);
     if (!r.facts.isEmpty()) out += QLatin1Char('\n');
     for (const QString& p : r.explanation) out += p + QStringLiteral("\n\n");
     if (!r.shapes.empty()) {

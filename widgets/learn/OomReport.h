@@ -22,8 +22,8 @@ struct OomFact {
 };
 
 struct OomFix {
-    QString id;       // "smaller-batch", "expandable-segments", ... (stable, for JSON and tests)
-    QString title;    // "Halve the batch (64 -> 32)"
+    QString id;    // "smaller-batch", "expandable-segments", ... (stable, for JSON and tests)
+    QString title; // "Halve the batch (64 -> 32)"
     QString detail;
     qint64 savedBytes = -1; // -1: the saving is not known
     QString lessonId;       // the lesson that explains it ("" when none)
@@ -38,8 +38,8 @@ struct OomReport {
     QList<OomFact> facts;
     QStringList explanation; // one paragraph each
     std::vector<workshop::ShapeGuess> shapes;
-    QList<OomFix> fixes;     // most saving first; those with unknown savings last
-    QString context;         // what the fixes were computed for ("ResNet-50, batch 64, ..."), or ""
+    QList<OomFix> fixes; // most saving first; those with unknown savings last
+    QString context;     // what the fixes were computed for ("ResNet-50, batch 64, ..."), or ""
 };
 
 class OomReportBuilder {
@@ -64,7 +64,7 @@ public:
     // a table shows them.
     static QString html(const OomReport& report, bool withFacts = true);
 
-    static QString bytesText(qint64 bytes);          // "717,574,400 bytes (717.6 MB = 684.3 MiB)"
+    static QString bytesText(qint64 bytes);                     // "717,574,400 bytes (717.6 MB = 684.3 MiB)"
     static QString printedText(const workshop::PrintedSize& s); // "20.00 MiB (21.0 MB)"
     static QString shapeText(const workshop::ShapeGuess& g);    // "[112121, 1, 40, 40] float32"
 

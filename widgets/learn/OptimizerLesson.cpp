@@ -49,7 +49,8 @@ EstimateOptions OptimizerLesson::scenarioOptions() const {
     // The selected row's optimizer, else Adam.
     if (!tables().isEmpty()) {
         const QModelIndex current = tables().first()->currentIndex();
-        if (current.isValid()) o.optimizer = static_cast<OptimizerKind>(table_->item(current.row(), 0)->data(Qt::UserRole).toInt());
+        if (current.isValid())
+            o.optimizer = static_cast<OptimizerKind>(table_->item(current.row(), 0)->data(Qt::UserRole).toInt());
     }
     return o;
 }
@@ -64,16 +65,18 @@ void OptimizerLesson::refresh() {
         showError(e);
         return;
     }
-    const auto find = [&](OptimizerKind k) { return *std::find_if(rows.begin(), rows.end(), [&](const OptimizerRow& r) { return r.kind == k; }); };
+    const auto find = [&](OptimizerKind k) {
+        return *std::find_if(rows.begin(), rows.end(), [&](const OptimizerRow& r) { return r.kind == k; });
+    };
     const OptimizerRow sgd = find(OptimizerKind::Sgd), adam = find(OptimizerKind::Adam);
-    resultLabel()->setText(tr("%1 has %2 parameters. Adam's state: <b>%3</b> (%4 bytes per parameter with the weight and "
-                              "its gradient); SGD: none (%5 bytes per parameter). The step peaks at <b>%6</b> with Adam and "
-                              "<b>%7</b> with SGD.")
-                               .arg(modelTitle(), QLocale().toString(qlonglong(resolved().parameterCount())),
-                                    bytesText(double(adam.stateBytes)))
-                               .arg(adam.bytesPerParameter)
-                               .arg(sgd.bytesPerParameter)
-                               .arg(bytesText(double(adam.footprint.peakBytes)), bytesText(double(sgd.footprint.peakBytes))));
+    resultLabel()->setText(
+        tr("%1 has %2 parameters. Adam's state: <b>%3</b> (%4 bytes per parameter with the weight and "
+           "its gradient); SGD: none (%5 bytes per parameter). The step peaks at <b>%6</b> with Adam and "
+           "<b>%7</b> with SGD.")
+            .arg(modelTitle(), QLocale().toString(qlonglong(resolved().parameterCount())), bytesText(double(adam.stateBytes)))
+            .arg(adam.bytesPerParameter)
+            .arg(sgd.bytesPerParameter)
+            .arg(bytesText(double(adam.footprint.peakBytes)), bytesText(double(sgd.footprint.peakBytes))));
 
     const int selected = tables().first()->currentIndex().row();
     table_->clear();

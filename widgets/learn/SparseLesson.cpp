@@ -102,14 +102,13 @@ void SparseLesson::refresh() {
     resultLabel()->setText(
         tr("Dense: <b>%1</b>. At %2 density (%3 non-zeros): COO <b>%4</b>, CSR <b>%5</b>.<br>COO breaks even at "
            "<b>%6</b> = %7 / (2 × 8 + %7); CSR at <b>%8</b>.")
-            .arg(both(dense), percent(density), QString::fromStdString(groupDigits(nnz)), both(coo), both(csr),
-                 percent(cooEven))
+            .arg(both(dense), percent(density), QString::fromStdString(groupDigits(nnz)), both(coo), both(csr), percent(cooEven))
             .arg(e)
             .arg(percent(csrEven)));
 
     table_->clear();
-    table_->setHorizontalHeaderLabels({tr("density"), tr("non-zeros"), tr("dense bytes"), tr("COO bytes"), tr("CSR bytes"),
-                                       tr("smallest")});
+    table_->setHorizontalHeaderLabels(
+        {tr("density"), tr("non-zeros"), tr("dense bytes"), tr("COO bytes"), tr("CSR bytes"), tr("smallest")});
     const double densities[] = {0.001, 0.01, 0.05, 0.10, cooEven, csrEven, 0.5, 1.0};
     int r = 0;
     for (double d : densities) {

@@ -74,8 +74,10 @@ TensorSizeLesson::TensorSizeLesson(QWidget* parent)
     row->addWidget(expression_, 2);
     row->addWidget(new QLabel(tr("Examples:"), this));
     examples_->addItem(tr("Pick an example…"), QString());
-    examples_->addItem(tr("torch.ones((112121, 1, 40, 40)): the article's tensor"), QStringLiteral("torch.ones((112121, 1, 40, 40))"));
-    examples_->addItem(tr("torch.randn(100000, 3, 256, 256): a whole dataset"), QStringLiteral("torch.randn(100000, 3, 256, 256)"));
+    examples_->addItem(tr("torch.ones((112121, 1, 40, 40)): the article's tensor"),
+                       QStringLiteral("torch.ones((112121, 1, 40, 40))"));
+    examples_->addItem(tr("torch.randn(100000, 3, 256, 256): a whole dataset"),
+                       QStringLiteral("torch.randn(100000, 3, 256, 256)"));
     examples_->addItem(tr("1000 × 3 × 4096 × 4096 float32 images"), QStringLiteral("1000x3x4096x4096 float32"));
     row->addWidget(examples_, 1);
 
@@ -129,7 +131,8 @@ void TensorSizeLesson::refresh() {
     const auto chosen = findTorchDType(dtype_->currentData().toString().toStdString());
     const auto size = e && chosen ? tensorSize(e->dims, chosen->bytes) : std::nullopt;
     if (!e) {
-        resultLabel()->setText(tr("Type a shape such as <code>torch.ones((112121, 1, 40, 40))</code> or <code>1000x3x224x224</code>."));
+        resultLabel()->setText(
+            tr("Type a shape such as <code>torch.ones((112121, 1, 40, 40))</code> or <code>1000x3x224x224</code>."));
         plot->replot();
         return;
     }
@@ -208,7 +211,8 @@ void TensorSizeLesson::refresh() {
     plot->xAxis->setRange(0.4, ticks.size() + 0.6);
     plot->xAxis->setLabel(tr("element type"));
     plot->yAxis->setRange(0, (mb.isEmpty() ? 1.0 : *std::max_element(mb.begin(), mb.end())) * 1.15);
-    plot->yAxis->setLabel(tr("the number printed (%1 and %2)").arg(QLatin1String(decimalUnits[k]), QLatin1String(binaryUnits[k])));
+    plot->yAxis->setLabel(
+        tr("the number printed (%1 and %2)").arg(QLatin1String(decimalUnits[k]), QLatin1String(binaryUnits[k])));
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->replot();

@@ -72,14 +72,14 @@ std::vector<StrideStatement> ViewsLesson::program() const {
         return {stmt::create("x", {r, c}), stmt::slice("y", "x", 0, 0, 10), stmt::del("x"), stmt::clone("z", "y"),
                 stmt::del("y")};
     case 2:
-        return {stmt::create("x", {r, c}),        stmt::slice("even", "x", 0, 0, r, 2), stmt::contiguous("even_c", "even"),
-                stmt::slice("left", "x", 1, 0, c / 2), stmt::view("flat", "left", {-1}),  stmt::reshape("flat", "left", {-1})};
+        return {stmt::create("x", {r, c}),          stmt::slice("even", "x", 0, 0, r, 2),
+                stmt::contiguous("even_c", "even"), stmt::slice("left", "x", 1, 0, c / 2),
+                stmt::view("flat", "left", {-1}),   stmt::reshape("flat", "left", {-1})};
     case 3:
-        return {stmt::create("x", {r, c}), stmt::view("v", "x", {c, r}), stmt::clone("k", "x"), stmt::del("x"),
-                stmt::del("v")};
+        return {stmt::create("x", {r, c}), stmt::view("v", "x", {c, r}), stmt::clone("k", "x"), stmt::del("x"), stmt::del("v")};
     default:
-        return {stmt::create("x", {r, c}),         stmt::view("v", "x", {-1}),         stmt::transpose("t", "x", 0, 1),
-                stmt::view("tv", "t", {-1}),       stmt::reshape("tr", "t", {-1}),     stmt::contiguous("tc", "t"),
+        return {stmt::create("x", {r, c}),   stmt::view("v", "x", {-1}),     stmt::transpose("t", "x", 0, 1),
+                stmt::view("tv", "t", {-1}), stmt::reshape("tr", "t", {-1}), stmt::contiguous("tc", "t"),
                 stmt::contiguous("xc", "x")};
     }
 }
@@ -88,8 +88,8 @@ void ViewsLesson::refresh() {
     const auto prog = program();
     const auto steps = runStrideProgram(prog, dtype_->currentData().toInt());
     table_->clear();
-    table_->setHorizontalHeaderLabels({tr("#"), tr("statement"), tr("shape"), tr("strides"), tr("contiguous"),
-                                       tr("storage"), tr("allocated"), tr("freed"), tr("alive after")});
+    table_->setHorizontalHeaderLabels({tr("#"), tr("statement"), tr("shape"), tr("strides"), tr("contiguous"), tr("storage"),
+                                       tr("allocated"), tr("freed"), tr("alive after")});
     std::int64_t copied = 0, peak = 0;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const StrideStep& s = steps[i];
@@ -104,8 +104,10 @@ void ViewsLesson::refresh() {
             setCell(table_, row, 2, err, tr("error: %1").arg(full));
             table_->item(row, 2)->setToolTip(full);
         } else if (s.result) {
-            setCell(table_, row, 2, QString::fromStdString(dimsText(s.result->shape)), QString::fromStdString(dimsText(s.result->shape)));
-            setCell(table_, row, 3, QString::fromStdString(dimsText(s.result->strides)), QString::fromStdString(dimsText(s.result->strides)));
+            setCell(table_, row, 2, QString::fromStdString(dimsText(s.result->shape)),
+                    QString::fromStdString(dimsText(s.result->shape)));
+            setCell(table_, row, 3, QString::fromStdString(dimsText(s.result->strides)),
+                    QString::fromStdString(dimsText(s.result->strides)));
             setCell(table_, row, 4, s.contiguous ? tr("yes") : tr("no"), s.contiguous);
             const QString storage = s.sharesStorage ? tr("shared (a view)") : tr("new (a copy)");
             setCell(table_, row, 5, storage, s.sharesStorage ? QStringLiteral("shared") : QStringLiteral("new"));

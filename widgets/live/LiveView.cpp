@@ -35,7 +35,8 @@ QString durationText(std::int64_t ns) { return QString::fromStdString(formatDura
 
 QString exitText(const ExitStatus& e) {
     if (e.code) return LiveView::tr("exited with status %1").arg(*e.code);
-    if (e.signal) return LiveView::tr("killed by signal %1 (%2)").arg(*e.signal).arg(QString::fromLocal8Bit(::strsignal(*e.signal)));
+    if (e.signal)
+        return LiveView::tr("killed by signal %1 (%2)").arg(*e.signal).arg(QString::fromLocal8Bit(::strsignal(*e.signal)));
     return LiveView::tr("ended");
 }
 
@@ -57,8 +58,7 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
       markerLabel_(new QLineEdit(this)), marker_(new QPushButton(tr("Add &Marker"), this)),
       pause_(new QPushButton(tr("&Pause View"), this)), follow_(new QComboBox(this)), stop_(new QPushButton(tr("&Stop"), this)),
       terminate_(new QPushButton(tr("&Terminate Program"), this)), kill_(new QPushButton(tr("&Kill Program"), this)),
-      open_(new QPushButton(tr("&Open in Main Window"), this)),
-      opsTimer_(new QTimer(this)) {
+      open_(new QPushButton(tr("&Open in Main Window"), this)), opsTimer_(new QTimer(this)) {
     status_->setTextFormat(Qt::PlainText);
     QFont bold = status_->font();
     bold.setBold(true);

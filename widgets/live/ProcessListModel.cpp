@@ -51,9 +51,7 @@ void ProcessListModel::setProcesses(std::vector<ProcessEntry> processes) {
     }
 }
 
-int ProcessListModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
+int ProcessListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
 
 int ProcessListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -76,8 +74,7 @@ QVariant ProcessListModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::TextAlignmentRole) return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case CommandLine:
-        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
-            return QString::fromStdString(p.commandLine);
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) return QString::fromStdString(p.commandLine);
         return {};
     default: return {};
     }

@@ -18,8 +18,8 @@
 namespace memviz {
 
 ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
-    : QDialog(parent), model_(new ProcessListModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      filter_(new QLineEdit(this)), table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
+    : QDialog(parent), model_(new ProcessListModel(this)), proxy_(new QSortFilterProxyModel(this)), filter_(new QLineEdit(this)),
+      table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)), listing_(this) {
     setWindowTitle(tr("Attach to Process"));
     resize(900, 600);

@@ -189,7 +189,8 @@ void ActiveMemoryView::onClick(QMouseEvent* event) {
     const auto row = allocationAt(event->position());
     if (!row) return;
     const SnapshotAllocationRow& a = session_->allocations()[*row];
-    stack_->showStack(describe(*row).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")), session_->stacks().framesOf(a.stack));
+    stack_->showStack(describe(*row).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")),
+                      session_->stacks().framesOf(a.stack));
     session_->setMomentAtTime(static_cast<std::int64_t>(plot_->xAxis->pixelToCoord(event->position().x())));
 }
 

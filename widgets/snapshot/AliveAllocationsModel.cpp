@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "core/Units.h"
-#include "widgets/Export.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "trace/CudaAllocatorRules.h"
+#include "widgets/Export.h"
 #include "widgets/snapshot/SnapshotSession.h"
 
 namespace memviz {
@@ -118,9 +118,10 @@ QVariant AliveAllocationsModel::toolTip(const SnapshotAllocationRow& a, int colu
     case Requested: return tr("%L1 bytes asked for").arg(a.requestedSize);
     case Age:
     case AllocatedAt:
-        return a.allocSeq < 0 ? tr("Allocated before the trace began (recording started later, or its ring buffer dropped the alloc). "
-                                   "It is part of the pre-existing baseline.")
-                              : tr("Allocated by entry %L1").arg(a.allocSeq);
+        return a.allocSeq < 0
+                   ? tr("Allocated before the trace began (recording started later, or its ring buffer dropped the alloc). "
+                        "It is part of the pre-existing baseline.")
+                   : tr("Allocated by entry %L1").arg(a.allocSeq);
     default: return display(a, column);
     }
 }

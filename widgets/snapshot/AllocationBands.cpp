@@ -9,7 +9,7 @@ namespace {
 
 // Twelve distinguishable colours (Tableau's 10 and two more), lightened a little so the thin
 // borders between neighbouring bands show.
-const QColor kPalette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},  {148, 103, 189}, {140, 86, 75},
+const QColor kPalette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},  {214, 39, 40},   {148, 103, 189}, {140, 86, 75},
                            {227, 119, 194}, {188, 189, 34}, {23, 190, 207}, {174, 199, 232}, {255, 187, 120}, {152, 223, 138}};
 const QColor kSummary(170, 170, 170);
 
@@ -106,7 +106,8 @@ void AllocationBands::draw(QCPPainter* painter) {
     painter->setAntialiasing(false);
     for (std::size_t i = 0; i < layout_.bands.size(); ++i) {
         const ActiveBand& b = layout_.bands[i];
-        if (static_cast<double>(b.bottom.back().first) < visible.lower || static_cast<double>(b.bottom.front().first) > visible.upper)
+        if (static_cast<double>(b.bottom.back().first) < visible.lower ||
+            static_cast<double>(b.bottom.front().first) > visible.upper)
             continue;
         const QColor fill = bandColour(i);
         painter->setBrush(highlighted_ == i ? fill.darker(140) : fill);

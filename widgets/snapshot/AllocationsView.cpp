@@ -87,8 +87,7 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
 
 void AllocationsView::onReloaded() {
     device_->clear();
-    for (const SnapshotDeviceStats& d : session_->overview().devices)
-        device_->addItem(QString::fromStdString(d.name), d.device);
+    for (const SnapshotDeviceStats& d : session_->overview().devices) device_->addItem(QString::fromStdString(d.name), d.device);
     device_->setCurrentIndex(device_->findData(session_->device()));
     device_->setVisible(device_->count() > 1);
     refresh();
@@ -117,7 +116,9 @@ void AllocationsView::refresh() {
     moment_->setText(session_->describeMoment());
     QString totals = tr("%L1 allocations alive, %2 requested").arg(alive.size()).arg(bytes(requested));
     if (before)
-        totals += tr("; %L1 of them (%2) were made before the trace began, so their alloc is not in it").arg(before).arg(bytes(beforeBytes));
+        totals += tr("; %L1 of them (%2) were made before the trace began, so their alloc is not in it")
+                      .arg(before)
+                      .arg(bytes(beforeBytes));
     if (!search.text.empty()) totals += tr(" \u2014 %L1 match the search").arg(shown.size());
     totals_->setText(totals);
     model_->setRows(shown);
@@ -131,7 +132,8 @@ void AllocationsView::showSelected() {
     if (!current.isValid()) return;
     const SnapshotAllocationRow& a = model_->allocation(current.row());
     const QString address = QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16);
-    QString title = tr("%1, %2 requested").arg(address, QString::fromStdString(formatBytes(static_cast<double>(a.requestedSize))));
+    QString title =
+        tr("%1, %2 requested").arg(address, QString::fromStdString(formatBytes(static_cast<double>(a.requestedSize))));
     if (a.origin == 1) title += tr(" \u2014 allocated before the trace began; this is where it was freed");
     else if (a.origin == 2) title += tr(" \u2014 allocated before the trace began (stack from the final segments)");
     stack_->showStack(title, session_->stacks().framesOf(a.stack));

@@ -34,9 +34,9 @@ SegmentMapWidget::SegmentMapWidget(QWidget* parent) : QWidget(parent) {
 }
 
 QColor SegmentMapWidget::blockColor(const StateBlock& b) {
-    static const QColor palette[] = {QColor("#4e79a7"), QColor("#f28e2c"), QColor("#76b7b2"), QColor("#59a14f"),
-                                     QColor("#edc949"), QColor("#af7aa1"), QColor("#ff9da7"), QColor("#9c755f"),
-                                     QColor("#bab0ab")};
+    static const QColor palette[] = {QColor("#4e79a7"), QColor("#f28e2c"), QColor("#76b7b2"),
+                                     QColor("#59a14f"), QColor("#edc949"), QColor("#af7aa1"),
+                                     QColor("#ff9da7"), QColor("#9c755f"), QColor("#bab0ab")};
     if (b.kind == StateBlockKind::PendingFree) return QColor("#e15759");
     const auto h = static_cast<std::uint64_t>(b.address) * 0x9e3779b97f4a7c15ull;
     return palette[(h >> 33) % std::size(palette)];
@@ -146,7 +146,8 @@ void SegmentMapWidget::paintEvent(QPaintEvent*) {
         p.drawText(detail, Qt::AlignCenter, tr("Click a segment to see it full width here"));
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(detail.left(), detail.bottom() + 2, detail.width(), kDetailGap - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("All segments, largest first, to the scale of the largest (%1)").arg(bytes((*segments_)[placed_.front().segment].size)));
+                   tr("All segments, largest first, to the scale of the largest (%1)")
+                       .arg(bytes((*segments_)[placed_.front().segment].size)));
     }
     for (const Placed& pl : placed_) drawSegment(p, (*segments_)[pl.segment], pl.rect, selected_ == pl.segment);
 }

@@ -27,9 +27,7 @@ void SegmentsModel::setSegments(std::vector<StateSegment> segments) {
     endResetModel();
 }
 
-int SegmentsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(segments_.size());
-}
+int SegmentsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(segments_.size()); }
 
 int SegmentsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 

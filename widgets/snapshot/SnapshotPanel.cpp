@@ -17,8 +17,8 @@ namespace memviz {
 
 SnapshotPanel::SnapshotPanel(TraceSession* trace, QTabWidget* tabs, TimelinePlot* timeline, QObject* parent)
     : QObject(parent), trace_(trace), tabs_(tabs), timeline_(timeline), session_(new SnapshotSession(trace, this)),
-      allocations_(new AllocationsView(session_, tabs)), active_(new ActiveMemoryView(session_, tabs)), state_(new AllocatorStateView(session_, tabs)),
-      summary_(new SnapshotSummaryView(session_, tabs)) {
+      allocations_(new AllocationsView(session_, tabs)), active_(new ActiveMemoryView(session_, tabs)),
+      state_(new AllocatorStateView(session_, tabs)), summary_(new SnapshotSummaryView(session_, tabs)) {
     allocations_->hide();
     active_->hide();
     state_->hide();

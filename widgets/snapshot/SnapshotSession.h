@@ -54,7 +54,7 @@ public:
     QString formatSpan(std::int64_t ns) const;
 
 signals:
-    void reloaded();      // another trace or device
+    void reloaded(); // another trace or device
     void momentChanged();
 
 private:

@@ -21,8 +21,7 @@ QString row(const QString& label, const QString& value) {
 
 } // namespace
 
-SnapshotSummaryView::SnapshotSummaryView(SnapshotSession* session, QWidget* parent)
-    : QTextBrowser(parent), session_(session) {
+SnapshotSummaryView::SnapshotSummaryView(SnapshotSession* session, QWidget* parent) : QTextBrowser(parent), session_(session) {
     setOpenLinks(false);
     connect(session_, &SnapshotSession::reloaded, this, &SnapshotSummaryView::refresh);
     refresh();
@@ -45,9 +44,9 @@ void SnapshotSummaryView::refresh() {
         h += row(tr("Trace entries"), QStringLiteral("%L1").arg(d.entries));
         if (s) {
             h += row(tr("Allocations / frees"), QStringLiteral("%L1 / %L2").arg(s->allocs).arg(s->frees));
-            h += row(tr("Peak allocated"), tr("%1 at %2 (after entry %L3)")
-                                              .arg(bytes(d.peakBytes), session_->formatTime(s->peakTimeNs))
-                                              .arg(d.peakSeq));
+            h += row(
+                tr("Peak allocated"),
+                tr("%1 at %2 (after entry %L3)").arg(bytes(d.peakBytes), session_->formatTime(s->peakTimeNs)).arg(d.peakSeq));
             h += row(tr("Allocated at the end"), bytes(s->finalBytes));
         }
         h += row(tr("Reserved (segments)"), tr("%1 at the start, %2 at the end in %L3 segments")
@@ -61,8 +60,7 @@ void SnapshotSummaryView::refresh() {
                          .arg(bytes(d.baselineBytes))
                          .arg(d.baselineBlocks)
                          .arg(d.baselineFreedBlocks));
-        else if (d.entries == 0)
-            h += row(tr("Trace"), tr("none recorded: the numbers are the state the snapshot was taken in"));
+        else if (d.entries == 0) h += row(tr("Trace"), tr("none recorded: the numbers are the state the snapshot was taken in"));
         QString check = d.consistent() ? tr("<span style='color:#070'>&#10004; consistent</span>")
                                        : tr("<span style='color:#a00'>&#10008; inconsistent</span>");
         check += tr(": allocated bytes replayed to the end %1; the final segments' allocated blocks %2 requested")
@@ -84,9 +82,10 @@ void SnapshotSummaryView::refresh() {
             QString name;
             for (const SnapshotDeviceStats& d : o.devices)
                 if (d.device == oom.device) name = QString::fromStdString(d.name);
-            h += row(tr("%1 at %2").arg(name, session_->formatTime(oom.t)),
-                     tr("asked for %1; the device had %2 free")
-                         .arg(bytes(oom.requestedBytes), oom.deviceFreeBytes ? bytes(*oom.deviceFreeBytes) : tr("(not recorded)")));
+            h += row(
+                tr("%1 at %2").arg(name, session_->formatTime(oom.t)),
+                tr("asked for %1; the device had %2 free")
+                    .arg(bytes(oom.requestedBytes), oom.deviceFreeBytes ? bytes(*oom.deviceFreeBytes) : tr("(not recorded)")));
         }
         h += QStringLiteral("</table>");
     }

@@ -2,8 +2,8 @@
 #include "widgets/whatif/MemoryLimitPicker.h"
 
 #include <QComboBox>
-#include <QVBoxLayout>
 #include <QLineEdit>
+#include <QVBoxLayout>
 #include <stdexcept>
 
 #include "core/SystemMemory.h"
@@ -25,7 +25,8 @@ const GpuPreset kGpus[] = {{"8 GiB GPU (RTX 3070, 4060)", 8 * GiB},    {"12 GiB 
                            {"80 GiB GPU (A100 80GB, H100)", 80 * GiB}, {"141 GiB GPU (H200)", 141 * GiB}};
 } // namespace
 
-MemoryLimitPicker::MemoryLimitPicker(QWidget* parent) : QWidget(parent), combo_(new QComboBox(this)), typed_(new QLineEdit(this)) {
+MemoryLimitPicker::MemoryLimitPicker(QWidget* parent)
+    : QWidget(parent), combo_(new QComboBox(this)), typed_(new QLineEdit(this)) {
     // One above the other: side by side in the knobs column, the combo's text was cut
     // ("This machine: 23.54 Gi"). The size field shows only for "Typed size".
     auto* layout = new QVBoxLayout(this);
@@ -37,7 +38,8 @@ MemoryLimitPicker::MemoryLimitPicker(QWidget* parent) : QWidget(parent), combo_(
     typed_->setPlaceholderText(tr("e.g. 24GiB"));
 
     if (const auto ram = totalPhysicalMemory())
-        combo_->addItem(tr("This machine: %1 RAM").arg(QString::fromStdString(formatBytes(static_cast<double>(*ram)))), QVariant::fromValue<qint64>(*ram));
+        combo_->addItem(tr("This machine: %1 RAM").arg(QString::fromStdString(formatBytes(static_cast<double>(*ram)))),
+                        QVariant::fromValue<qint64>(*ram));
     for (const GpuPreset& g : kGpus) combo_->addItem(tr(g.name), QVariant::fromValue<qint64>(g.bytes));
     combo_->addItem(tr("Typed size"), QVariant());
     combo_->addItem(tr("No limit"), QVariant::fromValue<qint64>(-1));

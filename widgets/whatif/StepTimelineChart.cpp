@@ -157,7 +157,8 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
         keys << kWidth;
         for (auto& v : values) v << v.back();
     }
-    for (int c = 0; c < costmodel::kCategoryCount; ++c) layers_[static_cast<std::size_t>(c)]->setData(keys, values[static_cast<std::size_t>(c)], true);
+    for (int c = 0; c < costmodel::kCategoryCount; ++c)
+        layers_[static_cast<std::size_t>(c)]->setData(keys, values[static_cast<std::size_t>(c)], true);
     plot_->xAxis->setRange(0, kWidth);
     const QString names[] = {tr("forward"), tr("backward"), tr("optimizer")};
     for (std::size_t i = 0; i < phaseLabels_.size(); ++i) {
@@ -177,8 +178,8 @@ void StepTimelineChart::setEstimate(const costmodel::Estimate& e, std::optional<
     top_ = samples.empty() ? 1.0 : static_cast<double>(samples[peakIndex].bytes);
     peakLabel_->setVisible(!samples.empty());
     peakLabel_->position->setCoords(std::clamp(xOf(static_cast<double>(peakIndex)), kWidth * 0.12, kWidth * 0.88), top_);
-    peakLabel_->setText(tr("peak %1 (%2)").arg(QString::fromStdString(formatBytes(static_cast<double>(e.peakBytes))),
-                                               phaseLabel(e.peakPhase)));
+    peakLabel_->setText(
+        tr("peak %1 (%2)").arg(QString::fromStdString(formatBytes(static_cast<double>(e.peakBytes))), phaseLabel(e.peakPhase)));
     updateRanges();
 }
 
@@ -200,7 +201,8 @@ void StepTimelineChart::setRecorded(const std::vector<std::pair<std::int64_t, st
     const bool shown = !recorded.empty();
     plot_->xAxis2->setVisible(shown);
     if (shown) {
-        plot_->xAxis2->setRange(static_cast<double>(recorded.front().first), static_cast<double>(std::max(recorded.back().first, recorded.front().first + 1)));
+        plot_->xAxis2->setRange(static_cast<double>(recorded.front().first),
+                                static_cast<double>(std::max(recorded.back().first, recorded.front().first + 1)));
         timeTicker_->updateUnit(plot_->xAxis2->range());
         plot_->xAxis2->setLabel(tr("Recorded trace time (%1)").arg(timeTicker_->unitSuffix()));
     }

@@ -4,8 +4,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -40,7 +40,9 @@ namespace {
 constexpr int kSliderSteps = 10; // slider positions per doubling of the batch
 QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
 std::int64_t batchForSlider(int v) { return std::llround(std::pow(2.0, v / double(kSliderSteps))); }
-int sliderForBatch(std::int64_t b) { return static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<std::int64_t>(1, b))) * kSliderSteps)); }
+int sliderForBatch(std::int64_t b) {
+    return static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<std::int64_t>(1, b))) * kSliderSteps));
+}
 } // namespace
 
 WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
@@ -261,7 +263,8 @@ bool WhatIfPanel::selectPreset(const QString& id) {
 }
 
 void WhatIfPanel::chooseSpecFile() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model spec"), QString(), tr("Model specs (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model spec"), QString(),
+                                                      tr("Model specs (*.json);;All files (*)"));
     if (!path.isEmpty()) openSpec(path);
 }
 
@@ -288,7 +291,8 @@ void WhatIfPanel::modelChanged() {
     if (updating_) return;
     const QString key = modelCombo_->currentData().toString();
     try {
-        const ModelSpec spec = key.startsWith("spec:") ? readModelSpecFile(key.mid(5).toStdString()) : presetSpec(key.toStdString());
+        const ModelSpec spec = key.startsWith("spec:") ? readModelSpecFile(key.mid(5).toStdString())
+                                                       : presetSpec(key.toStdString());
         model_ = resolveModel(spec);
         error_.clear();
     } catch (const std::exception& e) {
@@ -308,7 +312,8 @@ void WhatIfPanel::populateCheckpoints() {
     checkpoint_->addItem(tr("none"), "none");
     if (model_) {
         const int n = model_->topLevelLayerCount();
-        checkpoint_->addItem(tr("sqrt: K = %1 of %2 layers").arg(checkpointSegmentsFor(*model_, {CheckpointMode::Sqrt, 0})).arg(n), "sqrt");
+        checkpoint_->addItem(
+            tr("sqrt: K = %1 of %2 layers").arg(checkpointSegmentsFor(*model_, {CheckpointMode::Sqrt, 0})).arg(n), "sqrt");
         for (int k = 2; k <= std::min(n, 16); ++k) checkpoint_->addItem(tr("K = %1 segments").arg(k), QString::number(k));
     }
     const int keep = checkpoint_->findData(current);
@@ -387,7 +392,8 @@ QString WhatIfPanel::verdictText() const {
     if (!error_.isEmpty()) return error_;
     const auto limit = limit_->limit();
     if (!limit) return tr("no memory limit chosen");
-    if (estimate_.peakBytes <= *limit) return tr("fits in %1 (%2 to spare)").arg(bytesText(*limit), bytesText(*limit - estimate_.peakBytes));
+    if (estimate_.peakBytes <= *limit)
+        return tr("fits in %1 (%2 to spare)").arg(bytesText(*limit), bytesText(*limit - estimate_.peakBytes));
     return tr("does not fit in %1: over by %2").arg(bytesText(*limit), bytesText(estimate_.peakBytes - *limit));
 }
 
@@ -432,7 +438,8 @@ void WhatIfPanel::showResults() {
             tr("Measured: %1 peaked at %2 on %3%4. Modelled at the recorded settings: %5 (%6% of the recording). "
                "Projected under the current knobs: %7 = recorded × the model's ratio %8 (per category where the trace has them).")
                 .arg(QString::fromStdString(b.source), bytesText(b.peakBytes), QString::fromStdString(b.device),
-                     b.categories.empty() ? tr(" (no categories in this format)") : QString(), bytesText(calibration_->atRecording.peakBytes))
+                     b.categories.empty() ? tr(" (no categories in this format)") : QString(),
+                     bytesText(calibration_->atRecording.peakBytes))
                 .arg(projection_->modelledVsRecorded * 100, 0, 'f', 0)
                 .arg(bytesText(projection_->projectedPeakBytes))
                 .arg(projection_->peakRatio, 0, 'f', 2));
@@ -445,7 +452,8 @@ void WhatIfPanel::showResults() {
     for (const KnobSaving& s : savings_)
         lines << (s.savedBytes >= 0 ? tr("%1: saves %2").arg(knobLabel(s.knob, s.description), bytesText(s.savedBytes))
                                     : tr("%1: costs %2 more").arg(knobLabel(s.knob, s.description), bytesText(-s.savedBytes)));
-    savingsLabel_->setText(lines.isEmpty() ? QString() : tr("What one change would do — %1").arg(lines.join(QStringLiteral(" · "))));
+    savingsLabel_->setText(lines.isEmpty() ? QString()
+                                           : tr("What one change would do — %1").arg(lines.join(QStringLiteral(" · "))));
 }
 
 bool WhatIfPanel::calibrate() {

@@ -62,8 +62,9 @@ void AllocLogBuilder::add(const AllocLogRecord& r, std::int64_t line) {
         e.size = *r.size;
         // Live bytes, per-operator totals and the summary are all sums of allocation sizes.
         if (__builtin_add_overflow(allocatedBytes_, e.size, &allocatedBytes_))
-            throw ImportError(path_ + ": " + where() +
-                              ": the allocations add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real (a damaged file?)");
+            throw ImportError(
+                path_ + ": " + where() +
+                ": the allocations add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real (a damaged file?)");
         if (const auto replaced = tracker_.alloc(e.device, e.address, e.size, e.op)) {
             out_.warn("duplicate_alloc", where(),
                       "allocations at an address that was still live; the earlier allocation is counted as freed");

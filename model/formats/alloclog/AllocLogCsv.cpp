@@ -21,8 +21,8 @@ namespace memviz {
 namespace {
 
 enum Column { Time, Action, Address, Size, Device, Op, Category, Stack, ColumnCount };
-constexpr std::array<const char*, ColumnCount> kColumnNames = {"time", "action", "address", "size",
-                                                               "device", "op", "category", "stack"};
+constexpr std::array<const char*, ColumnCount> kColumnNames = {"time",   "action", "address",  "size",
+                                                               "device", "op",     "category", "stack"};
 
 struct CsvLayout {
     std::array<int, ColumnCount> index{};
@@ -48,7 +48,8 @@ CsvLayout parseHeader(const LineReader& lines, std::string_view header) {
         int column = -1;
         if (name.starts_with("time_")) {
             const auto unit = timeUnitNs(std::string_view(name).substr(5));
-            if (!unit) failAtLine(lines, "unknown time unit in column \"" + name + "\" (use time_ns, time_us, time_ms or time_s)");
+            if (!unit)
+                failAtLine(lines, "unknown time unit in column \"" + name + "\" (use time_ns, time_us, time_ms or time_s)");
             layout.nsPerUnit = *unit;
             column = Time;
         } else {
@@ -57,13 +58,15 @@ CsvLayout parseHeader(const LineReader& lines, std::string_view header) {
         }
         if (name == "time") failAtLine(lines, "the time column must name its unit: time_ns, time_us, time_ms or time_s");
         if (column < 0) failAtLine(lines, "unknown column \"" + name + "\" in the header");
-        if (layout.index[static_cast<std::size_t>(column)] >= 0) failAtLine(lines, "column \"" + name + "\" appears twice in the header");
+        if (layout.index[static_cast<std::size_t>(column)] >= 0)
+            failAtLine(lines, "column \"" + name + "\" appears twice in the header");
         layout.index[static_cast<std::size_t>(column)] = static_cast<int>(i);
     }
     for (int c : {Time, Action, Address, Size})
         if (layout.index[static_cast<std::size_t>(c)] < 0)
-            failAtLine(lines, std::string("the header has no \"") + (c == Time ? "time_<unit>" : kColumnNames[static_cast<std::size_t>(c)]) +
-                              "\" column (required: time_<unit>, action, address, size)");
+            failAtLine(lines, std::string("the header has no \"") +
+                                  (c == Time ? "time_<unit>" : kColumnNames[static_cast<std::size_t>(c)]) +
+                                  "\" column (required: time_<unit>, action, address, size)");
     return layout;
 }
 
@@ -85,7 +88,7 @@ void readAllocLogCsv(LineReader& lines, std::string_view header, AllocLogBuilder
         if (!splitter.split(line, f)) failAtLine(lines, "malformed quoting");
         if (f.size() != layout.fields)
             failAtLine(lines, "expected " + std::to_string(layout.fields) + " fields as in the header, found " +
-                              std::to_string(f.size()));
+                                  std::to_string(f.size()));
         AllocLogRecord r;
         const std::string_view action = field(f, layout, Action);
         if (action == "alloc") r.isAlloc = true;
@@ -93,7 +96,9 @@ void readAllocLogCsv(LineReader& lines, std::string_view header, AllocLogBuilder
         else failAtLine(lines, "unknown action \"" + std::string(action) + "\" (expected alloc or free)");
 
         const auto t = parseTimeNs(field(f, layout, Time), layout.nsPerUnit);
-        if (!t) failAtLine(lines, "time \"" + std::string(field(f, layout, Time)) + "\" is not a number, or does not fit in int64 nanoseconds");
+        if (!t)
+            failAtLine(lines, "time \"" + std::string(field(f, layout, Time)) +
+                                  "\" is not a number, or does not fit in int64 nanoseconds");
         r.timeNs = *t;
 
         const std::string_view addr = field(f, layout, Address);

@@ -49,9 +49,8 @@ std::string_view scalarText(od::value& v, const LineReader& lines, std::string_v
     }
     if (type != od::json_type::number) failAtLine(lines, "\"" + std::string(key) + "\" must be a number");
     std::string_view raw = v.raw_json_token();
-    return trimmed(std::string_view(raw.data(), raw.find_first_of(" \t\r\n,}]") == std::string_view::npos
-                                                    ? raw.size()
-                                                    : raw.find_first_of(" \t\r\n,}]")));
+    return trimmed(std::string_view(
+        raw.data(), raw.find_first_of(" \t\r\n,}]") == std::string_view::npos ? raw.size() : raw.find_first_of(" \t\r\n,}]")));
 }
 
 std::string_view stringOf(od::value& v, const LineReader& lines, std::string_view key) {

@@ -13,9 +13,7 @@
 
 namespace memviz {
 
-std::vector<std::string> HeaptrackImporter::filePatterns() const {
-    return {"heaptrack.*", "*.zst"};
-}
+std::vector<std::string> HeaptrackImporter::filePatterns() const { return {"heaptrack.*", "*.zst"}; }
 
 int HeaptrackImporter::sniff(std::string_view head, std::string_view fileName) const {
     // heaptrack files start with "v <heaptrack version> <file version>", both hex (after

@@ -23,9 +23,7 @@ std::string_view baseName(std::string_view path) {
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
-void appendNumber(std::string& key, std::uint64_t v) {
-    key.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
+void appendNumber(std::string& key, std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
 } // namespace
 
@@ -47,8 +45,7 @@ HeaptrackNode HeaptrackModel::node(std::uint32_t index) const { return index < n
 std::uint32_t HeaptrackModel::addString(std::string_view s) {
     strings.emplace_back(s);
     const auto index = static_cast<std::uint32_t>(strings.size() - 1);
-    if (std::find(std::begin(kOperatorNew), std::end(kOperatorNew), s) != std::end(kOperatorNew))
-        opNewStrings.push_back(index);
+    if (std::find(std::begin(kOperatorNew), std::end(kOperatorNew), s) != std::end(kOperatorNew)) opNewStrings.push_back(index);
     return index;
 }
 

@@ -11,16 +11,15 @@ namespace memviz {
 
 class Database;
 
-
 struct HeaptrackSummary {
     std::int64_t heaptrackVersion = 0;
     std::int64_t fileVersion = 0;
     std::string command;
-    std::int64_t calls = 0;          // calls to allocation functions
-    std::int64_t temporary = 0;      // temporary memory allocations
-    std::int64_t peakBytes = 0;      // peak heap memory consumption
+    std::int64_t calls = 0;     // calls to allocation functions
+    std::int64_t temporary = 0; // temporary memory allocations
+    std::int64_t peakBytes = 0; // peak heap memory consumption
     std::int64_t peakTimeMs = 0;
-    std::int64_t leakedBytes = 0;    // total memory leaked (suppressions applied)
+    std::int64_t leakedBytes = 0; // total memory leaked (suppressions applied)
     std::int64_t suppressedBytes = 0;
     std::int64_t peakRssBytes = 0;
     std::int64_t totalTimeMs = 0;

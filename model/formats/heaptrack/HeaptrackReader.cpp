@@ -107,8 +107,7 @@ private:
     const char* end_;
 };
 
-HeaptrackReader::HeaptrackReader(LineReader& lines, TraceWriter& out, HeaptrackModel& model,
-                                 HeaptrackTimeline& timeline)
+HeaptrackReader::HeaptrackReader(LineReader& lines, TraceWriter& out, HeaptrackModel& model, HeaptrackTimeline& timeline)
     : lines_(lines), out_(out), model_(model), timeline_(timeline) {}
 
 std::string HeaptrackReader::location() const {
@@ -117,8 +116,7 @@ std::string HeaptrackReader::location() const {
 
 void HeaptrackReader::fail(const std::string& message) const {
     if (lines_.lastLineUnterminated()) throw CutOffLine{};
-    throw ImportError(lines_.input().path() + ": " + location() + ", `" + std::string(1, record_) +
-                      "` record: " + message);
+    throw ImportError(lines_.input().path() + ": " + location() + ", `" + std::string(1, record_) + "` record: " + message);
 }
 
 // The whole of `text` as a hex number of at most 16 digits.
@@ -144,8 +142,7 @@ void HeaptrackReader::run(const Progress& progress) {
             parseHexField(line.substr(2), index) && index < model_.infos.size()) {
             if (line[0] == '+') allocate(index);
             else deallocate(index);
-            if ((lines_.lineNumber() & 0xffff) == 0)
-                progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
+            if ((lines_.lineNumber() & 0xffff) == 0) progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
             continue;
         }
         try {
@@ -208,9 +205,7 @@ void HeaptrackReader::dispatch(std::string_view line) {
     case 'S':
         if (auto pattern = parseSuppressionLine(line.substr(1))) model_.suppressions.push_back(std::move(*pattern));
         break;
-    default:
-        out_.warn("unknown_record", location(), "records of an unknown type; they were ignored");
-        break;
+    default: out_.warn("unknown_record", location(), "records of an unknown type; they were ignored"); break;
     }
 }
 
@@ -263,8 +258,8 @@ void HeaptrackReader::onString(std::string_view line) {
 std::uint32_t HeaptrackReader::stringIndex(Fields& f, const char* what) {
     const std::uint64_t index = f.hex(what);
     if (index >= model_.strings.size())
-        fail(std::string(what) + " names string " + hexText(index) + ", but only " +
-             hexText(model_.strings.size() - 1) + " strings are defined");
+        fail(std::string(what) + " names string " + hexText(index) + ", but only " + hexText(model_.strings.size() - 1) +
+             " strings are defined");
     return static_cast<std::uint32_t>(index);
 }
 
@@ -381,8 +376,7 @@ void HeaptrackReader::onTime(Fields& f) {
     f.expectEnd();
     if (ms > std::numeric_limits<std::int64_t>::max() / 1000000 - 1) fail("timestamp out of range");
     if (!timeline_.setTimeMs(ms))
-        out_.warn("out_of_order_time", location(),
-                  "timestamps earlier than the one before them; the earlier time was kept");
+        out_.warn("out_of_order_time", location(), "timestamps earlier than the one before them; the earlier time was kept");
 }
 
 } // namespace memviz

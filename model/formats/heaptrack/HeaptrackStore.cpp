@@ -5,10 +5,10 @@
 
 #include "formats/FormatIds.h"
 #include "formats/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/heaptrack/HeaptrackReader.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
-#include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {

@@ -10,7 +10,6 @@ class HeaptrackModel;
 class TraceWriter;
 struct HeaptrackHeader;
 
-void writeHeaptrackTables(TraceWriter& out, const HeaptrackModel& model, const HeaptrackHeader& header,
-                          std::int64_t totalTimeMs);
+void writeHeaptrackTables(TraceWriter& out, const HeaptrackModel& model, const HeaptrackHeader& header, std::int64_t totalTimeMs);
 
 } // namespace memviz

@@ -61,7 +61,7 @@ bool suppressionMatches(std::string_view pattern, std::string_view text) {
 
 std::span<const std::string_view> builtinSuppressions() {
     static constexpr std::string_view list[] = {
-        "__nss_module_allocate", "__gconv_read_conf", "__new_exitfn", "tzset_internal",
+        "__nss_module_allocate", "__gconv_read_conf",  "__new_exitfn",  "tzset_internal",
         "dl_open_worker",        "g_main_context_new", "g_thread_self",
     };
     return list;

@@ -20,8 +20,7 @@ bool HeaptrackTimeline::setTimeMs(std::int64_t ms) {
     flushMillisecond();
     const double perSecond = 1000.0 / static_cast<double>(ms - timeMs_);
     allocRate_.push_back({timeMs_, static_cast<std::int64_t>(static_cast<double>(intervalAllocs_) * perSecond + 0.5)});
-    temporaryRate_.push_back(
-        {timeMs_, static_cast<std::int64_t>(static_cast<double>(intervalTemporary_) * perSecond + 0.5)});
+    temporaryRate_.push_back({timeMs_, static_cast<std::int64_t>(static_cast<double>(intervalTemporary_) * perSecond + 0.5)});
     intervalAllocs_ = intervalTemporary_ = 0;
     timeMs_ = ms;
     return true;

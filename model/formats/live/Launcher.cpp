@@ -54,8 +54,7 @@ std::string resolveProgram(const std::string& program, const std::string& workin
         if (!isExecutableFile(program)) {
             const int err = errno;
             struct stat st {};
-            if (::stat(program.c_str(), &st) != 0)
-                throw std::runtime_error("cannot run " + program + ": " + std::strerror(err));
+            if (::stat(program.c_str(), &st) != 0) throw std::runtime_error("cannot run " + program + ": " + std::strerror(err));
             throw std::runtime_error("cannot run " + program + ": not an executable file");
         }
         return program;
@@ -120,7 +119,8 @@ std::vector<std::string> splitCommandLine(std::string_view line) {
         } else if (c == '"') {
             std::size_t j = i + 1;
             for (; j < line.size() && line[j] != '"'; ++j) {
-                if (line[j] == '\\' && j + 1 < line.size() && std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos) {
+                if (line[j] == '\\' && j + 1 < line.size() &&
+                    std::string_view("$`\"\\\n").find(line[j + 1]) != std::string_view::npos) {
                     if (line[j + 1] != '\n') word += line[j + 1];
                     ++j;
                 } else {
@@ -156,8 +156,7 @@ std::string oneLineTitle(const std::string& text, std::size_t maxChars) {
     return out;
 }
 
-LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory,
-                                 bool captureStderr) {
+LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std::string& workingDirectory, bool captureStderr) {
     if (argv.empty()) throw std::runtime_error("no program to run");
     const std::string program = resolveProgram(argv.front(), workingDirectory);
     if (!workingDirectory.empty()) {
@@ -191,7 +190,7 @@ LaunchedProcess::LaunchedProcess(const std::vector<std::string>& argv, const std
         ssize_t n;
         do n = ::read(go[0], &byte, 1);
         while (n < 0 && errno == EINTR);
-        if (n != 1) ::_exit(127); // the recorder went away before releasing us
+        if (n != 1) ::_exit(127);                         // the recorder went away before releasing us
         if (err2[1] >= 0) ::dup2(err2[1], STDERR_FILENO); // the copy on fd 2 stays open across exec
         // The recorder ignores SIGPIPE; an ignored signal stays ignored across exec, and the
         // program must meet a closed pipe as it would outside memviz.

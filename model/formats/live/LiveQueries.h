@@ -60,8 +60,7 @@ std::vector<LiveRecordingInfo> listLiveRecordings(Database& db);
 // Full: every field (a scan of the samples). Ends: count, min and max are left 0; only
 // the first and last point are read (index seeks: cheap enough for every live refresh).
 enum class LiveSeriesDetail { Full, Ends };
-std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId,
-                                           LiveSeriesDetail detail = LiveSeriesDetail::Full);
+std::vector<LiveSeriesInfo> listLiveSeries(Database& db, std::int64_t traceId, LiveSeriesDetail detail = LiveSeriesDetail::Full);
 // Newest sample time of the recording (0 when none yet).
 std::int64_t liveExtent(Database& db, std::int64_t traceId);
 // Sample rows (one per series and moment).

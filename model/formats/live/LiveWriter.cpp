@@ -24,8 +24,7 @@ bool isRecorderAlive(const RecorderIdentity& recorder) {
 }
 
 LiveWriter::LiveWriter(Database& db, const LiveRecordingSpec& spec)
-    : db_(db),
-      insertSample_(db, "INSERT INTO live_samples(trace_id, series, t, value) VALUES (?,?,?,?)"),
+    : db_(db), insertSample_(db, "INSERT INTO live_samples(trace_id, series, t, value) VALUES (?,?,?,?)"),
       insertMarker_(db, "INSERT INTO live_markers(trace_id, t, kind, label) VALUES (?,?,?,?)"),
       insertOp_(db, "INSERT OR REPLACE INTO live_ops(trace_id, seq, device, t, t_end, kind, name, phase, step, "
                     "bytes_before, bytes_after) VALUES (?,?,?,?,?,?,?,?,?,?,?)") {

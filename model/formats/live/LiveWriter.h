@@ -17,10 +17,10 @@
 namespace memviz {
 
 struct LiveRecordingSpec {
-    std::string source;                 // "attach", "launch" or "probe"
-    std::string format;                 // traces.format: format_id::kLiveProc or kLiveProbe
-    std::string title;                  // traces.source_path: what was recorded, in words
-    std::string command;                // the recorded command line
+    std::string source;  // "attach", "launch" or "probe"
+    std::string format;  // traces.format: format_id::kLiveProc or kLiveProbe
+    std::string title;   // traces.source_path: what was recorded, in words
+    std::string command; // the recorded command line
     std::optional<int> targetPid;
     std::int64_t intervalNs = 0;
     bool children = false;

@@ -86,8 +86,7 @@ ProbeRecord ProbeParser::parse(std::string_view line) {
     bool haveType = false, haveT = false;
     try {
         od::document doc;
-        if (impl_->parser.iterate(impl_->buffer.data(), line.size(), impl_->buffer.size()).get(doc))
-            fail("not JSON");
+        if (impl_->parser.iterate(impl_->buffer.data(), line.size(), impl_->buffer.size()).get(doc)) fail("not JSON");
         od::object obj;
         if (doc.get_object().get(obj)) fail("expected a JSON object");
         for (auto fieldResult : obj) {

@@ -21,9 +21,9 @@ public:
 
 // One device's memory in a record, bytes.
 struct ProbeDeviceMemory {
-    std::string device;                // "cpu", "cuda:0"
-    std::optional<std::int64_t> before; // op records: at the record's start ...
-    std::optional<std::int64_t> after;  // ... and end (allocated bytes)
+    std::string device;                    // "cpu", "cuda:0"
+    std::optional<std::int64_t> before;    // op records: at the record's start ...
+    std::optional<std::int64_t> after;     // ... and end (allocated bytes)
     std::optional<std::int64_t> allocated; // mem records
     std::optional<std::int64_t> reserved;  // CUDA caching allocator's reserved bytes
 };

@@ -133,9 +133,10 @@ void ProbeRecorder::run() {
         end.message = e.what();
     }
     if (stream.malformed() > 0) {
-        writer.setMetadata(metadata_key::kProbeMalformedLines, std::to_string(stream.malformed()) + " (first: " + stream.firstMalformed() + ")");
-        end.message += "; " + std::to_string(stream.malformed()) + " malformed line(s) skipped (first: " +
-                       stream.firstMalformed() + ")";
+        writer.setMetadata(metadata_key::kProbeMalformedLines,
+                           std::to_string(stream.malformed()) + " (first: " + stream.firstMalformed() + ")");
+        end.message += "; " + std::to_string(stream.malformed()) +
+                       " malformed line(s) skipped (first: " + stream.firstMalformed() + ")";
     }
     if (stream.dropped() > 0)
         end.message += "; the probe dropped " + std::to_string(stream.dropped()) + " record(s) (memviz read too slowly)";

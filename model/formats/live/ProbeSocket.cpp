@@ -52,8 +52,7 @@ ProbeAddress parseProbeAddress(const std::string& text) {
     }
     if (s.starts_with("tcp:")) s.remove_prefix(4);
     const std::size_t colon = s.rfind(':');
-    if (colon == std::string_view::npos)
-        throw std::invalid_argument("\"" + text + "\": expected unix:PATH or 127.0.0.1:PORT");
+    if (colon == std::string_view::npos) throw std::invalid_argument("\"" + text + "\": expected unix:PATH or 127.0.0.1:PORT");
     const std::string_view host = s.substr(0, colon);
     if (!host.empty() && host != "127.0.0.1" && host != "localhost")
         throw std::invalid_argument("\"" + text + "\": the probe stream is local only (use 127.0.0.1 or a Unix socket)");

@@ -31,8 +31,7 @@ int ProbeStreamWriter::seriesFor(const std::string& device, const std::string& n
     return s;
 }
 
-void ProbeStreamWriter::sample(const std::string& device, const std::string& name, bool primary, std::int64_t t,
-                               std::int64_t v) {
+void ProbeStreamWriter::sample(const std::string& device, const std::string& name, bool primary, std::int64_t t, std::int64_t v) {
     writer_.addSample(seriesFor(device, name, primary), t, v);
     latest_[device + " " + name] = v;
 }
@@ -46,9 +45,7 @@ std::int64_t ProbeStreamWriter::probeTimeAt(std::int64_t monotonicNs) const {
     return std::max(lastT_, monotonicNs - *clockOffset_);
 }
 
-std::vector<std::pair<std::string, std::int64_t>> ProbeStreamWriter::latest() const {
-    return {latest_.begin(), latest_.end()};
-}
+std::vector<std::pair<std::string, std::int64_t>> ProbeStreamWriter::latest() const { return {latest_.begin(), latest_.end()}; }
 
 void ProbeStreamWriter::writeGaps(const ProbeRecord& r) {
     // Memory that changed between two operators (Python dropping the last reference to a
@@ -85,8 +82,7 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
     case T::Hello: {
         if (r.version > kProbeProtocolVersion)
             throw ProbeProtocolError("the probe speaks protocol version " + std::to_string(r.version) +
-                                     "; this memviz reads version " + std::to_string(kProbeProtocolVersion) +
-                                     " (update memviz)");
+                                     "; this memviz reads version " + std::to_string(kProbeProtocolVersion) + " (update memviz)");
         hello_ = true;
         const std::string command = joinCommandLine(r.argv);
         title_ = (command.empty() ? std::string("python") : command) + " (probe, pid " + std::to_string(r.pid) + ")";

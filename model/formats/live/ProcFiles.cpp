@@ -93,9 +93,8 @@ std::string readProcFile(int pid, const char* file) {
     }
     if (err == ENOENT || err == ESRCH) throw ProcError(ProcFailure::NoSuchProcess, "no process with pid " + std::to_string(pid));
     if (err == EACCES || err == EPERM)
-        throw ProcError(ProcFailure::NotPermitted,
-                        "not permitted to read " + path + " (process " + std::to_string(pid) +
-                            " belongs to another user; run memviz as that user or as root)");
+        throw ProcError(ProcFailure::NotPermitted, "not permitted to read " + path + " (process " + std::to_string(pid) +
+                                                       " belongs to another user; run memviz as that user or as root)");
     if (err) throw ProcError(ProcFailure::Other, "cannot read " + path + ": " + std::strerror(err));
     return out;
 }

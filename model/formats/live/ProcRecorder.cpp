@@ -2,9 +2,9 @@
 #include "formats/live/ProcRecorder.h"
 
 #include <array>
-#include <optional>
 #include <csignal>
 #include <ctime>
+#include <optional>
 #include <stdexcept>
 #include <sys/wait.h>
 
@@ -98,7 +98,9 @@ void ProcRecorder::run() {
         attached.emplace(ProcSamplerOptions{pid, options_.children, options_.intervalNs});
         attached->check();
     }
-    if (launch) resolveProgram(options_.command.front(), options_.workingDirectory); // not found, not executable: refused before the store is touched
+    if (launch)
+        resolveProgram(options_.command.front(),
+                       options_.workingDirectory); // not found, not executable: refused before the store is touched
     Database db(storePath());
     if (launch) {
         {
@@ -135,8 +137,8 @@ void ProcRecorder::run() {
     for (int i = 0; i < kProcSeriesCount; ++i) {
         if (i == kProcesses && !options_.children) continue;
         if ((i == kPss || i == kPrivate) && sampler.smapsEvery() == 0) continue;
-        seriesOf[static_cast<std::size_t>(i)] =
-            writer.addSeries({device_name::kProcess, procSeriesSpec(i).name, procSeriesSpec(i).unit, i == kRss});
+        seriesOf[static_cast<std::size_t>(i)] = writer.addSeries(
+            {device_name::kProcess, procSeriesSpec(i).name, procSeriesSpec(i).unit, i == kRss});
     }
     writer.commit();
     updateStatus([&](RecorderStatus& s) {

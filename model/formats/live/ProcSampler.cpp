@@ -100,8 +100,7 @@ ProcSample ProcSampler::sample() {
                     const ProcRollup c = readSmapsRollup(child);
                     total.pss += c.pss;
                     total.privateBytes += c.privateBytes;
-                } catch (const ProcError&) {
-                }
+                } catch (const ProcError&) {}
             }
         lastSmapsCostNs_ = monotonicNs() - begin;
         out.values[kPss] = total.pss;

@@ -13,15 +13,15 @@ namespace memviz {
 // The series a /proc recording holds, in this order (live_series.series). All on the
 // device "process".
 enum ProcSeries : int {
-    kRss = 0,    // VmRSS: resident set size (the primary series)
-    kHwm,        // VmHWM: the kernel's peak RSS of the root process
-    kRssAnon,    // RssAnon
-    kRssFile,    // RssFile
-    kRssShmem,   // RssShmem
-    kSwap,       // VmSwap
-    kPss,        // smaps_rollup Pss (shared pages divided among their users)
-    kPrivate,    // smaps_rollup Private_Clean + Private_Dirty
-    kProcesses,  // processes summed (only with children)
+    kRss = 0,   // VmRSS: resident set size (the primary series)
+    kHwm,       // VmHWM: the kernel's peak RSS of the root process
+    kRssAnon,   // RssAnon
+    kRssFile,   // RssFile
+    kRssShmem,  // RssShmem
+    kSwap,      // VmSwap
+    kPss,       // smaps_rollup Pss (shared pages divided among their users)
+    kPrivate,   // smaps_rollup Private_Clean + Private_Dirty
+    kProcesses, // processes summed (only with children)
     kProcSeriesCount
 };
 
@@ -33,7 +33,7 @@ const ProcSeriesSpec& procSeriesSpec(int series);
 
 struct ProcSamplerOptions {
     int pid = 0;
-    bool children = false;          // sum the descendants in
+    bool children = false; // sum the descendants in
     std::int64_t intervalNs = 100'000'000;
     // smaps_rollup may take at most this share of the interval; beyond it, Pss and Private
     // are read every n-th sample only.

@@ -21,14 +21,14 @@ class LiveWriter;
 struct RecorderStatus {
     enum class State { Starting, Waiting, Recording, Finished, Failed };
     State state = State::Starting;
-    std::int64_t traceId = 0;       // 0 until the trace row exists
+    std::int64_t traceId = 0;          // 0 until the trace row exists
     std::int64_t committedSamples = 0; // sampling moments committed, not rows: one reading of all series counts once
-    std::int64_t lastT = 0;         // newest sample time, ns from the recording's start
-    std::string message;            // what happened, in words (errors, how it ended)
-    std::string endReason;          // live_recordings.end_reason once finished
-    std::optional<int> exitCode;    // the recorded program's, when memviz saw it end
+    std::int64_t lastT = 0;            // newest sample time, ns from the recording's start
+    std::string message;               // what happened, in words (errors, how it ended)
+    std::string endReason;             // live_recordings.end_reason once finished
+    std::optional<int> exitCode;       // the recorded program's, when memviz saw it end
     std::optional<int> exitSignal;
-    std::string stderrTail;         // a launched program's last stderr lines, once it ended (when captured)
+    std::string stderrTail; // a launched program's last stderr lines, once it ended (when captured)
     int targetPid = 0;
     std::string targetName;
     std::vector<std::pair<std::string, std::int64_t>> latest; // last value per series, for read-outs

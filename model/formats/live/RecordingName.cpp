@@ -64,8 +64,8 @@ std::string fileNameStem(std::string_view name, std::size_t maxChars) {
     std::string out;
     bool replaced = false;
     for (const char c : name) {
-        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                          c == '.' || c == '-';
+        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+                          c == '-';
         if (safe) {
             out += c;
             replaced = false;

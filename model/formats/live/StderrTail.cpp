@@ -44,7 +44,8 @@ std::string terminalLine(std::string_view line) {
                 while (i < line.size() && !(line[i] >= '@' && line[i] <= '~')) ++i;
             } else if (i + 1 < line.size() && line[i + 1] == ']') { // OSC: up to BEL or ESC '\'
                 i += 2;
-                while (i < line.size() && line[i] != '\a' && !(line[i] == 0x1b && i + 1 < line.size() && line[i + 1] == '\\')) ++i;
+                while (i < line.size() && line[i] != '\a' && !(line[i] == 0x1b && i + 1 < line.size() && line[i + 1] == '\\'))
+                    ++i;
                 if (i < line.size() && line[i] == 0x1b) ++i;
             } else {
                 ++i; // a two-byte escape

@@ -39,7 +39,7 @@ private:
 // as a terminal would show them: a line rewritten with carriage returns (a progress bar) is
 // its last version, ANSI escape sequences are removed, trailing empty lines dropped.
 // `cutAtStart`: `raw` begins mid-line (older bytes were dropped), so its first line is partial.
-std::string lastLines(std::string_view raw, int maxLines = StderrTail::kMaxLines,
-                      std::size_t maxBytes = StderrTail::kMaxBytes, bool cutAtStart = false);
+std::string lastLines(std::string_view raw, int maxLines = StderrTail::kMaxLines, std::size_t maxBytes = StderrTail::kMaxBytes,
+                      bool cutAtStart = false);
 
 } // namespace memviz

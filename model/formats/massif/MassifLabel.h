@@ -16,8 +16,8 @@ struct MassifLabel {
     enum class Kind { Root, Code, BelowThreshold, Other };
     Kind kind = Kind::Other;
     std::optional<std::int64_t> address;
-    std::string function; // for code; "???" when massif did not know it
-    std::string location; // what the trailing parentheses hold: "prog.c:12" or "in /lib/x.so"
+    std::string function;    // for code; "???" when massif did not know it
+    std::string location;    // what the trailing parentheses hold: "prog.c:12" or "in /lib/x.so"
     std::int64_t places = 0; // for BelowThreshold
 };
 

@@ -13,7 +13,7 @@ class Database;
 
 struct MassifSnapshot {
     std::int64_t number = 0;
-    std::string time; // as written, in the file's time unit
+    std::string time;   // as written, in the file's time unit
     std::int64_t x = 0; // position on the timeline
     std::int64_t heapBytes = 0;
     std::int64_t extraBytes = 0;

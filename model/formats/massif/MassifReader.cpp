@@ -59,8 +59,7 @@ std::optional<TreeLine> parseTreeLine(std::string_view line) {
 } // namespace
 
 MassifReader::MassifReader(LineReader& lines, TraceWriter& out)
-    : lines_(lines),
-      out_(out),
+    : lines_(lines), out_(out),
       insertSnapshot_(out.database(), "INSERT INTO massif_snapshots(trace_id, snapshot, time, x, heap_bytes, extra_bytes, "
                                       "stacks_bytes, tree) VALUES (?,?,?,?,?,?,?,?)"),
       insertNode_(out.database(), "INSERT INTO massif_tree_nodes(trace_id, snapshot, node_id, parent_id, bytes, address, "

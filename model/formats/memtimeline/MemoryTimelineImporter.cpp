@@ -54,7 +54,8 @@ public:
         total_ = out.createSeries(device_, "total", "bytes", true);
         for (int c = 0; c < kCategories; ++c)
             stack_[static_cast<std::size_t>(c)] = out.createSeries(device_, kMemoryCategories[c], "bytes", false, kSeriesStacked);
-        for (int c = 0; c < kCategories; ++c) categoryName_[static_cast<std::size_t>(c)] = out.name(NameKind::Category, kMemoryCategories[c]);
+        for (int c = 0; c < kCategories; ++c)
+            categoryName_[static_cast<std::size_t>(c)] = out.name(NameKind::Category, kMemoryCategories[c]);
     }
     // Sizes per category at time t (ns from the start), and their total (totalOf).
     void point(std::int64_t t, const std::array<std::int64_t, kCategories>& sizes, std::int64_t total) {
@@ -153,7 +154,8 @@ void readRaw(od::document& doc, const InputFile& in, TraceWriter& out, const Pro
         if (pending && t != lastT) b.point(lastT, sizes, total);
         lastT = t;
         pending = true;
-        if (r.bytes == std::numeric_limits<std::int64_t>::min()) fail(in, "row " + std::to_string(i), "bytes out of range (-2^63)");
+        if (r.bytes == std::numeric_limits<std::int64_t>::min())
+            fail(in, "row " + std::to_string(i), "bytes out of range (-2^63)");
         std::int64_t& size = sizes[static_cast<std::size_t>(r.category)];
         if (__builtin_add_overflow(size, r.bytes, &size) || __builtin_add_overflow(total, r.bytes, &total)) // total: their sum
             fail(in, "row " + std::to_string(i), kTooManyBytes);

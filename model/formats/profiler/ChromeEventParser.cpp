@@ -170,7 +170,8 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             std::optional<std::size_t> at;
             if (haveDoc) at = jsonStopOffset(&static_cast<od::document&>(doc), text);
             if (!at) at = scanForJsonError(text, error.error());
-            if (at) batch.eventsSkippedBeforeError = eventsEndingBefore(text, static_cast<std::size_t>(e.offset - batch.offset), *at);
+            if (at)
+                batch.eventsSkippedBeforeError = eventsEndingBefore(text, static_cast<std::size_t>(e.offset - batch.offset), *at);
             return fail(at ? batch.offset + static_cast<std::int64_t>(*at) : e.offset, error.error());
         }
         batch.events.push_back(e);

@@ -24,9 +24,9 @@ struct EventFields {
 };
 
 struct ParsedBatch {
-    std::vector<char> bytes;    // a stream of JSON documents, 64 readable bytes after them
-    std::size_t size = 0;       // of the documents
-    std::int64_t offset = 0;    // file offset of bytes[0]
+    std::vector<char> bytes; // a stream of JSON documents, 64 readable bytes after them
+    std::size_t size = 0;    // of the documents
+    std::int64_t offset = 0; // file offset of bytes[0]
     // Unescaped strings the fields point at: an arena reserved to the batch size (a string
     // unescaped is never longer than in the file, so it does not move), the rest in a deque.
     std::string arena;
@@ -34,13 +34,13 @@ struct ParsedBatch {
     std::vector<EventFields> events;
     // Set when parsing stopped early: after events.size() good events, at errorOffset.
     bool failed = false;
-    bool wholeBatch = false;     // the batch as a whole could not be read (not one event)
-    bool incomplete = false;     // the last event is cut off
+    bool wholeBatch = false; // the batch as a whole could not be read (not one event)
+    bool incomplete = false; // the last event is cut off
     std::int64_t errorOffset = 0;
     // Whole events between the last good one and errorOffset: simdjson finds invalid UTF-8 and
     // unescaped control characters in a first pass over the batch, before any event is read.
     std::int64_t eventsSkippedBeforeError = 0;
-    std::string error;           // simdjson's message
+    std::string error; // simdjson's message
 
     // Refills this batch (keeping its buffers' capacity) with size bytes at data, plus padding.
     void reset(const char* data, std::size_t size, std::int64_t offset, std::size_t padding);

@@ -1,27 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include "formats/profiler/ChromeTraceScanner.h"
 
-
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <deque>
 #include <future>
-#include <memory>
-#include <cmath>
 #include <limits>
+#include <memory>
 #include <unordered_map>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/profiler/ChromeEventParser.h"
 #include "io/InputFile.h"
 #include "io/JsonEventStream.h"
 #include "io/Numbers.h"
-#include "formats/profiler/ChromeEventParser.h"
 #include "store/TraceWriter.h"
 #include "store/WorkQueue.h"
 
 namespace memviz {
-
 
 std::string deviceTypeName(int type) {
     static const char* const names[] = {"cpu",  "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip",
@@ -37,8 +35,8 @@ namespace {
 
 // The categories of CPU-side events: the ones key_averages attributes memory to.
 bool isCpuSideCategory(std::string_view cat) {
-    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" ||
-           cat == "cuda_driver" || cat == "Runtime" || cat == "python_function";
+    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" || cat == "cuda_driver" ||
+           cat == "Runtime" || cat == "python_function";
 }
 
 // A JSON number token in microseconds ("1623142623460121", "12.345", "1e3") to ns, exactly
@@ -158,8 +156,8 @@ private:
             const std::string at = in_.path() + ": byte " + std::to_string(b.errorOffset) + ": ";
             if (b.incomplete) throw ImportError(at + "invalid JSON: an event is not complete");
             if (b.wholeBatch) throw ImportError(at + "invalid JSON: " + b.error);
-            throw ImportError(at + "invalid JSON in event " + std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) +
-                              ": " + b.error);
+            throw ImportError(at + "invalid JSON in event " +
+                              std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) + ": " + b.error);
         }
         progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
         spare_.push_back(std::move(p.batch));
@@ -194,8 +192,8 @@ private:
 
     void skipMemory(const std::string& why) {
         if (result_.skippedMemory++ == 0)
-            result_.firstSkipLocation =
-                "event " + std::to_string(result_.eventCount + 1) + ", byte " + std::to_string(eventOffset_) + ": " + why;
+            result_.firstSkipLocation = "event " + std::to_string(result_.eventCount + 1) + ", byte " +
+                                        std::to_string(eventOffset_) + ": " + why;
     }
 
     void take(const EventFields& e) {

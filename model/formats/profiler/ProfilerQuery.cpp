@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "formats/profiler/RecordLayouts.h"
 #include "store/Database.h"
 #include "store/RecordChunks.h"
-#include "formats/profiler/RecordLayouts.h"
 #include "store/RowAppender.h"
 #include "trace/Event.h"
 
@@ -72,9 +72,10 @@ void wholeTrace(Database& db, std::int64_t traceId, bool grouped, ProfilerOpsTab
         index[{calls.int64(0), calls.int64(1)}] = table.rows.size();
         table.rows.push_back(std::move(row));
     }
-    Statement mem(db, "SELECT name, " + shapes + ", device, sum(bytes), sum(self_bytes), sum(allocs), sum(alloc_bytes), "
-                      "sum(self_allocs), sum(self_alloc_bytes) FROM profiler_op_memory WHERE trace_id = ? GROUP BY " +
-                      groupBy + ", device");
+    Statement mem(db, "SELECT name, " + shapes +
+                          ", device, sum(bytes), sum(self_bytes), sum(allocs), sum(alloc_bytes), "
+                          "sum(self_allocs), sum(self_alloc_bytes) FROM profiler_op_memory WHERE trace_id = ? GROUP BY " +
+                          groupBy + ", device");
     mem.bind(1, traceId);
     while (mem.step()) {
         const auto it = index.find({mem.int64(0), mem.int64(1)});
@@ -156,9 +157,7 @@ std::vector<AllocationRow> queryAllocations(Database& db, std::int64_t traceId, 
     return rows;
 }
 
-std::int64_t countAllocations(Database& db, std::int64_t traceId) {
-    return countRecords(db, traceId, allocation_records::kKind);
-}
+std::int64_t countAllocations(Database& db, std::int64_t traceId) { return countRecords(db, traceId, allocation_records::kKind); }
 
 std::vector<CallSpan> queryCallSpans(Database& db, std::int64_t traceId, const std::string& name, TimeRange range,
                                      std::size_t limit) {

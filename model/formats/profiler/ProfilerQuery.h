@@ -35,8 +35,7 @@ struct ProfilerOpsTable {
 bool hasProfilerCalls(Database& db, std::int64_t traceId);
 
 // Calls whose start lies in `range` (all calls when absent).
-ProfilerOpsTable queryProfilerOps(Database& db, std::int64_t traceId, std::optional<TimeRange> range,
-                                  bool groupByShapes);
+ProfilerOpsTable queryProfilerOps(Database& db, std::int64_t traceId, std::optional<TimeRange> range, bool groupByShapes);
 
 struct AllocationRow {
     std::int64_t id = 0;

@@ -32,14 +32,14 @@ struct OpRecord {
 };
 
 struct ScannedTrace {
-    std::string path;                // of the file, for errors
+    std::string path; // of the file, for errors
     std::vector<MemoryRecord> memory;
     std::vector<OpRecord> ops;
-    std::int64_t originNs = 0;       // source time of t = 0
-    std::int64_t endNs = 0;          // last event end, from t = 0
-    std::string family;              // "pytorch<=1.9", "pytorch1.10-2.3", "pytorch>=2.4"
-    std::int64_t eventCount = 0;     // all trace events
-    std::int64_t skippedMemory = 0;  // [memory] events with missing or non-numeric args
+    std::int64_t originNs = 0;      // source time of t = 0
+    std::int64_t endNs = 0;         // last event end, from t = 0
+    std::string family;             // "pytorch<=1.9", "pytorch1.10-2.3", "pytorch>=2.4"
+    std::int64_t eventCount = 0;    // all trace events
+    std::int64_t skippedMemory = 0; // [memory] events with missing or non-numeric args
     std::string firstSkipLocation;
 };
 

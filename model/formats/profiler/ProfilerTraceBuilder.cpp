@@ -9,8 +9,8 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
-#include "store/RecordChunks.h"
 #include "formats/profiler/RecordLayouts.h"
+#include "store/RecordChunks.h"
 #include "store/RowAppender.h"
 #include "store/TraceWriter.h"
 #include "trace/AddressMap.h"
@@ -153,10 +153,12 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
     const std::size_t n = calls.size() / columns;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
-    sortStablyUnlessSorted(order, [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
+    sortStablyUnlessSorted(
+        order, [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
     std::vector<std::int64_t> position(n);
     for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
-    RecordChunkWriter writer(out, cr::kKind, columns, [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
+    RecordChunkWriter writer(out, cr::kKind, columns,
+                             [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
     std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>> totals;
     std::vector<std::int64_t> row(columns);
     for (std::size_t k = 0; k < n; ++k) {
@@ -181,7 +183,8 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
         for (std::size_t d = 0; d < nDevices; ++d) {
             const std::int64_t* v = value.second.data() + d * cr::kMemoryValues;
             if (std::any_of(v, v + cr::kMemoryValues, [](std::int64_t x) { return x != 0; }))
-                memory.add({out.traceId(), key.first, key.second, static_cast<std::int64_t>(d), v[0], v[1], v[2], v[3], v[4], v[5]});
+                memory.add(
+                    {out.traceId(), key.first, key.second, static_cast<std::int64_t>(d), v[0], v[1], v[2], v[3], v[4], v[5]});
         }
     }
 }
@@ -219,8 +222,10 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
              s.skippedMemory);
 
     const CallTree tree = buildCallTree(s.ops);
-    out.warn("overlapping_ops", "", "op calls that start inside another call on their thread but end after it; "
-             "they are not counted as its children", tree.overlaps);
+    out.warn("overlapping_ops", "",
+             "op calls that start inside another call on their thread but end after it; "
+             "they are not counted as its children",
+             tree.overlaps);
     progress.checkCancelled();
 
     // Events, series and allocation lifetimes, in time order.
@@ -279,7 +284,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     // rows themselves moves several times more memory).
     std::vector<std::uint32_t> byKey(allocations.size());
     std::iota(byKey.begin(), byKey.end(), 0u);
-    sortStablyUnlessSorted(byKey, [&](std::uint32_t x, std::uint32_t y) { return allocations[x][ar::Key] < allocations[y][ar::Key]; });
+    sortStablyUnlessSorted(byKey,
+                           [&](std::uint32_t x, std::uint32_t y) { return allocations[x][ar::Key] < allocations[y][ar::Key]; });
     RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
         return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
     });
@@ -301,7 +307,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
             auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
             const auto& ci = inclusive[i * nDevices + d];
             // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
-            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) || __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
+            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) ||
+                __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
                 __builtin_sub_overflow(ps.allocBytes, ci.allocBytes, &ps.allocBytes))
                 tooManyBytes(s.path);
         }
@@ -316,7 +323,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
         sortStablyUnlessSorted(spans, std::less<>{});
         for (const auto& sp : spans) {
-            if (!merged.empty() && sp.first <= merged.back().second) merged.back().second = std::max(merged.back().second, sp.second);
+            if (!merged.empty() && sp.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, sp.second);
             else merged.push_back(sp);
         }
     }

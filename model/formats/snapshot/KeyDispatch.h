@@ -17,8 +17,7 @@ namespace memviz::snapshot {
 template <typename E, std::size_t N>
 class KeyDispatch {
 public:
-    constexpr KeyDispatch(std::array<std::pair<std::string_view, E>, N> names, E unknown)
-        : names_(names), unknown_(unknown) {}
+    constexpr KeyDispatch(std::array<std::pair<std::string_view, E>, N> names, E unknown) : names_(names), unknown_(unknown) {}
 
     // `unknown` for anything that is not one of the names (or not a str).
     E operator()(const pickle::Document& doc, const pickle::Value& v) {

@@ -50,9 +50,8 @@ void SnapshotBuilder::createDevices() {
         if (!entries.empty()) numbers.push_back(number);
     for (const Segment& s : data_.segments) numbers.push_back(s.cudaDevice);
     // CUDA devices in order, pinned host memory last.
-    std::sort(numbers.begin(), numbers.end(), [](std::int64_t a, std::int64_t b) {
-        return (a == kHostDevice) != (b == kHostDevice) ? b == kHostDevice : a < b;
-    });
+    std::sort(numbers.begin(), numbers.end(),
+              [](std::int64_t a, std::int64_t b) { return (a == kHostDevice) != (b == kHostDevice) ? b == kHostDevice : a < b; });
     numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
     devices_.resize(numbers.size());
     for (std::size_t i = 0; i < numbers.size(); ++i) {
@@ -102,8 +101,8 @@ void SnapshotBuilder::computeTimes() {
                 std::int64_t deltaUs = 0;
                 if (__builtin_sub_overflow(entries[k].timeUs, t0Us_, &deltaUs) ||
                     __builtin_mul_overflow(deltaUs, std::int64_t{1000}, &t))
-                    throw ImportError(where(d, static_cast<std::int64_t>(k)) + ": time_us " +
-                                      std::to_string(entries[k].timeUs) + " is out of range");
+                    throw ImportError(where(d, static_cast<std::int64_t>(k)) + ": time_us " + std::to_string(entries[k].timeUs) +
+                                      " is out of range");
                 if (t < last) {
                     if (!d.outOfOrder++)
                         out_.warn("out_of_order_time", where(d, static_cast<std::int64_t>(k)),
@@ -179,8 +178,7 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         }
     }
     out_.addEvent(e);
-    if (e.kind == EventKind::Alloc || e.kind == EventKind::Free)
-        out_.addPoint(d.allocatedSeries, t, r.allocatedAfter[k]);
+    if (e.kind == EventKind::Alloc || e.kind == EventKind::Free) out_.addPoint(d.allocatedSeries, t, r.allocatedAfter[k]);
     if (e.kind >= EventKind::SegmentAlloc && e.kind <= EventKind::SegmentUnmap) {
         d.reserved += (e.kind == EventKind::SegmentAlloc || e.kind == EventKind::SegmentMap) ? en.size : -en.size;
         out_.addPoint(d.reservedSeries, t, d.reserved);
@@ -223,8 +221,7 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
     }
     for (Device& d : devices_) {
         if (!d.chunk.empty())
-            tables.addEntryChunk(d.index, d.chunks++,
-                                 static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), d.chunk);
+            tables.addEntryChunk(d.index, d.chunks++, static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), d.chunk);
         d.chunk.clear();
         d.chunk.shrink_to_fit();
     }

@@ -18,7 +18,7 @@ namespace memviz {
 class Progress;
 class SnapshotTablesWriter;
 class TraceWriter;
-}
+} // namespace memviz
 
 namespace memviz::snapshot {
 
@@ -33,16 +33,16 @@ public:
 
 private:
     struct Device {
-        std::int64_t number = 0;  // CUDA device, or kHostDevice
-        std::uint16_t index = 0;  // memviz device
+        std::int64_t number = 0; // CUDA device, or kHostDevice
+        std::uint16_t index = 0; // memviz device
         const std::vector<Entry>* entries = nullptr;
         std::vector<const Segment*> segments;
         std::vector<std::int64_t> times; // per entry: ns from t0, or the entry number
         DeviceReplay replay;
         std::int64_t allocatedSeries = 0, reservedSeries = 0;
         std::int64_t reserved = 0;
-        std::size_t next = 0;       // next entry to emit
-        std::vector<Event> chunk;   // this device's entries, for snapshot_entry_chunks
+        std::size_t next = 0;     // next entry to emit
+        std::vector<Event> chunk; // this device's entries, for snapshot_entry_chunks
         std::int64_t chunks = 0;
         std::size_t nextImplicit = 0; // into replay.implicitFrees
         std::int64_t outOfOrder = 0;

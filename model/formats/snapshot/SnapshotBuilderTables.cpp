@@ -80,8 +80,7 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
             if (r.unknownActionCounts[u]) {
                 tables.addActionCount(d.index, data_.unknownActions[u], r.unknownActionCounts[u]);
                 out_.warn("unknown_action", deviceName(d.number),
-                          "entries with an action memviz does not know (\"" + data_.unknownActions[u] +
-                              "\"); kept as markers");
+                          "entries with an action memviz does not know (\"" + data_.unknownActions[u] + "\"); kept as markers");
             }
     }
 

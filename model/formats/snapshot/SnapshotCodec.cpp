@@ -18,9 +18,7 @@ constexpr std::size_t kRowBytes = 7 * 8 + 2 * 4 + 1;
 constexpr std::size_t kMaxRawBytes = 4 + kAllocationsPerChunk * kRowBytes * 4;
 
 std::int64_t orAbsent(const std::optional<std::int64_t>& v) { return v ? *v : kAbsent; }
-std::optional<std::int64_t> fromAbsent(std::int64_t v) {
-    return v == kAbsent ? std::nullopt : std::optional<std::int64_t>(v);
-}
+std::optional<std::int64_t> fromAbsent(std::int64_t v) { return v == kAbsent ? std::nullopt : std::optional<std::int64_t>(v); }
 
 } // namespace
 

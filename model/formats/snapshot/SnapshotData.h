@@ -86,7 +86,7 @@ struct Annotation {
 };
 
 struct SnapshotData {
-    bool legacySegmentList = false;            // a 2022 file: a bare list of segments
+    bool legacySegmentList = false; // a 2022 file: a bare list of segments
     std::vector<Segment> segments;
     std::vector<std::pair<std::int64_t, std::vector<Entry>>> traces; // (device number, its entries)
     std::vector<Annotation> annotations;

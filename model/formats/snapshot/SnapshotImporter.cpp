@@ -9,10 +9,10 @@
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotReader.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "formats/snapshot/StackTable.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
-#include "formats/snapshot/SnapshotRows.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -24,8 +24,7 @@ namespace {
 std::uint64_t physicalMemory() {
     const long pages = ::sysconf(_SC_PHYS_PAGES);
     const long pageSize = ::sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize)
-                                     : (8ull << 30);
+    return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) : (8ull << 30);
 }
 
 } // namespace
@@ -63,10 +62,9 @@ void SnapshotImporter::run(InputFile& in, TraceWriter& out, const Progress& prog
                         total);
     });
     snapshot::StackTable stacks(doc);
-    const snapshot::SnapshotData data =
-        snapshot::readSnapshot(doc, stacks, progress, [&out](std::string_view kind, std::string_view where, std::string_view msg) {
-            out.warn(kind, where, msg);
-        });
+    const snapshot::SnapshotData data = snapshot::readSnapshot(
+        doc, stacks, progress,
+        [&out](std::string_view kind, std::string_view where, std::string_view msg) { out.warn(kind, where, msg); });
     progress.update(total * 7 / 10, total);
     snapshot::SnapshotBuilder builder(out, stacks, data);
     builder.setPickleProtocol(protocol);

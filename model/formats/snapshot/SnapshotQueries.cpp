@@ -7,9 +7,9 @@
 #include <map>
 
 #include "formats/FormatIds.h"
+#include "formats/snapshot/SnapshotCodec.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
-#include "formats/snapshot/SnapshotCodec.h"
 #include "trace/StackSite.h"
 
 namespace memviz {
@@ -159,9 +159,8 @@ bool AllocationSearch::isAddress(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all,
-                                           const std::vector<std::size_t>& indexes, const AllocationSearch& search,
-                                           const StackCatalog& stacks) {
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
+                                           const AllocationSearch& search, const StackCatalog& stacks) {
     std::string text = search.text;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(text.begin());

@@ -24,8 +24,8 @@ struct StackCatalog;
 struct SnapshotOverview {
     std::vector<SnapshotDeviceStats> devices;
     std::vector<std::pair<int, std::pair<std::string, std::int64_t>>> actionCounts; // (device, (action, count))
-    std::vector<std::pair<std::string, std::string>> allocatorSettings;            // "max_split_size" -> "-1"
-    std::vector<std::pair<std::string, std::string>> snapshotInfo;                 // layout, time source, ...
+    std::vector<std::pair<std::string, std::string>> allocatorSettings;             // "max_split_size" -> "-1"
+    std::vector<std::pair<std::string, std::string>> snapshotInfo;                  // layout, time source, ...
     std::vector<SnapshotOomRow> ooms;
     std::vector<SnapshotAnnotationRow> annotations;
 
@@ -59,9 +59,8 @@ struct AllocationSearch {
     static bool isAddress(std::string_view text);
 };
 // Keeps the indexes (into `all`) that match; `stacks` answers frame-text searches.
-std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all,
-                                           const std::vector<std::size_t>& indexes, const AllocationSearch& search,
-                                           const StackCatalog& stacks);
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
+                                           const AllocationSearch& search, const StackCatalog& stacks);
 // The entry (index in the device's trace) in effect at time t: the last one at or before t;
 // -1 before the first.
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t);

@@ -67,8 +67,19 @@ std::string textOf(const Document& doc, const Value& v) {
 
 enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree };
 enum class SF : std::uint8_t {
-    Unknown, Device, Address, TotalSize, AllocatedSize, ActiveSize, RequestedSize, Stream, SegmentType, PoolId,
-    Expandable, Frames, Blocks,
+    Unknown,
+    Device,
+    Address,
+    TotalSize,
+    AllocatedSize,
+    ActiveSize,
+    RequestedSize,
+    Stream,
+    SegmentType,
+    PoolId,
+    Expandable,
+    Frames,
+    Blocks,
 };
 enum class BF : std::uint8_t { Unknown, Address, Size, RequestedSize, State, Frames, History };
 
@@ -98,23 +109,44 @@ private:
     std::unordered_map<std::string, std::int32_t> unknownActions_;
     std::int64_t entriesRead_ = 0;
 
-    KeyDispatch<EF, 6> entryKeys_{{{{"action", EF::Action}, {"addr", EF::Addr}, {"size", EF::Size},
-                                    {"time_us", EF::TimeUs}, {"frames", EF::Frames}, {"device_free", EF::DeviceFree}}},
+    KeyDispatch<EF, 6> entryKeys_{{{{"action", EF::Action},
+                                    {"addr", EF::Addr},
+                                    {"size", EF::Size},
+                                    {"time_us", EF::TimeUs},
+                                    {"frames", EF::Frames},
+                                    {"device_free", EF::DeviceFree}}},
                                   EF::Unknown};
-    KeyDispatch<Action, 11> actions_{{{{"alloc", Action::Alloc}, {"free_requested", Action::FreeRequested},
-                                       {"free_completed", Action::FreeCompleted}, {"free", Action::Free},
-                                       {"segment_alloc", Action::SegmentAlloc}, {"segment_free", Action::SegmentFree},
-                                       {"segment_map", Action::SegmentMap}, {"segment_unmap", Action::SegmentUnmap},
-                                       {"snapshot", Action::Snapshot}, {"oom", Action::Oom}, {"annotate", Action::Annotate}}},
+    KeyDispatch<Action, 11> actions_{{{{"alloc", Action::Alloc},
+                                       {"free_requested", Action::FreeRequested},
+                                       {"free_completed", Action::FreeCompleted},
+                                       {"free", Action::Free},
+                                       {"segment_alloc", Action::SegmentAlloc},
+                                       {"segment_free", Action::SegmentFree},
+                                       {"segment_map", Action::SegmentMap},
+                                       {"segment_unmap", Action::SegmentUnmap},
+                                       {"snapshot", Action::Snapshot},
+                                       {"oom", Action::Oom},
+                                       {"annotate", Action::Annotate}}},
                                      Action::Unknown};
-    KeyDispatch<SF, 12> segmentKeys_{{{{"device", SF::Device}, {"address", SF::Address}, {"total_size", SF::TotalSize},
-                                       {"allocated_size", SF::AllocatedSize}, {"active_size", SF::ActiveSize},
-                                       {"requested_size", SF::RequestedSize}, {"stream", SF::Stream},
-                                       {"segment_type", SF::SegmentType}, {"segment_pool_id", SF::PoolId},
-                                       {"is_expandable", SF::Expandable}, {"frames", SF::Frames}, {"blocks", SF::Blocks}}},
+    KeyDispatch<SF, 12> segmentKeys_{{{{"device", SF::Device},
+                                       {"address", SF::Address},
+                                       {"total_size", SF::TotalSize},
+                                       {"allocated_size", SF::AllocatedSize},
+                                       {"active_size", SF::ActiveSize},
+                                       {"requested_size", SF::RequestedSize},
+                                       {"stream", SF::Stream},
+                                       {"segment_type", SF::SegmentType},
+                                       {"segment_pool_id", SF::PoolId},
+                                       {"is_expandable", SF::Expandable},
+                                       {"frames", SF::Frames},
+                                       {"blocks", SF::Blocks}}},
                                      SF::Unknown};
-    KeyDispatch<BF, 6> blockKeys_{{{{"address", BF::Address}, {"size", BF::Size}, {"requested_size", BF::RequestedSize},
-                                    {"state", BF::State}, {"frames", BF::Frames}, {"history", BF::History}}},
+    KeyDispatch<BF, 6> blockKeys_{{{{"address", BF::Address},
+                                    {"size", BF::Size},
+                                    {"requested_size", BF::RequestedSize},
+                                    {"state", BF::State},
+                                    {"frames", BF::Frames},
+                                    {"history", BF::History}}},
                                   BF::Unknown};
     KeyDispatch<BlockState, 3> states_{{{{"active_allocated", BlockState::ActiveAllocated},
                                          {"active_pending_free", BlockState::ActivePendingFree},
@@ -123,7 +155,8 @@ private:
 };
 
 Entry Reader::readEntry(const Value& v, const Where& where) {
-    if (v.kind != Kind::Dict) throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    if (v.kind != Kind::Dict)
+        throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
     const auto kv = doc_.items(v);
     for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
@@ -177,7 +210,8 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
 std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name) {
     std::vector<Entry> entries;
     if (list.kind == Kind::None) return entries;
-    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
+    if (list.kind != Kind::List)
+        throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
     entries.reserve(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -188,7 +222,8 @@ std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name)
 }
 
 Block Reader::readBlock(const Value& v, std::int64_t runningAddress, const Where& where) {
-    if (v.kind != Kind::Dict) throw ImportError(where() + ": a block that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    if (v.kind != Kind::Dict)
+        throw ImportError(where() + ": a block that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     Block b;
     b.address = runningAddress;
     const Value *requested = nullptr, *history = nullptr, *frames = nullptr;
@@ -214,13 +249,13 @@ Block Reader::readBlock(const Value& v, std::int64_t runningAddress, const Where
     }
     if (!haveSize) throw ImportError(where() + ": a block without 'size'");
     // Old files: no requested_size, and frames in history[0] (see docs/formats-snapshot.md).
-    const Value* first = history && history->kind == Kind::List && !doc_.items(*history).empty()
-                             ? &doc_.items(*history)[0]
-                             : nullptr;
+    const Value* first = history && history->kind == Kind::List && !doc_.items(*history).empty() ? &doc_.items(*history)[0]
+                                                                                                 : nullptr;
     if (history && history->kind != Kind::List && history->kind != Kind::None) wrongType(where, "history", *history, "a list");
     if (requested) b.requestedSize = nonNegative(*requested, where, "requested_size");
     else if (const Value* real = first ? doc_.find(*first, "real_size") : nullptr)
-        b.requestedSize = nonNegative(*real, [&] { return where() + ".history[0]"; }, "real_size");
+        b.requestedSize = nonNegative(
+            *real, [&] { return where() + ".history[0]"; }, "real_size");
     else b.requestedSize = b.size;
     if (frames) b.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
     else if (const Value* hf = first ? doc_.find(*first, "frames") : nullptr)
@@ -277,7 +312,8 @@ Segment Reader::readSegment(const Value& v, const Where& where) {
 
 void Reader::readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice) {
     if (list.kind == Kind::None) return;
-    if (list.kind != Kind::List) throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
+    if (list.kind != Kind::List)
+        throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
     for (std::size_t i = 0; i < items.size(); ++i) {
         out_.segments.push_back(readSegment(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
@@ -307,8 +343,7 @@ void Reader::flattenSettings(const std::string& prefix, const Value& v, int dept
         return;
     }
     const auto kv = doc_.items(v);
-    for (std::size_t i = 0; i + 1 < kv.size(); i += 2)
-        flattenSettings(prefix + "." + textOf(doc_, kv[i]), kv[i + 1], depth + 1);
+    for (std::size_t i = 0; i + 1 < kv.size(); i += 2) flattenSettings(prefix + "." + textOf(doc_, kv[i]), kv[i + 1], depth + 1);
 }
 
 // Pinned host memory (record_pinned_host_memory=True) is new and optional: it becomes one more

@@ -19,7 +19,6 @@ namespace memviz::snapshot {
 using WarnFn = std::function<void(std::string_view kind, std::string_view location, std::string_view message)>;
 
 // Throws ImportError when the pickle is not a snapshot or a field has the wrong type.
-SnapshotData readSnapshot(const pickle::Document& doc, StackTable& stacks, const Progress& progress,
-                          const WarnFn& warn);
+SnapshotData readSnapshot(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn);
 
 } // namespace memviz::snapshot

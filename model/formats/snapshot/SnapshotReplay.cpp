@@ -13,8 +13,7 @@ namespace {
 
 // Sums of sizes from a file: 64-bit overflow is bad input, not undefined behaviour.
 void addChecked(std::int64_t& total, std::int64_t delta, const char* what) {
-    if (__builtin_add_overflow(total, delta, &total))
-        throw ImportError(std::string("snapshot: ") + what + " overflow 64 bits");
+    if (__builtin_add_overflow(total, delta, &total)) throw ImportError(std::string("snapshot: ") + what + " overflow 64 bits");
 }
 
 } // namespace
@@ -76,8 +75,7 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
                 ++r.doubleFrees;
             } else {
                 // Allocated before the trace began (the ring buffer dropped its alloc).
-                const std::int32_t id =
-                    newAllocation({e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
+                const std::int32_t id = newAllocation({e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
                 addChecked(r.baselineBytes, e.size, "pre-existing bytes");
                 ++r.baselineBlocks;
                 ++r.baselineFreedBlocks;

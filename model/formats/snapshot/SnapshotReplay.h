@@ -38,20 +38,20 @@ struct Allocation {
 
 struct DeviceReplay {
     std::vector<Allocation> allocations;
-    std::vector<std::int32_t> allocationOfEntry; // per entry: allocation opened or closed, else -1
-    std::vector<std::int64_t> allocatedAfter;    // per entry: allocated bytes after it
+    std::vector<std::int32_t> allocationOfEntry;                      // per entry: allocation opened or closed, else -1
+    std::vector<std::int64_t> allocatedAfter;                         // per entry: allocated bytes after it
     std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
-    std::vector<std::int64_t> actionCounts;      // per Action
-    std::vector<std::int64_t> unknownActionCounts; // per SnapshotData::unknownActions
+    std::vector<std::int64_t> actionCounts;                           // per Action
+    std::vector<std::int64_t> unknownActionCounts;                    // per SnapshotData::unknownActions
 
     std::int64_t baselineBytes = 0, baselineBlocks = 0, baselineFreedBlocks = 0;
     std::int64_t peakSeq = -1, peakBytes = 0; // first entry at the maximum; -1: the baseline itself
     std::int64_t finalReplayed = 0;
     std::int64_t finalActiveRequested = 0, finalPendingRequested = 0, finalActiveBytes = 0;
-    std::int64_t unmatchedLive = 0;   // alive at the end of the trace but not allocated in the segments
-    std::int64_t sizeMismatches = 0;  // alive in both, with different requested sizes
-    std::int64_t doubleFrees = 0;     // frees of an address already freed (ignored)
-    std::int64_t allocsOverLive = 0;  // allocs at an address still live (the old one counts as freed)
+    std::int64_t unmatchedLive = 0;         // alive at the end of the trace but not allocated in the segments
+    std::int64_t sizeMismatches = 0;        // alive in both, with different requested sizes
+    std::int64_t doubleFrees = 0;           // frees of an address already freed (ignored)
+    std::int64_t allocsOverLive = 0;        // allocs at an address still live (the old one counts as freed)
     std::int64_t endBlocksFreedInTrace = 0; // allocated blocks whose last trace record is a free
     std::int64_t reservedInitial = 0, reservedFinal = 0;
     std::int64_t segments = 0;

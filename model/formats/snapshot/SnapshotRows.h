@@ -18,7 +18,7 @@ struct SnapshotDeviceStats {
     std::string name;
     std::int64_t cudaDevice = 0; // -1: pinned host memory
     std::int64_t entries = 0;
-    std::int64_t baselineBytes = 0;       // allocated before the trace began (requested bytes)
+    std::int64_t baselineBytes = 0; // allocated before the trace began (requested bytes)
     std::int64_t baselineBlocks = 0;
     std::int64_t baselineFreedBlocks = 0; // of those, freed during the trace
     std::int64_t peakSeq = -1;            // entry after which allocated bytes peak; -1: before any entry

@@ -3,15 +3,13 @@
 
 #include <algorithm>
 
-#include "store/ChunkCodec.h"
 #include "formats/snapshot/SnapshotCodec.h"
+#include "store/ChunkCodec.h"
 
 namespace memviz {
 
-
 SnapshotTablesWriter::SnapshotTablesWriter(Database& db, std::int64_t traceId)
-    : traceId_(traceId),
-      frame_(db, "INSERT INTO frames(trace_id, id, name, filename, line) VALUES (?,?,?,?,?)"),
+    : traceId_(traceId), frame_(db, "INSERT INTO frames(trace_id, id, name, filename, line) VALUES (?,?,?,?,?)"),
       stackFrame_(db, "INSERT INTO stack_frames(trace_id, stack, depth, frame) VALUES (?,?,?,?)"),
       device_(db, "INSERT INTO snapshot_devices(trace_id, device, cuda_device, entries, baseline_bytes, baseline_blocks, "
                   "baseline_freed_blocks, peak_seq, peak_bytes, final_replayed_bytes, final_active_requested_bytes, "
@@ -65,8 +63,7 @@ void SnapshotTablesWriter::addActionCount(int device, std::string_view action, s
     action_.bind(1, traceId_).bind(2, device).bind(3, action).bind(4, count).run();
 }
 
-void SnapshotTablesWriter::addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq,
-                                         std::span<const Event> events) {
+void SnapshotTablesWriter::addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events) {
     if (events.empty()) return;
     chunk_.bind(1, traceId_)
         .bind(2, device)

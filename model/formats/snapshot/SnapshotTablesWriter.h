@@ -6,8 +6,8 @@
 #include <span>
 #include <string_view>
 
-#include "store/Database.h"
 #include "formats/snapshot/SnapshotRows.h"
+#include "store/Database.h"
 #include "trace/Event.h"
 
 namespace memviz {

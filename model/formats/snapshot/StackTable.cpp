@@ -2,8 +2,8 @@
 #include "formats/snapshot/StackTable.h"
 
 #include "core/Errors.h"
-#include "trace/StackSite.h"
 #include "trace/Event.h"
+#include "trace/StackSite.h"
 
 namespace memviz::snapshot {
 
