@@ -44,6 +44,7 @@
 #include "widgets/NativeTabs.h"
 #include "widgets/OpsView.h"
 #include "widgets/ProfilerOpsView.h"
+#include "widgets/ScreenFit.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include "widgets/learn/LearnWindow.h"
@@ -141,7 +142,7 @@ MainWindow::MainWindow(QWidget* parent)
     updateTabs();
     updateCentralPage();
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(1280, 820);
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) resize(sizeFittedToScreen(this, {1280, 820}));
     restoreState(settings.value("window/state").toByteArray());
     if (!splitter_->restoreState(settings.value("window/splitter").toByteArray())) splitter_->setSizes({560, 300});
     updateStatus();

@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -141,6 +142,7 @@ private slots:
     void filterIsClearedForANewTrace();
     void escapeInTheFilterClearsTheFilter();
     void shortcutsWorkFromTheFilterBox();
+    void firstSizeFitsTheScreen();
 
 private:
     QTemporaryDir dir_;
@@ -425,4 +427,17 @@ void TestMainWindow::shortcutsWorkFromTheFilterBox() {
 }
 
 QTEST_MAIN(TestMainWindow)
+// The first size (no saved geometry) asked for 1280×820 whatever the screen: on a 1280×800
+// screen the status bar was below the screen's edge. The offscreen platform's screen is smaller
+// still, so the window must shrink to its available area (less the title bar's allowance).
+void TestMainWindow::firstSizeFitsTheScreen() {
+    QSettings().remove("window/geometry");
+    MainWindow w;
+    const QRect area = QGuiApplication::primaryScreen()->availableGeometry();
+    QVERIFY2(area.height() < 820, "the test needs a screen lower than the window's wish");
+    QVERIFY2(w.width() <= area.width(), qPrintable(QStringLiteral("width %1 > %2").arg(w.width()).arg(area.width())));
+    QVERIFY2(w.height() <= area.height() - 40,
+             qPrintable(QStringLiteral("height %1 > %2 - 40").arg(w.height()).arg(area.height())));
+}
+
 #include "tst_main_window.moc"

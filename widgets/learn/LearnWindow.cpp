@@ -5,13 +5,13 @@
 #include <QApplication>
 #include <QListWidget>
 #include <QMenuBar>
-#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 
 #include "widgets/Export.h"
+#include "widgets/ScreenFit.h"
 #include "widgets/learn/BatchSizeLesson.h"
 #include "widgets/learn/CheckpointLesson.h"
 #include "widgets/learn/DTypeLesson.h"
@@ -57,8 +57,7 @@ LearnWindow::LearnWindow(QWidget* parent) : QMainWindow(parent), list_(new QList
     fitLessonList();
     // 1280×820 at most, and never taller or wider than the screen (with its title bar): at
     // 1280×800 the bottom of every lesson was off screen.
-    const QRect area = screen() ? screen()->availableGeometry() : QRect(0, 0, 1280, 860);
-    resize(std::min(1280, area.width()), std::min(820, area.height() - 40));
+    resize(sizeFittedToScreen(this, {1280, 820}));
 }
 
 LearnWindow::~LearnWindow() = default;
