@@ -19,6 +19,7 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "WindowTestSetup.h"
 #include "formats/live/ProcRecorder.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -92,11 +93,7 @@ private:
 };
 
 void TestImportWindow::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("memviz-tests-import-window");
-    QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively();
-    QSettings().clear();
-    Q_INIT_RESOURCE(memviz);
+    startIsolatedWindowSuite("memviz-tests-import-window");
     QVERIFY(dir_.isValid());
 }
 

@@ -24,6 +24,7 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "WindowHost.h"
+#include "WindowTestSetup.h"
 #include "widgets/AsyncTableView.h"
 #include "widgets/Export.h"
 #include "widgets/MemoryEventsModel.h"
@@ -149,11 +150,7 @@ private:
 };
 
 void TestMainWindow::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("memviz-tests-main-window");
-    QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively();
-    QSettings().clear();
-    Q_INIT_RESOURCE(memviz);
+    startIsolatedWindowSuite("memviz-tests-main-window");
     QVERIFY(dir_.isValid());
 }
 

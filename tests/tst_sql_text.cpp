@@ -10,6 +10,7 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "WindowTestSetup.h"
 #include "core/Progress.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
@@ -57,10 +58,7 @@ private:
 };
 
 void TestSqlText::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName("memviz-tests-sql-text");
-    QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).removeRecursively();
-    Q_INIT_RESOURCE(memviz);
+    startIsolatedWindowSuite("memviz-tests-sql-text");
     QVERIFY(dir_.isValid());
 }
 
