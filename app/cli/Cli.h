@@ -20,5 +20,6 @@ int opsCommand(const QStringList& args);
 int estimateCommand(const QStringList& args);
 int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
+int diffCommand(const QStringList& args);
 
 } // namespace memviz::cli
