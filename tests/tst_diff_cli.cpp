@@ -57,6 +57,8 @@ private slots:
     void allocationLogs_data();
     void allocationLogs();
     void heaptrackMatchesHeaptrackPrintDiff();
+    void snapshotSegmentsMatchTorchCompare_data();
+    void snapshotSegmentsMatchTorchCompare();
     void badUsage_data();
     void badUsage();
 };
@@ -168,6 +170,50 @@ void TestDiffCli::heaptrackMatchesHeaptrackPrintDiff() {
     QCOMPARE(calls, 303);
     QCOMPARE(temporary, 300);
     QCOMPARE(leaked, 3049 + 3056 + 3063);
+}
+
+void TestDiffCli::snapshotSegmentsMatchTorchCompare_data() {
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("dict, ring-truncated dict") << "dict_protocol2.pickle" << "ring_truncated.pickle";
+    QTest::newRow("2022 segment list, dict") << "legacy_segment_list.pickle" << "dict_protocol4.pickle";
+    QTest::newRow("same snapshot") << "dict_protocol5.pickle" << "dict_protocol5.pickle";
+}
+
+// The segments only in A and only in B are those torch.cuda._memory_viz.compare names
+// (snapshots written by make_snapshots.py; PyTorch run by tests/oracles/snapshot_compare.py).
+void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    QTemporaryDir dir;
+    const ProcessResult made = runProcess(python(), {oracle("make_snapshots.py"), dir.path()});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QString a = dir.filePath(before), b = dir.filePath(after);
+    const ProcessResult torch = runProcess(QStringLiteral("/usr/bin/python3"), {oracle("snapshot_compare.py"), a, b});
+    if (torch.exitCode == 77 || torch.exitCode == -1) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3");
+    QVERIFY2(torch.exitCode == 0, torch.err.constData());
+    const QJsonObject expected = QJsonDocument::fromJson(torch.out).object();
+
+    const QJsonObject o = diffJson({a, b});
+    QList<qint64> onlyA, onlyB;
+    for (const QJsonValue& v : o["segments"].toArray()) {
+        const QJsonObject s = v.toObject();
+        if (s["in"] == "a") onlyA << s["address"].toInteger();
+        if (s["in"] == "b") onlyB << s["address"].toInteger();
+        if (s["in"] == "both") QVERIFY(s["allocated_bytes"].toObject()["delta"].toInteger() != 0 ||
+                                       s["active_bytes"].toObject()["delta"].toInteger() != 0);
+    }
+    std::sort(onlyA.begin(), onlyA.end());
+    std::sort(onlyB.begin(), onlyB.end());
+    auto list = [](const QJsonValue& v) {
+        QList<qint64> out;
+        for (const QJsonValue& x : v.toArray()) out << x.toInteger();
+        return out;
+    };
+    QCOMPARE(onlyA, list(expected["only_before"]));
+    QCOMPARE(onlyB, list(expected["only_after"]));
+    if (before == after) QVERIFY(o["segments"].toArray().isEmpty());
+    else QVERIFY(!onlyA.isEmpty() || !onlyB.isEmpty());
 }
 
 void TestDiffCli::badUsage_data() {

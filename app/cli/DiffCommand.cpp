@@ -12,6 +12,7 @@
 #include "compare/TraceDiff.h"
 #include "core/Units.h"
 #include "formats/FormatIds.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 
 namespace memviz::cli {
@@ -104,6 +105,18 @@ int diffCommand(const QStringList& args) {
                                             queryAllocationSites(b.db, b.source.traceId())),
                         limit);
 
+    // Two CUDA snapshots: their final segments per device (matched by name).
+    const bool snapshots = a.summary.trace.format == format_id::kSnapshot && b.summary.trace.format == format_id::kSnapshot;
+    std::vector<std::pair<std::string, SegmentDiff>> segments;
+    if (snapshots)
+        for (const DeviceDiff& d : devices) {
+            auto segs = [&](Side& s) {
+                const std::optional<int> index = s.device(QString::fromStdString(d.name));
+                return index && *index >= 0 ? loadSegments(s.db, s.source.traceId(), *index) : std::vector<SnapshotSegmentRow>{};
+            };
+            for (const SegmentDiff& sd : diffSegments(segs(a), segs(b))) segments.emplace_back(d.name, sd);
+        }
+
     if (p.isSet("json")) {
         QJsonObject o;
         auto traceJson = [](const Side& s, const QString& arg) {
@@ -143,6 +156,18 @@ int diffCommand(const QStringList& args) {
                                       {"leaked_bytes", valueJson(s.leakedBytes)}});
             o.insert("sites", ss);
         }
+        if (snapshots) {
+            QJsonArray ss; // every changed segment, whatever --limit says
+            for (const auto& [device, sd] : segments)
+                ss.append(QJsonObject{{"device", QString::fromStdString(device)},
+                                      {"address", static_cast<qint64>(sd.address)},
+                                      {"total_size", static_cast<qint64>(sd.totalSize)},
+                                      {"stream", static_cast<qint64>(sd.stream)},
+                                      {"in", sd.inA && sd.inB ? "both" : sd.inA ? "a" : "b"},
+                                      {"allocated_bytes", valueJson(sd.allocatedBytes)},
+                                      {"active_bytes", valueJson(sd.activeBytes)}});
+            o.insert("segments", ss);
+        }
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
         return 0;
     }
@@ -171,6 +196,15 @@ int diffCommand(const QStringList& args) {
                             signedCount(s.temporary.delta()), signedBytes(s.peakBytes.delta()), signedBytes(s.leakedBytes.delta())});
         text += "\nallocation sites, most changed calls first (as heaptrack_print B --diff A):\n" +
                 formatTable({"site", "calls A", "calls B", "delta", "temporary", "peak", "leaked"}, rows);
+    }
+    if (snapshots && !segments.empty()) {
+        rows.clear();
+        for (const auto& [device, sd] : limited(segments, limit))
+            rows.push_back({QString::fromStdString(device), "0x" + QString::number(sd.address, 16), bytes(sd.totalSize),
+                            sd.inA && sd.inB ? "both" : sd.inA ? "A only" : "B only", bytes(sd.allocatedBytes.a),
+                            bytes(sd.allocatedBytes.b), signedBytes(sd.allocatedBytes.delta())});
+        text += QStringLiteral("\nsegments only in A, only in B, or changed (%1 in all):\n").arg(segments.size()) +
+                formatTable({"device", "segment", "size", "in", "allocated A", "allocated B", "delta"}, rows);
     }
     printOut(text);
     return 0;

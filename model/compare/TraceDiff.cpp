@@ -80,4 +80,23 @@ std::vector<SiteDiff> diffAllocationSites(const std::vector<AllocationSite>& a, 
     return out;
 }
 
+std::vector<SegmentDiff> diffSegments(const std::vector<SnapshotSegmentRow>& a, const std::vector<SnapshotSegmentRow>& b) {
+    auto all = matchRows<SegmentDiff>(
+        a, b, [](const SnapshotSegmentRow& r) { return std::make_pair(r.address, r.totalSize); },
+        [](const SnapshotSegmentRow& r, SegmentDiff& d, bool isB) {
+            (isB ? d.inB : d.inA) = true;
+            d.address = r.address;
+            d.totalSize = r.totalSize;
+            d.stream = r.stream;
+            set(d.allocatedBytes, r.allocatedSize, isB);
+            set(d.activeBytes, r.activeSize, isB);
+        });
+    std::vector<SegmentDiff> out;
+    for (const auto& [inA, inB] : {std::pair{true, false}, {false, true}, {true, true}})
+        for (const SegmentDiff& d : all)
+            if (d.inA == inA && d.inB == inB && (!(inA && inB) || d.allocatedBytes.delta() || d.activeBytes.delta()))
+                out.push_back(d);
+    return out;
+}
+
 } // namespace memviz

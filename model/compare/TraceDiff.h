@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/heaptrack/HeaptrackQueries.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "store/OpsQuery.h"
 #include "store/TraceQueries.h"
 
@@ -40,6 +41,15 @@ struct SiteDiff {
     DiffValue allocations, temporary, peakBytes, leakedBytes;
 };
 
+// A CUDA snapshot's final segment that is in one snapshot only, or in both with other
+// allocated or active bytes. Segments match by (address, total size), as
+// torch.cuda._memory_viz.compare matches them.
+struct SegmentDiff {
+    bool inA = false, inB = false;
+    std::int64_t address = 0, totalSize = 0, stream = 0;
+    DiffValue allocatedBytes, activeBytes;
+};
+
 // Devices in A's order, then those only in B.
 std::vector<DeviceDiff> diffDevices(const TraceSummary& a, const TraceSummary& b);
 // Largest |delta of bytes allocated| first, then by name.
@@ -47,5 +57,9 @@ std::vector<OpDiff> diffOps(const std::vector<OpRow>& a, const std::vector<OpRow
 // Sites matched by function, file, line and module (addresses differ between runs); most
 // changed allocation calls first (heaptrack_print --diff's first list), then |delta of peak|.
 std::vector<SiteDiff> diffAllocationSites(const std::vector<AllocationSite>& a, const std::vector<AllocationSite>& b);
+
+// One device's segments: only in A (A's order), only in B (B's order), then those in both
+// whose allocated or active bytes changed.
+std::vector<SegmentDiff> diffSegments(const std::vector<SnapshotSegmentRow>& a, const std::vector<SnapshotSegmentRow>& b);
 
 } // namespace memviz
