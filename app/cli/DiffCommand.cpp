@@ -9,10 +9,10 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
-#include "compare/TraceDiff.h"
-#include "core/Units.h"
+#include "compare/TraceComparison.h"
+#include "core/Progress.h"
 #include "formats/FormatIds.h"
-#include "formats/snapshot/SnapshotQueries.h"
+#include "core/Units.h"
 #include "store/Database.h"
 
 namespace memviz::cli {
@@ -21,9 +21,7 @@ namespace {
 
 // One side of the comparison: FILE, DB (its latest trace) or DB#ID.
 struct Side {
-    explicit Side(const QString& arg) : source(path(arg), traceId(arg)), db(source.storePath(), Database::Mode::ReadOnly) {
-        summary = loadSummary(db, source.traceId());
-    }
+    explicit Side(const QString& arg) : source(path(arg), traceId(arg)), db(source.storePath(), Database::Mode::ReadOnly) {}
     static QString path(const QString& arg) {
         const qsizetype hash = arg.lastIndexOf('#');
         return hash > 0 && !QFileInfo::exists(arg) ? arg.left(hash) : arg;
@@ -36,15 +34,8 @@ struct Side {
         if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
         return id;
     }
-    std::optional<int> device(const QString& name) const {
-        if (name.isEmpty()) return std::nullopt;
-        for (const DeviceSummary& d : summary.devices)
-            if (QString::fromStdString(d.name).compare(name, Qt::CaseInsensitive) == 0) return d.device;
-        return -1; // not in this trace: no rows
-    }
     OpenedSource source;
     Database db;
-    TraceSummary summary;
 };
 
 QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
@@ -84,48 +75,29 @@ int diffCommand(const QStringList& args) {
     }
     Side a(p.positionalArguments()[0]);
     Side b(p.positionalArguments()[1]);
-    const QString device = p.value("device");
-    if (!device.isEmpty() && a.device(device) == -1 && b.device(device) == -1)
-        throw UsageError{"no device \"" + device + "\" in either trace"};
-
-    std::vector<DeviceDiff> devices = diffDevices(a.summary, b.summary);
-    if (!device.isEmpty())
-        std::erase_if(devices, [&](const DeviceDiff& d) { return QString::fromStdString(d.name).compare(device, Qt::CaseInsensitive) != 0; });
-    auto ops = [&](Side& s) {
-        const std::optional<int> index = s.device(device);
-        return index == -1 ? std::vector<OpRow>{} : queryOps(s.db, s.source.traceId(), OpsFilter{index, std::nullopt});
-    };
-    const bool heaptrack = a.summary.trace.format == format_id::kHeaptrack && b.summary.trace.format == format_id::kHeaptrack;
-    // Two heaptrack recordings: the sites below are the operators, matched by location (the
-    // operator names of unresolved frames hold addresses, which differ between runs).
-    const std::vector<OpDiff> opDiffs = heaptrack ? std::vector<OpDiff>{} : limited(diffOps(ops(a), ops(b)), limit);
-    std::vector<SiteDiff> sites;
-    if (heaptrack)
-        sites = limited(diffAllocationSites(queryAllocationSites(a.db, a.source.traceId()),
-                                            queryAllocationSites(b.db, b.source.traceId())),
-                        limit);
-
-    // Two CUDA snapshots: their final segments per device (matched by name).
-    const bool snapshots = a.summary.trace.format == format_id::kSnapshot && b.summary.trace.format == format_id::kSnapshot;
-    std::vector<std::pair<std::string, SegmentDiff>> segments;
-    if (snapshots)
-        for (const DeviceDiff& d : devices) {
-            auto segs = [&](Side& s) {
-                const std::optional<int> index = s.device(QString::fromStdString(d.name));
-                return index && *index >= 0 ? loadSegments(s.db, s.source.traceId(), *index) : std::vector<SnapshotSegmentRow>{};
-            };
-            for (const SegmentDiff& sd : diffSegments(segs(a), segs(b))) segments.emplace_back(d.name, sd);
-        }
+    TraceComparison c;
+    try {
+        c = compareTraces(a.db, a.source.traceId(), b.db, b.source.traceId(), p.value("device").toStdString(), 0, Progress{});
+    } catch (const std::invalid_argument& e) { // an unknown device
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+    const std::vector<DeviceDiff>& devices = c.devices;
+    const std::vector<OpDiff> opDiffs = limited(c.ops, limit);
+    auto both = [&](const char* format) { return c.a.summary.trace.format == format && c.b.summary.trace.format == format; };
+    const bool heaptrack = both(format_id::kHeaptrack);
+    const std::vector<SiteDiff> sites = limited(c.sites, limit);
+    const bool snapshots = both(format_id::kSnapshot);
+    const auto& segments = c.segments;
 
     if (p.isSet("json")) {
         QJsonObject o;
-        auto traceJson = [](const Side& s, const QString& arg) {
+        auto traceJson = [](const Side& s, const TraceSummary& summary, const QString& arg) {
             return QJsonObject{{"source", arg},
-                               {"format", QString::fromStdString(s.summary.trace.format)},
+                               {"format", QString::fromStdString(summary.trace.format)},
                                {"trace_id", static_cast<qint64>(s.source.traceId())}};
         };
-        o.insert("a", traceJson(a, p.positionalArguments()[0]));
-        o.insert("b", traceJson(b, p.positionalArguments()[1]));
+        o.insert("a", traceJson(a, c.a.summary, p.positionalArguments()[0]));
+        o.insert("b", traceJson(b, c.b.summary, p.positionalArguments()[1]));
         QJsonArray ds;
         for (const DeviceDiff& d : devices)
             ds.append(QJsonObject{{"device", QString::fromStdString(d.name)},
@@ -173,8 +145,8 @@ int diffCommand(const QStringList& args) {
     }
 
     QString text = QStringLiteral("A: %1 (%2)\nB: %3 (%4)\ndelta = B - A\n\n")
-                       .arg(p.positionalArguments()[0], QString::fromStdString(a.summary.trace.format),
-                            p.positionalArguments()[1], QString::fromStdString(b.summary.trace.format));
+                       .arg(p.positionalArguments()[0], QString::fromStdString(c.a.summary.trace.format),
+                            p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format));
     std::vector<QStringList> rows;
     for (const DeviceDiff& d : devices)
         rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b), signedBytes(d.peakBytes.delta()),
