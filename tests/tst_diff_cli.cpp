@@ -119,7 +119,8 @@ void TestDiffCli::heaptrackMatchesHeaptrackPrintDiff() {
     if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
     auto record = [&](const QString& name, const QStringList& args) {
-        const ProcessResult r = runProcess(heaptrack, QStringList{"-o", dir.filePath(name), QStringLiteral(MEMVIZ_NATIVE_C)} + args);
+        const ProcessResult r = runProcess(heaptrack,
+                                           QStringList{"-o", dir.filePath(name), QStringLiteral(MEMVIZ_NATIVE_C)} + args);
         if (r.exitCode != 0) qWarning("heaptrack failed: %s", r.err.constData());
         const QStringList made = QDir(dir.path()).entryList({name + ".*"}, QDir::Files);
         return made.size() == 1 ? dir.filePath(made.first()) : QString();
@@ -175,9 +176,12 @@ void TestDiffCli::heaptrackMatchesHeaptrackPrintDiff() {
 void TestDiffCli::snapshotSegmentsMatchTorchCompare_data() {
     QTest::addColumn<QString>("before");
     QTest::addColumn<QString>("after");
-    QTest::newRow("dict, ring-truncated dict") << "dict_protocol2.pickle" << "ring_truncated.pickle";
-    QTest::newRow("2022 segment list, dict") << "legacy_segment_list.pickle" << "dict_protocol4.pickle";
-    QTest::newRow("same snapshot") << "dict_protocol5.pickle" << "dict_protocol5.pickle";
+    QTest::newRow("dict, ring-truncated dict") << "dict_protocol2.pickle"
+                                               << "ring_truncated.pickle";
+    QTest::newRow("2022 segment list, dict") << "legacy_segment_list.pickle"
+                                             << "dict_protocol4.pickle";
+    QTest::newRow("same snapshot") << "dict_protocol5.pickle"
+                                   << "dict_protocol5.pickle";
 }
 
 // The segments only in A and only in B are those torch.cuda._memory_viz.compare names
@@ -200,8 +204,9 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
         const QJsonObject s = v.toObject();
         if (s["in"] == "a") onlyA << s["address"].toInteger();
         if (s["in"] == "b") onlyB << s["address"].toInteger();
-        if (s["in"] == "both") QVERIFY(s["allocated_bytes"].toObject()["delta"].toInteger() != 0 ||
-                                       s["active_bytes"].toObject()["delta"].toInteger() != 0);
+        if (s["in"] == "both")
+            QVERIFY(s["allocated_bytes"].toObject()["delta"].toInteger() != 0 ||
+                    s["active_bytes"].toObject()["delta"].toInteger() != 0);
     }
     std::sort(onlyA.begin(), onlyA.end());
     std::sort(onlyB.begin(), onlyB.end());

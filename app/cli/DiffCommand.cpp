@@ -11,8 +11,8 @@
 #include "cli/Output.h"
 #include "compare/TraceComparison.h"
 #include "core/Progress.h"
-#include "formats/FormatIds.h"
 #include "core/Units.h"
+#include "formats/FormatIds.h"
 #include "store/Database.h"
 
 namespace memviz::cli {
@@ -53,7 +53,8 @@ QString siteName(const SiteDiff& s) {
     return s.file.empty() ? f : f + "  " + QString::fromStdString(s.file) + ":" + QString::number(s.line);
 }
 
-template <class Row> std::vector<Row> limited(std::vector<Row> rows, qsizetype limit) {
+template <class Row>
+std::vector<Row> limited(std::vector<Row> rows, qsizetype limit) {
     if (limit >= 0 && static_cast<qsizetype>(rows.size()) > limit) rows.resize(static_cast<std::size_t>(limit));
     return rows;
 }
@@ -135,7 +136,9 @@ int diffCommand(const QStringList& args) {
                                       {"address", static_cast<qint64>(sd.address)},
                                       {"total_size", static_cast<qint64>(sd.totalSize)},
                                       {"stream", static_cast<qint64>(sd.stream)},
-                                      {"in", sd.inA && sd.inB ? "both" : sd.inA ? "a" : "b"},
+                                      {"in", sd.inA && sd.inB ? "both"
+                                             : sd.inA         ? "a"
+                                                              : "b"},
                                       {"allocated_bytes", valueJson(sd.allocatedBytes)},
                                       {"active_bytes", valueJson(sd.activeBytes)}});
             o.insert("segments", ss);
@@ -149,15 +152,17 @@ int diffCommand(const QStringList& args) {
                             p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format));
     std::vector<QStringList> rows;
     for (const DeviceDiff& d : devices)
-        rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b), signedBytes(d.peakBytes.delta()),
-                        d.inA ? seconds(d.peakTimeNs.a) : "-", d.inB ? seconds(d.peakTimeNs.b) : "-", bytes(d.finalBytes.a),
-                        bytes(d.finalBytes.b), signedBytes(d.finalBytes.delta())});
+        rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b),
+                        signedBytes(d.peakBytes.delta()), d.inA ? seconds(d.peakTimeNs.a) : "-",
+                        d.inB ? seconds(d.peakTimeNs.b) : "-", bytes(d.finalBytes.a), bytes(d.finalBytes.b),
+                        signedBytes(d.finalBytes.delta())});
     text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "final A", "final B", "delta"}, rows);
     if (!opDiffs.empty()) {
         rows.clear();
         for (const OpDiff& d : opDiffs)
             rows.push_back({QString::fromStdString(d.name), bytes(d.bytesAllocated.a), bytes(d.bytesAllocated.b),
-                            signedBytes(d.bytesAllocated.delta()), count(d.allocs.a), count(d.allocs.b), signedCount(d.allocs.delta())});
+                            signedBytes(d.bytesAllocated.delta()), count(d.allocs.a), count(d.allocs.b),
+                            signedCount(d.allocs.delta())});
         text += "\noperators, most changed bytes allocated first:\n" +
                 formatTable({"operator", "allocated A", "allocated B", "delta", "allocs A", "allocs B", "delta"}, rows);
     }
@@ -165,7 +170,8 @@ int diffCommand(const QStringList& args) {
         rows.clear();
         for (const SiteDiff& s : sites)
             rows.push_back({siteName(s), count(s.allocations.a), count(s.allocations.b), signedCount(s.allocations.delta()),
-                            signedCount(s.temporary.delta()), signedBytes(s.peakBytes.delta()), signedBytes(s.leakedBytes.delta())});
+                            signedCount(s.temporary.delta()), signedBytes(s.peakBytes.delta()),
+                            signedBytes(s.leakedBytes.delta())});
         text += "\nallocation sites, most changed calls first (as heaptrack_print B --diff A):\n" +
                 formatTable({"site", "calls A", "calls B", "delta", "temporary", "peak", "leaked"}, rows);
     }
@@ -173,8 +179,10 @@ int diffCommand(const QStringList& args) {
         rows.clear();
         for (const auto& [device, sd] : limited(segments, limit))
             rows.push_back({QString::fromStdString(device), "0x" + QString::number(sd.address, 16), bytes(sd.totalSize),
-                            sd.inA && sd.inB ? "both" : sd.inA ? "A only" : "B only", bytes(sd.allocatedBytes.a),
-                            bytes(sd.allocatedBytes.b), signedBytes(sd.allocatedBytes.delta())});
+                            sd.inA && sd.inB ? "both"
+                            : sd.inA         ? "A only"
+                                             : "B only",
+                            bytes(sd.allocatedBytes.a), bytes(sd.allocatedBytes.b), signedBytes(sd.allocatedBytes.delta())});
         text += QStringLiteral("\nsegments only in A, only in B, or changed (%1 in all):\n").arg(segments.size()) +
                 formatTable({"device", "segment", "size", "in", "allocated A", "allocated B", "delta"}, rows);
     }

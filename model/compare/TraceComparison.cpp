@@ -84,6 +84,16 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
     return c;
 }
 
+std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align) {
+    if (c.a.curve.empty() || c.b.curve.empty()) return 0;
+    if (align == CompareAlign::Start) return c.a.curve.front().t - c.b.curve.front().t;
+    auto peakTime = [](const std::vector<SeriesPoint>& curve) {
+        return std::max_element(curve.begin(), curve.end(), [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; })
+            ->t;
+    };
+    return peakTime(c.a.curve) - peakTime(c.b.curve);
+}
+
 std::vector<SeriesPoint> differenceCurve(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b,
                                          std::int64_t shiftB) {
     std::vector<SeriesPoint> out;

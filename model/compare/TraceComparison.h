@@ -26,8 +26,8 @@ struct TraceComparison {
     ComparedTrace a, b;
     std::string device; // the device the operators and curves are for ("" = every device)
     std::vector<DeviceDiff> devices;
-    std::vector<OpDiff> ops;     // empty for two heaptrack recordings (see sites)
-    std::vector<SiteDiff> sites; // two heaptrack recordings only
+    std::vector<OpDiff> ops;                                   // empty for two heaptrack recordings (see sites)
+    std::vector<SiteDiff> sites;                               // two heaptrack recordings only
     std::vector<std::pair<std::string, SegmentDiff>> segments; // two CUDA snapshots only: device, segment
 };
 
@@ -37,6 +37,11 @@ struct TraceComparison {
 // `columns` <= 0), the way the timeline reads its series.
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
                               int columns, const Progress& progress);
+
+// How B is shifted to line up with A: their first points (Start) or their peaks (Peak).
+enum class CompareAlign { Start, Peak };
+// B's shift in trace time units (add to B's times); 0 when a curve is empty.
+std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align);
 
 // B - A as a step function over every time where either changes; B is shifted by `shiftB`
 // (B's point at t is drawn at t + shiftB, to line up the two). Before a curve's first point
