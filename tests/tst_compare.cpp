@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <qcustomplot.h>
 
+#include "DiffLogs.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
@@ -21,18 +22,8 @@ using namespace memviz;
 
 namespace {
 
-// A: live bytes 100 at 0, 400 at 10, 100 at 20, 150 at 30 (peak 400 at 10).
-const QByteArray kLogA = "time_ns,action,address,size,op\n"
-                         "0,alloc,0x10,100,a\n"
-                         "10,alloc,0x20,300,b\n"
-                         "20,free,0x20,,\n"
-                         "30,alloc,0x30,50,c\n";
-// B: live bytes 100 at 0, 600 at 10, 670 at 15, 170 at 20 (peak 670 at 15).
-const QByteArray kLogB = "time_ns,action,address,size,op\n"
-                         "0,alloc,0x10,100,a\n"
-                         "10,alloc,0x20,500,b\n"
-                         "15,alloc,0x40,70,d\n"
-                         "20,free,0x20,,\n";
+using memviz::test::kDiffLogA;
+using memviz::test::kDiffLogB;
 
 QList<QPair<double, double>> points(QCPGraph* g) {
     QList<QPair<double, double>> out;
@@ -62,8 +53,8 @@ private:
 void TestCompare::initTestCase() {
     store_ = dir_.filePath("both.memviz");
     Database db(store_.toStdString());
-    QCOMPARE(importFile(db, test::writeFile(dir_, "a.csv", kLogA).toStdString(), Progress{}), 1);
-    QCOMPARE(importFile(db, test::writeFile(dir_, "b.csv", kLogB).toStdString(), Progress{}), 2);
+    QCOMPARE(importFile(db, test::writeFile(dir_, "a.csv", kDiffLogA).toStdString(), Progress{}), 1);
+    QCOMPARE(importFile(db, test::writeFile(dir_, "b.csv", kDiffLogB).toStdString(), Progress{}), 2);
 }
 
 void TestCompare::curvesDifferenceAndRows() {
@@ -105,7 +96,7 @@ void TestCompare::curvesDifferenceAndRows() {
 void TestCompare::bFromARawFile() {
     CompareWindow w;
     QTemporaryDir cache;
-    w.compareWithFile(store_, 1, "a.csv", test::writeFile(cache, "b-again.csv", kLogB), cache.filePath("import.memviz"));
+    w.compareWithFile(store_, 1, "a.csv", test::writeFile(cache, "b-again.csv", kDiffLogB), cache.filePath("import.memviz"));
     w.waitForResult();
     QVERIFY2(w.comparison().has_value(), qPrintable(w.status()->text()));
     QCOMPARE(maxValue(w.plot()->graphB()), 670.0);

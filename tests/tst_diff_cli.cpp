@@ -10,26 +10,15 @@
 #include <QtTest>
 
 #include "NativeToolOutput.h"
+#include "DiffLogs.h"
 #include "TestSupport.h"
 
 using namespace memviz::test;
 
 namespace {
 
-// A: 100 (a) at 0, 300 (b) at 10, b freed at 20, 50 (c) at 30.
-//    Live bytes 100, 400, 100, 150: peak 400 at 10 ns, final 150, 3 allocations.
-const QByteArray kLogA = "time_ns,action,address,size,op\n"
-                         "0,alloc,0x10,100,a\n"
-                         "10,alloc,0x20,300,b\n"
-                         "20,free,0x20,,\n"
-                         "30,alloc,0x30,50,c\n";
-// B: 100 (a) at 0, 500 (b) at 10, 70 (d) at 15, b freed at 20.
-//    Live bytes 100, 600, 670, 170: peak 670 at 15 ns, final 170, 3 allocations.
-const QByteArray kLogB = "time_ns,action,address,size,op\n"
-                         "0,alloc,0x10,100,a\n"
-                         "10,alloc,0x20,500,b\n"
-                         "15,alloc,0x40,70,d\n"
-                         "20,free,0x20,,\n";
+using memviz::test::kDiffLogA;
+using memviz::test::kDiffLogB;
 
 QJsonObject diffJson(const QStringList& args) {
     const ProcessResult r = runMemviz(QStringList{"diff"} + args + QStringList{"--json", "--limit", "100"});
@@ -72,7 +61,7 @@ void TestDiffCli::allocationLogs_data() {
 void TestDiffCli::allocationLogs() {
     QFETCH(bool, throughStore);
     QTemporaryDir dir;
-    QString a = writeFile(dir, "a.csv", kLogA), b = writeFile(dir, "b.csv", kLogB);
+    QString a = writeFile(dir, "a.csv", kDiffLogA), b = writeFile(dir, "b.csv", kDiffLogB);
     if (throughStore) {
         const QString store = dir.filePath("both.memviz");
         QCOMPARE(runMemviz({"import", a, "--db", store}).exitCode, 0);
@@ -236,7 +225,7 @@ void TestDiffCli::badUsage() {
     QFETCH(int, status);
     QFETCH(QString, message);
     QTemporaryDir dir;
-    writeFile(dir, "a.csv", kLogA);
+    writeFile(dir, "a.csv", kDiffLogA);
     for (QString& a : args) a.replace("@DIR", dir.path());
     const ProcessResult r = runMemviz(QStringList{"diff"} + args);
     QCOMPARE(r.exitCode, status);

@@ -40,6 +40,14 @@ OpenedSource::OpenedSource(const QString& path, qint64 traceId) {
     opened_ = openTrace(file, importStore, Progress{}, traceId);
 }
 
+qsizetype limitOption(const QCommandLineParser& parser, qsizetype fallback) {
+    if (!parser.isSet("limit")) return fallback;
+    bool ok = false;
+    const qsizetype limit = parser.value("limit").toLongLong(&ok);
+    if (!ok || limit < 0) throw UsageError{"--limit needs a non-negative number, got \"" + parser.value("limit") + "\""};
+    return limit;
+}
+
 qint64 traceIdOption(const QCommandLineParser& parser) {
     if (!parser.isSet("trace")) return 0;
     bool ok = false;

@@ -35,6 +35,9 @@ private:
     OpenedTrace opened_;
 };
 
+// --limit N option value: `fallback` when absent; UsageError unless a whole number >= 0.
+qsizetype limitOption(const QCommandLineParser& parser, qsizetype fallback);
+
 // --trace ID option value (0 = latest).
 qint64 traceIdOption(const QCommandLineParser& parser);
 

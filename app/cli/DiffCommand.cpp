@@ -68,12 +68,7 @@ int diffCommand(const QStringList& args) {
     p.addOption({"device", "Only this device (cpu, cuda:0, ...).", "NAME"});
     const QString usage = "memviz diff A B [--json] [--limit N] [--device NAME]";
     parseOrThrow(p, args, 2, usage);
-    qsizetype limit = 20;
-    if (p.isSet("limit")) {
-        bool ok = false;
-        limit = p.value("limit").toLongLong(&ok);
-        if (!ok || limit < 0) throw UsageError{"--limit needs a non-negative number, got \"" + p.value("limit") + "\""};
-    }
+    const qsizetype limit = limitOption(p, 20);
     Side a(p.positionalArguments()[0]);
     Side b(p.positionalArguments()[1]);
     TraceComparison c;

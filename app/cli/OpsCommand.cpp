@@ -46,12 +46,7 @@ int opsCommand(const QStringList& args) {
     const QString usage = "memviz ops FILE_OR_DB [--json] [--limit N] [--device NAME] [--range BEGIN:END] "
                           "[--group-by-shapes] [--trace ID]";
     parseOrThrow(p, args, 1, usage);
-    qsizetype limit = -1;
-    if (p.isSet("limit")) {
-        bool ok = false;
-        limit = p.value("limit").toLongLong(&ok);
-        if (!ok || limit < 0) throw UsageError{"--limit needs a non-negative number, got \"" + p.value("limit") + "\""};
-    }
+    const qsizetype limit = limitOption(p, -1);
     const auto range = rangeOption(p.value("range"));
     OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
     Database db(source.storePath(), Database::Mode::ReadOnly);
