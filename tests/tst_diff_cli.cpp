@@ -48,6 +48,7 @@ private slots:
     void heaptrackMatchesHeaptrackPrintDiff();
     void snapshotSegmentsMatchTorchCompare_data();
     void snapshotSegmentsMatchTorchCompare();
+    void memoryCategoriesAtThePeaks();
     void badUsage_data();
     void badUsage();
 };
@@ -208,6 +209,45 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
     QCOMPARE(onlyB, list(expected["only_after"]));
     if (before == after) QVERIFY(o["segments"].toArray().isEmpty());
     else QVERIFY(!onlyA.isEmpty() || !onlyB.isEmpty());
+}
+
+// A real memory-timeline export (A) and a copy without every third activation row (B): the
+// categories at each trace's peak are those tests/oracles/memory_timeline.py computes.
+void TestDiffCli::memoryCategoriesAtThePeaks() {
+    MEMVIZ_REQUIRE_FIXTURE(a, "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz");
+    QTemporaryDir dir;
+    const QString b = dir.filePath("fewer_activations.raw.json");
+    const char* derive = "import gzip, json, sys\n"
+                         "rows = json.loads(gzip.open(sys.argv[1]).read())\n"
+                         "kept = [r for i, r in enumerate(rows) if not (r[3] == 4 and i % 3 == 0)]\n"
+                         "open(sys.argv[2], 'w').write(json.dumps(kept))\n";
+    const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    auto oracleOf = [](const QString& file) {
+        const ProcessResult r = runProcess(python(), {oracle("memory_timeline.py"), file});
+        if (r.exitCode != 0) qWarning("oracle failed: %s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    };
+    const QJsonObject expectA = oracleOf(a), expectB = oracleOf(b);
+    QVERIFY(expectA["peak_bytes"].toInteger() != expectB["peak_bytes"].toInteger());
+
+    const QJsonObject o = diffJson({a, b});
+    const QJsonArray devices = o["devices"].toArray();
+    QCOMPARE(devices.size(), 1);
+    compareValue(devices[0].toObject()["peak_bytes"].toObject(), expectA["peak_bytes"].toInteger(), expectB["peak_bytes"].toInteger());
+    const QJsonArray categories = o["categories"].toArray();
+    QCOMPARE(categories.size(), 8);
+    qint64 previous = std::numeric_limits<qint64>::max();
+    for (const QJsonValue& v : categories) {
+        const QJsonObject c = v.toObject();
+        const QString name = c["category"].toString();
+        const QJsonObject at = c["at_peak_bytes"].toObject();
+        QCOMPARE(at["a"].toInteger(), expectA["breakdown"].toObject()[name].toInteger()); // absent: 0
+        QCOMPARE(at["b"].toInteger(), expectB["breakdown"].toObject()[name].toInteger());
+        QVERIFY(std::llabs(at["delta"].toInteger()) <= previous); // most changed first
+        previous = std::llabs(at["delta"].toInteger());
+    }
+    QCOMPARE(categories[0].toObject()["category"].toString(), QStringLiteral("activation"));
 }
 
 void TestDiffCli::badUsage_data() {

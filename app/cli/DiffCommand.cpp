@@ -138,6 +138,14 @@ int diffCommand(const QStringList& args) {
                                       {"active_bytes", valueJson(sd.activeBytes)}});
             o.insert("segments", ss);
         }
+        if (!c.categories.empty()) {
+            QJsonArray cs;
+            for (const CategoryDiff& d : c.categories)
+                cs.append(QJsonObject{{"device", QString::fromStdString(d.device)},
+                                      {"category", QString::fromStdString(d.name)},
+                                      {"at_peak_bytes", valueJson(d.atPeak)}});
+            o.insert("categories", cs);
+        }
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
         return 0;
     }
@@ -152,6 +160,14 @@ int diffCommand(const QStringList& args) {
                         d.inB ? seconds(d.peakTimeNs.b) : "-", bytes(d.finalBytes.a), bytes(d.finalBytes.b),
                         signedBytes(d.finalBytes.delta())});
     text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "final A", "final B", "delta"}, rows);
+    if (!c.categories.empty()) {
+        rows.clear();
+        for (const CategoryDiff& d : limited(c.categories, limit))
+            rows.push_back({QString::fromStdString(d.device), QString::fromStdString(d.name), bytes(d.atPeak.a), bytes(d.atPeak.b),
+                            signedBytes(d.atPeak.delta())});
+        text += "\nmemory categories at each trace's peak, most changed first:\n" +
+                formatTable({"device", "category", "at peak A", "at peak B", "delta"}, rows);
+    }
     if (!opDiffs.empty()) {
         rows.clear();
         for (const OpDiff& d : opDiffs)

@@ -2,6 +2,7 @@
 #include "compare/TraceComparison.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <strings.h>
@@ -11,6 +12,7 @@
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
+#include "store/TraceWriter.h"
 
 namespace memviz {
 
@@ -36,6 +38,38 @@ std::vector<SeriesPoint> curveOf(Database& db, std::int64_t traceId, std::option
         if (!chosen && s.device == *device && s.unit == "bytes") chosen = &s;
     if (!chosen) return {};
     return querySeries(db, chosen->id, TimeRange{chosen->tFirst, chosen->tLast}, columns > 0 ? columns : 4096).points;
+}
+
+// Every stacked series of `summary`'s devices at that device's peak, as (device, name, value).
+struct CategoryValue {
+    std::string device, name;
+    std::int64_t value = 0;
+};
+std::vector<CategoryValue> categoriesAtPeak(Database& db, std::int64_t traceId, const TraceSummary& summary,
+                                            const std::string& device) {
+    std::vector<CategoryValue> out;
+    for (const SeriesInfo& s : listSeries(db, traceId)) {
+        if (s.style != kSeriesStacked) continue;
+        for (const DeviceSummary& d : summary.devices)
+            if (d.device == s.device && (device.empty() || sameName(d.name, device)))
+                out.push_back({d.name, s.name, seriesValueAt(db, s.id, d.peakTimeNs).value_or(0)});
+    }
+    return out;
+}
+
+std::vector<CategoryDiff> diffCategories(const std::vector<CategoryValue>& a, const std::vector<CategoryValue>& b) {
+    std::vector<CategoryDiff> out;
+    auto add = [&out](const CategoryValue& v, bool isB) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const CategoryDiff& d) { return d.device == v.device && d.name == v.name; });
+        if (it == out.end()) it = out.insert(out.end(), CategoryDiff{v.device, v.name, {}});
+        (isB ? it->atPeak.b : it->atPeak.a) = v.value;
+    };
+    for (const CategoryValue& v : a) add(v, false);
+    for (const CategoryValue& v : b) add(v, true);
+    std::stable_sort(out.begin(), out.end(), [](const CategoryDiff& x, const CategoryDiff& y) {
+        return std::llabs(x.atPeak.delta()) > std::llabs(y.atPeak.delta());
+    });
+    return out;
 }
 
 } // namespace
@@ -81,6 +115,7 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
             const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
             for (const SegmentDiff& s : diffSegments(sa, sb)) c.segments.emplace_back(d.name, s);
         }
+    c.categories = diffCategories(categoriesAtPeak(a, traceA, c.a.summary, device), categoriesAtPeak(b, traceB, c.b.summary, device));
     return c;
 }
 

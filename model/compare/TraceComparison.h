@@ -22,6 +22,13 @@ struct ComparedTrace {
     std::vector<SeriesPoint> curve; // the compared device's live bytes (empty: no such device)
 };
 
+// A stacked series (a memory-timeline category: activation, gradient, ...) at each trace's
+// own peak of its device; matched by device and name.
+struct CategoryDiff {
+    std::string device, name;
+    DiffValue atPeak;
+};
+
 struct TraceComparison {
     ComparedTrace a, b;
     std::string device; // the device the operators and curves are for ("" = every device)
@@ -29,6 +36,7 @@ struct TraceComparison {
     std::vector<OpDiff> ops;                                   // empty for two heaptrack recordings (see sites)
     std::vector<SiteDiff> sites;                               // two heaptrack recordings only
     std::vector<std::pair<std::string, SegmentDiff>> segments; // two CUDA snapshots only: device, segment
+    std::vector<CategoryDiff> categories; // largest |delta| first; traces with stacked series only
 };
 
 // `device` (case-insensitive; "" = every device, and the curves of A's first device) limits
