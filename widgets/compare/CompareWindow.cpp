@@ -206,6 +206,12 @@ void CompareWindow::showComparison() {
                               cell(signedCount(s.temporary.delta()), s.temporary.delta(), true),
                               cell(signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
                               cell(signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
+    } else if (!c.categories.empty()) { // memory-timeline exports: the categories say more than operators
+        rows_->setHorizontalHeaderLabels({tr("Memory category"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak")});
+        for (const CategoryDiff& d : c.categories)
+            rows_->appendRow({nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(d.device)),
+                              cell(bytesText(d.atPeak.a), d.atPeak.a), cell(bytesText(d.atPeak.b), d.atPeak.b),
+                              cell(signedBytes(d.atPeak.delta()), d.atPeak.delta(), true)});
     } else {
         rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Allocated A"), tr("Allocated B"), tr("Δ allocated"), tr("Allocs A"),
                                           tr("Allocs B"), tr("Δ allocs")});

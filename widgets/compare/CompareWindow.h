@@ -3,9 +3,10 @@
 // The Compare mode (File › Compare With…, issue 13): trace A (the window's) and trace B (a
 // file or a store) in one window — both memory curves on one time axis, lined up at their
 // starts or their peaks, the difference B − A as its own series and each peak marked; below,
-// per device the peaks and final bytes, and the operators (or heaptrack allocation sites) most
-// changed first, with a filter. B is imported out of process like any file (ImportTask); the
-// comparison is read on a worker (BackgroundQuery). The same figures as `memviz diff A B`.
+// per device the peaks and final bytes, and the operators (heaptrack: allocation sites;
+// memory-timeline exports: categories at each peak) most changed first, with a filter. B is
+// imported out of process like any file (ImportTask); the comparison is read on a worker
+// (BackgroundQuery). The same figures as `memviz diff A B`.
 #include <QString>
 #include <QWidget>
 #include <optional>
