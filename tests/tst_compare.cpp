@@ -44,6 +44,7 @@ private slots:
     void initTestCase();
     void curvesDifferenceAndRows();
     void bFromARawFile();
+    void memoryTimelineCategories();
 
 private:
     QTemporaryDir dir_;
@@ -101,6 +102,27 @@ void TestCompare::bFromARawFile() {
     QVERIFY2(w.comparison().has_value(), qPrintable(w.status()->text()));
     QCOMPARE(maxValue(w.plot()->graphB()), 670.0);
     QCOMPARE(w.devicesModel()->item(0, 3)->text(), QStringLiteral("+270 B"));
+}
+
+// Memory-timeline exports list their eight categories; the same export twice changes nothing.
+void TestCompare::memoryTimelineCategories() {
+    MEMVIZ_REQUIRE_FIXTURE(file, "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz");
+    QTemporaryDir dir;
+    const QString store = dir.filePath("timeline.memviz");
+    {
+        Database db(store.toStdString());
+        QCOMPARE(importFile(db, file.toStdString(), Progress{}), 1);
+    }
+    CompareWindow w;
+    w.compare(store, 1, "A", store, 1, "B");
+    w.waitForResult();
+    QStandardItemModel* rows = w.rowsModel();
+    QCOMPARE(rows->horizontalHeaderItem(0)->text(), QStringLiteral("Memory category"));
+    QCOMPARE(rows->rowCount(), 8);
+    for (int r = 0; r < rows->rowCount(); ++r) {
+        QCOMPARE(rows->item(r, 2)->text(), rows->item(r, 3)->text());
+        QCOMPARE(rows->item(r, 4)->text(), QStringLiteral("0 B"));
+    }
 }
 
 QTEST_MAIN(TestCompare)
