@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "trace/StackTree.h"
+
+#include <algorithm>
+
+#include "trace/StackSite.h"
+
+namespace memviz {
+
+StackTree::StackTree() { nodes.emplace_back(); }
+
+std::vector<std::int32_t> StackTree::pathTo(std::int32_t node) const {
+    std::vector<std::int32_t> path;
+    for (std::int32_t n = node; n > 0; n = nodes[static_cast<std::size_t>(n)].parent) path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+int StackTree::maxDepth() const {
+    int d = 0;
+    for (const StackNode& n : nodes) d = std::max(d, n.depth);
+    return d;
+}
+
+std::string frameLabel(const StackFrameInfo& f) {
+    const std::string function = f.function.empty() ? std::string("??") : f.function;
+    if (f.file.empty()) return function;
+    return function + " (" + std::string(fileBaseName(f.file)) + ")";
+}
+
+std::size_t StackTreeBuilder::FrameHash::operator()(const StackFrameInfo& f) const {
+    std::size_t h = std::hash<std::string>()(f.function);
+    h = h * 31 + std::hash<std::string>()(f.file);
+    h = h * 31 + std::hash<std::int64_t>()(f.line);
+    return h * 31 + std::hash<std::string>()(f.module);
+}
+
+StackTreeBuilder::StackTreeBuilder(FrameFolder folder, std::size_t maxDepth)
+    : folder_(std::move(folder)), maxDepth_(std::max<std::size_t>(maxDepth, 2)) {}
+
+std::int32_t StackTreeBuilder::frameId(const StackFrameInfo& frame) {
+    const auto it = frameIds_.find(frame);
+    if (it != frameIds_.end()) return it->second;
+    const auto id = static_cast<std::int32_t>(tree_.frames.size());
+    tree_.frames.push_back(frame);
+    elided_.push_back(folder_.elides(frame.function, frame.file) ? 1 : 0);
+    frameIds_.emplace(frame, id);
+    return id;
+}
+
+std::int32_t StackTreeBuilder::child(std::int32_t node, std::int32_t frame) {
+    const auto [it, inserted] = edges_.try_emplace({node, frame}, 0);
+    if (!inserted) return it->second;
+    const auto id = static_cast<std::int32_t>(tree_.nodes.size());
+    StackNode n;
+    n.frame = frame;
+    n.parent = node;
+    n.depth = tree_.nodes[static_cast<std::size_t>(node)].depth + 1;
+    tree_.nodes.push_back(std::move(n));
+    tree_.nodes[static_cast<std::size_t>(node)].children.push_back(id);
+    it->second = id;
+    return id;
+}
+
+std::int32_t StackTreeBuilder::tailFrame(std::size_t folded) {
+    StackFrameInfo f;
+    f.function = "[" + std::to_string(folded) + " more frames folded: deeper than " + std::to_string(maxDepth_) + "]";
+    return frameId(f);
+}
+
+void StackTreeBuilder::add(std::span<const std::int32_t> outermostFirst, std::int64_t value) {
+    ++tree_.samples;
+    scratch_.clear();
+    for (std::int32_t f : outermostFirst)
+        if (!elided_[static_cast<std::size_t>(f)]) scratch_.push_back(f);
+    if (scratch_.size() > maxDepth_) {
+        // Keep the outermost frames (where the program's structure is) and one frame for the rest.
+        const std::size_t folded = scratch_.size() - (maxDepth_ - 1);
+        scratch_.resize(maxDepth_ - 1);
+        scratch_.push_back(tailFrame(folded));
+        ++tree_.stacksTruncated;
+    }
+    std::int32_t node = 0;
+    tree_.nodes[0].inclusive += value;
+    for (std::int32_t f : scratch_) {
+        node = child(node, f);
+        tree_.nodes[static_cast<std::size_t>(node)].inclusive += value;
+    }
+    tree_.nodes[static_cast<std::size_t>(node)].self += value;
+}
+
+void StackTreeBuilder::addInnermostFirst(std::span<const std::int32_t> innermostFirst, std::int64_t value) {
+    std::vector<std::int32_t> reversed(innermostFirst.rbegin(), innermostFirst.rend());
+    add(reversed, value);
+}
+
+StackTree StackTreeBuilder::finish() {
+    for (StackNode& n : tree_.nodes)
+        std::stable_sort(n.children.begin(), n.children.end(), [this](std::int32_t a, std::int32_t b) {
+            return tree_.nodes[static_cast<std::size_t>(a)].inclusive > tree_.nodes[static_cast<std::size_t>(b)].inclusive;
+        });
+    edges_.clear();
+    frameIds_.clear();
+    StackTree out = std::move(tree_);
+    tree_ = StackTree();
+    elided_.clear();
+    return out;
+}
+
+} // namespace memviz
