@@ -63,6 +63,7 @@ class TestStacks : public QObject {
     Q_OBJECT
 private slots:
     void inclusiveAndSelf();
+    void bottomUp();
     void foldingMovesValueToTheCaller();
     void presetsElideThePlumbing();
     void unknownPresetAndBadPattern();
@@ -100,6 +101,27 @@ void TestStacks::inclusiveAndSelf() {
     QCOMPARE(t.pathTo(nodeAt(t, {"main", "a", "b"})).size(), std::size_t(3));
 }
 
+void TestStacks::bottomUp() {
+    StackTreeBuilder b;
+    addStack(b, "main;a;b", 13);
+    addStack(b, "main;a", 5);
+    addStack(b, "main;c", 7);
+    const StackTree t = invertedStackTree(b.finish());
+    // Read from the innermost frame: b 13 (called by a, by main), c 7 (by main), a 5 (by main).
+    QCOMPARE(t.total(), 25);
+    QCOMPARE(t.nodes[0].children.size(), std::size_t(3));
+    QCOMPARE(t.frameAt(t.nodes[0].children[0]).function, std::string("b"));
+    QCOMPARE(t.frameAt(t.nodes[0].children[1]).function, std::string("c"));
+    QCOMPARE(t.frameAt(t.nodes[0].children[2]).function, std::string("a"));
+    QCOMPARE(at(t, {"b", "a", "main"}).inclusive, 13);
+    QCOMPARE(at(t, {"b", "a", "main"}).self, 13);
+    QCOMPARE(at(t, {"a"}).inclusive, 5);
+    QCOMPARE(at(t, {"a"}).self, 0);
+    QCOMPARE(at(t, {"a", "main"}).self, 5);
+    // Rows: each node knows its index among its parent's children.
+    QCOMPARE(t.nodes[static_cast<std::size_t>(t.nodes[0].children[2])].row, 2);
+}
+
 void TestStacks::foldingMovesValueToTheCaller() {
     FrameFolder folder;
     folder.addPattern({"^a$", ""});
@@ -134,6 +156,12 @@ void TestStacks::presetsElideThePlumbing() {
     QVERIFY(!all.elides("_call_impl", "/home/me/mymodule.py"));
     QVERIFY(!all.elides("main", "prog.c"));
     QVERIFY(!all.elides("mallocate_buffers", "prog.c"));
+    // Unresolved addresses only with their preset, and only without a file.
+    QVERIFY(!all.elides("0x7f755093aa2b", ""));
+    const FrameFolder unresolved = FrameFolder::fromPresets({"unresolved"});
+    QVERIFY(unresolved.elides("0x7f755093aa2b", ""));
+    QVERIFY(!unresolved.elides("0x7f518d498b9f", "rtld.c"));
+    QVERIFY(!unresolved.elides("main", ""));
     // No presets: nothing is elided.
     QVERIFY(!FrameFolder::fromPresets({}).elides("malloc", ""));
 }

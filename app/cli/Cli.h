@@ -18,5 +18,6 @@ int estimateCommand(const QStringList& args);
 int screenshotCommand(int argc, char** argv, const QStringList& args);
 int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
+int stacksCommand(const QStringList& args);
 
 } // namespace memviz::cli

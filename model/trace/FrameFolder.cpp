@@ -25,6 +25,8 @@ const std::vector<FoldPreset>& foldPresets() {
            "__libc_realloc|_int_malloc|operator new|operator new\\[\\])(\\(.*)?$|^__gnu_cxx::new_allocator|^std::allocator|"
            "^std::__new_allocator|^std::allocator_traits|^std::_Vector_base<.*>::_M_allocate|^std::__cxx11::basic_string<.*>::_M_create",
            ""}}},
+        {"unresolved", "frames without a symbol or a file (shown as an address); not a default",
+         {{"^0x[0-9a-fA-F]+$", "^$"}}},
         {"startup", "the C runtime's startup frames above main: _start, __libc_start_main, __libc_start_call_main",
          {{"^(_start|__libc_start_main|__libc_start_main_impl|__libc_start_call_main|__libc_start_main_alias_2)$", ""}}},
     };

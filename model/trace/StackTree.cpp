@@ -2,6 +2,7 @@
 #include "trace/StackTree.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "trace/StackSite.h"
 
@@ -99,11 +100,31 @@ StackTree StackTreeBuilder::finish() {
         std::stable_sort(n.children.begin(), n.children.end(), [this](std::int32_t a, std::int32_t b) {
             return tree_.nodes[static_cast<std::size_t>(a)].inclusive > tree_.nodes[static_cast<std::size_t>(b)].inclusive;
         });
+    for (StackNode& n : tree_.nodes)
+        for (std::size_t i = 0; i < n.children.size(); ++i)
+            tree_.nodes[static_cast<std::size_t>(n.children[i])].row = static_cast<std::int32_t>(i);
     edges_.clear();
     frameIds_.clear();
     StackTree out = std::move(tree_);
     tree_ = StackTree();
     elided_.clear();
+    return out;
+}
+
+StackTree invertedStackTree(const StackTree& topDown) {
+    StackTreeBuilder builder(FrameFolder{}, std::numeric_limits<std::size_t>::max());
+    std::vector<std::int32_t> frameIds(topDown.frames.size(), -1);
+    for (std::size_t f = 0; f < topDown.frames.size(); ++f) frameIds[f] = builder.frameId(topDown.frames[f]);
+    std::vector<std::int32_t> innermostFirst;
+    for (std::size_t n = 0; n < topDown.nodes.size(); ++n) {
+        if (topDown.nodes[n].self == 0) continue;
+        innermostFirst.clear();
+        for (auto k = static_cast<std::int32_t>(n); k > 0; k = topDown.nodes[static_cast<std::size_t>(k)].parent)
+            innermostFirst.push_back(frameIds[static_cast<std::size_t>(topDown.nodes[static_cast<std::size_t>(k)].frame)]);
+        builder.add(innermostFirst, topDown.nodes[n].self);
+    }
+    StackTree out = builder.finish();
+    out.stacksTruncated = topDown.stacksTruncated;
     return out;
 }
 

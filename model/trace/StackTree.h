@@ -31,6 +31,7 @@ struct StackNode {
     std::int64_t inclusive = 0;
     std::int64_t self = 0;
     std::vector<std::int32_t> children; // largest inclusive first
+    std::int32_t row = 0;               // its index in its parent's children
 };
 
 struct StackTree {
@@ -59,6 +60,10 @@ struct StackTree {
 // The text of a frame in collapsed stacks and labels: "function (file.c)", heaptrack_print's
 // flame-graph spelling; the function alone when the file is unknown.
 std::string frameLabel(const StackFrameInfo& f);
+
+// The bottom-up tree (heaptrack_gui's): the same stacks read from the innermost frame, so
+// the root's children are where values were charged (self), each with its callers below it.
+StackTree invertedStackTree(const StackTree& topDown);
 
 class StackTreeBuilder {
 public:
