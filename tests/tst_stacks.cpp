@@ -64,6 +64,7 @@ class TestStacks : public QObject {
 private slots:
     void inclusiveAndSelf();
     void bottomUp();
+    void callSitesOfOneFunctionMerge();
     void foldingMovesValueToTheCaller();
     void presetsElideThePlumbing();
     void unknownPresetAndBadPattern();
@@ -120,6 +121,25 @@ void TestStacks::bottomUp() {
     QCOMPARE(at(t, {"a", "main"}).self, 5);
     // Rows: each node knows its index among its parent's children.
     QCOMPARE(t.nodes[static_cast<std::size_t>(t.nodes[0].children[2])].row, 2);
+}
+
+void TestStacks::callSitesOfOneFunctionMerge() {
+    StackTreeBuilder b;
+    // main calls f from line 10 and g from line 12; f is called from one line only.
+    const std::int32_t main10 = b.frameId({"main", "prog.c", 10, "prog"});
+    const std::int32_t main12 = b.frameId({"main", "prog.c", 12, "prog"});
+    const std::int32_t f = b.frameId({"f", "prog.c", 3, "prog"});
+    const std::int32_t g = b.frameId({"g", "prog.c", 5, "prog"});
+    QCOMPARE(main10, main12);
+    const std::int32_t s1[] = {main10, f}, s2[] = {main12, g};
+    b.add(s1, 4);
+    b.add(s2, 6);
+    const StackTree t = b.finish();
+    // One main (4 + 6), whose line is unknown now; f keeps its line.
+    QCOMPARE(t.nodes[0].children.size(), std::size_t(1));
+    QCOMPARE(at(t, {"main"}).inclusive, 10);
+    QCOMPARE(t.frameAt(nodeAt(t, {"main"})).line, 0);
+    QCOMPARE(t.frameAt(nodeAt(t, {"main", "f"})).line, 3);
 }
 
 void TestStacks::foldingMovesValueToTheCaller() {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `memviz stacks`: the call tree of a trace with stacks for one metric, range or moment, as
 // Brendan Gregg's collapsed stacks (flamegraph.pl, speedscope, inferno read it) or as JSON.
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
@@ -44,23 +44,77 @@ FrameFolder folderOf(const QCommandLineParser& p) {
     }
 }
 
-QJsonObject nodeJson(const StackTree& t, std::int32_t node) {
-    const StackNode& n = t.nodes[static_cast<std::size_t>(node)];
-    QJsonObject o;
-    if (const StackFrameInfo* f = t.frameOf(node)) {
-        o["function"] = QString::fromStdString(f->function);
-        if (!f->file.empty()) o["file"] = QString::fromStdString(f->file);
-        if (f->line > 0) o["line"] = static_cast<qint64>(f->line);
-        if (!f->module.empty()) o["module"] = QString::fromStdString(f->module);
-    } else {
-        o["function"] = "all";
+void appendJsonString(std::string& out, const std::string& text) {
+    out += '"';
+    for (const char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
     }
-    o["value"] = static_cast<qint64>(n.inclusive);
-    o["self"] = static_cast<qint64>(n.self);
-    QJsonArray children;
-    for (std::int32_t c : n.children) children.append(nodeJson(t, c));
-    if (!children.isEmpty()) o["children"] = children;
-    return o;
+    out += '"';
+}
+
+// The tree as nested JSON objects, written depth-first without recursion (stacks can be
+// 10,000 frames deep) and without a DOM (trees can have millions of nodes).
+std::string treeJson(const StackTree& t) {
+    std::string out;
+    struct Item {
+        std::int32_t node;
+        std::size_t next; // children written so far
+    };
+    std::vector<Item> todo{{0, 0}};
+    const auto open = [&](std::int32_t node) {
+        const StackNode& n = t.nodes[static_cast<std::size_t>(node)];
+        out += "{\"function\": ";
+        if (const StackFrameInfo* f = t.frameOf(node)) {
+            appendJsonString(out, f->function);
+            if (!f->file.empty()) {
+                out += ", \"file\": ";
+                appendJsonString(out, f->file);
+            }
+            if (f->line > 0) out += ", \"line\": " + std::to_string(f->line);
+            if (!f->module.empty()) {
+                out += ", \"module\": ";
+                appendJsonString(out, f->module);
+            }
+        } else {
+            out += "\"all\"";
+        }
+        out += ", \"value\": " + std::to_string(n.inclusive) + ", \"self\": " + std::to_string(n.self);
+        if (!n.children.empty()) out += ", \"children\": [";
+    };
+    open(0);
+    while (!todo.empty()) {
+        Item& top = todo.back();
+        const StackNode& n = t.nodes[static_cast<std::size_t>(top.node)];
+        if (top.next < n.children.size()) {
+            if (top.next > 0) out += ", ";
+            const std::int32_t c = n.children[top.next++];
+            open(c);
+            todo.push_back({c, 0});
+            continue;
+        }
+        out += n.children.empty() ? "}" : "]}";
+        todo.pop_back();
+    }
+    return out;
+}
+
+void writeOut(const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
 }
 
 } // namespace
@@ -102,18 +156,18 @@ int stacksCommand(const QStringList& args) {
                      .arg(tree.stacksTruncated)
                      .arg(StackTreeBuilder::kDefaultMaxDepth));
     if (format == "collapsed") {
-        printOut(QString::fromStdString(collapsedStacks(tree)));
+        writeOut(collapsedStacks(tree));
         return 0;
     }
     const std::string metricId = request.metric.empty() ? available.metrics.front().id : request.metric;
     const StackMetric* metric = available.find(metricId);
-    QJsonObject o;
-    o["metric"] = QString::fromStdString(metricId);
-    o["unit"] = metric && !metric->bytes ? "count" : "bytes";
-    o["total"] = static_cast<qint64>(tree.total());
-    o["stacks_truncated"] = static_cast<qint64>(tree.stacksTruncated);
-    o["root"] = nodeJson(tree, 0);
-    printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+    std::string json = "{\"metric\": ";
+    appendJsonString(json, metricId);
+    json += std::string(", \"unit\": \"") + (metric && !metric->bytes ? "count" : "bytes") + "\"";
+    json += ", \"total\": " + std::to_string(tree.total());
+    json += ", \"stacks_truncated\": " + std::to_string(tree.stacksTruncated);
+    json += ", \"root\": " + treeJson(tree) + "}\n";
+    writeOut(json);
     return 0;
 }
 

@@ -40,12 +40,21 @@ StackTreeBuilder::StackTreeBuilder(FrameFolder folder, std::size_t maxDepth)
     : folder_(std::move(folder)), maxDepth_(std::max<std::size_t>(maxDepth, 2)) {}
 
 std::int32_t StackTreeBuilder::frameId(const StackFrameInfo& frame) {
-    const auto it = frameIds_.find(frame);
-    if (it != frameIds_.end()) return it->second;
+    // One frame per function, file and module, whatever the line (each call site of `main`
+    // has its own line; a flame graph shows `main` once, as flamegraph.pl and heaptrack_gui
+    // do). The line is kept while all its call sites agree, else it becomes unknown (0).
+    StackFrameInfo key = frame;
+    key.line = 0;
+    const auto it = frameIds_.find(key);
+    if (it != frameIds_.end()) {
+        StackFrameInfo& known = tree_.frames[static_cast<std::size_t>(it->second)];
+        if (known.line != frame.line) known.line = 0;
+        return it->second;
+    }
     const auto id = static_cast<std::int32_t>(tree_.frames.size());
     tree_.frames.push_back(frame);
     elided_.push_back(folder_.elides(frame.function, frame.file) ? 1 : 0);
-    frameIds_.emplace(frame, id);
+    frameIds_.emplace(std::move(key), id);
     return id;
 }
 
@@ -88,6 +97,33 @@ void StackTreeBuilder::add(std::span<const std::int32_t> outermostFirst, std::in
         tree_.nodes[static_cast<std::size_t>(node)].inclusive += value;
     }
     tree_.nodes[static_cast<std::size_t>(node)].self += value;
+}
+
+std::int32_t StackTreeBuilder::extend(std::int32_t node, std::span<const std::int32_t> outermostFirst) {
+    for (std::int32_t f : outermostFirst) {
+        if (elided_[static_cast<std::size_t>(f)]) continue;
+        const StackNode& n = tree_.nodes[static_cast<std::size_t>(node)];
+        if (deepTail_ >= 0 && n.frame == deepTail_) break;
+        if (static_cast<std::size_t>(n.depth) + 1 >= maxDepth_) {
+            if (deepTail_ < 0) {
+                StackFrameInfo tail;
+                tail.function = "[more frames folded: deeper than " + std::to_string(maxDepth_) + "]";
+                deepTail_ = frameId(tail);
+            }
+            node = child(node, deepTail_);
+            break;
+        }
+        node = child(node, f);
+    }
+    return node;
+}
+
+void StackTreeBuilder::addAt(std::int32_t node, std::int64_t value) {
+    ++tree_.samples;
+    if (deepTail_ >= 0 && tree_.nodes[static_cast<std::size_t>(node)].frame == deepTail_) ++tree_.stacksTruncated;
+    tree_.nodes[static_cast<std::size_t>(node)].self += value;
+    for (std::int32_t n = node; n >= 0; n = tree_.nodes[static_cast<std::size_t>(n)].parent)
+        tree_.nodes[static_cast<std::size_t>(n)].inclusive += value;
 }
 
 void StackTreeBuilder::addInnermostFirst(std::span<const std::int32_t> innermostFirst, std::int64_t value) {

@@ -77,6 +77,11 @@ public:
     void add(std::span<const std::int32_t> outermostFirst, std::int64_t value);
     // Same, innermost frame first (as most formats list them).
     void addInnermostFirst(std::span<const std::int32_t> innermostFirst, std::int64_t value);
+    // For providers whose stacks share prefixes (heaptrack's backtrace tree): appends frames
+    // below `node` (outermost first; elided ones skipped, depth bounded) and returns the node
+    // reached; addAt() then charges a value there. add() is extend() from the root + addAt().
+    std::int32_t extend(std::int32_t node, std::span<const std::int32_t> outermostFirst);
+    void addAt(std::int32_t node, std::int64_t value);
     StackTree finish();
 
 private:
@@ -99,6 +104,7 @@ private:
     std::vector<signed char> elided_; // by frame id: 1 elided, 0 kept
     std::unordered_map<std::pair<std::int32_t, std::int32_t>, std::int32_t, EdgeHash> edges_;
     std::vector<std::int32_t> scratch_;
+    std::int32_t deepTail_ = -1; // extend()'s frame for what is deeper than the limit
 };
 
 } // namespace memviz

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackStacks.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -111,18 +112,31 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
             nodes[id] = {s.int64(1), s.int64(2)};
         }
     }
-    std::vector<std::int32_t> innermostFirst;
+    // Each backtrace node maps to one tree node, built from its parent's: stacks share their
+    // prefixes, so every node's frames are walked once.
+    for (std::vector<std::int32_t>& frames : ipFrames) std::reverse(frames.begin(), frames.end()); // outermost first
+    std::vector<std::int32_t> treeNodeOf(nodes.size(), -1);
+    if (!treeNodeOf.empty()) treeNodeOf[0] = 0;
+    std::vector<std::int64_t> chain;
+    std::size_t done = 0;
     for (const auto& [node, value] : costs) {
-        if (value == 0) continue;
-        if (progress) progress->checkCancelled();
-        innermostFirst.clear();
+        if (value == 0 || node <= 0 || static_cast<std::size_t>(node) >= nodes.size()) continue;
+        if (progress && ++done % 4096 == 0) progress->checkCancelled();
+        chain.clear();
+        std::int64_t n = node;
         // Parents come before their children (checked at import), so the walk ends.
-        for (std::int64_t n = node; n > 0 && static_cast<std::size_t>(n) < nodes.size(); n = nodes[static_cast<std::size_t>(n)].parent) {
-            const auto ip = static_cast<std::size_t>(nodes[static_cast<std::size_t>(n)].ip);
-            if (ip < ipFrames.size()) innermostFirst.insert(innermostFirst.end(), ipFrames[ip].begin(), ipFrames[ip].end());
-            if (nodes[static_cast<std::size_t>(n)].parent >= n) break;
+        while (n > 0 && treeNodeOf[static_cast<std::size_t>(n)] < 0) {
+            chain.push_back(n);
+            const std::int64_t parent = nodes[static_cast<std::size_t>(n)].parent;
+            n = parent < n && parent >= 0 ? parent : 0;
         }
-        builder.addInnermostFirst(innermostFirst, value);
+        std::int32_t treeNode = treeNodeOf[static_cast<std::size_t>(n)];
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const auto ip = static_cast<std::size_t>(nodes[static_cast<std::size_t>(*it)].ip);
+            if (ip < ipFrames.size()) treeNode = builder.extend(treeNode, ipFrames[ip]);
+            treeNodeOf[static_cast<std::size_t>(*it)] = treeNode;
+        }
+        builder.addAt(treeNodeOf[static_cast<std::size_t>(node)], value);
     }
     return builder.finish();
 }
