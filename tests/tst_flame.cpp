@@ -233,6 +233,16 @@ void TestFlame::windowHasFlameTab() {
     QVERIFY(view);
     view->waitForQuery();
     QCOMPARE(view->graph()->tree()->total(), 550);
+    // Escape in the graph zooms out although the window has an Escape shortcut of its own.
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    tabs->setCurrentIndex(flame);
+    FlameGraph* graph = view->graph();
+    graph->zoomInto(graph->tree()->nodes[0].children[0]);
+    QVERIFY(graph->zoomRoot() > 0);
+    graph->setFocus();
+    QTest::keyClick(graph, Qt::Key_Escape);
+    QCOMPARE(graph->zoomRoot(), 0);
 }
 
 QTEST_MAIN(TestFlame)

@@ -219,6 +219,14 @@ void FlameGraph::keyPressEvent(QKeyEvent* event) {
 }
 
 bool FlameGraph::event(QEvent* event) {
+    // The window's own Escape (clear the selection) must not take the key while zoomed here.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if ((key == Qt::Key_Escape || key == Qt::Key_Backspace) && !zoom_.empty()) {
+            event->accept();
+            return true;
+        }
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const std::int32_t n = nodeAt(help->pos());

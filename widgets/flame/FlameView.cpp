@@ -211,6 +211,8 @@ void FlameView::loadTree() {
     const std::optional<TimeRange> selection = session_->selection();
     const std::optional<std::int64_t> moment = moment_;
     const bool fold = fold_->isChecked();
+    // The bottom-up tree costs more than the tree itself on large traces: only when shown.
+    const bool wantBottomUp = treeKind_->currentIndex() == 1;
     if (!tree_) showMessage(tr("Loading call stacks…"));
     query_->run(session_->storePath(), [=, this](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
         StackAvailability available = stackAvailability(db, traceId);
@@ -228,7 +230,8 @@ void FlameView::loadTree() {
             if (fold) r.folder = FrameFolder::fromPresets(defaultFoldPresets());
             *tree = loadStackTree(db, traceId, r, &cancel);
             cancel.checkCancelled();
-            *bottomUp = invertedStackTree(*tree);
+            if (wantBottomUp) *bottomUp = invertedStackTree(*tree);
+            else bottomUp.reset();
         }
         return [this, available = std::move(available), tree = std::move(tree), bottomUp = std::move(bottomUp), metricId]() mutable {
             available_ = std::move(available);
@@ -266,6 +269,11 @@ void FlameView::loadTree() {
 }
 
 void FlameView::showTreeKind() {
+    if (treeKind_->currentIndex() == 1 && tree_ && !bottomUp_) {
+        treeModel_->setTree(nullptr, true);
+        loadTree(); // builds the bottom-up tree too, then comes back here
+        return;
+    }
     const StackMetric* m = available_.find(metric_->currentData().toString().toStdString());
     treeModel_->setTree(treeKind_->currentIndex() == 0 ? tree_ : bottomUp_, m ? m->bytes : true);
     // The largest paths open, as far as it is cheap (a few levels of the largest child).
