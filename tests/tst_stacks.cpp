@@ -9,6 +9,7 @@
 #include "formats/FormatRegistry.h"
 #include "formats/StackSources.h"
 #include "store/Database.h"
+#include "store/TraceQueries.h"
 #include "trace/StackTree.h"
 
 using namespace memviz;
@@ -73,6 +74,7 @@ private slots:
     void allocLogCollapsed_data();
     void allocLogCollapsed();
     void traceWithoutStacks();
+    void realSnapshotStartsAtUserCode();
 };
 
 void TestStacks::inclusiveAndSelf() {
@@ -164,6 +166,7 @@ void TestStacks::presetsElideThePlumbing() {
     const FrameFolder all = FrameFolder::fromPresets(defaultFoldPresets());
     // PyTorch plumbing (issue 14's list) and allocation wrappers go ...
     QVERIFY(all.elides("_call_impl", "/usr/lib/python3/dist-packages/torch/nn/modules/module.py"));
+    QVERIFY(all.elides("_wrapped_call_impl", "D:\\venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py"));
     QVERIFY(all.elides("__call__", "/usr/lib/python3/dist-packages/torch/_ops.py"));
     QVERIFY(all.elides("c10::Dispatcher::call<at::Tensor>(...)", ""));
     QVERIFY(all.elides("malloc", "../malloc/malloc.c"));
@@ -278,6 +281,38 @@ void TestStacks::traceWithoutStacks() {
     QVERIFY(!a.hasStacks());
     QVERIFY2(QString::fromStdString(a.howToRecord).contains("stack"), a.howToRecord.c_str());
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, loadStackTree(db, id, StackRequest{}));
+}
+
+// A CUDA snapshot from a real PyTorch run (../shared/fixtures): with the default presets no
+// frame of Module._call_impl / _wrapped_call_impl is left, every stack starts at the user's
+// script, and the root (alive at each device's peak) is the same with and without folding
+// and equals the summary's peak.
+void TestStacks::realSnapshotStartsAtUserCode() {
+    const QString file = sharedFixture("pytorch-snapshot/magma27_2026.pickle");
+    QTemporaryDir dir;
+    Database db(dir.filePath("s.memviz").toStdString());
+    const std::int64_t id = importFile(db, file.toStdString(), Progress{});
+    StackRequest none;
+    const StackTree raw = loadStackTree(db, id, none);
+    StackRequest folded;
+    folded.folder = FrameFolder::fromPresets(defaultFoldPresets());
+    const StackTree t = loadStackTree(db, id, folded);
+    const auto callImplFrames = [](const StackTree& tree) {
+        int n = 0;
+        for (const StackFrameInfo& f : tree.frames)
+            n += (f.function == "_call_impl" || f.function == "_wrapped_call_impl") && f.file.find("module.py") != std::string::npos;
+        return n;
+    };
+    QVERIFY(callImplFrames(raw) > 0);
+    // Frames are interned even when elided; none of them may be in a node.
+    for (std::size_t n = 1; n < t.nodes.size(); ++n) {
+        const StackFrameInfo& f = t.frameAt(static_cast<std::int32_t>(n));
+        QVERIFY2(f.function != "_call_impl" && f.function != "_wrapped_call_impl", f.file.c_str());
+    }
+    QCOMPARE(t.total(), raw.total());
+    QCOMPARE(t.total(), loadSummary(db, id).devices[0].peakBytes);
+    for (std::int32_t top : t.nodes[0].children)
+        QVERIFY2(t.frameAt(top).file.find("benchmarking_script.py") != std::string::npos, t.frameAt(top).file.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestStacks)

@@ -66,7 +66,11 @@ void FrameFolder::addPattern(const FoldPattern& p) {
     rules_.push_back(std::move(r));
 }
 
-bool FrameFolder::elides(std::string_view function, std::string_view file) const {
+bool FrameFolder::elides(std::string_view function, std::string_view fileAsWritten) const {
+    // Windows paths (snapshots taken on Windows) match the same '/' patterns.
+    std::string file(fileAsWritten);
+    for (char& c : file)
+        if (c == '\\') c = '/';
     for (const Rule& r : rules_) {
         if (r.anyFunction && r.anyFile) continue;
         if (!r.anyFunction && !std::regex_search(function.begin(), function.end(), r.function)) continue;
