@@ -73,8 +73,8 @@ int formatsCommand(const QStringList& args) {
 // subcommand is one more row (ARCHITECTURE.md, "Adding a subcommand").
 struct Subcommand {
     const char* name;
-    const char* usage; // its lines of `memviz --help`
-    int (*run)(int argc, char** argv, const QStringList& args);
+    const char* usage;                                          // its lines of `memviz --help`
+    int (*run)(int argc, char** argv, const QStringList& args); // null: the WindowCommand given to run()
     bool ownApplication; // makes its own QApplication (the others run in a QCoreApplication)
 };
 
@@ -125,7 +125,7 @@ const Subcommand kSubcommands[] = {
                                       render the main window, the what-if panel or a lesson
                                       offscreen to a PNG
 )",
-     [](int argc, char** argv, const QStringList& args) { return screenshotCommand(argc, argv, args); }, true},
+     nullptr, true},
     {"record",
      R"(  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--progress] [--json]
              -- CMD ARGS...
@@ -188,7 +188,7 @@ bool isCommandLineInvocation(int argc, char** argv) {
     return a[0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(a));
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, WindowCommand screenshot) {
     const QString command = QString::fromLocal8Bit(argv[1]);
     if (command == "--help" || command == "-h") {
         printOut(helpText());
@@ -207,9 +207,11 @@ int run(int argc, char** argv) {
     }
     try {
         if (const Subcommand* c = findSubcommand(command)) {
-            if (c->ownApplication) return c->run(argc, argv, args);
+            const auto runIt = c->run ? c->run : screenshot;
+            if (!runIt) throw UsageError{QStringLiteral("this build of memviz has no window to render")};
+            if (c->ownApplication) return runIt(argc, argv, args);
             QCoreApplication app(argc, argv);
-            return c->run(argc, argv, args);
+            return runIt(argc, argv, args);
         }
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");
