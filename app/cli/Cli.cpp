@@ -104,6 +104,13 @@ const Subcommand kSubcommands[] = {
      R"(  memviz formats                      the trace formats memviz reads
 )",
      [](int, char**, const QStringList& args) { return formatsCommand(args); }, false},
+    {"diff",
+     R"(  memviz diff A B [--json] [--limit N] [--device NAME]
+                                      compare two traces (files, stores or STORE#ID): peak,
+                                      time of peak and final bytes per device, operators and
+                                      heaptrack allocation sites, with B - A
+)",
+     [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
@@ -183,7 +190,7 @@ bool isCommandLineInvocation(int argc, char** argv) {
     for (const Subcommand& c : kSubcommands)
         if (!std::strcmp(a, c.name)) return true;
     // A first word that is neither a subcommand nor an existing file is a mistyped command
-    // (`memviz diff A B`): run() answers it with a usage error instead of opening the window
+    // (`memviz compare A B`): run() answers it with a usage error instead of opening the window
     // on a file that is not there. Options (--sample, Qt's -platform ...) go to the window.
     return a[0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(a));
 }

@@ -21,5 +21,6 @@ int estimateCommand(const QStringList& args);
 int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
 int stacksCommand(const QStringList& args);
+int diffCommand(const QStringList& args);
 
 } // namespace memviz::cli

@@ -6,7 +6,6 @@
 #include <QTemporaryDir>
 #include <memory>
 
-
 #include "store/StoreFiles.h"
 
 namespace memviz::cli {
