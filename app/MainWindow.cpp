@@ -43,6 +43,7 @@
 #include "widgets/ImportTask.h"
 #include "widgets/MemoryEventsView.h"
 #include "widgets/NativeTabs.h"
+#include "widgets/flame/FlameTab.h"
 #include "widgets/OpsView.h"
 #include "widgets/ProfilerOpsView.h"
 #include "widgets/ScreenFit.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
+    new FlameTab(session_, tabs_, timeline_, this);
     // After SnapshotPanel (which clears overlays first). It also follows a store that another
     // memviz is recording into.
     (new LiveTracePanel(session_, timeline_, this))->setWatching(true);

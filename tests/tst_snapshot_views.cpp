@@ -69,14 +69,14 @@ void TestSnapshotViews::tabsOnlyForSnapshots() {
     MainWindow w;
     w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
     QCOMPARE(tabTitles(w.detailTabs()),
-             (QStringList{"Operators", "Active Memory", "Allocations", "Allocator State", "Snapshot"}));
+             (QStringList{"Operators", "Active Memory", "Allocations", "Allocator State", "Snapshot", "Flame"}));
     const QString log = memviz::test::writeFile(dir_, "log.csv", "time_ns,action,address,size\n0,alloc,0x10,64\n5,free,0x10,\n");
     w.openFileBlocking(log);
-    QCOMPARE(tabTitles(w.detailTabs()), QStringList{"Operators"});
+    QCOMPARE(tabTitles(w.detailTabs()), (QStringList{"Operators", "Flame"})); // Flame: every opened trace
     QVERIFY(w.timeline()->markers().empty());
     QVERIFY(w.timeline()->regions().empty());
     w.openFileBlocking(dir_.filePath("ring_truncated.pickle"));
-    QCOMPARE(w.detailTabs()->count(), 5);
+    QCOMPARE(w.detailTabs()->count(), 6);
 }
 
 void TestSnapshotViews::timelineShowsOomsAnnotationsAndMoment() {

@@ -153,6 +153,13 @@ const Subcommand kSubcommands[] = {
                                       fixes ranked by what they save (status 1: not a message)
 )",
      [](int, char**, const QStringList& args) { return explainCommand(args); }, false},
+    {"stacks",
+     R"(  memviz stacks FILE_OR_DB [--metric M] [--at T] [--range BEGIN:END] [--fold PRESETS|none]
+             [--format collapsed|json] [--trace ID]
+                                      call stacks as collapsed stacks (flamegraph.pl) or JSON;
+                                      status 1: the trace has no stacks (and how to record them)
+)",
+     [](int, char**, const QStringList& args) { return stacksCommand(args); }, false},
 };
 
 const Subcommand* findSubcommand(const QString& name) {

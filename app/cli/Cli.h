@@ -20,6 +20,7 @@ int opsCommand(const QStringList& args);
 int estimateCommand(const QStringList& args);
 int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
+int stacksCommand(const QStringList& args);
 int diffCommand(const QStringList& args);
 
 } // namespace memviz::cli

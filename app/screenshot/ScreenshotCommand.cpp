@@ -19,6 +19,7 @@
 #include "widgets/snapshot/ActiveMemoryView.h"
 #include "widgets/snapshot/AllocatorStateView.h"
 #include "widgets/snapshot/SnapshotPanel.h"
+#include "widgets/flame/FlameView.h"
 #include "widgets/whatif/MemoryLimitPicker.h"
 #include "widgets/whatif/WhatIfPanel.h"
 
@@ -134,6 +135,7 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     for (AsyncTableView* view : window.findChildren<AsyncTableView*>()) view->waitForQuery();
     window.snapshotPanel()->stateView()->waitForQuery();
     window.snapshotPanel()->activeMemoryView()->waitForLayout();
+    for (FlameView* view : window.findChildren<FlameView*>()) view->waitForQuery();
     QApplication::processEvents();
     return saveScreenshot(window, p.value("out"));
 }

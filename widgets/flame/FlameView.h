@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Flame tab: a FlameGraph beside a top-down / bottom-up tree (sortable; a row of the
+// top-down tree zooms the graph there, a row of the bottom-up tree searches its frame), with its controls (metric, fold presets on/off, flame/icicle,
+// search with the share of the total under the matches, Back) over the open trace. It loads
+// the call tree through BackgroundQuery (never on the GUI thread), follows the timeline's
+// range selection (metrics that count a range) and moment clicks (metrics of a moment), and,
+// for a trace without stacks, says so and how to record them.
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "formats/StackSources.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QScrollArea;
+class QSortFilterProxyModel;
+class QTreeView;
+class QStackedWidget;
+class QToolButton;
+
+namespace memviz {
+
+class BackgroundQuery;
+class FlameGraph;
+class StackTreeModel;
+class TraceSession;
+
+class FlameView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FlameView(TraceSession* session, QWidget* parent = nullptr);
+
+    // Reloads for the session's trace (its metrics, then the tree).
+    void reload();
+    // A moment for metrics of a moment (ns from the trace start); nullopt: the default.
+    void setMoment(std::optional<std::int64_t> t);
+    void setMetric(const QString& id);
+    void setSearch(const QString& text);
+    // Blocks until the newest tree and search are applied (tests, screenshots).
+    void waitForQuery();
+
+    FlameGraph* graph() const { return graph_; }
+    QComboBox* metricBox() const { return metric_; }
+    QComboBox* treeKindBox() const { return treeKind_; }
+    QTreeView* treeView() const { return treeView_; }
+    StackTreeModel* treeModel() const { return treeModel_; }
+    QCheckBox* foldBox() const { return fold_; }
+    QLineEdit* searchBox() const { return search_; }
+    // What the view says instead of a graph ("" while it shows the graph).
+    QString message() const;
+    // "37.0% of the total is under “checkpoint”", or "" without a search.
+    QString searchSummary() const;
+    const StackAvailability& availability() const { return available_; }
+
+private:
+    void loadTree();
+    void runSearch();
+    void showMessage(const QString& text);
+    void updateStatus();
+    void showTreeKind();
+    void selectInTree(std::int32_t node);
+
+    TraceSession* session_;
+    BackgroundQuery* query_;
+    BackgroundQuery* searchQuery_;
+    QComboBox* metric_;
+    QCheckBox* fold_;
+    QCheckBox* flame_;
+    QLineEdit* search_;
+    QToolButton* back_;
+    QLabel* status_;
+    QStackedWidget* pages_;
+    QLabel* message_;
+    QScrollArea* scroll_;
+    QWidget* splitPage_ = nullptr;
+    FlameGraph* graph_;
+    QComboBox* treeKind_;
+    QTreeView* treeView_;
+    StackTreeModel* treeModel_;
+    QSortFilterProxyModel* treeProxy_;
+    StackAvailability available_;
+    std::shared_ptr<const StackTree> tree_;
+    std::shared_ptr<const StackTree> bottomUp_;
+    std::optional<std::int64_t> moment_;
+    QString searchSummary_;
+    bool loading_ = false;
+};
+
+} // namespace memviz
