@@ -37,6 +37,7 @@
 #include "formats/profiler/ProfilerQuery.h"
 #include "store/StoreFiles.h"
 #include "store/TraceQueries.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -345,6 +346,16 @@ void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
     const OpenedTrace t = openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId,
                                     ImportStore::Cache);
     showOpened(QString::fromStdString(t.storePath), t.traceId, path);
+    // The views read off the GUI thread (BackgroundQuery); a blocking open shows their results,
+    // and a result may start another read (the snapshot session's allocations start layouts).
+    for (bool pending = true; pending;) {
+        pending = false;
+        for (BackgroundQuery* query : findChildren<BackgroundQuery*>())
+            if (query->isPending()) {
+                query->wait();
+                pending = true;
+            }
+    }
 }
 
 namespace {
