@@ -259,7 +259,10 @@ void TestSnapshotViews::allocationsAreReadOffTheGuiThread() {
     QCOMPARE(panel->allocationsView()->totalsText(), QStringLiteral("Reading the allocations\u2026"));
     QVERIFY(panel->summaryView()->html().contains("Reading the snapshot"));
     QVERIFY(panel->stateView()->figuresText().contains("Reading the allocations"));
-    QVERIFY(panel->activeMemoryView()->findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly)->text().contains("Reading the allocations"));
+    QVERIFY(panel->activeMemoryView()
+                ->findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly)
+                ->text()
+                .contains("Reading the allocations"));
     panel->stateView()->waitForQuery();
     QVERIFY(!s->loading());
     QCOMPARE(s->moment(), s->peakMoment());

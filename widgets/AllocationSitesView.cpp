@@ -68,9 +68,8 @@ AllocationSitesView::AllocationSitesView(TraceSession* session, QWidget* parent)
     stacksLayout->addWidget(stackView_, 1);
     stacksStatus_->setWordWrap(true);
     stacksStatus_->hide();
-    sitesQuery_.setErrorHandler([this](const QString& message) {
-        totals_->setText(tr("Cannot read the allocation sites: %1").arg(message));
-    });
+    sitesQuery_.setErrorHandler(
+        [this](const QString& message) { totals_->setText(tr("Cannot read the allocation sites: %1").arg(message)); });
     stacksQuery_.setErrorHandler(
         [this](const QString& message) { showStacksStatus(tr("Cannot read the backtraces: %1").arg(message), true); });
 

@@ -56,26 +56,26 @@ void CallSpanOverlay::update() {
     const double nsPerPixel = r.size() / std::max(1, plot_->axisRect()->width());
     const std::int64_t trace = session_->traceId();
     const std::string name = op.toStdString();
-    query_.run(session_->storePath(), [this, trace, name, r, nsPerPixel, op](Database& db,
-                                                                            const Progress&) -> BackgroundQuery::Apply {
-        const auto spans = queryCallSpans(db, trace, name,
-                                          {static_cast<std::int64_t>(r.lower), static_cast<std::int64_t>(r.upper)}, kMaxCalls);
-        auto band = std::make_shared<Band>();
-        band->calls = spans.size();
-        for (std::size_t i = 0; i < spans.size();) {
-            double begin = static_cast<double>(spans[i].begin), end = static_cast<double>(spans[i].end);
-            std::size_t j = i + 1;
-            while (j < spans.size() && static_cast<double>(spans[j].begin) <= end + nsPerPixel)
-                end = std::max(end, static_cast<double>(spans[j++].end));
-            if (end - begin < nsPerPixel) end = begin + nsPerPixel; // at least a pixel wide
-            band->rects.emplace_back(begin, end);
-            i = j;
-        }
-        return [this, op, band] {
-            draw(op, *band);
-            emit changed();
-        };
-    });
+    query_.run(session_->storePath(),
+               [this, trace, name, r, nsPerPixel, op](Database& db, const Progress&) -> BackgroundQuery::Apply {
+                   const auto spans = queryCallSpans(
+                       db, trace, name, {static_cast<std::int64_t>(r.lower), static_cast<std::int64_t>(r.upper)}, kMaxCalls);
+                   auto band = std::make_shared<Band>();
+                   band->calls = spans.size();
+                   for (std::size_t i = 0; i < spans.size();) {
+                       double begin = static_cast<double>(spans[i].begin), end = static_cast<double>(spans[i].end);
+                       std::size_t j = i + 1;
+                       while (j < spans.size() && static_cast<double>(spans[j].begin) <= end + nsPerPixel)
+                           end = std::max(end, static_cast<double>(spans[j++].end));
+                       if (end - begin < nsPerPixel) end = begin + nsPerPixel; // at least a pixel wide
+                       band->rects.emplace_back(begin, end);
+                       i = j;
+                   }
+                   return [this, op, band] {
+                       draw(op, *band);
+                       emit changed();
+                   };
+               });
 }
 
 void CallSpanOverlay::draw(const QString& op, const Band& band) {

@@ -35,12 +35,9 @@ MassifView::MassifView(TraceSession* session, QWidget* parent)
     layout->addWidget(view_);
     status_->setWordWrap(true);
     status_->hide();
-    list_.setErrorHandler([this](const QString& message) {
-        showStatus(tr("Cannot read the massif snapshots: %1").arg(message), true);
-    });
-    tree_.setErrorHandler([this](const QString& message) {
-        showStatus(tr("Cannot read the heap tree: %1").arg(message), true);
-    });
+    list_.setErrorHandler(
+        [this](const QString& message) { showStatus(tr("Cannot read the massif snapshots: %1").arg(message), true); });
+    tree_.setErrorHandler([this](const QString& message) { showStatus(tr("Cannot read the heap tree: %1").arg(message), true); });
     connect(box_, qOverload<int>(&QComboBox::currentIndexChanged), this, &MassifView::showIndex);
     connect(session_, &TraceSession::traceChanged, this, &MassifView::reload);
     reload();

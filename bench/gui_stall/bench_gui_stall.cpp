@@ -170,10 +170,10 @@ int main(int argc, char** argv) {
                                  showTab(window, "Allocations");
                                  window.snapshotPanel()->session()->setDevice(device);
                              }});
-            steps.push_back({QStringLiteral("device %1, tab Active Memory").arg(device),
-                             [&] { showTab(window, "Active Memory"); }});
-            steps.push_back({QStringLiteral("device %1, tab Allocator State").arg(device),
-                             [&] { showTab(window, "Allocator State"); }});
+            steps.push_back(
+                {QStringLiteral("device %1, tab Active Memory").arg(device), [&] { showTab(window, "Active Memory"); }});
+            steps.push_back(
+                {QStringLiteral("device %1, tab Allocator State").arg(device), [&] { showTab(window, "Allocator State"); }});
         }
     steps.push_back({"moment: end (Allocations tab)", [&] {
                          showTab(window, "Allocations");

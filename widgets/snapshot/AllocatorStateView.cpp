@@ -132,10 +132,9 @@ void AllocatorStateView::refresh() {
         rebuild_.cancel();
         state_ = {};
         applyState();
-        figures_->setText(session_->loading()
-                              ? tr("<span style='color:#666'>Reading the allocations\u2026</span>")
-                              : tr("<span style='color:#a00'>Cannot read the allocations: %1</span>")
-                                    .arg(session_->loadError().toHtmlEscaped()));
+        figures_->setText(session_->loading() ? tr("<span style='color:#666'>Reading the allocations\u2026</span>")
+                                              : tr("<span style='color:#a00'>Cannot read the allocations: %1</span>")
+                                                    .arg(session_->loadError().toHtmlEscaped()));
         return;
     }
     figures_->setText(tr("<span style='color:#666'>Rebuilding the allocator state %1…</span>").arg(session_->describeMoment()));

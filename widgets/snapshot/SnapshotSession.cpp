@@ -21,8 +21,7 @@ struct SnapshotSession::Loaded {
 };
 
 SnapshotSession::SnapshotSession(TraceSession* trace, QObject* parent)
-    : QObject(parent), trace_(trace), allocations_(std::make_shared<const std::vector<SnapshotAllocationRow>>()),
-      load_(this) {
+    : QObject(parent), trace_(trace), allocations_(std::make_shared<const std::vector<SnapshotAllocationRow>>()), load_(this) {
     load_.setErrorHandler([this](const QString& message) {
         loadError_ = message;
         emit reloaded();

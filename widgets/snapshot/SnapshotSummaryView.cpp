@@ -34,9 +34,9 @@ void SnapshotSummaryView::refresh() {
         return;
     }
     if (session_->loading() || !session_->loadError().isEmpty()) {
-        html_ = session_->loading() ? tr("<p style='color:#666'>Reading the snapshot\u2026</p>")
-                                    : tr("<p style='color:#a00'>Cannot read the snapshot: %1</p>")
-                                          .arg(session_->loadError().toHtmlEscaped());
+        html_ = session_->loading()
+                    ? tr("<p style='color:#666'>Reading the snapshot\u2026</p>")
+                    : tr("<p style='color:#a00'>Cannot read the snapshot: %1</p>").arg(session_->loadError().toHtmlEscaped());
         setHtml(html_);
         return;
     }
