@@ -7,8 +7,8 @@
 //   bench_gui_stall FILE [--devices A,B] [--dwell-ms 600]
 //
 // Run it in a real window (xvfb-run) or with QT_QPA_PLATFORM=offscreen; see
-// bench/gui_stall/run_gui_stall.sh. The import runs in a child process, as in the window: this
-// program answers the import worker's switch itself. A step ends when no BackgroundQuery of the
+// bench/gui_stall/run_gui_stall.sh. The import runs in a child process, as in the window: the
+// memviz binary (MEMVIZ_IMPORT_WORKER, by default ../app/memviz beside this one). A step ends when no BackgroundQuery of the
 // window is pending any more and at least --dwell-ms passed; its time to settle is printed too.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,14 +17,11 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <vector>
 
-#include "ImportWorker.h"
 #include "MainWindow.h"
 #include "widgets/BackgroundQuery.h"
-#include "widgets/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SnapshotPanel.h"
 #include "widgets/snapshot/SnapshotSession.h"
@@ -135,11 +132,12 @@ void showTab(MainWindow& w, const QString& title) {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc > 1 && !std::strcmp(argv[1], importworker::kSwitch)) return runImportWorker(argc, argv);
     Q_INIT_RESOURCE(memviz);
     QCoreApplication::setOrganizationName("memviz-bench");
     QCoreApplication::setApplicationName("bench_gui_stall");
     QApplication app(argc, argv);
+    if (qEnvironmentVariableIsEmpty("MEMVIZ_IMPORT_WORKER"))
+        qputenv("MEMVIZ_IMPORT_WORKER", (QCoreApplication::applicationDirPath() + "/../app/memviz").toLocal8Bit());
     QCommandLineParser p;
     p.addPositionalArgument("file", "the trace to open (a snapshot pickle, a .memviz store, ...)");
     p.addOption({"devices", "snapshot devices to switch between", "A,B", "0,1"});

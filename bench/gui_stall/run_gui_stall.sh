@@ -18,7 +18,7 @@ if [ ! -f "$file" ]; then
     echo "generating $file"
     nice -n 19 python3 "$here/make_two_device_snapshot.py" "$file" --entries "$entries"
 fi
-echo "file: $file ($(stat -c %s "$file") bytes); $(nproc) cores; $(date -u +%F)"
+echo "file: $file ($(stat -L -c %s "$file") bytes); $(nproc) cores; $(date -u +%F)"
 for run in import cached; do
     echo "== run: $run"
     # HOME apart: the import cache and settings of the run are not the user's.
