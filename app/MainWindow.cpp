@@ -38,6 +38,7 @@
 #include "store/StoreFiles.h"
 #include "store/TraceQueries.h"
 #include "widgets/BackgroundQuery.h"
+#include "widgets/compare/CompareWindow.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -165,6 +166,17 @@ void MainWindow::createActions() {
     open->setObjectName(QStringLiteral("openAction"));
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Open &Sample Trace"), this, &MainWindow::openSample);
+    QAction* compare = file->addAction(tr("&Compare With…"), this, [this] {
+        if (!session_->isOpen()) {
+            QMessageBox::information(this, tr("Compare"), tr("Open a trace first; it becomes trace A of the comparison."));
+            return;
+        }
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare with trace"), QSettings().value("lastDir").toString(),
+                                                          fileDialogFilter());
+        if (!path.isEmpty()) compareWith(path);
+    });
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    compare->setObjectName(QStringLiteral("compareAction"));
     file->addSeparator();
     file->addAction(tr("Export &Timeline (PNG, SVG, PDF)…"), this, &MainWindow::exportTimeline);
     file->addAction(tr("Export Ta&ble as CSV…"), this, &MainWindow::exportTable);
@@ -400,6 +412,14 @@ void MainWindow::showOpened(const QString& storePath, qint64 traceId, const QStr
         updateRecentMenu();
     }
     setWindowTitle(tr("%1 – memviz").arg(QFileInfo(sourcePath).fileName()));
+}
+
+void MainWindow::compareWith(const QString& path) {
+    auto* window = new CompareWindow(this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->compareWithFile(session_->storePath(), session_->traceId(), QFileInfo(openedSource_).fileName(), path,
+                            importStoreFor(path));
+    window->show();
 }
 
 void MainWindow::onImportFailed(const QString& message) {

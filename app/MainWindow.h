@@ -91,6 +91,8 @@ public:
     // The Learn mode window (created on first use) and opening it on a lesson ("" = as it was).
     LearnWindow* learnWindow();
     void openLearn(const QString& lessonId = QString());
+    // File › Compare With…: the open trace (A) against `path` (B) in a Compare window.
+    void compareWith(const QString& path);
     // Shows a lesson's model and knobs in the what-if panel.
     void showWhatIf(const WhatIfScenario& scenario);
 

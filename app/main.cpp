@@ -5,12 +5,13 @@
 #include <QIcon>
 #include <cstring>
 
-#include "ImportWorker.h"
 #include "Language.h"
 #include "MainWindow.h"
 #include "WindowHost.h"
 #include "cli/Cli.h"
-#include "widgets/ImportWorkerProtocol.h"
+#include "cli/ImportWorker.h"
+#include "formats/ImportWorkerProtocol.h"
+#include "screenshot/Screenshot.h"
 
 int main(int argc, char** argv) {
     // Before Qt starts: the worker needs no application object, only the model.
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
     QCoreApplication::setOrganizationName("memviz");
     QCoreApplication::setApplicationName("memviz");
     QCoreApplication::setApplicationVersion(MEMVIZ_VERSION);
-    if (memviz::cli::isCommandLineInvocation(argc, argv)) return memviz::cli::run(argc, argv);
+    if (memviz::cli::isCommandLineInvocation(argc, argv)) return memviz::cli::run(argc, argv, memviz::cli::screenshotCommand);
 
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(":/icons/memviz.png"));

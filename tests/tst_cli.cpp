@@ -176,7 +176,7 @@ void TestCli::screenshotShowsTheTrace() {
 
 void TestCli::mistypedCommandIsAUsageError_data() {
     QTest::addColumn<QStringList>("args");
-    QTest::newRow("no such command") << QStringList{"diff", "a.memviz", "b.memviz"};
+    QTest::newRow("no such command") << QStringList{"compare", "a.memviz", "b.memviz"};
     QTest::newRow("no such file") << QStringList{"@DIR/nope.csv"};
 }
 

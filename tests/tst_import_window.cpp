@@ -25,7 +25,7 @@
 #include "store/TraceQueries.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/ImportTask.h"
-#include "widgets/ImportWorkerProtocol.h"
+#include "formats/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/LiveSession.h"
 

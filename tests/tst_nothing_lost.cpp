@@ -12,7 +12,7 @@
 #include "formats/live/LiveQueries.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
-#include "widgets/ImportWorkerProtocol.h"
+#include "formats/ImportWorkerProtocol.h"
 
 using namespace memviz;
 

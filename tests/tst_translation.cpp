@@ -19,7 +19,7 @@
 #include "widgets/learn/LearnWindow.h"
 #include "widgets/learn/Lesson.h"
 #include "widgets/learn/OomDecoderPage.h"
-#include "widgets/learn/OomReport.h"
+#include "words/OomReport.h"
 
 using namespace memviz;
 

@@ -16,7 +16,7 @@
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/ImportFailure.h"
-#include "widgets/ImportWorkerProtocol.h"
+#include "formats/ImportWorkerProtocol.h"
 
 namespace memviz {
 

@@ -73,8 +73,8 @@ int formatsCommand(const QStringList& args) {
 // subcommand is one more row (ARCHITECTURE.md, "Adding a subcommand").
 struct Subcommand {
     const char* name;
-    const char* usage; // its lines of `memviz --help`
-    int (*run)(int argc, char** argv, const QStringList& args);
+    const char* usage;                                          // its lines of `memviz --help`
+    int (*run)(int argc, char** argv, const QStringList& args); // null: the WindowCommand given to run()
     bool ownApplication; // makes its own QApplication (the others run in a QCoreApplication)
 };
 
@@ -104,6 +104,13 @@ const Subcommand kSubcommands[] = {
      R"(  memviz formats                      the trace formats memviz reads
 )",
      [](int, char**, const QStringList& args) { return formatsCommand(args); }, false},
+    {"diff",
+     R"(  memviz diff A B [--json] [--limit N] [--device NAME]
+                                      compare two traces (files, stores or STORE#ID): peak,
+                                      time of peak and final bytes per device, operators and
+                                      heaptrack allocation sites, with B - A
+)",
+     [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
@@ -125,7 +132,7 @@ const Subcommand kSubcommands[] = {
                                       render the main window, the what-if panel or a lesson
                                       offscreen to a PNG
 )",
-     [](int argc, char** argv, const QStringList& args) { return screenshotCommand(argc, argv, args); }, true},
+     nullptr, true},
     {"record",
      R"(  memviz record --out DB [--interval-ms N] [--duration S] [--children] [--progress] [--json]
              -- CMD ARGS...
@@ -176,12 +183,12 @@ bool isCommandLineInvocation(int argc, char** argv) {
     for (const Subcommand& c : kSubcommands)
         if (!std::strcmp(a, c.name)) return true;
     // A first word that is neither a subcommand nor an existing file is a mistyped command
-    // (`memviz diff A B`): run() answers it with a usage error instead of opening the window
+    // (`memviz compare A B`): run() answers it with a usage error instead of opening the window
     // on a file that is not there. Options (--sample, Qt's -platform ...) go to the window.
     return a[0] != '-' && !QFileInfo::exists(QString::fromLocal8Bit(a));
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, WindowCommand screenshot) {
     const QString command = QString::fromLocal8Bit(argv[1]);
     if (command == "--help" || command == "-h") {
         printOut(helpText());
@@ -200,9 +207,11 @@ int run(int argc, char** argv) {
     }
     try {
         if (const Subcommand* c = findSubcommand(command)) {
-            if (c->ownApplication) return c->run(argc, argv, args);
+            const auto runIt = c->run ? c->run : screenshot;
+            if (!runIt) throw UsageError{QStringLiteral("this build of memviz has no window to render")};
+            if (c->ownApplication) return runIt(argc, argv, args);
             QCoreApplication app(argc, argv);
-            return c->run(argc, argv, args);
+            return runIt(argc, argv, args);
         }
     } catch (const UsageError& e) {
         printErr("memviz " + command + ": " + e.message + "\n");

@@ -8,15 +8,18 @@ namespace memviz::cli {
 
 // True when argv names a subcommand or a global option, so main() runs headless.
 bool isCommandLineInvocation(int argc, char** argv);
-int run(int argc, char** argv);
+// The subcommand that renders widgets (`screenshot`) lives in app/screenshot/, which links the
+// widgets; main() hands it in, so that this library (memviz_cli) links only the model.
+using WindowCommand = int (*)(int argc, char** argv, const QStringList& args);
+int run(int argc, char** argv, WindowCommand screenshot);
 
 // Subcommands; `args` excludes the program name and the subcommand itself.
 int importCommand(const QStringList& args);
 int summaryCommand(const QStringList& args);
 int opsCommand(const QStringList& args);
 int estimateCommand(const QStringList& args);
-int screenshotCommand(int argc, char** argv, const QStringList& args);
 int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
+int diffCommand(const QStringList& args);
 
 } // namespace memviz::cli

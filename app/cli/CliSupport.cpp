@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/CliSupport.h"
 
-#include <QPixmap>
 #include <QTextStream>
-#include <QWidget>
 #include <cstdio>
 
 #include "core/Progress.h"
@@ -48,16 +46,6 @@ qint64 traceIdOption(const QCommandLineParser& parser) {
     const qint64 id = parser.value("trace").toLongLong(&ok);
     if (!ok || id <= 0) throw UsageError{"--trace needs a positive trace id, got \"" + parser.value("trace") + "\""};
     return id;
-}
-
-int saveScreenshot(QWidget& window, const QString& out) {
-    const QPixmap shot = window.grab();
-    if (!shot.save(out, "PNG")) {
-        printErr("memviz screenshot: cannot write " + out + "\n");
-        return 1;
-    }
-    printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(out).arg(shot.width()).arg(shot.height()));
-    return 0;
 }
 
 } // namespace memviz::cli

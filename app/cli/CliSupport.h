@@ -6,8 +6,6 @@
 #include <QTemporaryDir>
 #include <memory>
 
-class QWidget;
-
 #include "store/StoreFiles.h"
 
 namespace memviz::cli {
@@ -36,9 +34,6 @@ private:
     std::unique_ptr<QTemporaryDir> tempDir_;
     OpenedTrace opened_;
 };
-
-// Grabs `window` into a PNG at `out` and reports it; the exit status (1: cannot write).
-int saveScreenshot(QWidget& window, const QString& out);
 
 // --trace ID option value (0 = latest).
 qint64 traceIdOption(const QCommandLineParser& parser);

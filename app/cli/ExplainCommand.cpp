@@ -14,7 +14,7 @@
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
-#include "widgets/learn/OomReport.h"
+#include "words/OomReport.h"
 
 namespace memviz::cli {
 

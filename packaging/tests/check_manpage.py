@@ -6,13 +6,13 @@ For every command it compares three lists of long options:
   - the man page's: the tags of the .TP/.TQ entries under the command's .SS heading
     (or under OPTIONS for the options without a command);
   - `memviz COMMAND --help` (and `memviz --help` for the options without a command);
-  - the command's parser in app/cli/*.cpp: the names given to QCommandLineParser::addOption,
+  - the command's parser in app/cli/*.cpp and app/screenshot/*.cpp: the names given to QCommandLineParser::addOption,
     directly or through a `for (const char* x : {...})` loop.
 The three must be equal, the man page must list the same commands as `memviz --help`, and
 memviz itself must accept every option (asked one at a time: it may fail for other reasons,
 but never with "Unknown option"). Standard library only.
 
-usage: check_manpage.py MEMVIZ_BINARY MAN_PAGE CLI_SOURCE_DIR
+usage: check_manpage.py MEMVIZ_BINARY MAN_PAGE CLI_SOURCE_DIR...
 """
 import os
 import re
@@ -91,14 +91,15 @@ def help_sections(text):
     return sections
 
 
-def source_options(cli_dir):
+def source_options(cli_dirs):
     """{command: options} from the parsers: XCommand.cpp holds command x; Cli.cpp holds the
     small commands, each in a function named xCommand."""
     found = {}
-    for name in sorted(os.listdir(cli_dir)):
-        if not name.endswith(".cpp"):
+    paths = [os.path.join(d, name) for d in cli_dirs for name in sorted(os.listdir(d))]
+    for path in paths:
+        if not path.endswith(".cpp"):
             continue
-        with open(os.path.join(cli_dir, name), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             text = f.read()
         # Split the file into functions named fooCommand(...) { ... } by their start.
         starts = [(m.start(), m.group(1)) for m in re.finditer(r"\bint (\w+)Command\s*\(", text)]
@@ -113,10 +114,11 @@ def source_options(cli_dir):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) < 4:
         print(__doc__)
         return 2
-    memviz, man_page, cli_dir = sys.argv[1:]
+    memviz, man_page, *cli_dirs = sys.argv[1:]
+    cli_dir = " and ".join(cli_dirs)
     man, man_order = man_options(man_page)
     top = run(memviz, ["--help"])
     if top.returncode != 0:
@@ -125,7 +127,7 @@ def main():
     help_commands = sorted(c for c in helped if c)
     if sorted(man_order) != help_commands:
         return fail("commands: man page %s, memviz --help %s" % (sorted(man_order), help_commands))
-    sources = source_options(cli_dir)
+    sources = source_options(cli_dirs)
     problems = []
 
     def compare(what, a_name, a, b_name, b):

@@ -10,7 +10,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 #include "widgets/Export.h"
 #include "widgets/learn/LessonCharts.h"
 #include "workshop/LessonSweeps.h"

@@ -3,7 +3,7 @@
 
 #include <qcustomplot.h>
 
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 #include "widgets/learn/LessonStyle.h"
 
 namespace memviz {

@@ -7,7 +7,7 @@
 #include <QSpinBox>
 
 #include "costmodel/Presets.h"
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 
 namespace memviz {
 

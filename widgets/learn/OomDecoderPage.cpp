@@ -16,7 +16,7 @@
 
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 
 namespace memviz {
 

@@ -4,7 +4,7 @@
 // example) and read what it means: the numbers in a table, the explanation, tensors of that
 // size and the fixes, each linked to its lesson.
 #include "widgets/learn/Lesson.h"
-#include "widgets/learn/OomReport.h"
+#include "words/OomReport.h"
 
 class QCheckBox;
 class QComboBox;

@@ -9,7 +9,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 #include "widgets/learn/LessonCharts.h"
 #include "workshop/LessonSweeps.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/whatif/BreakdownChart.h"
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 #include "widgets/Export.h"
 
 #include <qcustomplot.h>

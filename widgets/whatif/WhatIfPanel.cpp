@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/whatif/WhatIfPanel.h"
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -44,14 +44,16 @@ void* peak_buffer(size_t n) {
     return p;
 }
 
-int main(void) {
+/* An optional argument: the number of temporary allocations (500 without it), so that two
+ * recordings differ in known ways (tst_diff_cli compares them). */
+int main(int argc, char** argv) {
     for (int i = 0; i < 32; ++i) kept[i] = hold_block(4096 + 64 * (size_t)i);
-    churn_temporaries(500);
+    churn_temporaries(argc > 1 ? atoi(argv[1]) : 500);
     void* big = peak_buffer(1 << 20);
     void* grown = grow_buffer(10);
     free(big);
     for (int i = 0; i < 16; ++i) free(kept[i]);
-    for (int i = 0; i < 7; ++i) leak_block(3000 + 7 * (size_t)i);
+    for (int i = 0; i < (argc > 2 ? atoi(argv[2]) : 7); ++i) leak_block(3000 + 7 * (size_t)i);
     free(grown);
     return 0;
 }

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/learn/OomReport.h"
+#include "words/OomReport.h"
 
 #include <algorithm>
 
 #include <cmath>
 
 #include "core/Units.h"
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 #include "workshop/CheckpointPlan.h"
 #include "workshop/HumanBytes.h"
 #include "workshop/ModelFixes.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/CostModelLabels.h"
+#include "words/CostModelLabels.h"
 
 #include <QCoreApplication>
 

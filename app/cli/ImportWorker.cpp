@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ImportWorker.h"
+#include "cli/ImportWorker.h"
 
 #include <atomic>
 #include <chrono>
@@ -19,8 +19,8 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/ImportWorkerProtocol.h"
 #include "store/StoreFiles.h"
-#include "widgets/ImportWorkerProtocol.h"
 
 namespace memviz {
 

@@ -6,6 +6,7 @@
 #include <QPlainTextEdit>
 
 #include "cli/CliSupport.h"
+#include "screenshot/Screenshot.h"
 #include "widgets/learn/LearnWindow.h"
 #include "widgets/learn/Lesson.h"
 #include "widgets/learn/OomDecoderPage.h"

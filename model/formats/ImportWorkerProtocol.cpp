@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/ImportWorkerProtocol.h"
+#include "formats/ImportWorkerProtocol.h"
 
 #include <charconv>
 

@@ -11,6 +11,7 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/CostModelOptions.h"
+#include "screenshot/Screenshot.h"
 
 #include "costmodel/OptionNames.h"
 #include "widgets/AsyncTableView.h"
@@ -22,8 +23,6 @@
 #include "widgets/whatif/WhatIfPanel.h"
 
 namespace memviz::cli {
-
-int learnScreenshot(const QCommandLineParser& p, QSize size);
 
 namespace {
 
@@ -137,6 +136,16 @@ int screenshotCommand(int argc, char** argv, const QStringList& args) {
     window.snapshotPanel()->activeMemoryView()->waitForLayout();
     QApplication::processEvents();
     return saveScreenshot(window, p.value("out"));
+}
+
+int saveScreenshot(QWidget& window, const QString& out) {
+    const QPixmap shot = window.grab();
+    if (!shot.save(out, "PNG")) {
+        printErr("memviz screenshot: cannot write " + out + "\n");
+        return 1;
+    }
+    printOut(QStringLiteral("wrote %1 (%2x%3)\n").arg(out).arg(shot.width()).arg(shot.height()));
+    return 0;
 }
 
 } // namespace memviz::cli

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// memviz diff A B: two traces compared (model/compare/TraceDiff.h); B - A throughout.
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "compare/TraceComparison.h"
+#include "core/Progress.h"
+#include "core/Units.h"
+#include "formats/FormatIds.h"
+#include "store/Database.h"
+
+namespace memviz::cli {
+
+namespace {
+
+// One side of the comparison: FILE, DB (its latest trace) or DB#ID.
+struct Side {
+    explicit Side(const QString& arg) : source(path(arg), traceId(arg)), db(source.storePath(), Database::Mode::ReadOnly) {}
+    static QString path(const QString& arg) {
+        const qsizetype hash = arg.lastIndexOf('#');
+        return hash > 0 && !QFileInfo::exists(arg) ? arg.left(hash) : arg;
+    }
+    static qint64 traceId(const QString& arg) {
+        const qsizetype hash = arg.lastIndexOf('#');
+        if (hash <= 0 || QFileInfo::exists(arg)) return 0;
+        bool ok = false;
+        const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
+        if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
+        return id;
+    }
+    OpenedSource source;
+    Database db;
+};
+
+QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+QString signedBytes(std::int64_t b) { return (b > 0 ? "+" : "") + bytes(b); }
+QString signedCount(std::int64_t n) { return (n > 0 ? "+" : "") + QLocale::c().toString(static_cast<qlonglong>(n)); }
+QString count(std::int64_t n) { return QLocale::c().toString(static_cast<qlonglong>(n)); }
+QString seconds(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns))); }
+
+QJsonObject valueJson(const DiffValue& v) {
+    return {{"a", static_cast<qint64>(v.a)}, {"b", static_cast<qint64>(v.b)}, {"delta", static_cast<qint64>(v.delta())}};
+}
+
+QString siteName(const SiteDiff& s) {
+    const QString f = s.function.empty() ? "?? in " + QString::fromStdString(s.module) : QString::fromStdString(s.function);
+    return s.file.empty() ? f : f + "  " + QString::fromStdString(s.file) + ":" + QString::number(s.line);
+}
+
+template <class Row>
+std::vector<Row> limited(std::vector<Row> rows, qsizetype limit) {
+    if (limit >= 0 && static_cast<qsizetype>(rows.size()) > limit) rows.resize(static_cast<std::size_t>(limit));
+    return rows;
+}
+
+} // namespace
+
+int diffCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"limit", "Print at most N rows per table (default 20; 0: none).", "N"});
+    p.addOption({"device", "Only this device (cpu, cuda:0, ...).", "NAME"});
+    const QString usage = "memviz diff A B [--json] [--limit N] [--device NAME]";
+    parseOrThrow(p, args, 2, usage);
+    qsizetype limit = 20;
+    if (p.isSet("limit")) {
+        bool ok = false;
+        limit = p.value("limit").toLongLong(&ok);
+        if (!ok || limit < 0) throw UsageError{"--limit needs a non-negative number, got \"" + p.value("limit") + "\""};
+    }
+    Side a(p.positionalArguments()[0]);
+    Side b(p.positionalArguments()[1]);
+    TraceComparison c;
+    try {
+        c = compareTraces(a.db, a.source.traceId(), b.db, b.source.traceId(), p.value("device").toStdString(), 0, Progress{});
+    } catch (const std::invalid_argument& e) { // an unknown device
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+    const std::vector<DeviceDiff>& devices = c.devices;
+    const std::vector<OpDiff> opDiffs = limited(c.ops, limit);
+    auto both = [&](const char* format) { return c.a.summary.trace.format == format && c.b.summary.trace.format == format; };
+    const bool heaptrack = both(format_id::kHeaptrack);
+    const std::vector<SiteDiff> sites = limited(c.sites, limit);
+    const bool snapshots = both(format_id::kSnapshot);
+    const auto& segments = c.segments;
+
+    if (p.isSet("json")) {
+        QJsonObject o;
+        auto traceJson = [](const Side& s, const TraceSummary& summary, const QString& arg) {
+            return QJsonObject{{"source", arg},
+                               {"format", QString::fromStdString(summary.trace.format)},
+                               {"trace_id", static_cast<qint64>(s.source.traceId())}};
+        };
+        o.insert("a", traceJson(a, c.a.summary, p.positionalArguments()[0]));
+        o.insert("b", traceJson(b, c.b.summary, p.positionalArguments()[1]));
+        QJsonArray ds;
+        for (const DeviceDiff& d : devices)
+            ds.append(QJsonObject{{"device", QString::fromStdString(d.name)},
+                                  {"in_a", d.inA},
+                                  {"in_b", d.inB},
+                                  {"peak_bytes", valueJson(d.peakBytes)},
+                                  {"peak_time_ns", valueJson(d.peakTimeNs)},
+                                  {"final_bytes", valueJson(d.finalBytes)},
+                                  {"allocations", valueJson(d.allocs)}});
+        o.insert("devices", ds);
+        QJsonArray os;
+        for (const OpDiff& d : opDiffs)
+            os.append(QJsonObject{{"name", QString::fromStdString(d.name)},
+                                  {"bytes_allocated", valueJson(d.bytesAllocated)},
+                                  {"allocations", valueJson(d.allocs)},
+                                  {"net_bytes", valueJson(d.netBytes)}});
+        o.insert("operators", os);
+        if (heaptrack) {
+            QJsonArray ss;
+            for (const SiteDiff& s : sites)
+                ss.append(QJsonObject{{"function", QString::fromStdString(s.function)},
+                                      {"file", QString::fromStdString(s.file)},
+                                      {"line", static_cast<qint64>(s.line)},
+                                      {"module", QString::fromStdString(s.module)},
+                                      {"allocations", valueJson(s.allocations)},
+                                      {"temporary", valueJson(s.temporary)},
+                                      {"peak_bytes", valueJson(s.peakBytes)},
+                                      {"leaked_bytes", valueJson(s.leakedBytes)}});
+            o.insert("sites", ss);
+        }
+        if (snapshots) {
+            QJsonArray ss; // every changed segment, whatever --limit says
+            for (const auto& [device, sd] : segments)
+                ss.append(QJsonObject{{"device", QString::fromStdString(device)},
+                                      {"address", static_cast<qint64>(sd.address)},
+                                      {"total_size", static_cast<qint64>(sd.totalSize)},
+                                      {"stream", static_cast<qint64>(sd.stream)},
+                                      {"in", sd.inA && sd.inB ? "both"
+                                             : sd.inA         ? "a"
+                                                              : "b"},
+                                      {"allocated_bytes", valueJson(sd.allocatedBytes)},
+                                      {"active_bytes", valueJson(sd.activeBytes)}});
+            o.insert("segments", ss);
+        }
+        printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+
+    QString text = QStringLiteral("A: %1 (%2)\nB: %3 (%4)\ndelta = B - A\n\n")
+                       .arg(p.positionalArguments()[0], QString::fromStdString(c.a.summary.trace.format),
+                            p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format));
+    std::vector<QStringList> rows;
+    for (const DeviceDiff& d : devices)
+        rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b),
+                        signedBytes(d.peakBytes.delta()), d.inA ? seconds(d.peakTimeNs.a) : "-",
+                        d.inB ? seconds(d.peakTimeNs.b) : "-", bytes(d.finalBytes.a), bytes(d.finalBytes.b),
+                        signedBytes(d.finalBytes.delta())});
+    text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "final A", "final B", "delta"}, rows);
+    if (!opDiffs.empty()) {
+        rows.clear();
+        for (const OpDiff& d : opDiffs)
+            rows.push_back({QString::fromStdString(d.name), bytes(d.bytesAllocated.a), bytes(d.bytesAllocated.b),
+                            signedBytes(d.bytesAllocated.delta()), count(d.allocs.a), count(d.allocs.b),
+                            signedCount(d.allocs.delta())});
+        text += "\noperators, most changed bytes allocated first:\n" +
+                formatTable({"operator", "allocated A", "allocated B", "delta", "allocs A", "allocs B", "delta"}, rows);
+    }
+    if (heaptrack && !sites.empty()) {
+        rows.clear();
+        for (const SiteDiff& s : sites)
+            rows.push_back({siteName(s), count(s.allocations.a), count(s.allocations.b), signedCount(s.allocations.delta()),
+                            signedCount(s.temporary.delta()), signedBytes(s.peakBytes.delta()),
+                            signedBytes(s.leakedBytes.delta())});
+        text += "\nallocation sites, most changed calls first (as heaptrack_print B --diff A):\n" +
+                formatTable({"site", "calls A", "calls B", "delta", "temporary", "peak", "leaked"}, rows);
+    }
+    if (snapshots && !segments.empty()) {
+        rows.clear();
+        for (const auto& [device, sd] : limited(segments, limit))
+            rows.push_back({QString::fromStdString(device), "0x" + QString::number(sd.address, 16), bytes(sd.totalSize),
+                            sd.inA && sd.inB ? "both"
+                            : sd.inA         ? "A only"
+                                             : "B only",
+                            bytes(sd.allocatedBytes.a), bytes(sd.allocatedBytes.b), signedBytes(sd.allocatedBytes.delta())});
+        text += QStringLiteral("\nsegments only in A, only in B, or changed (%1 in all):\n").arg(segments.size()) +
+                formatTable({"device", "segment", "size", "in", "allocated A", "allocated B", "delta"}, rows);
+    }
+    printOut(text);
+    return 0;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "compare/TraceComparison.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <strings.h>
+
+#include "core/Progress.h"
+#include "formats/FormatIds.h"
+#include "formats/snapshot/SnapshotQueries.h"
+#include "store/Database.h"
+#include "store/SeriesQuery.h"
+
+namespace memviz {
+
+namespace {
+
+bool sameName(const std::string& x, const std::string& y) { return strcasecmp(x.c_str(), y.c_str()) == 0; }
+
+// The device index named `name` in `summary`; nullopt when absent.
+std::optional<int> deviceIndex(const TraceSummary& summary, const std::string& name) {
+    for (const DeviceSummary& d : summary.devices)
+        if (sameName(d.name, name)) return d.device;
+    return std::nullopt;
+}
+
+// The device's live bytes: its "allocated" series, else its first series in bytes.
+std::vector<SeriesPoint> curveOf(Database& db, std::int64_t traceId, std::optional<int> device, int columns) {
+    if (!device) return {};
+    const SeriesInfo* chosen = nullptr;
+    const std::vector<SeriesInfo> series = listSeries(db, traceId);
+    for (const SeriesInfo& s : series)
+        if (s.device == *device && s.name == series_name::kAllocated) chosen = &s;
+    for (const SeriesInfo& s : series)
+        if (!chosen && s.device == *device && s.unit == "bytes") chosen = &s;
+    if (!chosen) return {};
+    return querySeries(db, chosen->id, TimeRange{chosen->tFirst, chosen->tLast}, columns > 0 ? columns : 4096).points;
+}
+
+} // namespace
+
+TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
+                              int columns, const Progress& progress) {
+    TraceComparison c;
+    c.a.summary = loadSummary(a, traceA);
+    c.b.summary = loadSummary(b, traceB);
+    c.device = device;
+    const std::optional<int> devA = device.empty() ? std::optional<int>{} : deviceIndex(c.a.summary, device);
+    const std::optional<int> devB = device.empty() ? std::optional<int>{} : deviceIndex(c.b.summary, device);
+    if (!device.empty() && !devA && !devB) throw std::invalid_argument("no device \"" + device + "\" in either trace");
+
+    c.devices = diffDevices(c.a.summary, c.b.summary);
+    if (!device.empty()) std::erase_if(c.devices, [&](const DeviceDiff& d) { return !sameName(d.name, device); });
+    progress.checkCancelled();
+
+    // The curves: the chosen device, or A's first device (B's device of the same name).
+    std::string curveDevice = device;
+    if (curveDevice.empty() && !c.devices.empty()) curveDevice = c.devices.front().name;
+    c.a.curve = curveOf(a, traceA, deviceIndex(c.a.summary, curveDevice), columns);
+    c.b.curve = curveOf(b, traceB, deviceIndex(c.b.summary, curveDevice), columns);
+    progress.checkCancelled();
+
+    const std::string& formatA = c.a.summary.trace.format;
+    const std::string& formatB = c.b.summary.trace.format;
+    if (formatA == format_id::kHeaptrack && formatB == format_id::kHeaptrack) {
+        // The sites are the operators here, matched by location: the operator names of
+        // unresolved frames hold addresses, which differ between runs.
+        c.sites = diffAllocationSites(queryAllocationSites(a, traceA), queryAllocationSites(b, traceB));
+    } else {
+        auto ops = [&](Database& db, std::int64_t id, std::optional<int> dev) {
+            if (!device.empty() && !dev) return std::vector<OpRow>{};
+            return queryOps(db, id, OpsFilter{dev, std::nullopt}, &progress);
+        };
+        c.ops = diffOps(ops(a, traceA, devA), ops(b, traceB, devB));
+    }
+    if (formatA == format_id::kSnapshot && formatB == format_id::kSnapshot)
+        for (const DeviceDiff& d : c.devices) {
+            const auto ia = deviceIndex(c.a.summary, d.name), ib = deviceIndex(c.b.summary, d.name);
+            const auto sa = ia ? loadSegments(a, traceA, *ia) : std::vector<SnapshotSegmentRow>{};
+            const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
+            for (const SegmentDiff& s : diffSegments(sa, sb)) c.segments.emplace_back(d.name, s);
+        }
+    return c;
+}
+
+std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align) {
+    if (c.a.curve.empty() || c.b.curve.empty()) return 0;
+    if (align == CompareAlign::Start) return c.a.curve.front().t - c.b.curve.front().t;
+    auto peakTime = [](const std::vector<SeriesPoint>& curve) {
+        return std::max_element(curve.begin(), curve.end(), [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; })
+            ->t;
+    };
+    return peakTime(c.a.curve) - peakTime(c.b.curve);
+}
+
+std::vector<SeriesPoint> differenceCurve(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b,
+                                         std::int64_t shiftB) {
+    std::vector<SeriesPoint> out;
+    out.reserve(a.size() + b.size());
+    std::size_t i = 0, j = 0;
+    std::int64_t va = 0, vb = 0;
+    constexpr std::int64_t kEnd = std::numeric_limits<std::int64_t>::max();
+    while (i < a.size() || j < b.size()) {
+        const std::int64_t ta = i < a.size() ? a[i].t : kEnd;
+        const std::int64_t tb = j < b.size() ? b[j].t + shiftB : kEnd;
+        const std::int64_t t = std::min(ta, tb);
+        while (i < a.size() && a[i].t == t) va = a[i++].v;
+        while (j < b.size() && b[j].t + shiftB == t) vb = b[j++].v;
+        if (!out.empty() && out.back().t == t) out.back().v = vb - va;
+        else out.push_back({t, vb - va});
+    }
+    return out;
+}
+
+} // namespace memviz

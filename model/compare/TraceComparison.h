@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Everything `memviz diff` and the window's Compare mode show about two traces, read from
+// their stores in one call: the summaries, the device rows, per operator or (two heaptrack
+// recordings) per allocation site, per CUDA snapshot segment, and each trace's memory curve
+// for the compared device. B - A throughout (TraceDiff.h). Runs off the GUI thread.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compare/TraceDiff.h"
+#include "store/ChunkCodec.h"
+
+namespace memviz {
+
+class Database;
+class Progress;
+
+struct ComparedTrace {
+    TraceSummary summary;
+    std::vector<SeriesPoint> curve; // the compared device's live bytes (empty: no such device)
+};
+
+struct TraceComparison {
+    ComparedTrace a, b;
+    std::string device; // the device the operators and curves are for ("" = every device)
+    std::vector<DeviceDiff> devices;
+    std::vector<OpDiff> ops;                                   // empty for two heaptrack recordings (see sites)
+    std::vector<SiteDiff> sites;                               // two heaptrack recordings only
+    std::vector<std::pair<std::string, SegmentDiff>> segments; // two CUDA snapshots only: device, segment
+};
+
+// `device` (case-insensitive; "" = every device, and the curves of A's first device) limits
+// devices, operators and curves; it must be in at least one trace (else std::invalid_argument).
+// Each curve is reduced to about `columns` pixel columns (min and max per column; 4096 when
+// `columns` <= 0), the way the timeline reads its series.
+TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
+                              int columns, const Progress& progress);
+
+// How B is shifted to line up with A: their first points (Start) or their peaks (Peak).
+enum class CompareAlign { Start, Peak };
+// B's shift in trace time units (add to B's times); 0 when a curve is empty.
+std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align);
+
+// B - A as a step function over every time where either changes; B is shifted by `shiftB`
+// (B's point at t is drawn at t + shiftB, to line up the two). Before a curve's first point
+// its value is 0.
+std::vector<SeriesPoint> differenceCurve(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b,
+                                         std::int64_t shiftB);
+
+} // namespace memviz

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// `memviz diff A B` (issue 13): two allocation logs whose figures are worked out by hand in
+// this file, the same pair as STORE#ID references, two real heaptrack recordings compared with
+// `heaptrack_print B --diff A`, and bad usage.
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "NativeToolOutput.h"
+#include "TestSupport.h"
+
+using namespace memviz::test;
+
+namespace {
+
+// A: 100 (a) at 0, 300 (b) at 10, b freed at 20, 50 (c) at 30.
+//    Live bytes 100, 400, 100, 150: peak 400 at 10 ns, final 150, 3 allocations.
+const QByteArray kLogA = "time_ns,action,address,size,op\n"
+                         "0,alloc,0x10,100,a\n"
+                         "10,alloc,0x20,300,b\n"
+                         "20,free,0x20,,\n"
+                         "30,alloc,0x30,50,c\n";
+// B: 100 (a) at 0, 500 (b) at 10, 70 (d) at 15, b freed at 20.
+//    Live bytes 100, 600, 670, 170: peak 670 at 15 ns, final 170, 3 allocations.
+const QByteArray kLogB = "time_ns,action,address,size,op\n"
+                         "0,alloc,0x10,100,a\n"
+                         "10,alloc,0x20,500,b\n"
+                         "15,alloc,0x40,70,d\n"
+                         "20,free,0x20,,\n";
+
+QJsonObject diffJson(const QStringList& args) {
+    const ProcessResult r = runMemviz(QStringList{"diff"} + args + QStringList{"--json", "--limit", "100"});
+    if (r.exitCode != 0) qWarning("memviz diff failed (%d): %s", r.exitCode, r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+void compareValue(const QJsonObject& v, qint64 a, qint64 b) {
+    QCOMPARE(v["a"].toInteger(), a);
+    QCOMPARE(v["b"].toInteger(), b);
+    QCOMPARE(v["delta"].toInteger(), b - a);
+}
+
+QJsonObject rowNamed(const QJsonArray& rows, const QString& key, const QString& name) {
+    for (const QJsonValue& r : rows)
+        if (r.toObject()[key].toString() == name) return r.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestDiffCli : public QObject {
+    Q_OBJECT
+private slots:
+    void allocationLogs_data();
+    void allocationLogs();
+    void heaptrackMatchesHeaptrackPrintDiff();
+    void snapshotSegmentsMatchTorchCompare_data();
+    void snapshotSegmentsMatchTorchCompare();
+    void badUsage_data();
+    void badUsage();
+};
+
+void TestDiffCli::allocationLogs_data() {
+    QTest::addColumn<bool>("throughStore");
+    QTest::newRow("two files") << false;
+    QTest::newRow("STORE#ID references") << true;
+}
+
+void TestDiffCli::allocationLogs() {
+    QFETCH(bool, throughStore);
+    QTemporaryDir dir;
+    QString a = writeFile(dir, "a.csv", kLogA), b = writeFile(dir, "b.csv", kLogB);
+    if (throughStore) {
+        const QString store = dir.filePath("both.memviz");
+        QCOMPARE(runMemviz({"import", a, "--db", store}).exitCode, 0);
+        QCOMPARE(runMemviz({"import", b, "--db", store}).exitCode, 0);
+        a = store + "#1";
+        b = store + "#2";
+    }
+    const QJsonObject o = diffJson({a, b});
+    const QJsonArray devices = o["devices"].toArray();
+    QCOMPARE(devices.size(), 1);
+    const QJsonObject d = devices[0].toObject();
+    QVERIFY(d["in_a"].toBool() && d["in_b"].toBool());
+    compareValue(d["peak_bytes"].toObject(), 400, 670);
+    compareValue(d["peak_time_ns"].toObject(), 10, 15);
+    compareValue(d["final_bytes"].toObject(), 150, 170);
+    compareValue(d["allocations"].toObject(), 3, 3);
+
+    // Per operator, bytes allocated: a 100/100, b 300/500, c 50/0, d 0/70.
+    const QJsonArray ops = o["operators"].toArray();
+    compareValue(rowNamed(ops, "name", "a")["bytes_allocated"].toObject(), 100, 100);
+    compareValue(rowNamed(ops, "name", "b")["bytes_allocated"].toObject(), 300, 500);
+    compareValue(rowNamed(ops, "name", "c")["bytes_allocated"].toObject(), 50, 0);
+    compareValue(rowNamed(ops, "name", "d")["bytes_allocated"].toObject(), 0, 70);
+    compareValue(rowNamed(ops, "name", "c")["allocations"].toObject(), 1, 0);
+    // Most changed first: b (+200), d (+70), c (-50).
+    QVERIFY(ops.size() >= 3);
+    QCOMPARE(ops[0].toObject()["name"].toString(), QStringLiteral("b"));
+    QCOMPARE(ops[1].toObject()["name"].toString(), QStringLiteral("d"));
+    QCOMPARE(ops[2].toObject()["name"].toString(), QStringLiteral("c"));
+    QVERIFY(!o.contains("sites")); // not heaptrack recordings
+
+    // The text form shows the same peaks and the signed delta.
+    const ProcessResult text = runMemviz({"diff", a, b});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("400 B") && text.out.contains("670 B") && text.out.contains("+270 B"), text.out.constData());
+}
+
+// heaptrack_print B --diff A prints, per allocation site, the change of calls and of peak
+// consumption, and the changed totals. The same program recorded twice with different
+// arguments (500 and 800 temporary allocations, 7 and 10 leaks).
+void TestDiffCli::heaptrackMatchesHeaptrackPrintDiff() {
+    const QString heaptrack = findTool("heaptrack");
+    const QString print = findTool("heaptrack_print");
+    if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
+    QTemporaryDir dir;
+    auto record = [&](const QString& name, const QStringList& args) {
+        const ProcessResult r = runProcess(heaptrack,
+                                           QStringList{"-o", dir.filePath(name), QStringLiteral(MEMVIZ_NATIVE_C)} + args);
+        if (r.exitCode != 0) qWarning("heaptrack failed: %s", r.err.constData());
+        const QStringList made = QDir(dir.path()).entryList({name + ".*"}, QDir::Files);
+        return made.size() == 1 ? dir.filePath(made.first()) : QString();
+    };
+    const QString a = record("a", {});
+    const QString b = record("b", {"800", "10"});
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    const ProcessResult printed = runProcess(print, {"--shorten-templates=0", b, "--diff", a});
+    QCOMPARE(printed.exitCode, 0);
+    const HeaptrackPrintReport report = parseHeaptrackPrint(QString::fromUtf8(printed.out));
+    QVERIFY(!report.byCalls.isEmpty());
+
+    const QJsonObject o = diffJson({a, b});
+    const QJsonArray sites = o["sites"].toArray();
+    QVERIFY(!sites.isEmpty());
+    auto find = [&](const HeaptrackPrintEntry& e) {
+        for (const QJsonValue& v : sites) {
+            const QJsonObject s = v.toObject();
+            const QString location = s["file"].toString() + ":" + QString::number(s["line"].toInteger());
+            if (s["function"].toString() == e.function && location == e.location) return s;
+        }
+        return QJsonObject{};
+    };
+    // Every site heaptrack_print lists, with the same change of calls and of peak.
+    for (const HeaptrackPrintEntry& e : report.byCalls) {
+        const QJsonObject s = find(e);
+        QVERIFY2(!s.isEmpty(), qPrintable(e.function + " " + e.location));
+        QCOMPARE(s["allocations"].toObject()["delta"].toInteger(), e.calls);
+        QCOMPARE(heaptrackBytes(s["peak_bytes"].toObject()["delta"].toInteger()), e.bytes);
+    }
+    for (const HeaptrackPrintEntry& e : report.byTemporary)
+        QCOMPARE(find(e)["temporary"].toObject()["delta"].toInteger(), e.temporary);
+    // And no site that heaptrack_print leaves out changed its calls; the totals agree.
+    qint64 calls = 0, temporary = 0, leaked = 0;
+    int changed = 0;
+    for (const QJsonValue& v : sites) {
+        const QJsonObject s = v.toObject();
+        calls += s["allocations"].toObject()["delta"].toInteger();
+        temporary += s["temporary"].toObject()["delta"].toInteger();
+        leaked += s["leaked_bytes"].toObject()["delta"].toInteger();
+        changed += s["allocations"].toObject()["delta"].toInteger() != 0;
+    }
+    QCOMPARE(changed, report.byCalls.size());
+    QCOMPARE(calls, report.calls);
+    QCOMPARE(temporary, report.temporary);
+    QCOMPARE(heaptrackBytes(leaked), report.leaked);
+    // By hand from alloc_patterns.c: 300 more temporaries, 3 more leaks of 3049, 3056, 3063 bytes.
+    QCOMPARE(calls, 303);
+    QCOMPARE(temporary, 300);
+    QCOMPARE(leaked, 3049 + 3056 + 3063);
+}
+
+void TestDiffCli::snapshotSegmentsMatchTorchCompare_data() {
+    QTest::addColumn<QString>("before");
+    QTest::addColumn<QString>("after");
+    QTest::newRow("dict, ring-truncated dict") << "dict_protocol2.pickle"
+                                               << "ring_truncated.pickle";
+    QTest::newRow("2022 segment list, dict") << "legacy_segment_list.pickle"
+                                             << "dict_protocol4.pickle";
+    QTest::newRow("same snapshot") << "dict_protocol5.pickle"
+                                   << "dict_protocol5.pickle";
+}
+
+// The segments only in A and only in B are those torch.cuda._memory_viz.compare names
+// (snapshots written by make_snapshots.py; PyTorch run by tests/oracles/snapshot_compare.py).
+void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
+    QFETCH(QString, before);
+    QFETCH(QString, after);
+    QTemporaryDir dir;
+    const ProcessResult made = runProcess(python(), {oracle("make_snapshots.py"), dir.path()});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QString a = dir.filePath(before), b = dir.filePath(after);
+    const ProcessResult torch = runProcess(QStringLiteral("/usr/bin/python3"), {oracle("snapshot_compare.py"), a, b});
+    if (torch.exitCode == 77 || torch.exitCode == -1) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3");
+    QVERIFY2(torch.exitCode == 0, torch.err.constData());
+    const QJsonObject expected = QJsonDocument::fromJson(torch.out).object();
+
+    const QJsonObject o = diffJson({a, b});
+    QList<qint64> onlyA, onlyB;
+    for (const QJsonValue& v : o["segments"].toArray()) {
+        const QJsonObject s = v.toObject();
+        if (s["in"] == "a") onlyA << s["address"].toInteger();
+        if (s["in"] == "b") onlyB << s["address"].toInteger();
+        if (s["in"] == "both")
+            QVERIFY(s["allocated_bytes"].toObject()["delta"].toInteger() != 0 ||
+                    s["active_bytes"].toObject()["delta"].toInteger() != 0);
+    }
+    std::sort(onlyA.begin(), onlyA.end());
+    std::sort(onlyB.begin(), onlyB.end());
+    auto list = [](const QJsonValue& v) {
+        QList<qint64> out;
+        for (const QJsonValue& x : v.toArray()) out << x.toInteger();
+        return out;
+    };
+    QCOMPARE(onlyA, list(expected["only_before"]));
+    QCOMPARE(onlyB, list(expected["only_after"]));
+    if (before == after) QVERIFY(o["segments"].toArray().isEmpty());
+    else QVERIFY(!onlyA.isEmpty() || !onlyB.isEmpty());
+}
+
+void TestDiffCli::badUsage_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("one trace") << QStringList{"@DIR/a.csv"} << 2 << "usage";
+    QTest::newRow("missing file") << QStringList{"@DIR/a.csv", "@DIR/nope.csv"} << 1 << "nope.csv";
+    QTest::newRow("bad trace id") << QStringList{"@DIR/a.csv", "@DIR/nope.memviz#x"} << 2 << "trace id";
+    QTest::newRow("no such device") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--device", "cuda:7"} << 2 << "cuda:7";
+}
+
+void TestDiffCli::badUsage() {
+    QFETCH(QStringList, args);
+    QFETCH(int, status);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    writeFile(dir, "a.csv", kLogA);
+    for (QString& a : args) a.replace("@DIR", dir.path());
+    const ProcessResult r = runMemviz(QStringList{"diff"} + args);
+    QCOMPARE(r.exitCode, status);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestDiffCli)
+#include "tst_diff_cli.moc"

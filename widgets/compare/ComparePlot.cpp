@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/compare/ComparePlot.h"
+
+#include <QVBoxLayout>
+#include <algorithm>
+#include <qcustomplot.h>
+
+#include "widgets/AxisTickers.h"
+#include "widgets/TraceAxis.h"
+
+namespace memviz {
+
+namespace {
+
+const QColor kColorA(31, 119, 180);  // blue
+const QColor kColorB(255, 127, 14);  // orange
+const QColor kColorDiff(90, 90, 90); // grey
+
+void fill(QCPGraph* g, const std::vector<SeriesPoint>& points, std::int64_t shift) {
+    QVector<double> x, y;
+    x.reserve(static_cast<qsizetype>(points.size()));
+    y.reserve(static_cast<qsizetype>(points.size()));
+    for (const SeriesPoint& p : points) {
+        x.append(static_cast<double>(p.t + shift));
+        y.append(static_cast<double>(p.v));
+    }
+    g->setData(x, y, true);
+}
+
+// "A peak 1.35 MiB" at the curve's highest point.
+void markPeak(QCustomPlot* plot, const std::vector<SeriesPoint>& points, std::int64_t shift, const QString& label,
+              const QColor& color, Qt::Alignment align) {
+    if (points.empty()) return;
+    const auto peak = std::max_element(points.begin(), points.end(),
+                                       [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; });
+    auto* dot = new QCPItemTracer(plot);
+    dot->position->setCoords(static_cast<double>(peak->t + shift), static_cast<double>(peak->v));
+    dot->setStyle(QCPItemTracer::tsCircle);
+    dot->setSize(7);
+    dot->setPen(QPen(color));
+    dot->setBrush(color);
+    auto* text = new QCPItemText(plot);
+    text->position->setParentAnchor(dot->position);
+    text->position->setCoords(0, -4);
+    text->setPositionAlignment(align | Qt::AlignBottom);
+    text->setText(label + " " + seriesValueText("bytes", static_cast<double>(peak->v)));
+    text->setColor(color.darker(130));
+    text->setPadding(QMargins(4, 1, 4, 1));
+    text->setBrush(QColor(255, 255, 255, 220));
+}
+
+} // namespace
+
+ComparePlot::ComparePlot(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
+      bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+    timeTicker_->setTickCount(8);
+    bytesTicker_->setTickCount(6);
+    plot_->xAxis->setTicker(timeTicker_);
+    plot_->yAxis->setTicker(bytesTicker_);
+    a_ = plot_->addGraph();
+    b_ = plot_->addGraph();
+    diff_ = plot_->addGraph();
+    for (auto [g, color, width] : {std::tuple{a_, kColorA, 2.0}, {b_, kColorB, 2.0}, {diff_, kColorDiff, 1.5}}) {
+        QPen pen(color, width);
+        if (g == diff_) pen.setStyle(Qt::DashLine);
+        g->setPen(pen);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+    }
+    diff_->setName(tr("difference B − A"));
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { updateAxes(); });
+}
+
+void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QString& nameA, const QString& nameB) {
+    plot_->clearItems();
+    a_->setName(tr("A: %1").arg(nameA));
+    b_->setName(tr("B: %1").arg(nameB));
+    fill(a_, c.a.curve, 0);
+    fill(b_, c.b.curve, shiftB);
+    fill(diff_, differenceCurve(c.a.curve, c.b.curve, shiftB), 0);
+    markPeak(plot_, c.a.curve, 0, tr("A peak"), kColorA, Qt::AlignRight);
+    markPeak(plot_, c.b.curve, shiftB, tr("B peak"), kColorB, Qt::AlignLeft);
+    bool found = false;
+    xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
+    for (QCPGraph* g : {a_, b_, diff_}) {
+        bool ok = false;
+        const QCPRange xr = g->getKeyRange(ok);
+        if (!ok) continue;
+        const QCPRange yr = g->getValueRange(ok);
+        xMin_ = found ? std::min(xMin_, xr.lower) : xr.lower;
+        xMax_ = found ? std::max(xMax_, xr.upper) : xr.upper;
+        yMin_ = std::min({found ? yMin_ : 0.0, yr.lower, 0.0});
+        yMax_ = std::max(found ? yMax_ : 0.0, yr.upper);
+        found = true;
+    }
+    resetZoom();
+}
+
+void ComparePlot::resetZoom() {
+    const double span = std::max(1.0, xMax_ - xMin_);
+    const double height = std::max(1.0, yMax_ - yMin_);
+    plot_->yAxis->setRange(yMin_ - (yMin_ < 0 ? height * 0.05 : 0), yMax_ + height * 0.18); // room for the peak labels
+    plot_->xAxis->setRange(xMin_ - span * 0.02, xMax_ + span * 0.04);
+    updateAxes();
+}
+
+void ComparePlot::updateAxes() {
+    timeTicker_->updateUnit(plot_->xAxis->range());
+    bytesTicker_->updateUnit(plot_->yAxis->range());
+    plot_->xAxis->setLabel(xAxisLabel(XKind::Time, timeTicker_->unitSuffix()));
+    plot_->yAxis->setLabel(tr("Memory (%1)").arg(bytesTicker_->unitSuffix()));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace memviz

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/compare/CompareWindow.h"
+
+#include <QComboBox>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QShortcut>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/Units.h"
+#include "store/Database.h"
+#include "widgets/BackgroundQuery.h"
+#include "widgets/ImportTask.h"
+#include "widgets/compare/ComparePlot.h"
+
+namespace memviz {
+
+namespace {
+
+constexpr int kCurveColumns = 2000; // about the plot's width in pixels, twice
+constexpr int kSortRole = Qt::UserRole + 1;
+
+QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+QString signedBytes(std::int64_t b) { return (b > 0 ? "+" : "") + bytesText(b); }
+QString signedCount(std::int64_t n) { return (n > 0 ? "+" : "") + QLocale().toString(static_cast<qlonglong>(n)); }
+
+// A cell showing `text`, sorted by `value`; deltas are coloured (red: B uses more).
+QStandardItem* cell(const QString& text, double value, bool delta = false) {
+    auto* item = new QStandardItem(text);
+    item->setData(value, kSortRole);
+    item->setEditable(false);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (delta && value != 0) item->setForeground(value > 0 ? QColor(190, 30, 30) : QColor(30, 130, 60));
+    return item;
+}
+
+// A name cell, sorted by its text.
+QStandardItem* nameCell(const QString& text) {
+    auto* item = new QStandardItem(text);
+    item->setData(text, kSortRole);
+    item->setEditable(false);
+    item->setToolTip(text);
+    return item;
+}
+
+QString siteName(const SiteDiff& s) {
+    const QString f = s.function.empty() ? "?? (" + QString::fromStdString(s.module) + ")" : QString::fromStdString(s.function);
+    return s.file.empty() ? f : f + " — " + QFileInfo(QString::fromStdString(s.file)).fileName() + ":" + QString::number(s.line);
+}
+
+} // namespace
+
+CompareWindow::CompareWindow(QWidget* parent)
+    : QWidget(parent, Qt::Window), status_(new QLabel(this)), align_(new QComboBox(this)), plot_(new ComparePlot(this)),
+      devicesView_(new QTableView(this)), rowsView_(new QTableView(this)), filter_(new QLineEdit(this)),
+      devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
+    setWindowTitle(tr("Compare — memviz"));
+    align_->addItem(tr("Line up the starts"), static_cast<int>(CompareAlign::Start));
+    align_->addItem(tr("Line up the peaks"), static_cast<int>(CompareAlign::Peak));
+    align_->setToolTip(tr("How trace B is shifted in time against trace A"));
+    filter_->setPlaceholderText(tr("Filter rows (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    proxy_->setSourceModel(rows_);
+    proxy_->setSortRole(kSortRole);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setFilterKeyColumn(0);
+    rowsView_->setModel(proxy_);
+    rowsView_->setSortingEnabled(true);
+    devicesView_->setModel(devices_);
+    for (QTableView* v : {rowsView_, devicesView_}) {
+        v->verticalHeader()->hide();
+        v->setSelectionBehavior(QAbstractItemView::SelectRows);
+    }
+    plot_->setMinimumHeight(320);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(status_, 1);
+    top->addWidget(align_);
+    auto* below = new QWidget(this);
+    auto* belowLayout = new QVBoxLayout(below);
+    belowLayout->setContentsMargins(0, 0, 0, 0);
+    belowLayout->addWidget(devicesView_);
+    belowLayout->addWidget(filter_);
+    belowLayout->addWidget(rowsView_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(plot_);
+    split->addWidget(below);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({460, 300});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(align_, &QComboBox::currentIndexChanged, this, [this] { showComparison(); });
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, filter_, [this] {
+        filter_->setFocus();
+        filter_->selectAll();
+    });
+    auto* home = new QShortcut(QKeySequence(Qt::Key_Home), this);
+    connect(home, &QShortcut::activated, plot_, &ComparePlot::resetZoom);
+    auto* close = new QShortcut(QKeySequence::Close, this);
+    connect(close, &QShortcut::activated, this, &QWidget::close);
+    query_->setErrorHandler([this](const QString& message) { status_->setText(tr("Cannot compare: %1").arg(message)); });
+    connect(import_, &ImportTask::progress, this, [this](int permille, const QString& phase) {
+        status_->setText(tr("Importing B (%1): %2 — %3%").arg(nameB_, phase).arg(permille / 10));
+    });
+    connect(import_, &ImportTask::succeeded, this, [this](const QString& store, qint64 trace, bool) {
+        storeB_ = store;
+        traceB_ = trace;
+        load();
+    });
+    connect(import_, &ImportTask::failed, this, [this](const QString& message) { status_->setText(message); });
+    resize(1100, 760);
+}
+
+CompareWindow::~CompareWindow() = default;
+
+void CompareWindow::compareWithFile(const QString& storeA, qint64 traceA, const QString& nameA, const QString& pathB,
+                                    const QString& importStoreB) {
+    storeA_ = storeA;
+    traceA_ = traceA;
+    nameA_ = nameA;
+    nameB_ = QFileInfo(pathB).fileName();
+    status_->setText(tr("Opening %1…").arg(nameB_));
+    import_->start(pathB, importStoreB);
+}
+
+void CompareWindow::compare(const QString& storeA, qint64 traceA, const QString& nameA, const QString& storeB, qint64 traceB,
+                            const QString& nameB) {
+    storeA_ = storeA;
+    traceA_ = traceA;
+    nameA_ = nameA;
+    storeB_ = storeB;
+    traceB_ = traceB;
+    nameB_ = nameB;
+    load();
+}
+
+void CompareWindow::setAlignment(CompareAlign align) { align_->setCurrentIndex(align_->findData(static_cast<int>(align))); }
+
+void CompareWindow::load() {
+    status_->setText(tr("Comparing %1 with %2…").arg(nameA_, nameB_));
+    const std::string a = storeA_.toStdString(), b = storeB_.toStdString();
+    const qint64 ta = traceA_, tb = traceB_;
+    query_->run([this, a, b, ta, tb](const Progress& progress) -> BackgroundQuery::Apply {
+        Database dbA(a, Database::Mode::ReadOnly);
+        Database dbB(b, Database::Mode::ReadOnly);
+        auto c = std::make_shared<TraceComparison>(compareTraces(dbA, ta, dbB, tb, "", kCurveColumns, progress));
+        return [this, c] {
+            comparison_ = std::move(*c);
+            showComparison();
+        };
+    });
+}
+
+void CompareWindow::showComparison() {
+    if (!comparison_) return;
+    const TraceComparison& c = *comparison_;
+    const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
+    const std::int64_t shift = alignmentShift(c, align);
+    plot_->show(c, shift, nameA_, nameB_);
+    status_->setText(
+        tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5")
+            .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
+                 QString::fromStdString(c.b.summary.trace.format),
+                 shift ? tr("; B shifted by %1").arg(QString::fromStdString(formatDuration(static_cast<double>(shift))))
+                       : QString()));
+
+    devices_->clear();
+    devices_->setHorizontalHeaderLabels(
+        {tr("Device"), tr("Peak A"), tr("Peak B"), tr("Δ peak"), tr("Final A"), tr("Final B"), tr("Δ final")});
+    for (const DeviceDiff& d : c.devices)
+        devices_->appendRow({nameCell(QString::fromStdString(d.name)), cell(bytesText(d.peakBytes.a), d.peakBytes.a),
+                             cell(bytesText(d.peakBytes.b), d.peakBytes.b),
+                             cell(signedBytes(d.peakBytes.delta()), d.peakBytes.delta(), true),
+                             cell(bytesText(d.finalBytes.a), d.finalBytes.a), cell(bytesText(d.finalBytes.b), d.finalBytes.b),
+                             cell(signedBytes(d.finalBytes.delta()), d.finalBytes.delta(), true)});
+    devicesView_->resizeColumnsToContents();
+    const int shownDevices = std::clamp(devices_->rowCount(), 1, 4); // the table fits its rows
+    devicesView_->setFixedHeight(devicesView_->horizontalHeader()->sizeHint().height() +
+                                 shownDevices * devicesView_->verticalHeader()->defaultSectionSize() +
+                                 2 * devicesView_->frameWidth());
+
+    rows_->clear();
+    if (!c.sites.empty()) {
+        rows_->setHorizontalHeaderLabels({tr("Allocation site"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Δ temporary"),
+                                          tr("Δ peak"), tr("Δ leaked")});
+        for (const SiteDiff& s : c.sites)
+            rows_->appendRow({nameCell(siteName(s)),
+                              cell(QLocale().toString(static_cast<qlonglong>(s.allocations.a)), s.allocations.a),
+                              cell(QLocale().toString(static_cast<qlonglong>(s.allocations.b)), s.allocations.b),
+                              cell(signedCount(s.allocations.delta()), s.allocations.delta(), true),
+                              cell(signedCount(s.temporary.delta()), s.temporary.delta(), true),
+                              cell(signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
+                              cell(signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
+    } else {
+        rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Allocated A"), tr("Allocated B"), tr("Δ allocated"), tr("Allocs A"),
+                                          tr("Allocs B"), tr("Δ allocs")});
+        for (const OpDiff& o : c.ops)
+            rows_->appendRow({nameCell(QString::fromStdString(o.name)), cell(bytesText(o.bytesAllocated.a), o.bytesAllocated.a),
+                              cell(bytesText(o.bytesAllocated.b), o.bytesAllocated.b),
+                              cell(signedBytes(o.bytesAllocated.delta()), o.bytesAllocated.delta(), true),
+                              cell(QLocale().toString(static_cast<qlonglong>(o.allocs.a)), o.allocs.a),
+                              cell(QLocale().toString(static_cast<qlonglong>(o.allocs.b)), o.allocs.b),
+                              cell(signedCount(o.allocs.delta()), o.allocs.delta(), true)});
+    }
+    // Most changed first, as the model sorted them, until a header is clicked.
+    rowsView_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
+    proxy_->sort(-1);
+    rowsView_->resizeColumnsToContents();
+}
+
+void CompareWindow::waitForResult() {
+    while (import_->isRunning()) {
+        QEventLoop loop;
+        connect(import_, &ImportTask::succeeded, &loop, &QEventLoop::quit);
+        connect(import_, &ImportTask::failed, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    query_->wait();
+}
+
+} // namespace memviz

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Compare mode (File › Compare With…, issue 13): trace A (the window's) and trace B (a
+// file or a store) in one window — both memory curves on one time axis, lined up at their
+// starts or their peaks, the difference B − A as its own series and each peak marked; below,
+// per device the peaks and final bytes, and the operators (or heaptrack allocation sites) most
+// changed first, with a filter. B is imported out of process like any file (ImportTask); the
+// comparison is read on a worker (BackgroundQuery). The same figures as `memviz diff A B`.
+#include <QString>
+#include <QWidget>
+#include <optional>
+
+#include "compare/TraceComparison.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTableView;
+
+namespace memviz {
+
+class BackgroundQuery;
+class ComparePlot;
+class ImportTask;
+
+class CompareWindow : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareWindow(QWidget* parent = nullptr);
+    ~CompareWindow() override;
+    // A is a trace of a store; B a raw file (imported into `importStoreB`) or a store.
+    void compareWithFile(const QString& storeA, qint64 traceA, const QString& nameA, const QString& pathB,
+                         const QString& importStoreB);
+    void compare(const QString& storeA, qint64 traceA, const QString& nameA, const QString& storeB, qint64 traceB,
+                 const QString& nameB);
+    void setAlignment(CompareAlign align);
+    // Blocks until the comparison is shown (tests, screenshots).
+    void waitForResult();
+
+    const std::optional<TraceComparison>& comparison() const { return comparison_; }
+    ComparePlot* plot() const { return plot_; }
+    QStandardItemModel* devicesModel() const { return devices_; }
+    QStandardItemModel* rowsModel() const { return rows_; }
+    QSortFilterProxyModel* rowsProxy() const { return proxy_; }
+    QLineEdit* filter() const { return filter_; }
+    QLabel* status() const { return status_; }
+
+private:
+    void load();
+    void showComparison();
+
+    QLabel* status_;
+    QComboBox* align_;
+    ComparePlot* plot_;
+    QTableView* devicesView_;
+    QTableView* rowsView_;
+    QLineEdit* filter_;
+    QStandardItemModel* devices_;
+    QStandardItemModel* rows_;
+    QSortFilterProxyModel* proxy_;
+    BackgroundQuery* query_;
+    ImportTask* import_;
+    QString storeA_, storeB_, nameA_, nameB_;
+    qint64 traceA_ = 0, traceB_ = 0;
+    std::optional<TraceComparison> comparison_;
+};
+
+} // namespace memviz
