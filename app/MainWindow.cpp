@@ -37,6 +37,7 @@
 #include "formats/profiler/ProfilerQuery.h"
 #include "store/StoreFiles.h"
 #include "store/TraceQueries.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/compare/CompareWindow.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
@@ -191,7 +192,7 @@ void MainWindow::createActions() {
     emptyPage_->setRecordActions(record->actions());
     connect(liveActions_, &LiveActions::openRecording, this, [this](const QString& store, qint64 traceId) {
         try {
-            openFileBlocking(store, traceId);
+            openStoreNow(store, traceId); // the views read on their workers: the window stays responsive
             raise();
             activateWindow();
         } catch (const std::exception& e) {
@@ -355,10 +356,24 @@ void MainWindow::openFile(const QString& path) {
     import_->start(path, importStoreFor(path));
 }
 
-void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
+void MainWindow::openStoreNow(const QString& path, qint64 traceId) {
     const OpenedTrace t = openTrace(path.toStdString(), importStoreFor(path).toStdString(), Progress{}, traceId,
                                     ImportStore::Cache);
     showOpened(QString::fromStdString(t.storePath), t.traceId, path);
+}
+
+void MainWindow::openFileBlocking(const QString& path, qint64 traceId) {
+    openStoreNow(path, traceId);
+    // The views read off the GUI thread (BackgroundQuery); a blocking open shows their results,
+    // and a result may start another read (the snapshot session's allocations start layouts).
+    for (bool pending = true; pending;) {
+        pending = false;
+        for (BackgroundQuery* query : findChildren<BackgroundQuery*>())
+            if (query->isPending()) {
+                query->wait();
+                pending = true;
+            }
+    }
 }
 
 namespace {

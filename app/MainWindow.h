@@ -58,8 +58,11 @@ public:
     void openFile(const QString& path);
     // Opens the bundled sample trace.
     void openSample();
-    // Opens synchronously, for the screenshot command and tests. Throws on failure.
+    // Opens synchronously, for the screenshot command and tests, and waits for the views' reads
+    // (BackgroundQuery) so they show their results. Throws on failure.
     void openFileBlocking(const QString& path, qint64 traceId = 0);
+    // Opens on this thread without waiting for the views' reads (a finished recording's store).
+    void openStoreNow(const QString& path, qint64 traceId = 0);
     // Opens what the user had last, or the sample on the first start.
     void openInitial();
 

@@ -64,6 +64,10 @@ private slots:
     void heaptrackWindow();
     void massifWindow_data();
     void massifWindow();
+    void sitesAreReadOffTheGuiThread();
+    void anotherSiteSupersedesTheStacks();
+    void massifTreeIsReadOffTheGuiThread();
+    void anotherSnapshotSupersedesTheTree();
 };
 
 void TestNativeViews::sitesModel() {
@@ -162,6 +166,7 @@ void TestNativeViews::heaptrackWindow() {
     QCOMPARE(view->table()->model()->index(0, AllocationSitesModel::Function).data().toString(), QStringLiteral("leaky_init"));
     QVERIFY(view->totalsLabel()->text().contains("6 calls"));
     view->selectRow(1);
+    view->waitForQuery();
     QCOMPARE(view->stacksModel()->rowCount(), 2);
 
     // Heap and RSS in bytes on the left, the two rates on a second axis.
@@ -207,6 +212,7 @@ void TestNativeViews::massifWindow() {
     // A click on the timeline shows the detailed snapshot nearest to it.
     emit window.timeline()->timeClicked(nearSnapshot1);
     QCOMPARE(view->currentSnapshot(), 1);
+    view->waitForQuery();
     QCOMPARE(view->treeModel()->rowCount(view->treeModel()->index(0, 0)), 3);
 
     window.timeline()->refreshNow();
@@ -228,6 +234,79 @@ void TestNativeViews::massifWindow() {
     QCOMPARE(valueAt(3, peakX), 8320.0);
     QCOMPARE(plot->graph(1)->channelFillGraph(), plot->graph(0));
     QCOMPARE(plot->graph(2)->channelFillGraph(), plot->graph(1));
+}
+
+// Opening the trace and selecting a site start reads on the worker: right after each, the view
+// shows its loading line and no rows; after wait() the rows the fixture has (3 sites, 2
+// backtraces for the second row, as heaptrackWindow checks against heaptrack_print's figures).
+void TestNativeViews::sitesAreReadOffTheGuiThread() {
+    Store s(heaptrackFixture());
+    s.db.reset(); // the session opens the store itself
+    TraceSession session;
+    AllocationSitesView view(&session);
+    session.open(s.dir.filePath("v.memviz"), s.traceId);
+    QVERIFY(view.isLoading());
+    QCOMPARE(view.table()->model()->rowCount(), 0);
+    QCOMPARE(view.totalsLabel()->text(), QStringLiteral("Reading the allocation sites\u2026"));
+    view.waitForQuery();
+    QCOMPARE(view.table()->model()->rowCount(), 3);
+    QVERIFY(view.totalsLabel()->text().contains("6 calls"));
+    view.selectRow(1);
+    QVERIFY(view.isLoading());
+    QCOMPARE(view.stacksModel()->rowCount(), 0);
+    QCOMPARE(view.stacksStatusText(), QStringLiteral("Reading the backtraces\u2026"));
+    view.waitForQuery();
+    QCOMPARE(view.stacksModel()->rowCount(), 2);
+    QVERIFY(view.stacksStatusText().isEmpty());
+}
+
+// Row 1, then at once row 0 (leaky_init): only row 0's backtraces land, whose innermost frame
+// is leaky_init itself.
+void TestNativeViews::anotherSiteSupersedesTheStacks() {
+    MainWindow window;
+    window.openFileBlocking(heaptrackFixture());
+    AllocationSitesView* view = window.nativeTabs()->sitesView();
+    QSignalSpy landed(view, &AllocationSitesView::stacksShown);
+    const qint64 site0 = view->table()->model()->index(0, 0).data(AllocationSitesModel::SiteIdRole).toLongLong();
+    view->selectRow(1);
+    view->selectRow(0);
+    view->waitForQuery();
+    QCOMPARE(landed.count(), 1);
+    QCOMPARE(landed.at(0).at(0).toLongLong(), site0);
+    const QModelIndex first = view->stacksModel()->index(0, 0);
+    QVERIFY(first.isValid());
+    QCOMPARE(view->stacksModel()->index(0, SiteStacksModel::Frame, first).data().toString(), QStringLiteral("leaky_init"));
+}
+
+// Choosing a snapshot clears the tree and reads the new one on the worker; after wait() it is
+// snapshot 1's tree (3 children under the root, as massifTreeModel checks from ms_print).
+void TestNativeViews::massifTreeIsReadOffTheGuiThread() {
+    MainWindow window;
+    window.openFileBlocking(massifFixture("i"));
+    MassifView* view = window.nativeTabs()->massifView();
+    QCOMPARE(view->currentSnapshot(), 2);
+    QVERIFY(view->showSnapshot(1));
+    QVERIFY(view->isLoading());
+    QCOMPARE(view->treeModel()->rowCount(), 0);
+    QCOMPARE(view->statusText(), QStringLiteral("Reading the heap tree of snapshot 1\u2026"));
+    view->waitForQuery();
+    QVERIFY(view->statusText().isEmpty());
+    QCOMPARE(view->treeModel()->rowCount(view->treeModel()->index(0, 0)), 3);
+}
+
+// Snapshot 1, then at once snapshot 2: only snapshot 2's tree (2 children) lands.
+void TestNativeViews::anotherSnapshotSupersedesTheTree() {
+    MainWindow window;
+    window.openFileBlocking(massifFixture("i"));
+    MassifView* view = window.nativeTabs()->massifView();
+    QSignalSpy landed(view, &MassifView::treeShown);
+    view->showSnapshot(1);
+    view->showSnapshot(2);
+    view->waitForQuery();
+    QCOMPARE(landed.count(), 1);
+    QCOMPARE(landed.at(0).at(0).toLongLong(), 2);
+    QCOMPARE(view->currentSnapshot(), 2);
+    QCOMPARE(view->treeModel()->rowCount(view->treeModel()->index(0, 0)), 2);
 }
 
 QTEST_MAIN(TestNativeViews)

@@ -46,6 +46,8 @@ class TestProfilerViews : public QObject {
 private slots:
     void initTestCase();
     void selectingAnOperatorMarksItsCalls();
+    void callSpansAreReadOffTheGuiThread();
+    void anotherOperatorSupersedesTheSpans();
     void tablesFollowTheSelection();
     void opsCommandPrintsKeyAverages();
     void runningSumIsLabelled();
@@ -79,9 +81,65 @@ void TestProfilerViews::selectingAnOperatorMarksItsCalls() {
     QVERIFY(mmRow >= 0);
     ops.table()->setCurrentIndex(m->index(mmRow, 0));
     QCOMPARE(session.highlightedOp(), QStringLiteral("aten::mm"));
+    timeline.callSpans()->waitForSpans();
     QCOMPARE(timeline.callSpans()->spanCount(), 2); // its two calls, far more than a pixel apart
     ops.table()->setCurrentIndex(QModelIndex());
     QCOMPARE(timeline.callSpans()->spanCount(), 0);
+}
+
+// Selecting an operator starts a read on the worker: right after it the band is empty and the
+// caption says the calls are being looked up; after wait() both calls are there (kTrace above:
+// aten::mm at 10..40 us and 60..70 us).
+void TestProfilerViews::callSpansAreReadOffTheGuiThread() {
+    TraceSession session;
+    session.open(store_, traceId_);
+    TimelinePlot timeline(&session);
+    timeline.resize(900, 400);
+    QApplication::processEvents(); // the plot takes its size: a pixel is ~0.1 us, the calls stay apart
+    CallSpanOverlay* overlay = timeline.callSpans();
+    QSignalSpy landed(overlay, &CallSpanOverlay::changed);
+    session.setHighlightedOp(QStringLiteral("aten::mm"));
+    QVERIFY(overlay->isLoading());
+    QCOMPARE(overlay->spanCount(), 0);
+    QCOMPARE(overlay->caption(), QStringLiteral("calls of aten::mm: looking them up\u2026"));
+    QCOMPARE(landed.count(), 0);
+    overlay->waitForSpans();
+    QVERIFY(!overlay->isLoading());
+    QCOMPARE(landed.count(), 1);
+    QCOMPARE(overlay->spanCount(), 2);
+    QCOMPARE(overlay->caption(), QStringLiteral("calls of aten::mm: 2 in view"));
+    // A new range keeps the band shown until the new one lands.
+    timeline.plot()->xAxis->setRange(timeline.plot()->xAxis->range().lower, timeline.plot()->xAxis->range().upper * 0.99);
+    timeline.refreshNow();
+    QCOMPARE(overlay->spanCount(), 2);
+    overlay->waitForSpans();
+    QCOMPARE(overlay->spanCount(), 2);
+}
+
+// aten::mm, then at once aten::add: only aten::add's one call (0..5 us) is ever drawn.
+void TestProfilerViews::anotherOperatorSupersedesTheSpans() {
+    TraceSession session;
+    session.open(store_, traceId_);
+    TimelinePlot timeline(&session);
+    timeline.resize(900, 400);
+    QApplication::processEvents(); // the plot takes its size: a pixel is ~0.1 us, the calls stay apart
+    CallSpanOverlay* overlay = timeline.callSpans();
+    QSignalSpy landed(overlay, &CallSpanOverlay::changed);
+    session.setHighlightedOp(QStringLiteral("aten::mm"));
+    session.setHighlightedOp(QStringLiteral("aten::add"));
+    QCOMPARE(overlay->caption(), QStringLiteral("calls of aten::add: looking them up\u2026"));
+    overlay->waitForSpans();
+    QCOMPARE(landed.count(), 1); // aten::mm's result was dropped, not drawn and replaced
+    QCOMPARE(overlay->spanCount(), 1);
+    QCOMPARE(overlay->caption(), QStringLiteral("calls of aten::add: 1 in view"));
+    // Clearing the operator drops a read still running and the band at once.
+    session.setHighlightedOp(QStringLiteral("aten::mm"));
+    session.setHighlightedOp(QString());
+    QCOMPARE(overlay->spanCount(), 0);
+    QVERIFY(overlay->caption().isEmpty());
+    overlay->waitForSpans();
+    QCOMPARE(overlay->spanCount(), 0);
+    QCOMPARE(landed.count(), 1);
 }
 
 void TestProfilerViews::tablesFollowTheSelection() {

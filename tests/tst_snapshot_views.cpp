@@ -4,6 +4,7 @@
 // allocation list follows it and searches, the allocator state adds up; every item model
 // passes QAbstractItemModelTester.
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTableView>
@@ -52,6 +53,8 @@ private slots:
     void activeMemoryStacksToThePeak();
     void summaryTellsConsistencyAndBaseline();
     void modelsPassTheTester();
+    void allocationsAreReadOffTheGuiThread();
+    void anotherDeviceSupersedesTheRead();
     void screenshotOfEveryTab();
 
 private:
@@ -236,6 +239,78 @@ void TestSnapshotViews::modelsPassTheTester() {
         QVERIFY(!model->headerData(c, Qt::Horizontal).toString().isEmpty());
         QVERIFY(model->data(model->index(0, c), AliveAllocationsModel::SortRole).isValid());
     }
+}
+
+// Reopening the trace or switching the device starts the read on the worker: right after it
+// the session has no allocations and every view says it is reading; after wait() the rows at
+// the peak add up to the peak again (the importer's replayed peak, as above).
+void TestSnapshotViews::allocationsAreReadOffTheGuiThread() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    SnapshotPanel* panel = w.snapshotPanel();
+    SnapshotSession* s = panel->session();
+    QVERIFY(!s->loading());
+    QVERIFY(!s->allocations().empty());
+    w.session()->open(w.session()->storePath(), w.session()->traceId());
+    QVERIFY(s->loading());
+    QVERIFY(s->isActive());
+    QVERIFY(s->allocations().empty());
+    QCOMPARE(panel->allocationsView()->model()->rowCount(), 0);
+    QCOMPARE(panel->allocationsView()->totalsText(), QStringLiteral("Reading the allocations\u2026"));
+    QVERIFY(panel->summaryView()->html().contains("Reading the snapshot"));
+    QVERIFY(panel->stateView()->figuresText().contains("Reading the allocations"));
+    QVERIFY(panel->activeMemoryView()
+                ->findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly)
+                ->text()
+                .contains("Reading the allocations"));
+    panel->stateView()->waitForQuery();
+    QVERIFY(!s->loading());
+    QCOMPARE(s->moment(), s->peakMoment());
+    std::int64_t sum = 0;
+    for (int r = 0; r < panel->allocationsView()->model()->rowCount(); ++r)
+        sum += panel->allocationsView()->model()->allocation(r).requestedSize;
+    QCOMPARE(sum, s->deviceStats()->peakBytes);
+    QVERIFY(panel->summaryView()->html().contains("consistent"));
+
+    const int other = s->overview().devices.back().device;
+    QVERIFY(other != s->device());
+    s->setDevice(other);
+    QVERIFY(s->loading());
+    QCOMPARE(s->device(), other);
+    QVERIFY(s->allocations().empty());
+    QCOMPARE(panel->allocationsView()->model()->rowCount(), 0);
+    s->waitForLoad();
+    sum = 0;
+    for (int r = 0; r < panel->allocationsView()->model()->rowCount(); ++r)
+        sum += panel->allocationsView()->model()->allocation(r).requestedSize;
+    QCOMPARE(sum, s->deviceStats()->peakBytes);
+}
+
+// Device B, then at once device A again: B's allocations are never applied; A's land once.
+void TestSnapshotViews::anotherDeviceSupersedesTheRead() {
+    MainWindow w;
+    w.openFileBlocking(dir_.filePath("dict_protocol4.pickle"));
+    SnapshotSession* s = w.snapshotPanel()->session();
+    QCOMPARE(s->overview().devices.size(), std::size_t{2});
+    const int a = s->overview().devices.front().device, b = s->overview().devices.back().device;
+    // The two devices differ, so B's rows showing would be seen.
+    QVERIFY(s->overview().device(a)->peakBytes != s->overview().device(b)->peakBytes);
+    const std::size_t countA = s->allocations().size();
+    int landed = 0;
+    connect(s, &SnapshotSession::reloaded, this, [&] {
+        if (!s->loading()) ++landed;
+    });
+    s->setDevice(b);
+    s->setDevice(a);
+    QCOMPARE(s->device(), a);
+    s->waitForLoad();
+    QCOMPARE(landed, 1);
+    QCOMPARE(s->device(), a);
+    QCOMPARE(s->allocations().size(), countA);
+    AllocationsView* view = w.snapshotPanel()->allocationsView();
+    std::int64_t sum = 0;
+    for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
+    QCOMPARE(sum, s->overview().device(a)->peakBytes);
 }
 
 void TestSnapshotViews::screenshotOfEveryTab() {

@@ -145,6 +145,11 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
         updateLine();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     });
+    // The calls are read on a worker: their band and caption land later.
+    connect(overlay_, &CallSpanOverlay::changed, this, [this] {
+        updateLine();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(session_, &TraceSession::traceChanged, this, &TimelinePlot::rebuild);
     connect(session_, &TraceSession::liveAdvanced, this, &TimelinePlot::scheduleRefresh);
     connect(session_, &TraceSession::selectionChanged, this, &TimelinePlot::updateSelectionItem);

@@ -69,13 +69,24 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
 
 ActiveMemoryView::~ActiveMemoryView() { layoutJob_.cancel(); }
 
-void ActiveMemoryView::waitForLayout() { layoutJob_.wait(); }
+void ActiveMemoryView::waitForLayout() {
+    session_->waitForLoad(); // its reloaded() starts the layout
+    layoutJob_.wait();
+}
 
 void ActiveMemoryView::rebuild() {
     bands_->setLayout({}, {});
     if (!session_->isActive()) {
         layoutJob_.cancel();
         headline_->clear();
+        plot_->replot();
+        return;
+    }
+    if (session_->loading() || !session_->loadError().isEmpty()) {
+        // The allocations are still being read (or could not be): rebuilt when they land.
+        layoutJob_.cancel();
+        headline_->setText(session_->loading() ? tr("Reading the allocations\u2026")
+                                               : tr("Cannot read the allocations: %1").arg(session_->loadError()));
         plot_->replot();
         return;
     }

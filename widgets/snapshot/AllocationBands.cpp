@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/snapshot/AllocationBands.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace memviz {
@@ -23,6 +24,33 @@ void AllocationBands::setLayout(ActiveLayout layout, std::vector<std::int32_t> c
     layout_ = std::move(layout);
     colourKeys_ = std::move(colourKeys);
     highlighted_.reset();
+    summaryBlocks_.clear();
+    const auto& sum = layout_.summary;
+    for (std::size_t b = 0; b < sum.size(); b += kBlock) {
+        std::pair<std::int64_t, std::int64_t> e{sum[b].base, sum[b].base + sum[b].bytes};
+        for (std::size_t k = b; k < std::min(sum.size(), b + kBlock); ++k) {
+            e.first = std::min(e.first, sum[k].base);
+            e.second = std::max(e.second, sum[k].base + sum[k].bytes);
+        }
+        summaryBlocks_.push_back(e);
+    }
+}
+
+std::pair<std::int64_t, std::int64_t> AllocationBands::summaryExtremes(std::size_t from, std::size_t to) const {
+    const auto& sum = layout_.summary;
+    std::pair<std::int64_t, std::int64_t> e{sum[from].base, sum[from].base + sum[from].bytes};
+    const auto point = [&](std::size_t k) {
+        e.first = std::min(e.first, sum[k].base);
+        e.second = std::max(e.second, sum[k].base + sum[k].bytes);
+    };
+    std::size_t k = from;
+    for (; k < to && k % kBlock != 0; ++k) point(k);
+    for (; k + kBlock <= to; k += kBlock) {
+        e.first = std::min(e.first, summaryBlocks_[k / kBlock].first);
+        e.second = std::max(e.second, summaryBlocks_[k / kBlock].second);
+    }
+    for (; k < to; ++k) point(k);
+    return e;
 }
 
 QColor AllocationBands::bandColour(std::size_t band) const {
@@ -68,32 +96,55 @@ QPolygonF AllocationBands::bandPolygon(const ActiveBand& band) const {
 
 QPolygonF AllocationBands::summaryPolygon() const {
     // One column per pixel: the lowest base and the highest top of the steps in it (a million
-    // entries become a few thousand points, and no peak narrower than a pixel is lost).
+    // entries become a few thousand points, and no peak narrower than a pixel is lost). The
+    // steps of a column are found by binary search, their extremes from whole blocks.
     struct Column {
         double left, right, base, top;
     };
     std::vector<Column> columns;
     const auto& s = layout_.summary;
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        const double left = keyAxis()->coordToPixel(static_cast<double>(s[k].x));
-        const double right = keyAxis()->coordToPixel(static_cast<double>(k + 1 < s.size() ? s[k + 1].x : s[k].x));
-        const auto base = static_cast<double>(s[k].base), top = static_cast<double>(s[k].base + s[k].bytes);
-        if (!columns.empty() && std::floor(left) == std::floor(columns.back().left)) { // the same pixel column
-            Column& c = columns.back();
-            c.right = std::max(c.right, right);
-            c.base = std::min(c.base, base);
-            c.top = std::max(c.top, top);
-        } else {
-            columns.push_back({left, right, base, top});
-        }
+    const QCPAxis* key = keyAxis();
+    const QCPAxis* value = valueAxis();
+    if (!key || !value || s.empty()) return {};
+    const auto pixel = [key](std::int64_t x) { return key->coordToPixel(static_cast<double>(x)); };
+    const QCPRange visible = key->range();
+    // From the step in effect at the left edge to the first one past the right edge.
+    std::size_t k = static_cast<std::size_t>(
+        std::partition_point(s.begin(), s.end(),
+                             [&](const ActiveSummaryPoint& p) { return static_cast<double>(p.x) <= visible.lower; }) -
+        s.begin());
+    if (k > 0) --k;
+    const std::size_t end = std::min(
+        s.size(), static_cast<std::size_t>(std::partition_point(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(),
+                                                                [&](const ActiveSummaryPoint& p) {
+                                                                    return static_cast<double>(p.x) <= visible.upper;
+                                                                }) -
+                                           s.begin()) +
+                      1);
+    const bool reversed = key->rangeReversed();
+    while (k < end) {
+        const double column = std::floor(pixel(s[k].x));
+        // The steps that start in this pixel column.
+        const auto next = static_cast<std::size_t>(std::partition_point(s.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                                                                        s.begin() + static_cast<std::ptrdiff_t>(end),
+                                                                        [&](const ActiveSummaryPoint& p) {
+                                                                            const double f = std::floor(pixel(p.x));
+                                                                            return reversed ? f >= column : f <= column;
+                                                                        }) -
+                                                   s.begin());
+        const auto [base, top] = summaryExtremes(k, next);
+        const double left = pixel(s[k].x);
+        const double right = pixel(next < s.size() ? s[next].x : s[next - 1].x);
+        columns.push_back({left, right, static_cast<double>(base), static_cast<double>(top)});
+        k = next;
     }
     QPolygonF poly;
     for (const Column& c : columns) {
-        const double y = valueAxis()->coordToPixel(c.base);
+        const double y = value->coordToPixel(c.base);
         poly << QPointF(c.left, y) << QPointF(c.right, y);
     }
     for (auto c = columns.rbegin(); c != columns.rend(); ++c) {
-        const double y = valueAxis()->coordToPixel(c->top);
+        const double y = value->coordToPixel(c->top);
         poly << QPointF(c->right, y) << QPointF(c->left, y);
     }
     return poly;

@@ -2,7 +2,8 @@
 #pragma once
 // Draws an ActiveLayout on a QCustomPlot: one filled band per allocation (coloured by its call
 // site, so allocations from the same line share a colour) and the summed small allocations
-// as one grey band on top. Only bands inside the visible range are drawn.
+// as one grey band on top. Only bands inside the visible range are drawn; the summary is drawn
+// as one column per pixel, found by binary search and per-block extremes (bounded by pixels).
 #include <qcustomplot.h>
 
 #include <vector>
@@ -37,7 +38,13 @@ private:
     QPolygonF bandPolygon(const ActiveBand& band) const;
     QPolygonF summaryPolygon() const;
 
+    // The lowest base and highest top of the summary per block of kBlock points: a pixel
+    // column's extremes come from whole blocks, so drawing costs the pixels, not the points.
+    static constexpr std::size_t kBlock = 256;
+    std::pair<std::int64_t, std::int64_t> summaryExtremes(std::size_t from, std::size_t to) const;
+
     ActiveLayout layout_;
+    std::vector<std::pair<std::int64_t, std::int64_t>> summaryBlocks_;
     std::vector<std::int32_t> colourKeys_;
     std::optional<std::size_t> highlighted_;
 };

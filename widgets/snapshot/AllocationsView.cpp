@@ -100,6 +100,15 @@ void AllocationsView::refresh() {
         totals_->clear();
         return;
     }
+    if (session_->loading() || !session_->loadError().isEmpty()) {
+        // The session reads the allocations on a worker; its reloaded() comes again when done.
+        model_->setRows({});
+        moment_->setText(session_->describeMoment());
+        totals_->setText(session_->loading() ? tr("Reading the allocations\u2026")
+                                             : tr("Cannot read the allocations: %1").arg(session_->loadError()));
+        stack_->showMessage(QString());
+        return;
+    }
     const auto& all = session_->allocations();
     const std::vector<std::size_t> alive = aliveAt(all, session_->moment());
     AllocationSearch search;

@@ -112,7 +112,10 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
 
 AllocatorStateView::~AllocatorStateView() { rebuild_.cancel(); }
 
-void AllocatorStateView::waitForQuery() { rebuild_.wait(); }
+void AllocatorStateView::waitForQuery() {
+    session_->waitForLoad(); // its reloaded() starts the rebuild
+    rebuild_.wait();
+}
 
 QString AllocatorStateView::figuresText() const { return figures_->text(); }
 
@@ -122,6 +125,16 @@ void AllocatorStateView::refresh() {
         rebuild_.cancel();
         state_ = {};
         applyState();
+        return;
+    }
+    if (session_->loading() || !session_->loadError().isEmpty()) {
+        // The allocations are still being read (or could not be); refreshed when they land.
+        rebuild_.cancel();
+        state_ = {};
+        applyState();
+        figures_->setText(session_->loading() ? tr("<span style='color:#666'>Reading the allocations\u2026</span>")
+                                              : tr("<span style='color:#a00'>Cannot read the allocations: %1</span>")
+                                                    .arg(session_->loadError().toHtmlEscaped()));
         return;
     }
     figures_->setText(tr("<span style='color:#666'>Rebuilding the allocator state %1…</span>").arg(session_->describeMoment()));

@@ -4,56 +4,104 @@
 #include <QLocale>
 #include <algorithm>
 
+#include "core/Progress.h"
 #include "core/Units.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
 
+// What the worker reads: the whole trace's overview and stacks (when another trace opens) and
+// the device's allocations. Handed over by pointer: the GUI thread copies nothing big.
+struct SnapshotSession::Loaded {
+    std::optional<SnapshotOverview> overview;
+    std::optional<StackCatalog> stacks;
+    int device = 0;
+    std::shared_ptr<const std::vector<SnapshotAllocationRow>> allocations;
+    std::int64_t moment = -1; // the device's peak entry; -2: the GUI thread's overview names it
+};
+
 SnapshotSession::SnapshotSession(TraceSession* trace, QObject* parent)
-    : QObject(parent), trace_(trace), allocations_(std::make_shared<const std::vector<SnapshotAllocationRow>>()) {
+    : QObject(parent), trace_(trace), allocations_(std::make_shared<const std::vector<SnapshotAllocationRow>>()), load_(this) {
+    load_.setErrorHandler([this](const QString& message) {
+        loadError_ = message;
+        emit reloaded();
+        emit momentChanged();
+    });
     connect(trace_, &TraceSession::traceChanged, this, &SnapshotSession::reload);
     reload();
 }
 
-SnapshotSession::~SnapshotSession() = default;
+SnapshotSession::~SnapshotSession() { load_.cancel(); }
 
 Database& SnapshotSession::database() { return trace_->database(); }
 
+void SnapshotSession::waitForLoad() { load_.wait(); }
+
 void SnapshotSession::reload() {
+    load_.cancel(); // a read for the previous trace is dropped
     active_ = trace_->isOpen() && isSnapshotTrace(trace_->database(), trace_->traceId());
     overview_ = {};
     stacks_ = {};
+    if (active_) timed_ = trace_->summary().trace.timeKind != "index";
+    loadDevice(true);
+}
+
+// Clears what the views show, starts the read (of the overview and stacks too when
+// `withOverview`) and tells the views that it runs.
+void SnapshotSession::loadDevice(bool withOverview) {
     allocations_ = std::make_shared<const std::vector<SnapshotAllocationRow>>();
     moment_ = -1;
     momentTime_.reset();
+    loadError_.clear();
     if (active_) {
-        overview_ = loadSnapshotOverview(trace_->database(), trace_->traceId());
-        stacks_ = loadStackCatalog(trace_->database(), trace_->traceId());
-        timed_ = trace_->summary().trace.timeKind != "index";
-        device_ = overview_.devices.empty() ? 0 : overview_.devices.front().device;
-        loadDevice();
+        const std::int64_t trace = trace_->traceId();
+        const int device = device_;
+        load_.run(trace_->storePath(),
+                  [this, trace, device, withOverview](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
+                      auto loaded = std::make_shared<Loaded>();
+                      Loaded& l = *loaded;
+                      l.device = device;
+                      if (withOverview) {
+                          l.overview = loadSnapshotOverview(db, trace);
+                          cancel.checkCancelled();
+                          l.stacks = loadStackCatalog(db, trace);
+                          cancel.checkCancelled();
+                          l.device = l.overview->devices.empty() ? 0 : l.overview->devices.front().device;
+                      }
+                      l.allocations = std::make_shared<const std::vector<SnapshotAllocationRow>>(
+                          loadAllocations(db, trace, l.device));
+                      cancel.checkCancelled();
+                      const SnapshotDeviceStats* stats = l.overview ? l.overview->device(l.device) : nullptr;
+                      l.moment = stats ? stats->peakSeq : -2;
+                      return [this, loaded] { apply(std::move(*loaded)); };
+                  });
     }
     emit reloaded();
     emit momentChanged();
 }
 
-void SnapshotSession::loadDevice() {
-    allocations_ = std::make_shared<const std::vector<SnapshotAllocationRow>>(
-        loadAllocations(trace_->database(), trace_->traceId(), device_));
-    moment_ = peakMoment();
+void SnapshotSession::apply(Loaded l) {
+    if (l.overview) overview_ = std::move(*l.overview);
+    if (l.stacks) stacks_ = std::move(*l.stacks);
+    device_ = l.device;
+    allocations_ = std::move(l.allocations);
+    moment_ = l.moment == -2 ? peakMoment() : l.moment;
+    // One chunk of entries: bounded, read here.
     momentTime_ = entryTime(trace_->database(), trace_->traceId(), device_, moment_);
-}
-
-void SnapshotSession::setDevice(int device) {
-    if (!active_ || device == device_ || !overview_.device(device)) return;
-    device_ = device;
-    loadDevice();
     emit reloaded();
     emit momentChanged();
 }
 
+void SnapshotSession::setDevice(int device) {
+    // While another device's read runs, this one supersedes it (its result is dropped); while
+    // the trace's overview is read, no device is known yet.
+    if (!active_ || device == device_ || !overview_.device(device)) return;
+    device_ = device;
+    loadDevice(false);
+}
+
 void SnapshotSession::setMoment(std::int64_t seq) {
-    if (!active_) return;
+    if (!active_ || loading()) return;
     seq = std::clamp<std::int64_t>(seq, -1, lastMoment());
     if (seq == moment_) return;
     moment_ = seq;
@@ -62,7 +110,7 @@ void SnapshotSession::setMoment(std::int64_t seq) {
 }
 
 void SnapshotSession::setMomentAtTime(std::int64_t t) {
-    if (active_) setMoment(entryAtTime(trace_->database(), trace_->traceId(), device_, t));
+    if (active_ && !loading()) setMoment(entryAtTime(trace_->database(), trace_->traceId(), device_, t));
 }
 
 std::int64_t SnapshotSession::peakMoment() const {
@@ -85,6 +133,7 @@ QString SnapshotSession::formatSpan(std::int64_t span) const {
 
 QString SnapshotSession::describeMoment() const {
     const SnapshotDeviceStats* d = deviceStats();
+    if (loading()) return tr("reading the allocations\u2026");
     if (!active_ || !d) return {};
     if (d->entries == 0) return tr("no trace recorded: the state the snapshot was taken in");
     QString text = moment_ < 0 ? tr("before the first of %L1 entries").arg(d->entries)

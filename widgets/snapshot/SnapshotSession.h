@@ -3,7 +3,10 @@
 // What the snapshot views share: the open snapshot trace's overview, stacks and allocations
 // (of the device shown), and the moment they show: an entry of that device's trace (after
 // which the state is taken), by default the peak of allocated bytes. Views listen; the
-// timeline sets the moment by a click.
+// timeline sets the moment by a click. The overview, stacks and allocations are read on a
+// worker (BackgroundQuery: 0.6 s for 1.87M allocations): reloaded() comes once when the read
+// starts (loading() is true, the views say so) and once when its result is applied; a newer
+// trace or device supersedes a read that is still running.
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "formats/snapshot/SnapshotQueries.h"
+#include "widgets/BackgroundQuery.h"
 
 namespace memviz {
 
@@ -25,6 +29,13 @@ public:
 
     // A snapshot trace is open.
     bool isActive() const { return active_; }
+    // The trace's or device's data are being read on the worker; the accessors below are
+    // empty until they land.
+    bool loading() const { return load_.isPending(); }
+    // Why the last read failed ("" when it did not).
+    const QString& loadError() const { return loadError_; }
+    // Blocks until a pending read has landed and reloaded() was emitted (tests, screenshots).
+    void waitForLoad();
     TraceSession* trace() const { return trace_; }
     Database& database();
     const SnapshotOverview& overview() const { return overview_; }
@@ -58,8 +69,10 @@ signals:
     void momentChanged();
 
 private:
+    struct Loaded;
     void reload();
-    void loadDevice();
+    void loadDevice(bool withOverview);
+    void apply(Loaded loaded);
 
     TraceSession* trace_;
     bool active_ = false;
@@ -70,6 +83,8 @@ private:
     std::shared_ptr<const std::vector<SnapshotAllocationRow>> allocations_;
     std::int64_t moment_ = -1;
     std::optional<std::int64_t> momentTime_;
+    QString loadError_;
+    BackgroundQuery load_;
 };
 
 } // namespace memviz

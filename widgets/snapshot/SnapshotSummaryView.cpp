@@ -33,6 +33,13 @@ void SnapshotSummaryView::refresh() {
         setHtml(html_);
         return;
     }
+    if (session_->loading() || !session_->loadError().isEmpty()) {
+        html_ = session_->loading()
+                    ? tr("<p style='color:#666'>Reading the snapshot\u2026</p>")
+                    : tr("<p style='color:#a00'>Cannot read the snapshot: %1</p>").arg(session_->loadError().toHtmlEscaped());
+        setHtml(html_);
+        return;
+    }
     const SnapshotOverview& o = session_->overview();
     const TraceSummary& summary = session_->trace()->summary();
     QString h;
