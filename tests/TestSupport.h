@@ -49,6 +49,24 @@ inline ProcessResult runProcess(const QString& program, const QStringList& args,
     return r;
 }
 
+// `program`'s standard output; a failure is a warning, and the caller's checks then fail on
+// the missing output.
+inline QString runOutput(const QString& program, const QStringList& args) {
+    const ProcessResult r = runProcess(program, args);
+    if (r.exitCode != 0)
+        qWarning("%s %s failed (%d): %s", qPrintable(program), qPrintable(args.join(' ')), r.exitCode, r.err.constData());
+    return QString::fromUtf8(r.out);
+}
+
+// Records `program args` with the real heaptrack into `dir` as NAME.<compression>; the
+// recording's path, or "" when heaptrack did not make exactly one.
+inline QString recordWithHeaptrack(const QString& heaptrack, const QTemporaryDir& dir, const QString& name,
+                                   const QString& program, const QStringList& args = {}) {
+    runOutput(heaptrack, QStringList{"-o", dir.filePath(name), program} + args);
+    const QStringList made = QDir(dir.path()).entryList({name + ".*"}, QDir::Files);
+    return made.size() == 1 ? dir.filePath(made.first()) : QString();
+}
+
 // The memviz executable built beside the tests.
 inline ProcessResult runMemviz(const QStringList& args) { return runProcess(QStringLiteral(MEMVIZ_BINARY), args); }
 

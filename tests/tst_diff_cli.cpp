@@ -9,8 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "NativeToolOutput.h"
 #include "DiffLogs.h"
+#include "NativeToolOutput.h"
 #include "TestSupport.h"
 
 using namespace memviz::test;
@@ -108,15 +108,8 @@ void TestDiffCli::heaptrackMatchesHeaptrackPrintDiff() {
     const QString print = findTool("heaptrack_print");
     if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
-    auto record = [&](const QString& name, const QStringList& args) {
-        const ProcessResult r = runProcess(heaptrack,
-                                           QStringList{"-o", dir.filePath(name), QStringLiteral(MEMVIZ_NATIVE_C)} + args);
-        if (r.exitCode != 0) qWarning("heaptrack failed: %s", r.err.constData());
-        const QStringList made = QDir(dir.path()).entryList({name + ".*"}, QDir::Files);
-        return made.size() == 1 ? dir.filePath(made.first()) : QString();
-    };
-    const QString a = record("a", {});
-    const QString b = record("b", {"800", "10"});
+    const QString a = recordWithHeaptrack(heaptrack, dir, "a", QStringLiteral(MEMVIZ_NATIVE_C));
+    const QString b = recordWithHeaptrack(heaptrack, dir, "b", QStringLiteral(MEMVIZ_NATIVE_C), {"800", "10"});
     QVERIFY(!a.isEmpty() && !b.isEmpty());
     const ProcessResult printed = runProcess(print, {"--shorten-templates=0", b, "--diff", a});
     QCOMPARE(printed.exitCode, 0);
@@ -234,7 +227,8 @@ void TestDiffCli::memoryCategoriesAtThePeaks() {
     const QJsonObject o = diffJson({a, b});
     const QJsonArray devices = o["devices"].toArray();
     QCOMPARE(devices.size(), 1);
-    compareValue(devices[0].toObject()["peak_bytes"].toObject(), expectA["peak_bytes"].toInteger(), expectB["peak_bytes"].toInteger());
+    compareValue(devices[0].toObject()["peak_bytes"].toObject(), expectA["peak_bytes"].toInteger(),
+                 expectB["peak_bytes"].toInteger());
     const QJsonArray categories = o["categories"].toArray();
     QCOMPARE(categories.size(), 8);
     qint64 previous = std::numeric_limits<qint64>::max();

@@ -30,13 +30,6 @@ Imported importInto(const QTemporaryDir& dir, const QString& path) {
     return r;
 }
 
-QString run(const QString& program, const QStringList& args) {
-    const ProcessResult r = runProcess(program, args);
-    if (r.exitCode != 0)
-        qWarning("%s %s failed (%d): %s", qPrintable(program), qPrintable(args.join(' ')), r.exitCode, r.err.constData());
-    return QString::fromUtf8(r.out);
-}
-
 // How heaptrack_print names a site (with --shorten-templates=0).
 QString functionText(const AllocationSite& s) { return QString::fromStdString(frameFunctionText(s.function, s.address)); }
 QString locationText(const AllocationSite& s) {
@@ -80,18 +73,16 @@ void TestNativeTools::heaptrackMatchesHeaptrackPrint() {
     const QString print = findTool("heaptrack_print");
     if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
-    run(heaptrack, {"-o", dir.filePath("rec"), program});
-    const QStringList made = QDir(dir.path()).entryList({"rec.*"}, QDir::Files);
-    QCOMPARE(made.size(), 1);
-    const QString recording = dir.filePath(made.first());
+    const QString recording = recordWithHeaptrack(heaptrack, dir, "rec", program);
+    QVERIFY(!recording.isEmpty());
 
-    const HeaptrackPrintReport report = parseHeaptrackPrint(run(print, {"--shorten-templates=0", recording}));
+    const HeaptrackPrintReport report = parseHeaptrackPrint(runOutput(print, {"--shorten-templates=0", recording}));
     QVERIFY(report.calls > 0);
     // Exact bytes: the flame-graph export lists every backtrace's cost as a plain number.
     QHash<QString, FlameCosts> flame;
     for (const QString cost : {"allocations", "temporary", "peak", "leaked"}) {
         const QString out = dir.filePath("flame-" + cost);
-        run(print, {"--shorten-templates=0", "--flamegraph-cost-type", cost, "-F", out, recording});
+        runOutput(print, {"--shorten-templates=0", "--flamegraph-cost-type", cost, "-F", out, recording});
         flame[cost] = parseFlamegraph(QString::fromUtf8(readFile(out)));
     }
 
@@ -175,9 +166,9 @@ void TestNativeTools::massifMatchesMsPrint() {
     if (valgrind.isEmpty() || msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("valgrind is not installed (apt install valgrind)");
     QTemporaryDir dir;
     const QString out = dir.filePath("massif.out.test");
-    run(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});
+    runOutput(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});
     QVERIFY(QFileInfo::exists(out));
-    const MsPrintReport report = parseMsPrint(run(msPrint, {out}));
+    const MsPrintReport report = parseMsPrint(runOutput(msPrint, {out}));
     QVERIFY(report.snapshots > 0);
     QCOMPARE(report.rows.size(), report.snapshots);
 

@@ -58,13 +58,6 @@ qint64 sum(const QHash<QString, qint64>& h) {
     return s;
 }
 
-QString run(const QString& program, const QStringList& args) {
-    const ProcessResult r = runProcess(program, args);
-    if (r.exitCode != 0)
-        qWarning("%s %s failed (%d): %s", qPrintable(program), qPrintable(args.join(' ')), r.exitCode, r.err.constData());
-    return QString::fromUtf8(r.out);
-}
-
 const char* kLog = "time_ns,action,address,size,device,op,category,stack\n"
                    "0,alloc,0x10,100,cpu,,,main;load\n"
                    "10,alloc,0x20,200,cpu,,,main;train;forward\n"
@@ -97,16 +90,14 @@ void TestStacksCli::heaptrackMatchesHeaptrackPrintFlamegraph() {
     const QString print = findTool("heaptrack_print");
     if (heaptrack.isEmpty() || print.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
-    run(heaptrack, {"-o", dir.filePath("rec"), program});
-    const QStringList made = QDir(dir.path()).entryList({"rec.*"}, QDir::Files);
-    QCOMPARE(made.size(), 1);
-    const QString recording = dir.filePath(made.first());
+    const QString recording = recordWithHeaptrack(heaptrack, dir, "rec", program);
+    QVERIFY(!recording.isEmpty());
     const QString db = dir.filePath("rec.memviz");
     QCOMPARE(runMemviz({"import", recording, "--db", db}).exitCode, 0);
 
     for (const QString cost : {"allocations", "temporary", "peak", "leaked"}) {
         const QString out = dir.filePath("flame-" + cost);
-        run(print, {"--shorten-templates=0", "--flamegraph-cost-type", cost, "-F", out, recording});
+        runOutput(print, {"--shorten-templates=0", "--flamegraph-cost-type", cost, "-F", out, recording});
         const QHash<QString, qint64> theirs = collapsedByStack(QString::fromUtf8(readFile(out)));
         // heaptrack_print stops a backtrace at main; the "startup" fold preset elides the C
         // runtime's frames above it (_start, __libc_start_main, ...), so the stacks read the same.
@@ -141,10 +132,9 @@ void TestStacksCli::heaptrackAllocatedBytesByHand() {
     const QString heaptrack = findTool("heaptrack");
     if (heaptrack.isEmpty()) MEMVIZ_SKIP_OR_FAIL("heaptrack is not installed (apt install heaptrack)");
     QTemporaryDir dir;
-    run(heaptrack, {"-o", dir.filePath("rec"), QStringLiteral(MEMVIZ_NATIVE_C)});
-    const QStringList made = QDir(dir.path()).entryList({"rec.*"}, QDir::Files);
-    QCOMPARE(made.size(), 1);
-    const ProcessResult r = runMemviz({"stacks", dir.filePath(made.first()), "--metric", "allocated"});
+    const QString recording = recordWithHeaptrack(heaptrack, dir, "rec", QStringLiteral(MEMVIZ_NATIVE_C));
+    QVERIFY(!recording.isEmpty());
+    const ProcessResult r = runMemviz({"stacks", recording, "--metric", "allocated"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QHash<QString, qint64> ours = collapsedByStack(QString::fromUtf8(r.out));
     // 32 blocks of 4096 + 64 i: 32 * 4096 + 64 * (0 + ... + 31) = 131072 + 31744.
@@ -157,10 +147,9 @@ void TestStacksCli::heaptrackAllocatedBytesByHand() {
     // 7 of 3000 + 7 i: 21000 + 7 * 21.
     QCOMPARE(ours.value("main (alloc_patterns.c);leak_block (alloc_patterns.c)"), 21147);
     // A range selects allocations by time: the whole run ([0, 10 min]) again, nothing later.
-    const ProcessResult all = runMemviz({"stacks", dir.filePath(made.first()), "--metric", "allocated", "--range", "0:600000000000"});
+    const ProcessResult all = runMemviz({"stacks", recording, "--metric", "allocated", "--range", "0:600000000000"});
     QCOMPARE(sum(collapsedByStack(QString::fromUtf8(all.out))), sum(ours));
-    const ProcessResult none =
-        runMemviz({"stacks", dir.filePath(made.first()), "--metric", "allocated", "--range", "600000000000:700000000000"});
+    const ProcessResult none = runMemviz({"stacks", recording, "--metric", "allocated", "--range", "600000000000:700000000000"});
     QCOMPARE(QString::fromUtf8(none.out), QString());
 }
 

@@ -40,6 +40,16 @@ OpenedSource::OpenedSource(const QString& path, qint64 traceId) {
     opened_ = openTrace(file, importStore, Progress{}, traceId);
 }
 
+std::optional<TimeRange> rangeOption(const QString& text) {
+    if (text.isEmpty()) return std::nullopt;
+    const QStringList parts = text.split(':');
+    bool ok1 = false, ok2 = false;
+    const qint64 begin = parts.size() == 2 ? parts[0].toLongLong(&ok1) : 0;
+    const qint64 end = parts.size() == 2 ? parts[1].toLongLong(&ok2) : 0;
+    if (!ok1 || !ok2 || end < begin) throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
+    return TimeRange{begin, end};
+}
+
 qsizetype limitOption(const QCommandLineParser& parser, qsizetype fallback) {
     if (!parser.isSet("limit")) return fallback;
     bool ok = false;

@@ -5,7 +5,9 @@
 #include <QString>
 #include <QTemporaryDir>
 #include <memory>
+#include <optional>
 
+#include "store/SeriesQuery.h"
 #include "store/StoreFiles.h"
 
 namespace memviz::cli {
@@ -34,6 +36,10 @@ private:
     std::unique_ptr<QTemporaryDir> tempDir_;
     OpenedTrace opened_;
 };
+
+// --range BEGIN:END in ns from the trace start; nullopt when `text` is empty; UsageError
+// unless two whole numbers with BEGIN <= END.
+std::optional<TimeRange> rangeOption(const QString& text);
 
 // --limit N option value: `fallback` when absent; UsageError unless a whole number >= 0.
 qsizetype limitOption(const QCommandLineParser& parser, qsizetype fallback);

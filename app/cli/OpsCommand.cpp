@@ -23,16 +23,6 @@ std::optional<int> deviceIndex(const TraceSummary& s, const QString& name) {
     throw UsageError{"no device \"" + name + "\" in this trace (devices: " + known.join(", ") + ")"};
 }
 
-std::optional<TimeRange> rangeOption(const QString& text) {
-    if (text.isEmpty()) return std::nullopt;
-    const QStringList parts = text.split(':');
-    bool ok1 = false, ok2 = false;
-    const qint64 begin = parts.size() == 2 ? parts[0].toLongLong(&ok1) : 0;
-    const qint64 end = parts.size() == 2 ? parts[1].toLongLong(&ok2) : 0;
-    if (!ok1 || !ok2 || end < begin) throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
-    return TimeRange{begin, end};
-}
-
 } // namespace
 
 int opsCommand(const QStringList& args) {

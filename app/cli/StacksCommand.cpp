@@ -22,16 +22,6 @@ qint64 numberOption(const QCommandLineParser& p, const QString& name) {
     return v;
 }
 
-std::optional<TimeRange> rangeOf(const QString& text) {
-    if (text.isEmpty()) return std::nullopt;
-    const QStringList parts = text.split(':');
-    bool ok1 = false, ok2 = false;
-    const qint64 begin = parts.size() == 2 ? parts[0].toLongLong(&ok1) : 0;
-    const qint64 end = parts.size() == 2 ? parts[1].toLongLong(&ok2) : 0;
-    if (!ok1 || !ok2 || end < begin) throw UsageError{"--range needs BEGIN_NS:END_NS with BEGIN <= END, got \"" + text + "\""};
-    return TimeRange{begin, end};
-}
-
 FrameFolder folderOf(const QCommandLineParser& p) {
     if (!p.isSet("fold")) return FrameFolder::fromPresets(defaultFoldPresets());
     std::vector<std::string> ids;
@@ -134,7 +124,7 @@ int stacksCommand(const QStringList& args) {
     if (format != "collapsed" && format != "json") throw UsageError{"--format is collapsed or json, got \"" + format + "\""};
     StackRequest request;
     request.metric = p.value("metric").toStdString();
-    request.range = rangeOf(p.value("range"));
+    request.range = rangeOption(p.value("range"));
     if (p.isSet("at")) request.at = numberOption(p, "at");
     request.folder = folderOf(p);
 
