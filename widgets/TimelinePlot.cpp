@@ -48,10 +48,6 @@ constexpr int kClickRadiusPx = 3;
 // The time axis leaves this share of the trace's span free before its start and after its end.
 constexpr double kTimeMarginBefore = 0.01;
 constexpr double kTimeMarginAfter = 0.02;
-// A trace that spans (almost) no time — one massif snapshot, one allocation — still gets an
-// axis this wide (in its x unit) from its start, not a fraction of one nanosecond.
-constexpr double kMinTimeSpanNs = 1e6;
-constexpr double kMinOtherSpan = 10; // instructions, bytes, snapshot numbers
 
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
@@ -332,10 +328,9 @@ void TimelinePlot::createOverlayItems() {
 
 void TimelinePlot::resetZoom() {
     const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
-    const double minSpan = xKind_ == XKind::Time ? kMinTimeSpanNs : kMinOtherSpan;
-    const double span = std::max(minSpan, static_cast<double>(r.end - r.begin));
+    const double span = std::max<double>(1.0, static_cast<double>(r.end - r.begin));
     plot_->xAxis->setRange(static_cast<double>(r.begin) - span * kTimeMarginBefore,
-                           static_cast<double>(r.begin) + span * (1 + kTimeMarginAfter));
+                           static_cast<double>(r.end) + span * kTimeMarginAfter);
     refreshNow();
 }
 
