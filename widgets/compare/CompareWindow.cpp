@@ -63,6 +63,7 @@ CompareWindow::CompareWindow(QWidget* parent)
       devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
+    align_->addItem(tr("Line up the first common step (else the starts)"), static_cast<int>(CompareAlign::Auto));
     align_->addItem(tr("Line up the starts"), static_cast<int>(CompareAlign::Start));
     align_->addItem(tr("Line up the peaks"), static_cast<int>(CompareAlign::Peak));
     align_->setToolTip(tr("How trace B is shifted in time against trace A"));
@@ -168,14 +169,16 @@ void CompareWindow::showComparison() {
     if (!comparison_) return;
     const TraceComparison& c = *comparison_;
     const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
-    const std::int64_t shift = alignmentShift(c, align);
+    const Alignment aligned = alignTraces(c, AlignSpec{align, 0, {}});
+    const std::int64_t shift = aligned.shift;
     plot_->show(c, shift, nameA_, nameB_);
-    status_->setText(
-        tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5")
-            .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
-                 QString::fromStdString(c.b.summary.trace.format),
-                 shift ? tr("; B shifted by %1").arg(words::duration(shift))
-                       : QString()));
+    QString how;
+    if (aligned.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned.step);
+    else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
+    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6")
+                         .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
+                              QString::fromStdString(c.b.summary.trace.format), how,
+                              shift ? tr("; B shifted by %1").arg(words::duration(shift)) : QString()));
 
     devices_->clear();
     devices_->setHorizontalHeaderLabels(
