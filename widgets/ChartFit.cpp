@@ -38,6 +38,16 @@ bool fitTickLabels(QCPAxis* axis) {
     return true;
 }
 
+void putLegendAbovePlot(QCustomPlot* plot, int wrap) {
+    plot->legend->setVisible(true);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(wrap);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+}
+
 void compactLegend(QCustomPlot* plot) {
     QCPLegend* legend = plot->legend;
     legend->setIconSize(14, 9);

@@ -21,6 +21,10 @@ bool fitTickLabels(QCPAxis* axis);
 // contents change.
 void keepTextFitted(QCustomPlot* plot, QCPAxis* tickAxis = nullptr, bool legendColumns = true);
 
+// Shows the legend in a row of its own above the axis rect (filled columns first, at most
+// `wrap` per row, no frame), so it never hides data or peak labels.
+void putLegendAbovePlot(QCustomPlot* plot, int wrap);
+
 // Small icons, tight margins and a slightly smaller font for the legend entries (the what-if
 // charts, where a legend competes with the data for a short dock).
 void compactLegend(QCustomPlot* plot);

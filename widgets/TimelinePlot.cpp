@@ -13,6 +13,7 @@
 #include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/ChartFit.h"
 #include "widgets/CallSpanOverlay.h"
 #include "widgets/PeakMarkers.h"
 #include "widgets/StackedSeries.h"
@@ -95,13 +96,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     otherTicker_->setTickCount(6);
     plot_->yAxis2->setTicker(otherTicker_);
     // The legend sits in a row above the plot, so it never hides data or peak labels.
-    plot_->legend->setVisible(true);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(6);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    putLegendAbovePlot(plot_, 6);
     plot_->legend->setMargins(QMargins(8, 4, 8, 0));
     plot_->setNoAntialiasingOnDrag(true);
 

@@ -3,9 +3,11 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <qcustomplot.h>
 
 #include "widgets/AxisTickers.h"
+#include "widgets/ChartFit.h"
 #include "widgets/TraceAxis.h"
 
 namespace memviz {
@@ -27,12 +29,15 @@ void fill(QCPGraph* g, const std::vector<SeriesPoint>& points, std::int64_t shif
     g->setData(x, y, true);
 }
 
-// "A peak 1.35 MiB" at the curve's highest point.
+std::vector<SeriesPoint>::const_iterator peakOf(const std::vector<SeriesPoint>& points) {
+    return std::max_element(points.begin(), points.end(), [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; });
+}
+
+// "A peak 1.35 MiB" at the curve's highest point; `align` says on which side of it the text goes.
 void markPeak(QCustomPlot* plot, const std::vector<SeriesPoint>& points, std::int64_t shift, const QString& label,
               const QColor& color, Qt::Alignment align) {
     if (points.empty()) return;
-    const auto peak = std::max_element(points.begin(), points.end(),
-                                       [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; });
+    const auto peak = peakOf(points);
     auto* dot = new QCPItemTracer(plot);
     dot->position->setCoords(static_cast<double>(peak->t + shift), static_cast<double>(peak->v));
     dot->setStyle(QCPItemTracer::tsCircle);
@@ -74,8 +79,8 @@ ComparePlot::ComparePlot(QWidget* parent)
         g->setLineStyle(QCPGraph::lsStepLeft);
     }
     diff_->setName(tr("difference B − A"));
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignHCenter);
+    putLegendAbovePlot(plot_, 3);
+    plot_->legend->setMargins(QMargins(8, 4, 8, 0));
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { updateAxes(); });
 }
 
@@ -86,8 +91,6 @@ void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QStr
     fill(a_, c.a.curve, 0);
     fill(b_, c.b.curve, shiftB);
     fill(diff_, differenceCurve(c.a.curve, c.b.curve, shiftB), 0);
-    markPeak(plot_, c.a.curve, 0, tr("A peak"), kColorA, Qt::AlignRight);
-    markPeak(plot_, c.b.curve, shiftB, tr("B peak"), kColorB, Qt::AlignLeft);
     bool found = false;
     xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
     for (QCPGraph* g : {a_, b_, diff_}) {
@@ -101,6 +104,16 @@ void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QStr
         yMax_ = std::max(found ? yMax_ : 0.0, yr.upper);
         found = true;
     }
+    // Each label goes toward the middle of the plot, so none is cut at an edge; two peaks close
+    // together get their labels on opposite sides.
+    const double mid = (xMin_ + xMax_) / 2, span = std::max(1.0, xMax_ - xMin_);
+    const double xA = c.a.curve.empty() ? mid : static_cast<double>(peakOf(c.a.curve)->t);
+    const double xB = c.b.curve.empty() ? mid : static_cast<double>(peakOf(c.b.curve)->t + shiftB);
+    const Qt::Alignment alignA = xA > mid ? Qt::AlignRight : Qt::AlignLeft;
+    const Qt::Alignment opposite = alignA == Qt::AlignRight ? Qt::AlignLeft : Qt::AlignRight;
+    const Qt::Alignment alignB = std::abs(xB - xA) < span / 4 ? opposite : (xB > mid ? Qt::AlignRight : Qt::AlignLeft);
+    markPeak(plot_, c.a.curve, 0, tr("A peak"), kColorA, alignA);
+    markPeak(plot_, c.b.curve, shiftB, tr("B peak"), kColorB, alignB);
     resetZoom();
 }
 

@@ -36,13 +36,7 @@ StepTimelineChart::StepTimelineChart(QWidget* parent)
     plot_->xAxis->setTicks(false);
     plot_->xAxis->grid()->setVisible(false);
     plot_->xAxis2->setTicker(timeTicker_);
-    plot_->legend->setVisible(true);
-    plot_->legend->setBorderPen(Qt::NoPen);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(5);
-    plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    putLegendAbovePlot(plot_, 5);
     compactLegend(plot_);
     keepTextFitted(plot_); // as many legend columns as the width holds
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
