@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
 
     std::vector<double> load, invert, draw;
     std::shared_ptr<const StackTree> tree;
+    std::size_t bottomUpNodes = 0;
     for (int i = 0; i < runs; ++i) {
         QElapsedTimer t;
         t.start();
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
         t.restart();
         const StackTree bottomUp = invertedStackTree(*built);
         invert.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        bottomUpNodes = bottomUp.nodes.size();
         tree = built;
     }
     FlameGraph graph;
@@ -71,7 +73,7 @@ int main(int argc, char** argv) {
     std::printf("nodes %zu, frames %zu, total %lld, depth %d\n", tree->nodes.size(), tree->frames.size(),
                 static_cast<long long>(tree->total()), tree->maxDepth());
     std::printf("build tree: median %.1f ms, max %.1f ms\n", median(load), *std::max_element(load.begin(), load.end()));
-    std::printf("bottom-up tree: median %.1f ms\n", median(invert));
+    std::printf("bottom-up tree (%zu nodes): median %.1f ms\n", bottomUpNodes, median(invert));
     std::printf("lay out + paint 1400x600: median %.1f ms, max %.1f ms (%d runs)\n", median(draw),
                 *std::max_element(draw.begin(), draw.end()), runs);
     return 0;
