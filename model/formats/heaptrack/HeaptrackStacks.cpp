@@ -83,6 +83,7 @@ NodeCosts eventCosts(Database& db, std::int64_t traceId, const std::optional<Tim
 
 StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequest& request, const Progress* progress) {
     const std::string metric = request.metric.empty() ? std::string("peak") : request.metric;
+    if (progress) progress->enterPhase(ProgressPhase::Reading);
     NodeCosts costs;
     if (metric == "allocated" || (metric == "allocations" && request.range))
         costs = eventCosts(db, traceId, request.range, metric == "allocations", progress);
@@ -119,6 +120,7 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
         s.bind(1, traceId);
         while (s.step()) {
             const auto id = static_cast<std::size_t>(s.int64(0));
+            if (progress && id % 65536 == 0) progress->checkCancelled();
             if (nodes.size() <= id) nodes.resize(id + 1);
             nodes[id] = {s.int64(1), s.int64(2)};
         }
@@ -129,12 +131,12 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
     std::vector<std::int32_t> treeNodeOf(nodes.size(), -1);
     if (!treeNodeOf.empty()) treeNodeOf[0] = 0;
     std::vector<std::int64_t> chain;
-    std::size_t done = 0;
+    if (progress) progress->enterPhase(ProgressPhase::Building);
     for (std::size_t i = 1; i < costs.size(); ++i) {
         const auto node = static_cast<std::int64_t>(i);
         const std::int64_t value = costs[i];
+        if (progress && i % 16384 == 0) progress->update(static_cast<std::int64_t>(i), static_cast<std::int64_t>(costs.size()));
         if (value == 0 || i >= nodes.size()) continue;
-        if (progress && ++done % 4096 == 0) progress->checkCancelled();
         chain.clear();
         std::int64_t n = node;
         // Parents come before their children (checked at import), so the walk ends.
