@@ -91,12 +91,8 @@ void StackTreeBuilder::add(std::span<const std::int32_t> outermostFirst, std::in
         ++tree_.stacksTruncated;
     }
     std::int32_t node = 0;
-    tree_.nodes[0].inclusive += value;
-    for (std::int32_t f : scratch_) {
-        node = child(node, f);
-        tree_.nodes[static_cast<std::size_t>(node)].inclusive += value;
-    }
-    tree_.nodes[static_cast<std::size_t>(node)].self += value;
+    for (std::int32_t f : scratch_) node = child(node, f);
+    tree_.nodes[static_cast<std::size_t>(node)].self += value; // inclusive values: in finish()
 }
 
 std::int32_t StackTreeBuilder::extend(std::int32_t node, std::span<const std::int32_t> outermostFirst) {
@@ -121,9 +117,7 @@ std::int32_t StackTreeBuilder::extend(std::int32_t node, std::span<const std::in
 void StackTreeBuilder::addAt(std::int32_t node, std::int64_t value) {
     ++tree_.samples;
     if (deepTail_ >= 0 && tree_.nodes[static_cast<std::size_t>(node)].frame == deepTail_) ++tree_.stacksTruncated;
-    tree_.nodes[static_cast<std::size_t>(node)].self += value;
-    for (std::int32_t n = node; n >= 0; n = tree_.nodes[static_cast<std::size_t>(n)].parent)
-        tree_.nodes[static_cast<std::size_t>(n)].inclusive += value;
+    tree_.nodes[static_cast<std::size_t>(node)].self += value; // inclusive values: in finish()
 }
 
 void StackTreeBuilder::addInnermostFirst(std::span<const std::int32_t> innermostFirst, std::int64_t value) {
@@ -147,6 +141,12 @@ void sortChildren(StackTree& t) {
 } // namespace
 
 StackTree StackTreeBuilder::finish() {
+    // Inclusive values once, from the self values: a child is created after its parent, so in
+    // reverse id order every node is complete before it is added to its parent (instead of a
+    // walk to the root for every stack added).
+    for (StackNode& n : tree_.nodes) n.inclusive = n.self;
+    for (std::size_t n = tree_.nodes.size(); n-- > 1;)
+        tree_.nodes[static_cast<std::size_t>(tree_.nodes[n].parent)].inclusive += tree_.nodes[n].inclusive;
     sortChildren(tree_);
     edges_.clear();
     frameIds_.clear();
