@@ -187,6 +187,8 @@ StackTree invertedStackTree(const StackTree& topDown) {
     };
     std::vector<Flat> flat{{-1, -1, out.nodes[0].inclusive, out.nodes[0].self}};
     std::vector<std::int32_t> childCount{0};
+    flat.reserve(topDown.nodes.size() * 4); // a guess; bottom-up trees are usually larger
+    childCount.reserve(flat.capacity());
     std::vector<std::int32_t> groupOfFrame(topDown.frames.size(), -1);
     std::vector<std::int32_t> touched;
     std::vector<std::size_t> groupCount, offset, fill;
@@ -213,11 +215,13 @@ StackTree invertedStackTree(const StackTree& topDown) {
         }
         offset.assign(touched.size() + 1, 0);
         for (std::size_t g = 0; g < touched.size(); ++g) offset[g + 1] = offset[g] + groupCount[g];
-        scratch.resize(end - begin);
-        fill.assign(offset.begin(), offset.end() - 1);
-        for (std::size_t i = begin; i < end; ++i)
-            scratch[fill[static_cast<std::size_t>(groupOfFrame[static_cast<std::size_t>(frameOf(entries[i].at))])]++] = entries[i];
-        std::copy(scratch.begin(), scratch.end(), entries.begin() + static_cast<std::ptrdiff_t>(begin));
+        if (touched.size() > 1) { // one group (most of a deep tree's chains): already in place
+            scratch.resize(end - begin);
+            fill.assign(offset.begin(), offset.end() - 1);
+            for (std::size_t i = begin; i < end; ++i)
+                scratch[fill[static_cast<std::size_t>(groupOfFrame[static_cast<std::size_t>(frameOf(entries[i].at))])]++] = entries[i];
+            std::copy(scratch.begin(), scratch.end(), entries.begin() + static_cast<std::ptrdiff_t>(begin));
+        }
         const std::size_t firstTask = tasks.size();
         for (std::size_t g = 0; g < touched.size(); ++g) {
             std::int64_t inclusive = 0;
