@@ -229,7 +229,7 @@ void FlameView::showProgress() {
     const std::int64_t done = load_->done, total = load_->total;
     QString text;
     switch (load_->step.load()) {
-    case FlameLoadState::Waiting: text = tr("Loading call stacks: waiting for the previous request to stop…"); break;
+    case FlameLoadState::Waiting: text = tr("Loading call stacks…"); break; // the worker has not started yet
     case FlameLoadState::Reading: text = tr("Loading call stacks: reading the stacks from the store…"); break;
     case FlameLoadState::Building: text = tr("Loading call stacks: building the call tree…"); break;
     case FlameLoadState::BottomUp: text = tr("Loading call stacks: building the bottom-up tree…"); break;
