@@ -11,7 +11,7 @@
 #include "cli/Output.h"
 #include "compare/TraceComparison.h"
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/UnitTexts.h"
 #include "formats/FormatIds.h"
 #include "store/Database.h"
 
@@ -20,29 +20,32 @@ namespace memviz::cli {
 namespace {
 
 // One side of the comparison: FILE, DB (its latest trace) or DB#ID.
+struct Reference {
+    QString path;
+    qint64 traceId = 0; // 0: the store's latest trace
+};
+
+Reference parseReference(const QString& arg) {
+    const qsizetype hash = arg.lastIndexOf('#');
+    if (hash <= 0 || QFileInfo::exists(arg)) return {arg, 0};
+    bool ok = false;
+    const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
+    if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
+    return {arg.left(hash), id};
+}
+
 struct Side {
-    explicit Side(const QString& arg) : source(path(arg), traceId(arg)), db(source.storePath(), Database::Mode::ReadOnly) {}
-    static QString path(const QString& arg) {
-        const qsizetype hash = arg.lastIndexOf('#');
-        return hash > 0 && !QFileInfo::exists(arg) ? arg.left(hash) : arg;
-    }
-    static qint64 traceId(const QString& arg) {
-        const qsizetype hash = arg.lastIndexOf('#');
-        if (hash <= 0 || QFileInfo::exists(arg)) return 0;
-        bool ok = false;
-        const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
-        if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
-        return id;
-    }
+    explicit Side(const Reference& r) : source(r.path, r.traceId), db(source.storePath(), Database::Mode::ReadOnly) {}
+    explicit Side(const QString& arg) : Side(parseReference(arg)) {}
     OpenedSource source;
     Database db;
 };
 
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
-QString signedBytes(std::int64_t b) { return (b > 0 ? "+" : "") + bytes(b); }
-QString signedCount(std::int64_t n) { return (n > 0 ? "+" : "") + QLocale::c().toString(static_cast<qlonglong>(n)); }
-QString count(std::int64_t n) { return QLocale::c().toString(static_cast<qlonglong>(n)); }
-QString seconds(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns))); }
+using words::bytes;
+using words::signedBytes;
+QString count(std::int64_t n) { return words::count(n, QLocale::c()); }
+QString signedCount(std::int64_t n) { return words::signedCount(n, QLocale::c()); }
+QString seconds(std::int64_t ns) { return words::duration(ns); }
 
 QJsonObject valueJson(const DiffValue& v) {
     return {{"a", static_cast<qint64>(v.a)}, {"b", static_cast<qint64>(v.b)}, {"delta", static_cast<qint64>(v.delta())}};
