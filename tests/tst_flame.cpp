@@ -8,7 +8,9 @@
 #include <QTreeView>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QtTest>
 
 #include "MainWindow.h"
@@ -81,6 +83,8 @@ private slots:
     void treeModel();
     void viewMetricsSearchRangeMoment();
     void viewWithoutStacks();
+    void viewShowsProgressAndCancels();
+    void newerRequestSupersedesOlder();
     void windowHasFlameTab();
 };
 
@@ -217,6 +221,74 @@ void TestFlame::viewWithoutStacks() {
     FlameView view(&session);
     view.waitForQuery();
     QVERIFY2(view.message().contains("no `stack` column"), qPrintable(view.message()));
+}
+
+void TestFlame::viewShowsProgressAndCancels() {
+    Store store(kLog);
+    TraceSession session;
+    session.open(store.path, store.traceId);
+    {
+        // Cancelled before anything was shown: the view says so, nothing is applied later.
+        FlameView view(&session);
+        QVERIFY(view.isLoading());
+        QVERIFY2(view.progressText().startsWith("Loading call stacks"), qPrintable(view.progressText()));
+        QVERIFY(view.progressRow()->isVisibleTo(&view));
+        QSignalSpy loaded(&view, &FlameView::treeLoaded);
+        view.cancelLoading();
+        QVERIFY(!view.isLoading());
+        QVERIFY(!view.progressRow()->isVisibleTo(&view));
+        view.waitForQuery();
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 0);
+        QVERIFY2(view.message().contains("cancelled"), qPrintable(view.message()));
+        QVERIFY(view.graph()->tree() == nullptr);
+    }
+    FlameView view(&session);
+    view.waitForQuery();
+    QVERIFY(!view.isLoading());
+    QCOMPARE(view.progressText(), QString());
+    QVERIFY(!view.progressRow()->isVisibleTo(&view));
+    QCOMPARE(view.graph()->tree()->total(), 550); // alive at the peak: 100 + 50 + 400
+    // Another metric starts a load with its progress line; its Cancel button stops it, and the
+    // tree shown before stays with its own metric in the chooser.
+    view.setMetric("allocated");
+    QVERIFY(view.isLoading());
+    QVERIFY(view.progressRow()->isVisibleTo(&view));
+    QSignalSpy loaded(&view, &FlameView::treeLoaded);
+    view.progressRow()->findChild<QToolButton*>()->click();
+    QVERIFY(!view.isLoading());
+    view.waitForQuery();
+    QTest::qWait(50);
+    QCOMPARE(loaded.count(), 0);
+    QCOMPARE(view.graph()->tree()->total(), 550);
+    QCOMPARE(view.metricBox()->currentData().toString(), QString("alive"));
+    QCOMPARE(view.message(), QString());
+    // Loading again afterwards works: allocated in all, 100 + 200 + 50 + 400.
+    view.setMetric("allocated");
+    view.waitForQuery();
+    QCOMPARE(loaded.count(), 1);
+    QCOMPARE(view.graph()->tree()->total(), 750);
+}
+
+void TestFlame::newerRequestSupersedesOlder() {
+    Store store(kLog);
+    TraceSession session;
+    session.open(store.path, store.traceId);
+    FlameView view(&session);
+    view.waitForQuery();
+    QSignalSpy loaded(&view, &FlameView::treeLoaded);
+    // Three requests in a row (allocated, a range, back to alive at t=25): only the last one
+    // is applied, once: alive at t=25 is 100 + 200 + 50.
+    view.setMetric("allocated");
+    session.setSelection(TimeRange{15, 45});
+    view.setMetric("alive");
+    view.setMoment(25);
+    view.waitForQuery();
+    QTest::qWait(50);
+    QCOMPARE(loaded.count(), 1);
+    QVERIFY(!view.isLoading());
+    QCOMPARE(view.metricBox()->currentData().toString(), QString("alive"));
+    QCOMPARE(view.graph()->tree()->total(), 350);
 }
 
 void TestFlame::windowHasFlameTab() {

@@ -4,6 +4,10 @@
 // self and collapsed line is worked out by hand in the comments beside it.
 #include <QtTest>
 
+#include <algorithm>
+#include <map>
+#include <random>
+
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
@@ -65,6 +69,8 @@ class TestStacks : public QObject {
 private slots:
     void inclusiveAndSelf();
     void bottomUp();
+    void bottomUpMergesCallers();
+    void bottomUpMatchesReversedStacks();
     void callSitesOfOneFunctionMerge();
     void foldingMovesValueToTheCaller();
     void presetsElideThePlumbing();
@@ -123,6 +129,97 @@ void TestStacks::bottomUp() {
     QCOMPARE(at(t, {"a", "main"}).self, 5);
     // Rows: each node knows its index among its parent's children.
     QCOMPARE(t.nodes[static_cast<std::size_t>(t.nodes[0].children[2])].row, 2);
+}
+
+void TestStacks::bottomUpMergesCallers() {
+    StackTreeBuilder b;
+    addStack(b, "main;a;b", 13);
+    addStack(b, "main;c;b", 4);
+    addStack(b, "main;a", 5);
+    addStack(b, "main;c;a;b", 2);
+    addStack(b, "main", 1);
+    const StackTree t = invertedStackTree(b.finish());
+    // By hand, reading each stack from its innermost frame:
+    //   b <- a <- main 13, b <- c <- main 4, a <- main 5, b <- a <- c <- main 2, main 1.
+    // root 25; b = 13 + 4 + 2 = 19 (self 0), under it a = 13 + 2 = 15 and c = 4;
+    // b<-a<-main 13 (self 13), b<-a<-c 2 (self 0) <- main 2 (self 2), b<-c<-main 4 (self 4);
+    // a 5 <- main 5 (self 5); main 1 (self 1: the stack that is main alone).
+    QCOMPARE(t.total(), 25);
+    QCOMPARE(t.nodes[0].children.size(), std::size_t(3));
+    QCOMPARE(t.frameAt(t.nodes[0].children[0]).function, std::string("b"));
+    QCOMPARE(t.frameAt(t.nodes[0].children[1]).function, std::string("a"));
+    QCOMPARE(t.frameAt(t.nodes[0].children[2]).function, std::string("main"));
+    QCOMPARE(at(t, {"b"}).inclusive, 19);
+    QCOMPARE(at(t, {"b"}).self, 0);
+    QCOMPARE(at(t, {"b", "a"}).inclusive, 15);
+    QCOMPARE(at(t, {"b", "a"}).self, 0);
+    QCOMPARE(at(t, {"b", "a", "main"}).inclusive, 13);
+    QCOMPARE(at(t, {"b", "a", "main"}).self, 13);
+    QCOMPARE(at(t, {"b", "a", "c"}).inclusive, 2);
+    QCOMPARE(at(t, {"b", "a", "c"}).self, 0);
+    QCOMPARE(at(t, {"b", "a", "c", "main"}).self, 2);
+    QCOMPARE(at(t, {"b", "c"}).inclusive, 4);
+    QCOMPARE(at(t, {"b", "c", "main"}).self, 4);
+    QCOMPARE(at(t, {"a"}).inclusive, 5);
+    QCOMPARE(at(t, {"a", "main"}).self, 5);
+    QCOMPARE(at(t, {"main"}).inclusive, 1);
+    QCOMPARE(at(t, {"main"}).self, 1);
+    QCOMPARE(t.maxDepth(), 4);
+    // b's children: a (15) before c (4); parents and depths agree with the paths.
+    const std::int32_t bac = nodeAt(t, {"b", "a", "c"});
+    QCOMPARE(t.nodes[static_cast<std::size_t>(bac)].depth, 3);
+    QCOMPARE(t.pathTo(bac), (std::vector<std::int32_t>{nodeAt(t, {"b"}), nodeAt(t, {"b", "a"}), bac}));
+    QCOMPARE(at(t, {"b", "c"}).row, 1);
+}
+
+// Many random stacks: the bottom-up tree equals the tree a builder makes from the same stacks
+// given innermost first (a separate code path: one hashed lookup per frame), node by node.
+void TestStacks::bottomUpMatchesReversedStacks() {
+    std::mt19937 rng(14);
+    const char* names[] = {"main", "a", "b", "c", "d", "e", "f"};
+    StackTreeBuilder topDown, reversed;
+    for (int i = 0; i < 3000; ++i) {
+        const int depth = 1 + static_cast<int>(rng() % 9);
+        std::vector<std::int32_t> outer, inner;
+        for (int d = 0; d < depth; ++d) {
+            const std::string name = names[rng() % 7];
+            outer.push_back(topDown.frameId({name, {}, 0, {}}));
+            inner.push_back(reversed.frameId({name, {}, 0, {}}));
+        }
+        const std::int64_t value = 1 + static_cast<std::int64_t>(rng() % 1000);
+        topDown.add(outer, value);
+        std::reverse(inner.begin(), inner.end());
+        reversed.add(inner, value);
+    }
+    const StackTree got = invertedStackTree(topDown.finish());
+    const StackTree want = reversed.finish();
+    QCOMPARE(got.nodes.size(), want.nodes.size());
+    QCOMPARE(got.total(), want.total());
+    // Walk both trees together; children are sorted the same way (largest first), so compare
+    // each node's children as (function, inclusive, self) lists.
+    std::vector<std::pair<std::int32_t, std::int32_t>> todo{{0, 0}};
+    std::size_t visited = 0;
+    while (!todo.empty()) {
+        const auto [g, w] = todo.back();
+        todo.pop_back();
+        ++visited;
+        const StackNode& gn = got.nodes[static_cast<std::size_t>(g)];
+        const StackNode& wn = want.nodes[static_cast<std::size_t>(w)];
+        QCOMPARE(got.frameAt(g).function, want.frameAt(w).function);
+        QCOMPARE(gn.inclusive, wn.inclusive);
+        QCOMPARE(gn.self, wn.self);
+        QCOMPARE(gn.depth, wn.depth);
+        QCOMPARE(gn.children.size(), wn.children.size());
+        std::map<std::string, std::int32_t> wantChildren;
+        for (std::int32_t c : wn.children) wantChildren[want.frameAt(c).function] = c;
+        for (std::int32_t c : gn.children) {
+            const auto it = wantChildren.find(got.frameAt(c).function);
+            QVERIFY(it != wantChildren.end());
+            QCOMPARE(got.nodes[static_cast<std::size_t>(c)].parent, g);
+            todo.push_back({c, it->second});
+        }
+    }
+    QCOMPARE(visited, got.nodes.size());
 }
 
 void TestStacks::callSitesOfOneFunctionMerge() {

@@ -91,12 +91,8 @@ void StackTreeBuilder::add(std::span<const std::int32_t> outermostFirst, std::in
         ++tree_.stacksTruncated;
     }
     std::int32_t node = 0;
-    tree_.nodes[0].inclusive += value;
-    for (std::int32_t f : scratch_) {
-        node = child(node, f);
-        tree_.nodes[static_cast<std::size_t>(node)].inclusive += value;
-    }
-    tree_.nodes[static_cast<std::size_t>(node)].self += value;
+    for (std::int32_t f : scratch_) node = child(node, f);
+    tree_.nodes[static_cast<std::size_t>(node)].self += value; // inclusive values: in finish()
 }
 
 std::int32_t StackTreeBuilder::extend(std::int32_t node, std::span<const std::int32_t> outermostFirst) {
@@ -121,9 +117,7 @@ std::int32_t StackTreeBuilder::extend(std::int32_t node, std::span<const std::in
 void StackTreeBuilder::addAt(std::int32_t node, std::int64_t value) {
     ++tree_.samples;
     if (deepTail_ >= 0 && tree_.nodes[static_cast<std::size_t>(node)].frame == deepTail_) ++tree_.stacksTruncated;
-    tree_.nodes[static_cast<std::size_t>(node)].self += value;
-    for (std::int32_t n = node; n >= 0; n = tree_.nodes[static_cast<std::size_t>(n)].parent)
-        tree_.nodes[static_cast<std::size_t>(n)].inclusive += value;
+    tree_.nodes[static_cast<std::size_t>(node)].self += value; // inclusive values: in finish()
 }
 
 void StackTreeBuilder::addInnermostFirst(std::span<const std::int32_t> innermostFirst, std::int64_t value) {
@@ -131,14 +125,29 @@ void StackTreeBuilder::addInnermostFirst(std::span<const std::int32_t> innermost
     add(reversed, value);
 }
 
-StackTree StackTreeBuilder::finish() {
-    for (StackNode& n : tree_.nodes)
-        std::stable_sort(n.children.begin(), n.children.end(), [this](std::int32_t a, std::int32_t b) {
-            return tree_.nodes[static_cast<std::size_t>(a)].inclusive > tree_.nodes[static_cast<std::size_t>(b)].inclusive;
+namespace {
+
+// Children largest inclusive first (ties keep their first-seen order), and each node's row.
+void sortChildren(StackTree& t) {
+    for (StackNode& n : t.nodes)
+        std::stable_sort(n.children.begin(), n.children.end(), [&t](std::int32_t a, std::int32_t b) {
+            return t.nodes[static_cast<std::size_t>(a)].inclusive > t.nodes[static_cast<std::size_t>(b)].inclusive;
         });
-    for (StackNode& n : tree_.nodes)
+    for (StackNode& n : t.nodes)
         for (std::size_t i = 0; i < n.children.size(); ++i)
-            tree_.nodes[static_cast<std::size_t>(n.children[i])].row = static_cast<std::int32_t>(i);
+            t.nodes[static_cast<std::size_t>(n.children[i])].row = static_cast<std::int32_t>(i);
+}
+
+} // namespace
+
+StackTree StackTreeBuilder::finish() {
+    // Inclusive values once, from the self values: a child is created after its parent, so in
+    // reverse id order every node is complete before it is added to its parent (instead of a
+    // walk to the root for every stack added).
+    for (StackNode& n : tree_.nodes) n.inclusive = n.self;
+    for (std::size_t n = tree_.nodes.size(); n-- > 1;)
+        tree_.nodes[static_cast<std::size_t>(tree_.nodes[n].parent)].inclusive += tree_.nodes[n].inclusive;
+    sortChildren(tree_);
     edges_.clear();
     frameIds_.clear();
     StackTree out = std::move(tree_);
@@ -148,19 +157,116 @@ StackTree StackTreeBuilder::finish() {
 }
 
 StackTree invertedStackTree(const StackTree& topDown) {
-    StackTreeBuilder builder(FrameFolder{}, std::numeric_limits<std::size_t>::max());
-    std::vector<std::int32_t> frameIds(topDown.frames.size(), -1);
-    for (std::size_t f = 0; f < topDown.frames.size(); ++f) frameIds[f] = builder.frameId(topDown.frames[f]);
-    std::vector<std::int32_t> innermostFirst;
-    for (std::size_t n = 0; n < topDown.nodes.size(); ++n) {
-        if (topDown.nodes[n].self == 0) continue;
-        innermostFirst.clear();
-        for (auto k = static_cast<std::int32_t>(n); k > 0; k = topDown.nodes[static_cast<std::size_t>(k)].parent)
-            innermostFirst.push_back(frameIds[static_cast<std::size_t>(topDown.nodes[static_cast<std::size_t>(k)].frame)]);
-        builder.add(innermostFirst, topDown.nodes[n].self);
-    }
-    StackTree out = builder.finish();
+    // Every top-down node with a self value is one stack (read upwards from it). The
+    // bottom-up tree is built level by level without hashing: a bottom-up node owns a slice of
+    // "entries" (a top-down node on the way up from a stack's leaf, and that stack's value),
+    // all at the node's frame; its children are those entries moved one caller up, grouped by
+    // frame through an array indexed by frame id. Each stack costs one step per frame, as a
+    // walk would, but a step is an array access instead of a hash lookup of (node, frame).
+    StackTree out;
+    out.frames = topDown.frames;
     out.stacksTruncated = topDown.stacksTruncated;
+    struct Entry {
+        std::int32_t at;    // top-down node whose frame is the bottom-up node's frame
+        std::int64_t value; // the self value of the stack this entry follows
+    };
+    std::vector<Entry> entries;
+    for (std::size_t n = 1; n < topDown.nodes.size(); ++n)
+        if (topDown.nodes[n].self != 0) entries.push_back({static_cast<std::int32_t>(n), topDown.nodes[n].self});
+    out.samples = static_cast<std::int64_t>(entries.size());
+    // The root's own self: stacks with no frame at all (a value charged to the root).
+    out.nodes[0].self = topDown.nodes[0].self;
+    out.nodes[0].inclusive = topDown.nodes[0].self;
+    if (topDown.nodes[0].self != 0) ++out.samples;
+
+    // The nodes are first collected flat (no per-node allocation), then laid out once at their
+    // final size: millions of bottom-up nodes are common (3.7M for a 1.6M-call heaptrack run).
+    struct Flat {
+        std::int32_t frame, parent;
+        std::int64_t inclusive, self;
+    };
+    std::vector<Flat> flat{{-1, -1, out.nodes[0].inclusive, out.nodes[0].self}};
+    std::vector<std::int32_t> childCount{0};
+    flat.reserve(topDown.nodes.size() * 4); // a guess; bottom-up trees are usually larger
+    childCount.reserve(flat.capacity());
+    std::vector<std::int32_t> groupOfFrame(topDown.frames.size(), -1);
+    std::vector<std::int32_t> touched;
+    std::vector<std::size_t> groupCount, offset, fill;
+    std::vector<Entry> scratch;
+    const auto frameOf = [&topDown](std::int32_t n) { return topDown.nodes[static_cast<std::size_t>(n)].frame; };
+    struct Task {
+        std::int32_t node;
+        std::size_t begin, end;
+    };
+    std::vector<Task> tasks;
+    // Groups entries[begin, end) by the frame of their `at` (stably), makes a child of `parent`
+    // for each group, first seen first, and queues it.
+    const auto split = [&](std::int32_t parent, std::size_t begin, std::size_t end) {
+        touched.clear();
+        groupCount.clear();
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto f = static_cast<std::size_t>(frameOf(entries[i].at));
+            if (groupOfFrame[f] < 0) {
+                groupOfFrame[f] = static_cast<std::int32_t>(touched.size());
+                touched.push_back(static_cast<std::int32_t>(f));
+                groupCount.push_back(0);
+            }
+            ++groupCount[static_cast<std::size_t>(groupOfFrame[f])];
+        }
+        offset.assign(touched.size() + 1, 0);
+        for (std::size_t g = 0; g < touched.size(); ++g) offset[g + 1] = offset[g] + groupCount[g];
+        if (touched.size() > 1) { // one group (most of a deep tree's chains): already in place
+            scratch.resize(end - begin);
+            fill.assign(offset.begin(), offset.end() - 1);
+            for (std::size_t i = begin; i < end; ++i)
+                scratch[fill[static_cast<std::size_t>(groupOfFrame[static_cast<std::size_t>(frameOf(entries[i].at))])]++] = entries[i];
+            std::copy(scratch.begin(), scratch.end(), entries.begin() + static_cast<std::ptrdiff_t>(begin));
+        }
+        const std::size_t firstTask = tasks.size();
+        for (std::size_t g = 0; g < touched.size(); ++g) {
+            std::int64_t inclusive = 0;
+            for (std::size_t i = begin + offset[g]; i < begin + offset[g + 1]; ++i) inclusive += entries[i].value;
+            const auto id = static_cast<std::int32_t>(flat.size());
+            flat.push_back({touched[g], parent, inclusive, 0});
+            ++childCount[static_cast<std::size_t>(parent)];
+            childCount.push_back(0);
+            tasks.push_back({id, begin + offset[g], begin + offset[g + 1]});
+            groupOfFrame[static_cast<std::size_t>(touched[g])] = -1;
+        }
+        std::reverse(tasks.begin() + static_cast<std::ptrdiff_t>(firstTask), tasks.end()); // first group first
+    };
+    for (const Entry& e : entries) flat[0].inclusive += e.value;
+    split(0, 0, entries.size());
+    while (!tasks.empty()) {
+        const Task task = tasks.back();
+        tasks.pop_back();
+        // One caller up; a stack whose outermost frame this was ends here (its value is self).
+        std::size_t kept = task.begin;
+        std::int64_t self = 0;
+        for (std::size_t i = task.begin; i < task.end; ++i) {
+            const std::int32_t up = topDown.nodes[static_cast<std::size_t>(entries[i].at)].parent;
+            if (up <= 0) self += entries[i].value;
+            else entries[kept++] = {up, entries[i].value};
+        }
+        flat[static_cast<std::size_t>(task.node)].self = self;
+        if (kept > task.begin) split(task.node, task.begin, kept);
+    }
+    // Children are created after their parent, so one pass in id order sets every depth.
+    out.nodes.resize(flat.size());
+    for (std::size_t n = 0; n < flat.size(); ++n) {
+        StackNode& node = out.nodes[n];
+        node.frame = flat[n].frame;
+        node.parent = flat[n].parent;
+        node.inclusive = flat[n].inclusive;
+        node.self = flat[n].self;
+        node.children.reserve(static_cast<std::size_t>(childCount[n]));
+        if (n > 0) {
+            StackNode& parent = out.nodes[static_cast<std::size_t>(node.parent)];
+            node.depth = parent.depth + 1;
+            parent.children.push_back(static_cast<std::int32_t>(n));
+        }
+    }
+    sortChildren(out);
     return out;
 }
 

@@ -6,6 +6,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QTimer>
 #include <QHeaderView>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
@@ -15,6 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <atomic>
 
 #include "core/Progress.h"
 #include "widgets/BackgroundQuery.h"
@@ -24,6 +28,15 @@
 #include "widgets/flame/StackTreeModel.h"
 
 namespace memviz {
+
+// What a running load is doing, written by its worker and read by the GUI thread's timer, and
+// the flag that tells that worker to stop (raised by Cancel, a newer request, or the view's end).
+struct FlameLoadState {
+    enum Step { Waiting, Reading, Building, BottomUp };
+    std::atomic<int> step{Waiting};
+    std::atomic<std::int64_t> done{0}, total{0};
+    std::atomic<bool> cancel{false};
+};
 
 namespace {
 
@@ -67,7 +80,9 @@ SearchResult searchTree(const StackTree& t, const std::string& text, const Progr
 FlameView::FlameView(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), query_(new BackgroundQuery(this)), searchQuery_(new BackgroundQuery(this)),
       metric_(new QComboBox(this)), fold_(new QCheckBox(tr("Fold plumbing"), this)), flame_(new QCheckBox(tr("Flame"), this)),
-      search_(new QLineEdit(this)), back_(new QToolButton(this)), status_(new QLabel(this)), pages_(new QStackedWidget(this)),
+      search_(new QLineEdit(this)), back_(new QToolButton(this)), status_(new QLabel(this)),
+      progressRow_(new QWidget(this)), progressLabel_(new QLabel(progressRow_)), progressBar_(new QProgressBar(progressRow_)),
+      cancel_(new QToolButton(progressRow_)), progressTimer_(new QTimer(this)), pages_(new QStackedWidget(this)),
       message_(new QLabel(this)), scroll_(new QScrollArea(this)), graph_(new FlameGraph(this)), treeKind_(new QComboBox(this)),
       treeView_(new QTreeView(this)), treeModel_(new StackTreeModel(this)), treeProxy_(new QSortFilterProxyModel(this)) {
     fold_->setChecked(true);
@@ -127,10 +142,25 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(pages_, 1);
+    layout->addWidget(progressRow_);
     layout->addWidget(status_);
+    auto* progressLayout = new QHBoxLayout(progressRow_);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(progressLabel_, 1);
+    progressLayout->addWidget(progressBar_);
+    progressLayout->addWidget(cancel_);
+    progressBar_->setMaximumWidth(220);
+    progressBar_->setTextVisible(false);
+    cancel_->setText(tr("Cancel"));
+    cancel_->setToolTip(tr("Stop loading the call stacks"));
+    progressRow_->hide();
+    progressTimer_->setInterval(100);
+    connect(progressTimer_, &QTimer::timeout, this, &FlameView::showProgress);
+    connect(cancel_, &QToolButton::clicked, this, &FlameView::cancelLoading);
 
     const auto onError = [this](const QString& message) {
         loading_ = false;
+        finishLoading();
         showMessage(message);
     };
     query_->setErrorHandler(onError);
@@ -159,6 +189,60 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
         if (m && m->followsRange) loadTree();
     });
     reload();
+}
+
+FlameView::~FlameView() {
+    // The worker stops at its next check instead of finishing a tree nobody will see.
+    if (load_) load_->cancel = true;
+}
+
+bool FlameView::isLoading() const { return load_ != nullptr; }
+
+QString FlameView::progressText() const { return isLoading() ? progressLabel_->text() : QString(); }
+
+void FlameView::finishLoading() {
+    load_.reset();
+    progressTimer_->stop();
+    progressRow_->hide();
+}
+
+void FlameView::cancelLoading() {
+    if (!load_) return;
+    load_->cancel = true;
+    query_->cancel();
+    finishLoading();
+    if (!tree_) {
+        showMessage(tr("Loading the call stacks was cancelled. Choose a metric or toggle folding to load them again."));
+        return;
+    }
+    // The tree on screen stays; so does the metric it was built for.
+    loading_ = true;
+    const int i = metric_->findData(treeMetric_);
+    if (i >= 0) metric_->setCurrentIndex(i);
+    loading_ = false;
+    updateStatus();
+    status_->setText(tr("Loading cancelled; still showing the previous tree. ") + status_->text());
+}
+
+void FlameView::showProgress() {
+    if (!load_) return;
+    const std::int64_t done = load_->done, total = load_->total;
+    QString text;
+    switch (load_->step.load()) {
+    case FlameLoadState::Waiting: text = tr("Loading call stacks…"); break; // the worker has not started yet
+    case FlameLoadState::Reading: text = tr("Loading call stacks: reading the stacks from the store…"); break;
+    case FlameLoadState::Building: text = tr("Loading call stacks: building the call tree…"); break;
+    case FlameLoadState::BottomUp: text = tr("Loading call stacks: building the bottom-up tree…"); break;
+    }
+    if (total > 0) {
+        text += tr(" %1 of %2").arg(QLocale().toString(static_cast<qlonglong>(done)), QLocale().toString(static_cast<qlonglong>(total)));
+        progressBar_->setRange(0, 1000);
+        progressBar_->setValue(static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
+    } else {
+        progressBar_->setRange(0, 0); // busy
+    }
+    progressLabel_->setText(text);
+    progressRow_->show();
 }
 
 void FlameView::reload() {
@@ -199,8 +283,10 @@ void FlameView::showMessage(const QString& text) {
 }
 
 void FlameView::loadTree() {
+    if (load_) load_->cancel = true; // a newer request supersedes the running one
     if (!session_->isOpen()) {
         query_->cancel();
+        finishLoading();
         tree_.reset();
         graph_->setTree(nullptr, true);
         showMessage(tr("Open a trace to see its call stacks."));
@@ -214,7 +300,26 @@ void FlameView::loadTree() {
     // The bottom-up tree costs more than the tree itself on large traces: only when shown.
     const bool wantBottomUp = treeKind_->currentIndex() == 1;
     if (!tree_) showMessage(tr("Loading call stacks…"));
+    auto state = std::make_shared<FlameLoadState>();
+    load_ = state;
+    showProgress();
+    progressTimer_->start();
     query_->run(session_->storePath(), [=, this](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
+        // Providers report phases and progress here; either flag stops them: BackgroundQuery's
+        // (checked on each report) or this load's own (raised by Cancel or a newer request).
+        const Progress progress(
+            [state, &cancel](std::int64_t done, std::int64_t total) {
+                cancel.checkCancelled();
+                state->done = done;
+                state->total = total;
+            },
+            &state->cancel,
+            [state](ProgressPhase phase) {
+                state->done = 0;
+                state->total = 0;
+                state->step = phase == ProgressPhase::Reading ? FlameLoadState::Reading : FlameLoadState::Building;
+            });
+        state->step = FlameLoadState::Reading;
         StackAvailability available = stackAvailability(db, traceId);
         auto tree = std::make_shared<StackTree>();
         auto bottomUp = std::make_shared<StackTree>();
@@ -228,12 +333,19 @@ void FlameView::loadTree() {
             if (m->followsRange) r.range = selection;
             if (m->followsMoment) r.at = moment;
             if (fold) r.folder = FrameFolder::fromPresets(defaultFoldPresets());
-            *tree = loadStackTree(db, traceId, r, &cancel);
+            *tree = loadStackTree(db, traceId, r, &progress);
             cancel.checkCancelled();
-            if (wantBottomUp) *bottomUp = invertedStackTree(*tree);
+            progress.checkCancelled();
+            if (wantBottomUp) {
+                state->total = 0;
+                state->step = FlameLoadState::BottomUp;
+                *bottomUp = invertedStackTree(*tree);
+            }
             else bottomUp.reset();
         }
-        return [this, available = std::move(available), tree = std::move(tree), bottomUp = std::move(bottomUp), metricId]() mutable {
+        return [this, state, available = std::move(available), tree = std::move(tree), bottomUp = std::move(bottomUp), metricId]() mutable {
+            if (state != load_) return; // cancelled or superseded meanwhile
+            finishLoading();
             available_ = std::move(available);
             if (!available_.hasStacks()) {
                 tree_.reset();
@@ -256,6 +368,7 @@ void FlameView::loadTree() {
             loading_ = false;
             tree_ = tree;
             bottomUp_ = bottomUp;
+            treeMetric_ = QString::fromStdString(metricId);
             const StackMetric* m = available_.find(metricId);
             graph_->setTree(tree_, m ? m->bytes : true);
             showTreeKind();
@@ -264,6 +377,7 @@ void FlameView::loadTree() {
             else pages_->setCurrentWidget(splitPage_);
             runSearch();
             updateStatus();
+            emit treeLoaded();
         };
     });
 }

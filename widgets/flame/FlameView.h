@@ -5,7 +5,10 @@
 // search with the share of the total under the matches, Back) over the open trace. It loads
 // the call tree through BackgroundQuery (never on the GUI thread), follows the timeline's
 // range selection (metrics that count a range) and moment clicks (metrics of a moment), and,
-// for a trace without stacks, says so and how to record them.
+// for a trace without stacks, says so and how to record them. While a tree loads, a progress
+// line says what the worker is doing (reading the stacks, building the tree, the bottom-up
+// tree) with a Cancel button; a newer request (another metric, range, moment) supersedes the
+// running one, whose worker is told to stop.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -16,6 +19,8 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
+class QTimer;
 class QScrollArea;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -28,11 +33,13 @@ class BackgroundQuery;
 class FlameGraph;
 class StackTreeModel;
 class TraceSession;
+struct FlameLoadState;
 
 class FlameView : public QWidget {
     Q_OBJECT
 public:
     explicit FlameView(TraceSession* session, QWidget* parent = nullptr);
+    ~FlameView() override;
 
     // Reloads for the session's trace (its metrics, then the tree).
     void reload();
@@ -42,6 +49,13 @@ public:
     void setSearch(const QString& text);
     // Blocks until the newest tree and search are applied (tests, screenshots).
     void waitForQuery();
+    // Stops the running load (its worker is told to stop and its result dropped); the tree
+    // shown before stays, with its metric.
+    void cancelLoading();
+    // A tree is being loaded; what the progress line says meanwhile ("" when idle).
+    bool isLoading() const;
+    QString progressText() const;
+    QWidget* progressRow() const { return progressRow_; }
 
     FlameGraph* graph() const { return graph_; }
     QComboBox* metricBox() const { return metric_; }
@@ -56,10 +70,16 @@ public:
     QString searchSummary() const;
     const StackAvailability& availability() const { return available_; }
 
+signals:
+    // A newly loaded tree is shown (not emitted for superseded or cancelled loads).
+    void treeLoaded();
+
 private:
     void loadTree();
     void runSearch();
     void showMessage(const QString& text);
+    void showProgress();
+    void finishLoading();
     void updateStatus();
     void showTreeKind();
     void selectInTree(std::int32_t node);
@@ -73,6 +93,12 @@ private:
     QLineEdit* search_;
     QToolButton* back_;
     QLabel* status_;
+    QWidget* progressRow_;
+    QLabel* progressLabel_;
+    QProgressBar* progressBar_;
+    QToolButton* cancel_;
+    QTimer* progressTimer_;
+    std::shared_ptr<FlameLoadState> load_; // the running load; null when idle
     QStackedWidget* pages_;
     QLabel* message_;
     QScrollArea* scroll_;
@@ -87,6 +113,7 @@ private:
     std::shared_ptr<const StackTree> bottomUp_;
     std::optional<std::int64_t> moment_;
     QString searchSummary_;
+    QString treeMetric_; // the metric of tree_
     bool loading_ = false;
 };
 

@@ -29,18 +29,29 @@ struct HeaptrackNodeRow {
     std::int64_t ip = 0, parent = 0;
 };
 
+// Values by backtrace node id (dense: node ids run from 0 to the node count), so that the tree
+// is built in node order, parents before children, without hashing.
+using NodeCosts = std::vector<std::int64_t>;
+
+void addCost(NodeCosts& costs, std::int64_t node, std::int64_t value) {
+    if (node <= 0 || value == 0) return;
+    const auto i = static_cast<std::size_t>(node);
+    if (costs.size() <= i) costs.resize(std::max(i + 1, costs.size() * 2), 0);
+    costs[i] += value;
+}
+
 // Per-node values of a metric heaptrack_print computes for the whole run.
-std::unordered_map<std::int64_t, std::int64_t> storedCosts(Database& db, std::int64_t traceId, const std::string& column) {
+NodeCosts storedCosts(Database& db, std::int64_t traceId, const std::string& column) {
     Statement s(db, "SELECT node_id, " + column + " FROM heaptrack_site_stacks WHERE trace_id = ?");
     s.bind(1, traceId);
-    std::unordered_map<std::int64_t, std::int64_t> out;
-    while (s.step()) out[s.int64(0)] += s.int64(1);
+    NodeCosts out;
+    while (s.step()) addCost(out, s.int64(0), s.int64(1));
     return out;
 }
 
 // Allocated bytes (or allocation calls) per node from the allocation events in the range: an
 // event's address is its allocation info, whose node is the backtrace.
-std::unordered_map<std::int64_t, std::int64_t> eventCosts(Database& db, std::int64_t traceId, const std::optional<TimeRange>& range,
+NodeCosts eventCosts(Database& db, std::int64_t traceId, const std::optional<TimeRange>& range,
                                                          bool count, const Progress* progress) {
     std::vector<std::int64_t> infoNode;
     {
@@ -55,14 +66,14 @@ std::unordered_map<std::int64_t, std::int64_t> eventCosts(Database& db, std::int
     }
     Statement s(db, "SELECT t_first, t_last, data FROM event_chunks WHERE trace_id = ? ORDER BY chunk");
     s.bind(1, traceId);
-    std::unordered_map<std::int64_t, std::int64_t> out;
+    NodeCosts out;
     while (s.step()) {
         if (range && (s.int64(1) < range->begin || s.int64(0) > range->end)) continue;
         if (progress) progress->checkCancelled();
         for (const Event& e : decodeEvents(s.blob(2))) {
             if (e.kind != EventKind::Alloc || (range && !range->contains(e.timeNs))) continue;
             if (e.address < 0 || static_cast<std::size_t>(e.address) >= infoNode.size()) continue;
-            out[infoNode[static_cast<std::size_t>(e.address)]] += count ? 1 : e.size;
+            addCost(out, infoNode[static_cast<std::size_t>(e.address)], count ? 1 : e.size);
         }
     }
     return out;
@@ -72,7 +83,8 @@ std::unordered_map<std::int64_t, std::int64_t> eventCosts(Database& db, std::int
 
 StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequest& request, const Progress* progress) {
     const std::string metric = request.metric.empty() ? std::string("peak") : request.metric;
-    std::unordered_map<std::int64_t, std::int64_t> costs;
+    if (progress) progress->enterPhase(ProgressPhase::Reading);
+    NodeCosts costs;
     if (metric == "allocated" || (metric == "allocations" && request.range))
         costs = eventCosts(db, traceId, request.range, metric == "allocations", progress);
     else if (request.range)
@@ -108,6 +120,7 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
         s.bind(1, traceId);
         while (s.step()) {
             const auto id = static_cast<std::size_t>(s.int64(0));
+            if (progress && id % 65536 == 0) progress->checkCancelled();
             if (nodes.size() <= id) nodes.resize(id + 1);
             nodes[id] = {s.int64(1), s.int64(2)};
         }
@@ -118,10 +131,12 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
     std::vector<std::int32_t> treeNodeOf(nodes.size(), -1);
     if (!treeNodeOf.empty()) treeNodeOf[0] = 0;
     std::vector<std::int64_t> chain;
-    std::size_t done = 0;
-    for (const auto& [node, value] : costs) {
-        if (value == 0 || node <= 0 || static_cast<std::size_t>(node) >= nodes.size()) continue;
-        if (progress && ++done % 4096 == 0) progress->checkCancelled();
+    if (progress) progress->enterPhase(ProgressPhase::Building);
+    for (std::size_t i = 1; i < costs.size(); ++i) {
+        const auto node = static_cast<std::int64_t>(i);
+        const std::int64_t value = costs[i];
+        if (progress && i % 16384 == 0) progress->update(static_cast<std::int64_t>(i), static_cast<std::int64_t>(costs.size()));
+        if (value == 0 || i >= nodes.size()) continue;
         chain.clear();
         std::int64_t n = node;
         // Parents come before their children (checked at import), so the walk ends.
