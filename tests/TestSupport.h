@@ -67,6 +67,14 @@ inline QString recordWithHeaptrack(const QString& heaptrack, const QTemporaryDir
     return made.size() == 1 ? dir.filePath(made.first()) : QString();
 }
 
+// Records `program` with valgrind's massif (`options` added) into `dir`; the output's path.
+inline QString recordWithMassif(const QString& valgrind, const QTemporaryDir& dir, const QString& program,
+                                const QStringList& options) {
+    const QString out = dir.filePath("massif.out.test");
+    runOutput(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});
+    return out;
+}
+
 // The memviz executable built beside the tests.
 inline ProcessResult runMemviz(const QStringList& args) { return runProcess(QStringLiteral(MEMVIZ_BINARY), args); }
 

@@ -165,8 +165,7 @@ void TestNativeTools::massifMatchesMsPrint() {
     const QString msPrint = findTool("ms_print");
     if (valgrind.isEmpty() || msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("valgrind is not installed (apt install valgrind)");
     QTemporaryDir dir;
-    const QString out = dir.filePath("massif.out.test");
-    runOutput(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});
+    const QString out = recordWithMassif(valgrind, dir, program, options);
     QVERIFY(QFileInfo::exists(out));
     const MsPrintReport report = parseMsPrint(runOutput(msPrint, {out}));
     QVERIFY(report.snapshots > 0);

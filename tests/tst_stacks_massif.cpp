@@ -81,8 +81,7 @@ void TestStacksMassif::rootAndLeavesMatchMsPrint() {
     const QString msPrint = findTool("ms_print");
     if (valgrind.isEmpty() || msPrint.isEmpty()) MEMVIZ_SKIP_OR_FAIL("valgrind is not installed (apt install valgrind)");
     QTemporaryDir dir;
-    const QString out = dir.filePath("massif.out.test");
-    runOutput(valgrind, QStringList{"--tool=massif", "--massif-out-file=" + out} + options + QStringList{program});
+    const QString out = recordWithMassif(valgrind, dir, program, options);
     QVERIFY(QFileInfo::exists(out));
     const QMap<qint64, MsSnapshot> expected = parseTopLevel(runOutput(msPrint, {"--threshold=0", out}));
     QVERIFY(!expected.isEmpty());
