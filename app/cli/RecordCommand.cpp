@@ -3,6 +3,7 @@
 //   memviz record --out FILE [--interval-ms N] [--duration S] [--children] -- CMD ARGS...
 //   memviz record --pid PID --out FILE [...]
 //   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
+//   memviz record --pid PID --probe --out FILE [--duration S] [--wait S] [--mode op|module]
 #include <QJsonDocument>
 #include <atomic>
 #include <csignal>
@@ -11,9 +12,11 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
+#include "cli/ProbeAttach.h"
 #include "cli/RecordingOutput.h"
 #include "core/Units.h"
 #include "formats/live/LiveQueries.h"
+#include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
 #include "formats/live/ProcSampler.h"
@@ -26,7 +29,11 @@ namespace {
 
 const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
                            "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]";
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]\n"
+                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]";
+
+// An attached probe starts when the target's main thread next runs Python code.
+constexpr double kAttachWaitS = 30;
 
 // A launched program gets this long to end by itself after Ctrl+C (the terminal sent the
 // signal to it too) before the recording stops without it.
@@ -97,6 +104,8 @@ int recordCommand(const QStringList& args) {
     p.addOption({"interval-ms", "Sampling interval in ms (default 100, at least 10).", "N"});
     p.addOption({"duration", "Stop after S seconds.", "S"});
     p.addOption({"wait", "--listen: give up when no probe connected within S seconds.", "S"});
+    p.addOption({"probe", "With --pid: attach the PyTorch probe to that running Python (through gdb)."});
+    p.addOption({"mode", "--probe: record every operator (op, the default) or every module call (module).", "MODE"});
     p.addOption({"children", "Sum the memory of the process' descendants in."});
     p.addOption({"progress", "Print a line to stderr after every commit."});
     p.addOption({"json", "Print the result as JSON."});
@@ -119,7 +128,33 @@ int recordCommand(const QStringList& args) {
 
     std::unique_ptr<Recorder> recorder;
     ProcRecorder* proc = nullptr;
-    if (p.isSet("listen")) {
+    std::unique_ptr<AttachedProbe> attached;
+    if (p.isSet("probe") && !p.isSet("pid"))
+        throw UsageError{QStringLiteral("--probe attaches to a running Python: give --pid PID (to run a script under the "
+                                        "probe, use --listen and python3 -m memviz_probe)")};
+    if (p.isSet("mode") && !p.isSet("probe")) throw UsageError{QStringLiteral("--mode is for --pid PID --probe")};
+    if (p.isSet("wait") && !p.isSet("listen") && !p.isSet("probe"))
+        throw UsageError{QStringLiteral("--wait is for --listen and --probe")};
+    if (p.isSet("probe")) {
+        if (p.isSet("interval-ms") || p.isSet("children"))
+            throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --probe")};
+        bool ok = false;
+        const int pid = p.value("pid").toInt(&ok);
+        if (!ok || pid <= 0) throw UsageError{"--pid needs a process id, got \"" + p.value("pid") + "\""};
+        const QString mode = p.isSet("mode") ? p.value("mode") : QStringLiteral("op");
+        if (mode != "op" && mode != "module") throw UsageError{"--mode is op or module, got \"" + mode + "\""};
+        const double wait = p.isSet("wait") ? secondsOption(p, "wait") : kAttachWaitS;
+        printErr(QStringLiteral("memviz record: attaching the PyTorch probe to process %1 through gdb\n").arg(pid));
+        try {
+            attached = std::make_unique<AttachedProbe>(pid, store.toStdString(), mode.toStdString());
+        } catch (const std::exception& e) {
+            printErr("memviz record: " + QString::fromUtf8(e.what()) + "\n");
+            return 1;
+        }
+        auto probe = attached->takeRecorder();
+        probe->setAcceptTimeoutNs(static_cast<std::int64_t>(wait * 1e9));
+        recorder = std::move(probe);
+    } else if (p.isSet("listen")) {
         if (p.isSet("interval-ms") || p.isSet("children"))
             throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --listen")};
         ProbeAddress address = defaultProbeAddress();
@@ -163,6 +198,15 @@ int recordCommand(const QStringList& args) {
     recorder->start();
     int waitedAfterSignal = -1;
     while (!recorder->waitFor(50)) {
+        if (attached && recorder->status().state == RecorderStatus::State::Waiting) {
+            const std::string problem = attached->waitProblem();
+            if (!problem.empty()) {
+                recorder->stop();
+                recorder->wait();
+                printErr("memviz record: " + QString::fromStdString(problem) + "\n");
+                return 1;
+            }
+        }
         if (!gSignal) continue;
         // A launched program got the terminal's Ctrl+C as well: let it end on its own first.
         if (proc && !p.isSet("pid")) {
@@ -176,6 +220,12 @@ int recordCommand(const QStringList& args) {
     const RecorderStatus s = recorder->status();
     if (s.state == RecorderStatus::State::Failed) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
+        if (attached && !s.traceId)
+            printErr(QStringLiteral("memviz record: the probe was handed to process %1, but Python runs it on its main thread "
+                                    "between two bytecodes, and that thread ran none (busy in a long C call, or blocked in "
+                                    "a wait or join); when it does, the probe finds nobody listening and the script runs "
+                                    "on without it\n")
+                         .arg(p.value("pid")));
         if (s.traceId)
             printErr(QStringLiteral("memviz record: what was recorded is kept in %1 (trace %2)\n").arg(store).arg(s.traceId));
         return 1;
