@@ -562,9 +562,16 @@ def attach(address, mode=None):
     the main thread between two bytecodes with the GIL held): starts the probe there when
     PyTorch is imported; otherwise tells memviz so over the connection. Never raises."""
     try:
-        if "torch" not in sys.modules:
+        torch = sys.modules.get("torch")
+        if torch is None:
             _warn("memviz tried to attach, but PyTorch is not imported in this process")
             _tell_memviz(address, "PyTorch is not imported in process %d (nothing to record)" % os.getpid())
+            return False
+        # A pending call can run while the main thread is still inside `import torch`.
+        if not all(hasattr(torch, name) for name in ("autograd", "cuda", "nn", "optim", "utils")):
+            _warn("memviz tried to attach while PyTorch was still being imported")
+            _tell_memviz(address, "PyTorch is still being imported in process %d; attach again once it is"
+                         % os.getpid())
             return False
         if _probe is not None:
             _warn("the probe is already streaming to memviz (%s); not attaching again" % _probe.address)
@@ -576,6 +583,9 @@ def attach(address, mode=None):
         return False
 
 
+_REFUSAL = "the probe did not attach: "  # memviz record --pid --probe looks for this
+
+
 def _tell_memviz(address, error):
     """A hello and a goodbye carrying `error`, for an attach that cannot record."""
     try:
@@ -583,7 +593,8 @@ def _tell_memviz(address, error):
         hello = {"type": "hello", "protocol": "memviz-probe", "version": PROTOCOL_VERSION, "pid": os.getpid(),
                  "argv": sys.argv, "python": sys.version.split()[0], "torch": "", "mode": "op"}
         sender.add(json.dumps(hello) + "\n")
-        sender.add(json.dumps({"type": "bye", "t": 0, "exit_code": None, "error": error}) + "\n")
+        bye = {"type": "bye", "t": 0, "exit_code": None, "error": _REFUSAL + error}
+        sender.add(json.dumps(bye) + "\n")
         sender.finish(timeout=2.0)
     except (OSError, ValueError) as e:
         _warn("could not tell memviz either (%s)" % e)

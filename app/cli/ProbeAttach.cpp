@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include <sys/stat.h>
@@ -30,6 +31,18 @@ std::string privateDirectory() {
             throw std::runtime_error(std::string("cannot make a directory for the probe's socket: ") + std::strerror(errno));
     }
     return pattern;
+}
+
+// The state letter of /proc/PID/status ("State:\tZ (zombie)"), or 0.
+char firstStatusState(int pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("State:", 0) == 0) {
+            const auto at = line.find_first_not_of(" \t", 6);
+            return at == std::string::npos ? 0 : line[at];
+        }
+    return 0;
 }
 
 } // namespace
@@ -67,7 +80,9 @@ AttachedProbe::~AttachedProbe() {
 }
 
 std::string AttachedProbe::waitProblem() const {
-    if (::kill(pid_, 0) != 0 && errno == ESRCH)
+    // A process that ended but was not reaped yet (a zombie) has exited too.
+    const bool zombie = firstStatusState(pid_) == 'Z';
+    if (zombie || (::kill(pid_, 0) != 0 && errno == ESRCH))
         return "process " + std::to_string(pid_) + " exited before the probe connected; nothing was recorded";
     return {};
 }

@@ -234,6 +234,12 @@ int recordCommand(const QStringList& args) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
         return 1;
     }
+    // The probe reached, but it declined (PyTorch not imported, or still being imported): it
+    // said so in its goodbye; the empty recording stays in the store, the attach failed.
+    if (const auto at = s.message.find("the probe did not attach: "); attached && at != std::string::npos) {
+        printErr("memviz record: " + QString::fromStdString(s.message.substr(at)) + "\n");
+        return 1;
+    }
     report(store, s, p.isSet("json"));
     return 0;
 }
