@@ -5,7 +5,8 @@
 // checks its dispatch-mode stack and that backward/step are its own again), a second attach
 // to the same process works, and the loop finishes all its steps with status 0. Then the
 // ways attaching fails, each with a clear message, nothing stored and the target unharmed:
-// not Python, no such process, PyTorch not imported, gdb missing, ptrace refused (the
+// not Python, no such process, PyTorch not imported (seen by memviz in /proc, or by the probe
+// itself, also mid-import), gdb missing, ptrace refused (the
 // target already has a tracer), and the target exiting before the probe could start.
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -97,8 +98,9 @@ QJsonObject attach(const QString& store, qint64 pid, const QStringList& more) {
     return QJsonDocument::fromJson(r.out).object();
 }
 
-// memviz record --pid PID --probe that must fail: its stderr.
-QByteArray attachFails(const QTemporaryDir& dir, qint64 pid, const QStringList& env = {}) {
+// memviz record --pid PID --probe that must fail (status 1, no store made unless
+// `storeMayExist`: the probe was reached and declined): its stderr.
+QByteArray attachFails(const QTemporaryDir& dir, qint64 pid, const QStringList& env = {}, bool storeMayExist = false) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
@@ -107,7 +109,9 @@ QByteArray attachFails(const QTemporaryDir& dir, qint64 pid, const QStringList& 
     p.waitForFinished(180000);
     const QByteArray err = p.readAllStandardError();
     if (p.exitCode() != 1) qWarning("memviz record exited %d: %s", p.exitCode(), err.constData());
-    return p.exitCode() == 1 && !QFileInfo::exists(dir.filePath("e.memviz")) ? err : QByteArray("(exit status not 1, or a store was made)");
+    return p.exitCode() == 1 && (storeMayExist || !QFileInfo::exists(dir.filePath("e.memviz")))
+               ? err
+               : QByteArray("(exit status not 1, or a store was made)");
 }
 
 } // namespace
@@ -120,6 +124,8 @@ private slots:
     void notPython();
     void noSuchProcess();
     void torchNotImported();
+    void probeDeclines_data();
+    void probeDeclines();
     void gdbMissing();
     void ptraceRefused();
     void targetExitsBeforeTheProbeStarts();
@@ -226,6 +232,37 @@ void TestLiveAttach::torchNotImported() {
     const QByteArray err = attachFails(dir, py.processId());
     QVERIFY2(err.contains("PyTorch is not imported in process " + QByteArray::number(py.processId())), err.constData());
     QVERIFY(py.waitForFinished(30000));
+    QCOMPARE(py.exitCode(), 0);
+    QVERIFY(py.readAllStandardOutput().contains("done"));
+}
+
+// PyTorch's library is loaded (so memviz's /proc check passes) but the torch module is absent,
+// or present but not yet complete as while `import torch` runs: the probe itself declines,
+// tells memviz over the connection, and the target runs on to its end.
+void TestLiveAttach::probeDeclines_data() {
+    QTest::addColumn<QString>("module");
+    QTest::addColumn<QByteArray>("message");
+    QTest::newRow("absent") << "absent" << QByteArray("PyTorch is not imported in process");
+    QTest::newRow("partial") << "partial" << QByteArray("PyTorch is still being imported in process");
+}
+
+void TestLiveAttach::probeDeclines() {
+    REQUIRE_TORCH_AND_GDB();
+    QFETCH(QString, module);
+    QFETCH(QByteArray, message);
+    QTemporaryDir dir;
+    QProcess py;
+    startPython(py, dir,
+                "import ctypes, importlib.util, sys, time, types\n"
+                "ctypes.CDLL(importlib.util.find_spec('torch').submodule_search_locations[0] + '/lib/libtorch_cpu.so')\n"
+                "if sys.argv[1] == 'partial':\n    sys.modules['torch'] = types.ModuleType('torch')\n"
+                "print('ready', flush=True)\n"
+                "for i in range(100):\n    time.sleep(0.05)\n"
+                "print('done', flush=True)\n",
+                {module});
+    const QByteArray err = attachFails(dir, py.processId(), {}, true);
+    QVERIFY2(err.contains("the probe did not attach: " + message + " " + QByteArray::number(py.processId())), err.constData());
+    QVERIFY(py.waitForFinished(60000));
     QCOMPARE(py.exitCode(), 0);
     QVERIFY(py.readAllStandardOutput().contains("done"));
 }
