@@ -12,10 +12,12 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
-#include "cli/ProbeAttach.h"
 #include "cli/RecordingOutput.h"
 #include "core/Units.h"
 #include "formats/live/LiveQueries.h"
+#include <QCoreApplication>
+
+#include "formats/live/AttachedProbeRecorder.h"
 #include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
@@ -128,7 +130,7 @@ int recordCommand(const QStringList& args) {
 
     std::unique_ptr<Recorder> recorder;
     ProcRecorder* proc = nullptr;
-    std::unique_ptr<AttachedProbe> attached;
+    AttachedProbeRecorder* attached = nullptr;
     if (p.isSet("probe") && !p.isSet("pid"))
         throw UsageError{QStringLiteral("--probe attaches to a running Python: give --pid PID (to run a script under the "
                                         "probe, use --listen and python3 -m memviz_probe)")};
@@ -145,14 +147,19 @@ int recordCommand(const QStringList& args) {
         if (mode != "op" && mode != "module") throw UsageError{"--mode is op or module, got \"" + mode + "\""};
         const double wait = p.isSet("wait") ? secondsOption(p, "wait") : kAttachWaitS;
         printErr(QStringLiteral("memviz record: attaching the PyTorch probe to process %1 through gdb\n").arg(pid));
+        const std::string probeDir =
+            findProbeDirectory(QCoreApplication::applicationDirPath().toStdString(), MEMVIZ_PROBE_SOURCE_DIR);
+        std::unique_ptr<AttachedProbeRecorder> probe;
         try {
-            attached = std::make_unique<AttachedProbe>(pid, store.toStdString(), mode.toStdString());
+            checkProbeTarget(pid); // at once, before listening: no such process, not Python, no PyTorch
+            if (probeDir.empty()) throw ProbeInjectError("memviz_probe.py is not installed beside memviz (../share/memviz/python)");
+            probe = std::make_unique<AttachedProbeRecorder>(store.toStdString(), pid, probeDir, mode.toStdString());
         } catch (const std::exception& e) {
             printErr("memviz record: " + QString::fromUtf8(e.what()) + "\n");
             return 1;
         }
-        auto probe = attached->takeRecorder();
         probe->setAcceptTimeoutNs(static_cast<std::int64_t>(wait * 1e9));
+        attached = probe.get();
         recorder = std::move(probe);
     } else if (p.isSet("listen")) {
         if (p.isSet("interval-ms") || p.isSet("children"))
@@ -220,7 +227,7 @@ int recordCommand(const QStringList& args) {
     const RecorderStatus s = recorder->status();
     if (s.state == RecorderStatus::State::Failed) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
-        if (attached && !s.traceId)
+        if (attached && !s.traceId && s.message.rfind("no probe connected", 0) == 0)
             printErr(QStringLiteral("memviz record: the probe was handed to process %1, but Python runs it on its main thread "
                                     "between two bytecodes, and that thread ran none (busy in a long C call, or blocked in "
                                     "a wait or join); when it does, the probe finds nobody listening and the script runs "
