@@ -155,7 +155,10 @@ int recordCommand(const QStringList& args) {
             if (probeDir.empty()) throw ProbeInjectError("memviz_probe.py is not installed beside memviz (../share/memviz/python)");
             probe = std::make_unique<AttachedProbeRecorder>(store.toStdString(), pid, probeDir, mode.toStdString());
         } catch (const std::exception& e) {
-            printErr("memviz record: " + QString::fromUtf8(e.what()) + "\n");
+            const QString message = QString::fromUtf8(e.what());
+            printErr("memviz record: " + message + "\n");
+            if (message.contains("is not running Python") || message.contains("PyTorch is not imported"))
+                printErr(QStringLiteral("memviz record: without --probe, memviz record --pid %1 samples its memory\n").arg(pid));
             return 1;
         }
         probe->setAcceptTimeoutNs(static_cast<std::int64_t>(wait * 1e9));

@@ -127,14 +127,10 @@ std::string checkProbeTarget(int pid) {
     const bool pythonExe = exe.rfind("python", 0) == 0;
     if (!pythonExe && !contains(*maps, "/libpython"))
         throw ProbeInjectError(pidText(pid) + " (" + exe +
-                               ") is not running Python: the probe attaches to a Python interpreter running PyTorch "
-                               "(record any process' memory with memviz record --pid " +
-                               std::to_string(pid) + ", without --probe)");
+                               ") is not running Python: the probe attaches to a Python interpreter running PyTorch");
     if (!contains(*maps, "libtorch_python") && !contains(*maps, "libtorch_cpu") && !contains(*maps, "/torch/_C"))
         throw ProbeInjectError("PyTorch is not imported in " + pidText(pid) + " (" + exe +
-                               "): the probe records PyTorch operators; attach once the script has run `import torch`, "
-                               "or record its memory with memviz record --pid " +
-                               std::to_string(pid) + ", without --probe");
+                               "): the probe records PyTorch operators; attach once the script has run `import torch`");
     return exe;
 }
 
