@@ -153,8 +153,9 @@ void TestLiveAttach::attachToARunningTrainingLoop() {
     REQUIRE_TORCH_AND_GDB();
     QTemporaryDir dir;
     QProcess loop;
-    // 40 steps of at least 0.3 s: two attaches of 1.5 s each land well inside the run.
-    startPython(loop, dir, kLoop, {"40", "0.3"});
+    // 40 steps of at least 0.5 s: two attaches of 1.5 s each (plus gdb's few seconds on a busy
+    // machine) land well inside the run.
+    startPython(loop, dir, kLoop, {"40", "0.5"});
     const QString store = dir.filePath("a.memviz");
     std::set<std::string> opNames;
     std::int64_t stepMarkers = 0;
@@ -176,7 +177,7 @@ void TestLiveAttach::attachToARunningTrainingLoop() {
             opNames.insert(q.text(0));
             rows += q.int64(1);
         }
-        // 1.5 s of a loop stepping every 0.3 s: a few steps of ~25 operators each.
+        // 1.5 s of a loop stepping every 0.5 s: a few steps of ~25 operators each.
         QVERIFY2(rows >= 25, qPrintable(QString::number(rows)));
         for (const LiveMarker& m : listLiveMarkers(db, traceId))
             if (m.kind == "step") ++stepMarkers;
