@@ -92,7 +92,6 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->setDocumentMode(true);
     nativeTabs_ = new NativeTabs(session_, tabs_, timeline_, this);
     snapshotPanel_ = new SnapshotPanel(session_, tabs_, timeline_, this);
-    new FlameTab(session_, tabs_, timeline_, this);
     // After SnapshotPanel (which clears overlays first). It also follows a store that another
     // memviz is recording into.
     (new LiveTracePanel(session_, timeline_, this))->setWatching(true);
@@ -141,6 +140,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateStatus);
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateTabs);
     connect(session_, &TraceSession::traceChanged, this, &MainWindow::updateCentralPage);
+    // After updateTabs: a new trace opens at its first own tab (Operators, Active Memory,
+    // Allocation Sites...), with Flame added after them.
+    new FlameTab(session_, tabs_, timeline_, this);
 
     createActions();
     updateTabs();

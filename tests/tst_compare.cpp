@@ -3,6 +3,7 @@
 // changes are worked out by hand below, lined up at the starts and at the peaks; the filter;
 // B given as a raw file (imported by the import child).
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -45,6 +46,7 @@ private slots:
     void curvesDifferenceAndRows();
     void bFromARawFile();
     void memoryTimelineCategories();
+    void linedUpAtTheFirstCommonStep();
 
 private:
     QTemporaryDir dir_;
@@ -123,6 +125,27 @@ void TestCompare::memoryTimelineCategories() {
         QCOMPARE(rows->item(r, 2)->text(), rows->item(r, 3)->text());
         QCOMPARE(rows->item(r, 4)->text(), QStringLiteral("0 B"));
     }
+}
+
+// Two profiler traces that both mark steps are lined up at the first one by default; the
+// status line says so. B's curve starts 50 µs after its step 0, as written in DiffLogs.h.
+void TestCompare::linedUpAtTheFirstCommonStep() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("steps.memviz");
+    {
+        Database db(store.toStdString());
+        QCOMPARE(importFile(db, test::writeFile(dir, "a.pt.trace.json", test::diffProfilerTrace(1'000'000, 100, 150, 20, 120, 300)).toStdString(), Progress{}), 1);
+        QCOMPARE(importFile(db, test::writeFile(dir, "b.pt.trace.json", test::diffProfilerTrace(5'000'000, 300, 330, 50, 350, 350)).toStdString(), Progress{}), 2);
+    }
+    CompareWindow w;
+    w.compare(store, 1, "a", store, 2, "b");
+    w.waitForResult();
+    QVERIFY2(w.status()->text().contains("lined up at step 0"), qPrintable(w.status()->text()));
+    QCOMPARE(maxValue(w.plot()->graphB()), 350.0);
+    // Lined up at the peaks instead: B moves by 120 - 350 µs, so its peak is drawn at A's.
+    w.setAlignment(CompareAlign::Peak);
+    QVERIFY2(w.status()->text().contains("B shifted by"), qPrintable(w.status()->text()));
+    QVERIFY(!w.status()->text().contains("lined up at step"));
 }
 
 QTEST_MAIN(TestCompare)

@@ -49,6 +49,8 @@ private slots:
     void snapshotSegmentsMatchTorchCompare_data();
     void snapshotSegmentsMatchTorchCompare();
     void memoryCategoriesAtThePeaks();
+    void alignment_data();
+    void alignment();
     void badUsage_data();
     void badUsage();
 };
@@ -244,6 +246,54 @@ void TestDiffCli::memoryCategoriesAtThePeaks() {
     QCOMPARE(categories[0].toObject()["category"].toString(), QStringLiteral("activation"));
 }
 
+// --align: B's shift and where B's peak lands, worked out from the times written above.
+void TestDiffCli::alignment_data() {
+    QTest::addColumn<QString>("align");
+    QTest::addColumn<QString>("used");
+    QTest::addColumn<qint64>("shiftNs");
+    QTest::newRow("auto: the first step both mark") << "auto" << "step:0" << qint64(0);
+    QTest::newRow("start") << "start" << "start" << qint64(0);
+    QTest::newRow("step 1") << "step:1" << "step:1" << qint64((100 - 300) * 1000);
+    QTest::newRow("peak") << "peak" << "peak" << qint64((120 - 350) * 1000);
+    QTest::newRow("marker") << "marker:my_label" << "marker:my_label" << qint64((150 - 330) * 1000);
+}
+
+void TestDiffCli::alignment() {
+    QFETCH(QString, align);
+    QFETCH(QString, used);
+    QFETCH(qint64, shiftNs);
+    QTemporaryDir dir;
+    const QString a = writeFile(dir, "a.pt.trace.json", diffProfilerTrace(1'000'000, 100, 150, 20, 120, 300));
+    const QString b = writeFile(dir, "b.pt.trace.json", diffProfilerTrace(5'000'000, 300, 330, 50, 350, 350));
+    const QJsonObject o = diffJson({a, b, "--align", align});
+    const QJsonObject alignment = o["alignment"].toObject();
+    QCOMPARE(alignment["requested"].toString(), align);
+    QCOMPARE(alignment["used"].toString(), used);
+    QCOMPARE(alignment["shift_ns"].toInteger(), shiftNs);
+    const QJsonObject cuda = rowNamed(o["devices"].toArray(), "device", "cuda:0");
+    compareValue(cuda["peak_bytes"].toObject(), 300, 350);
+    compareValue(cuda["peak_time_ns"].toObject(), 120'000, 350'000);
+    QCOMPARE(cuda["peak_offset_ns"].toInteger(), 350'000 + shiftNs - 120'000);
+    // The text says the same.
+    const ProcessResult text = runMemviz({"diff", a, b, "--align", align});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("lined up at " + used.toUtf8() + ": B's times shifted by "), text.out.constData());
+
+    // A step or a marker one trace lacks is an error that names the trace and what it has.
+    const ProcessResult missing = runMemviz({"diff", a, b, "--align", "step:5"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("A has no step 5 (its steps: 0 to 1)"), missing.err.constData());
+    const ProcessResult noMarker = runMemviz({"diff", a, b, "--align", "marker:nowhere"});
+    QCOMPARE(noMarker.exitCode, 1);
+    QVERIFY2(noMarker.err.contains("A has no marker named \"nowhere\""), noMarker.err.constData());
+    // Two allocation logs mark no steps: auto falls back to the starts, step:N is refused.
+    const QString log = writeFile(dir, "log.csv", kDiffLogA);
+    QCOMPARE(diffJson({log, log})["alignment"].toObject()["used"].toString(), QStringLiteral("start"));
+    const ProcessResult noSteps = runMemviz({"diff", log, a, "--align", "step:0"});
+    QCOMPARE(noSteps.exitCode, 1);
+    QVERIFY2(noSteps.err.contains("A marks no training steps"), noSteps.err.constData());
+}
+
 void TestDiffCli::badUsage_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("status");
@@ -251,6 +301,8 @@ void TestDiffCli::badUsage_data() {
     QTest::newRow("one trace") << QStringList{"@DIR/a.csv"} << 2 << "usage";
     QTest::newRow("missing file") << QStringList{"@DIR/a.csv", "@DIR/nope.csv"} << 1 << "nope.csv";
     QTest::newRow("bad trace id") << QStringList{"@DIR/a.csv", "@DIR/nope.memviz#x"} << 2 << "trace id";
+    QTest::newRow("bad alignment") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "middle"} << 2 << "--align must be";
+    QTest::newRow("bad step") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "step:x"} << 2 << "step number";
     QTest::newRow("no such device") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--device", "cuda:7"} << 2 << "cuda:7";
 }
 

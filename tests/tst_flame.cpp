@@ -229,6 +229,9 @@ void TestFlame::windowHasFlameTab() {
     for (int i = 0; i < tabs->count(); ++i)
         if (tabs->tabText(i).remove('&') == "Flame") flame = i;
     QVERIFY(flame >= 0);
+    // The file opens at its first own tab; Flame comes after the format's tabs, not in front.
+    QCOMPARE(flame, tabs->count() - 1);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()).remove('&'), QStringLiteral("Operators"));
     auto* view = qobject_cast<FlameView*>(tabs->widget(flame));
     QVERIFY(view);
     view->waitForQuery();

@@ -18,6 +18,7 @@
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "core/Units.h"
+#include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
 #include "widgets/ImportTask.h"
@@ -62,6 +63,7 @@ private slots:
     void selectionRestrictsTheOperatorTable();
     void shiftDragSelectsAWindow();
     void wheelZoomsAndHomeResets();
+    void traceOfOneMomentGetsAReadableAxis();
     void importTaskReportsProgress();
     void importTaskCancels();
 };
@@ -227,6 +229,30 @@ void TestWidgets::wheelZoomsAndHomeResets() {
     QVERIFY(plot->graph(0)->dataCount() > 0);
     QTest::keyClick(&timeline, Qt::Key_Home);
     QVERIFY(std::abs(plot->xAxis->range().size() - before) < before * 1e-6);
+}
+
+// A trace of one moment (duration 0) gets a time axis of 1 ms from its start, not of one
+// nanosecond with labels like 0.00, 0.01 ns.
+void TestWidgets::traceOfOneMomentGetsAReadableAxis() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("one.memviz");
+    qint64 traceId = 0;
+    {
+        Database db(store.toStdString());
+        traceId = importFile(db, test::writeFile(dir, "one.csv", "time_ns,action,address,size\n0,alloc,0x10,100\n").toStdString(),
+                             Progress{});
+    }
+    TraceSession session;
+    session.open(store, traceId);
+    TimelinePlot timeline(&session);
+    timeline.resize(1000, 400);
+    timeline.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+    const QCPRange r = timeline.plot()->xAxis->range();
+    QCOMPARE(r.lower, -1e6 * 0.01);
+    QCOMPARE(r.upper, 1e6 * 1.02);
+    QTest::keyClick(&timeline, Qt::Key_Home);
+    QCOMPARE(timeline.plot()->xAxis->range().upper, 1e6 * 1.02);
 }
 
 void TestWidgets::importTaskReportsProgress() {

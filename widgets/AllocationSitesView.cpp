@@ -18,11 +18,12 @@
 #include "widgets/ColumnFit.h"
 #include "widgets/SiteStacksModel.h"
 #include "widgets/TraceSession.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
 namespace {
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 // A site called from thousands of places lists its heaviest backtraces only.
 constexpr std::int64_t kMaxStacksShown = 500;
 } // namespace

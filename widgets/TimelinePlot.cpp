@@ -48,6 +48,10 @@ constexpr int kClickRadiusPx = 3;
 // The time axis leaves this share of the trace's span free before its start and after its end.
 constexpr double kTimeMarginBefore = 0.01;
 constexpr double kTimeMarginAfter = 0.02;
+// A trace of one moment (one massif snapshot, one allocation: no time between its first and
+// last event) still gets an axis this wide (in its x unit) from its start, not one nanosecond.
+constexpr double kMomentSpanNs = 1e6;
+constexpr double kMomentSpanOther = 10; // instructions, bytes, snapshot numbers
 
 QColor seriesColor(std::size_t i) {
     static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
@@ -328,9 +332,10 @@ void TimelinePlot::createOverlayItems() {
 
 void TimelinePlot::resetZoom() {
     const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
-    const double span = std::max<double>(1.0, static_cast<double>(r.end - r.begin));
+    const double moment = xKind_ == XKind::Time ? kMomentSpanNs : kMomentSpanOther;
+    const double span = r.end > r.begin ? static_cast<double>(r.end - r.begin) : moment;
     plot_->xAxis->setRange(static_cast<double>(r.begin) - span * kTimeMarginBefore,
-                           static_cast<double>(r.end) + span * kTimeMarginAfter);
+                           static_cast<double>(r.begin) + span * (1 + kTimeMarginAfter));
     refreshNow();
 }
 

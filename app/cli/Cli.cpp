@@ -106,9 +106,11 @@ const Subcommand kSubcommands[] = {
      [](int, char**, const QStringList& args) { return formatsCommand(args); }, false},
     {"diff",
      R"(  memviz diff A B [--json] [--limit N] [--device NAME]
+             [--align auto|start|peak|step:N|marker:NAME]
                                       compare two traces (files, stores or STORE#ID): peak,
                                       time of peak and final bytes per device, operators and
-                                      heaptrack allocation sites, with B - A
+                                      heaptrack allocation sites, with B - A; B lined up
+                                      with A at a step, the starts, the peaks or a marker
 )",
      [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
     {"estimate",

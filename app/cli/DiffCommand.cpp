@@ -5,13 +5,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <stdexcept>
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
+#include "compare/Alignment.h"
 #include "compare/TraceComparison.h"
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/UnitTexts.h"
 #include "formats/FormatIds.h"
 #include "store/Database.h"
 
@@ -20,29 +22,32 @@ namespace memviz::cli {
 namespace {
 
 // One side of the comparison: FILE, DB (its latest trace) or DB#ID.
+struct Reference {
+    QString path;
+    qint64 traceId = 0; // 0: the store's latest trace
+};
+
+Reference parseReference(const QString& arg) {
+    const qsizetype hash = arg.lastIndexOf('#');
+    if (hash <= 0 || QFileInfo::exists(arg)) return {arg, 0};
+    bool ok = false;
+    const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
+    if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
+    return {arg.left(hash), id};
+}
+
 struct Side {
-    explicit Side(const QString& arg) : source(path(arg), traceId(arg)), db(source.storePath(), Database::Mode::ReadOnly) {}
-    static QString path(const QString& arg) {
-        const qsizetype hash = arg.lastIndexOf('#');
-        return hash > 0 && !QFileInfo::exists(arg) ? arg.left(hash) : arg;
-    }
-    static qint64 traceId(const QString& arg) {
-        const qsizetype hash = arg.lastIndexOf('#');
-        if (hash <= 0 || QFileInfo::exists(arg)) return 0;
-        bool ok = false;
-        const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
-        if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
-        return id;
-    }
+    explicit Side(const Reference& r) : source(r.path, r.traceId), db(source.storePath(), Database::Mode::ReadOnly) {}
+    explicit Side(const QString& arg) : Side(parseReference(arg)) {}
     OpenedSource source;
     Database db;
 };
 
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
-QString signedBytes(std::int64_t b) { return (b > 0 ? "+" : "") + bytes(b); }
-QString signedCount(std::int64_t n) { return (n > 0 ? "+" : "") + QLocale::c().toString(static_cast<qlonglong>(n)); }
-QString count(std::int64_t n) { return QLocale::c().toString(static_cast<qlonglong>(n)); }
-QString seconds(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns))); }
+using words::bytes;
+using words::signedBytes;
+QString count(std::int64_t n) { return words::count(n, QLocale::c()); }
+QString signedCount(std::int64_t n) { return words::signedCount(n, QLocale::c()); }
+QString seconds(std::int64_t ns) { return words::duration(ns); }
 
 QJsonObject valueJson(const DiffValue& v) {
     return {{"a", static_cast<qint64>(v.a)}, {"b", static_cast<qint64>(v.b)}, {"delta", static_cast<qint64>(v.delta())}};
@@ -66,9 +71,18 @@ int diffCommand(const QStringList& args) {
     p.addOption({"json", "Print JSON."});
     p.addOption({"limit", "Print at most N rows per table (default 20; 0: none).", "N"});
     p.addOption({"device", "Only this device (cpu, cuda:0, ...).", "NAME"});
-    const QString usage = "memviz diff A B [--json] [--limit N] [--device NAME]";
+    p.addOption({"align", "Line B up with A: auto (the first step both mark, else the starts), start, peak, step:N or "
+                          "marker:NAME.",
+                 "MODE", "auto"});
+    const QString usage = "memviz diff A B [--json] [--limit N] [--device NAME] [--align auto|start|peak|step:N|marker:NAME]";
     parseOrThrow(p, args, 2, usage);
     const qsizetype limit = limitOption(p, 20);
+    AlignSpec alignSpec;
+    try {
+        alignSpec = parseAlignSpec(p.value("align").toStdString());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
     Side a(p.positionalArguments()[0]);
     Side b(p.positionalArguments()[1]);
     TraceComparison c;
@@ -77,6 +91,15 @@ int diffCommand(const QStringList& args) {
     } catch (const std::invalid_argument& e) { // an unknown device
         throw UsageError{QString::fromUtf8(e.what())};
     }
+    if (alignSpec.kind == CompareAlign::Marker) {
+        c.a.marker = findMarker(a.db, a.source.traceId(), c.a.summary.trace.format, alignSpec.marker);
+        c.b.marker = findMarker(b.db, b.source.traceId(), c.b.summary.trace.format, alignSpec.marker);
+    }
+    const Alignment aligned = alignTraces(c, alignSpec);
+    if (!aligned.problem.empty()) throw std::runtime_error("cannot line up at " + alignSpecText(alignSpec) + ": " + aligned.problem);
+    const AlignSpec usedSpec{aligned.used, aligned.step, alignSpec.marker};
+    // B's peak after the shift, relative to A's peak (both devices present).
+    auto peakOffset = [&](const DeviceDiff& d) { return d.peakTimeNs.b + aligned.shift - d.peakTimeNs.a; };
     const std::vector<DeviceDiff>& devices = c.devices;
     const std::vector<OpDiff> opDiffs = limited(c.ops, limit);
     auto both = [&](const char* format) { return c.a.summary.trace.format == format && c.b.summary.trace.format == format; };
@@ -94,6 +117,9 @@ int diffCommand(const QStringList& args) {
         };
         o.insert("a", traceJson(a, c.a.summary, p.positionalArguments()[0]));
         o.insert("b", traceJson(b, c.b.summary, p.positionalArguments()[1]));
+        o.insert("alignment", QJsonObject{{"requested", QString::fromStdString(alignSpecText(alignSpec))},
+                                          {"used", QString::fromStdString(alignSpecText(usedSpec))},
+                                          {"shift_ns", static_cast<qint64>(aligned.shift)}});
         QJsonArray ds;
         for (const DeviceDiff& d : devices)
             ds.append(QJsonObject{{"device", QString::fromStdString(d.name)},
@@ -101,6 +127,7 @@ int diffCommand(const QStringList& args) {
                                   {"in_b", d.inB},
                                   {"peak_bytes", valueJson(d.peakBytes)},
                                   {"peak_time_ns", valueJson(d.peakTimeNs)},
+                                  {"peak_offset_ns", d.inA && d.inB ? QJsonValue(static_cast<qint64>(peakOffset(d))) : QJsonValue()},
                                   {"final_bytes", valueJson(d.finalBytes)},
                                   {"allocations", valueJson(d.allocs)}});
         o.insert("devices", ds);
@@ -150,16 +177,23 @@ int diffCommand(const QStringList& args) {
         return 0;
     }
 
-    QString text = QStringLiteral("A: %1 (%2)\nB: %3 (%4)\ndelta = B - A\n\n")
+    QString text = QStringLiteral("A: %1 (%2)\nB: %3 (%4)\ndelta = B - A; lined up at %5: B's times shifted by %6\n\n")
                        .arg(p.positionalArguments()[0], QString::fromStdString(c.a.summary.trace.format),
-                            p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format));
+                            p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format),
+                            QString::fromStdString(alignSpecText(usedSpec)),
+                            aligned.shift < 0 ? "-" + seconds(-aligned.shift) : "+" + seconds(aligned.shift));
     std::vector<QStringList> rows;
     for (const DeviceDiff& d : devices)
         rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b),
                         signedBytes(d.peakBytes.delta()), d.inA ? seconds(d.peakTimeNs.a) : "-",
-                        d.inB ? seconds(d.peakTimeNs.b) : "-", bytes(d.finalBytes.a), bytes(d.finalBytes.b),
-                        signedBytes(d.finalBytes.delta())});
-    text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "final A", "final B", "delta"}, rows);
+                        d.inB ? seconds(d.peakTimeNs.b) : "-",
+                        !(d.inA && d.inB)     ? "-"
+                        : peakOffset(d) < 0 ? "-" + seconds(-peakOffset(d))
+                                              : "+" + seconds(peakOffset(d)),
+                        bytes(d.finalBytes.a), bytes(d.finalBytes.b), signedBytes(d.finalBytes.delta())});
+    text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "B's peak, lined up", "final A",
+                         "final B", "delta"},
+                        rows);
     if (!c.categories.empty()) {
         rows.clear();
         for (const CategoryDiff& d : limited(c.categories, limit))

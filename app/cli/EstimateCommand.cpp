@@ -14,6 +14,7 @@
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
+#include "words/UnitTexts.h"
 
 namespace memviz::cli {
 
@@ -29,7 +30,7 @@ const char* const kUsage =
     "       [--json] | --print-spec | --list-models";
 
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 
 template <typename F>
 auto orUsage(F&& f) {

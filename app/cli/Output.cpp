@@ -3,13 +3,13 @@
 
 #include <QJsonArray>
 
-#include "core/Units.h"
+#include "words/UnitTexts.h"
 
 namespace memviz::cli {
 
 namespace {
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
-QString duration(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns))); }
+using words::bytes;
+QString duration(std::int64_t ns) { return words::duration(ns); }
 // Exact 64-bit integers in JSON (std::int64_t is not qint64 on LP64).
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
 // A position on the trace's time axis, in its own unit (massif counts instructions or bytes).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "compare/TraceComparison.h"
 
+#include "compare/Alignment.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
@@ -115,18 +117,10 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
             const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
             for (const SegmentDiff& s : diffSegments(sa, sb)) c.segments.emplace_back(d.name, s);
         }
+    c.a.steps = readTraceSteps(a, traceA, formatA);
+    c.b.steps = readTraceSteps(b, traceB, formatB);
     c.categories = diffCategories(categoriesAtPeak(a, traceA, c.a.summary, device), categoriesAtPeak(b, traceB, c.b.summary, device));
     return c;
-}
-
-std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align) {
-    if (c.a.curve.empty() || c.b.curve.empty()) return 0;
-    if (align == CompareAlign::Start) return c.a.curve.front().t - c.b.curve.front().t;
-    auto peakTime = [](const std::vector<SeriesPoint>& curve) {
-        return std::max_element(curve.begin(), curve.end(), [](const SeriesPoint& x, const SeriesPoint& y) { return x.v < y.v; })
-            ->t;
-    };
-    return peakTime(c.a.curve) - peakTime(c.b.curve);
 }
 
 std::vector<SeriesPoint> differenceCurve(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b,

@@ -17,9 +17,17 @@ namespace memviz {
 class Database;
 class Progress;
 
+// A training step a trace marks: a profiler trace's ProfilerStep#N, a probe recording's step.
+struct TraceStep {
+    std::int64_t number = 0;
+    std::int64_t t = 0; // its start
+};
+
 struct ComparedTrace {
     TraceSummary summary;
     std::vector<SeriesPoint> curve; // the compared device's live bytes (empty: no such device)
+    std::vector<TraceStep> steps;   // in time order (Alignment.h: readTraceSteps)
+    std::optional<std::int64_t> marker; // the first moment of the marker named for --align marker:NAME
 };
 
 // A stacked series (a memory-timeline category: activation, gradient, ...) at each trace's
@@ -45,11 +53,6 @@ struct TraceComparison {
 // `columns` <= 0), the way the timeline reads its series.
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
                               int columns, const Progress& progress);
-
-// How B is shifted to line up with A: their first points (Start) or their peaks (Peak).
-enum class CompareAlign { Start, Peak };
-// B's shift in trace time units (add to B's times); 0 when a curve is empty.
-std::int64_t alignmentShift(const TraceComparison& c, CompareAlign align);
 
 // B - A as a step function over every time where either changes; B is shifted by `shiftB`
 // (B's point at t is drawn at t + shiftB, to line up the two). Before a curve's first point

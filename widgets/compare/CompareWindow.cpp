@@ -21,6 +21,7 @@
 #include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"
 #include "widgets/compare/ComparePlot.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
@@ -29,9 +30,6 @@ namespace {
 constexpr int kCurveColumns = 2000; // about the plot's width in pixels, twice
 constexpr int kSortRole = Qt::UserRole + 1;
 
-QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
-QString signedBytes(std::int64_t b) { return (b > 0 ? "+" : "") + bytesText(b); }
-QString signedCount(std::int64_t n) { return (n > 0 ? "+" : "") + QLocale().toString(static_cast<qlonglong>(n)); }
 
 // A cell showing `text`, sorted by `value`; deltas are coloured (red: B uses more).
 QStandardItem* cell(const QString& text, double value, bool delta = false) {
@@ -65,6 +63,7 @@ CompareWindow::CompareWindow(QWidget* parent)
       devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
+    align_->addItem(tr("Line up the first common step (else the starts)"), static_cast<int>(CompareAlign::Auto));
     align_->addItem(tr("Line up the starts"), static_cast<int>(CompareAlign::Start));
     align_->addItem(tr("Line up the peaks"), static_cast<int>(CompareAlign::Peak));
     align_->setToolTip(tr("How trace B is shifted in time against trace A"));
@@ -170,24 +169,26 @@ void CompareWindow::showComparison() {
     if (!comparison_) return;
     const TraceComparison& c = *comparison_;
     const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
-    const std::int64_t shift = alignmentShift(c, align);
+    const Alignment aligned = alignTraces(c, AlignSpec{align, 0, {}});
+    const std::int64_t shift = aligned.shift;
     plot_->show(c, shift, nameA_, nameB_);
-    status_->setText(
-        tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5")
-            .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
-                 QString::fromStdString(c.b.summary.trace.format),
-                 shift ? tr("; B shifted by %1").arg(QString::fromStdString(formatDuration(static_cast<double>(shift))))
-                       : QString()));
+    QString how;
+    if (aligned.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned.step);
+    else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
+    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6")
+                         .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
+                              QString::fromStdString(c.b.summary.trace.format), how,
+                              shift ? tr("; B shifted by %1").arg(words::duration(shift)) : QString()));
 
     devices_->clear();
     devices_->setHorizontalHeaderLabels(
         {tr("Device"), tr("Peak A"), tr("Peak B"), tr("Δ peak"), tr("Final A"), tr("Final B"), tr("Δ final")});
     for (const DeviceDiff& d : c.devices)
-        devices_->appendRow({nameCell(QString::fromStdString(d.name)), cell(bytesText(d.peakBytes.a), d.peakBytes.a),
-                             cell(bytesText(d.peakBytes.b), d.peakBytes.b),
-                             cell(signedBytes(d.peakBytes.delta()), d.peakBytes.delta(), true),
-                             cell(bytesText(d.finalBytes.a), d.finalBytes.a), cell(bytesText(d.finalBytes.b), d.finalBytes.b),
-                             cell(signedBytes(d.finalBytes.delta()), d.finalBytes.delta(), true)});
+        devices_->appendRow({nameCell(QString::fromStdString(d.name)), cell(words::bytes(d.peakBytes.a), d.peakBytes.a),
+                             cell(words::bytes(d.peakBytes.b), d.peakBytes.b),
+                             cell(words::signedBytes(d.peakBytes.delta()), d.peakBytes.delta(), true),
+                             cell(words::bytes(d.finalBytes.a), d.finalBytes.a), cell(words::bytes(d.finalBytes.b), d.finalBytes.b),
+                             cell(words::signedBytes(d.finalBytes.delta()), d.finalBytes.delta(), true)});
     devicesView_->resizeColumnsToContents();
     const int shownDevices = std::clamp(devices_->rowCount(), 1, 4); // the table fits its rows
     devicesView_->setFixedHeight(devicesView_->horizontalHeader()->sizeHint().height() +
@@ -200,28 +201,28 @@ void CompareWindow::showComparison() {
                                           tr("Δ peak"), tr("Δ leaked")});
         for (const SiteDiff& s : c.sites)
             rows_->appendRow({nameCell(siteName(s)),
-                              cell(QLocale().toString(static_cast<qlonglong>(s.allocations.a)), s.allocations.a),
-                              cell(QLocale().toString(static_cast<qlonglong>(s.allocations.b)), s.allocations.b),
-                              cell(signedCount(s.allocations.delta()), s.allocations.delta(), true),
-                              cell(signedCount(s.temporary.delta()), s.temporary.delta(), true),
-                              cell(signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
-                              cell(signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
+                              cell(words::count(s.allocations.a), s.allocations.a),
+                              cell(words::count(s.allocations.b), s.allocations.b),
+                              cell(words::signedCount(s.allocations.delta()), s.allocations.delta(), true),
+                              cell(words::signedCount(s.temporary.delta()), s.temporary.delta(), true),
+                              cell(words::signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
+                              cell(words::signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
     } else if (!c.categories.empty()) { // memory-timeline exports: the categories say more than operators
         rows_->setHorizontalHeaderLabels({tr("Memory category"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak")});
         for (const CategoryDiff& d : c.categories)
             rows_->appendRow({nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(d.device)),
-                              cell(bytesText(d.atPeak.a), d.atPeak.a), cell(bytesText(d.atPeak.b), d.atPeak.b),
-                              cell(signedBytes(d.atPeak.delta()), d.atPeak.delta(), true)});
+                              cell(words::bytes(d.atPeak.a), d.atPeak.a), cell(words::bytes(d.atPeak.b), d.atPeak.b),
+                              cell(words::signedBytes(d.atPeak.delta()), d.atPeak.delta(), true)});
     } else {
         rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Allocated A"), tr("Allocated B"), tr("Δ allocated"), tr("Allocs A"),
                                           tr("Allocs B"), tr("Δ allocs")});
         for (const OpDiff& o : c.ops)
-            rows_->appendRow({nameCell(QString::fromStdString(o.name)), cell(bytesText(o.bytesAllocated.a), o.bytesAllocated.a),
-                              cell(bytesText(o.bytesAllocated.b), o.bytesAllocated.b),
-                              cell(signedBytes(o.bytesAllocated.delta()), o.bytesAllocated.delta(), true),
-                              cell(QLocale().toString(static_cast<qlonglong>(o.allocs.a)), o.allocs.a),
-                              cell(QLocale().toString(static_cast<qlonglong>(o.allocs.b)), o.allocs.b),
-                              cell(signedCount(o.allocs.delta()), o.allocs.delta(), true)});
+            rows_->appendRow({nameCell(QString::fromStdString(o.name)), cell(words::bytes(o.bytesAllocated.a), o.bytesAllocated.a),
+                              cell(words::bytes(o.bytesAllocated.b), o.bytesAllocated.b),
+                              cell(words::signedBytes(o.bytesAllocated.delta()), o.bytesAllocated.delta(), true),
+                              cell(words::count(o.allocs.a), o.allocs.a),
+                              cell(words::count(o.allocs.b), o.allocs.b),
+                              cell(words::signedCount(o.allocs.delta()), o.allocs.delta(), true)});
     }
     // Most changed first, as the model sorted them, until a header is clicked.
     rowsView_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);

@@ -11,6 +11,7 @@
 #include <QWidget>
 #include <optional>
 
+#include "compare/Alignment.h"
 #include "compare/TraceComparison.h"
 
 class QComboBox;

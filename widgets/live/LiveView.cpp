@@ -25,13 +25,11 @@
 #include "widgets/live/LiveSession.h"
 #include "widgets/live/LiveTracePanel.h"
 #include "widgets/live/ProcessSeriesLabels.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
 namespace {
-
-QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
-QString durationText(std::int64_t ns) { return QString::fromStdString(formatDuration(static_cast<double>(ns), 1)); }
 
 QString exitText(const ExitStatus& e) {
     if (e.code) return LiveView::tr("exited with status %1").arg(*e.code);
@@ -193,13 +191,13 @@ void LiveView::onStatus() {
     }
     QStringList parts{state};
     if (s.state == RecorderStatus::State::Recording || s.state == RecorderStatus::State::Finished) {
-        parts << durationText(s.lastT)
+        parts << words::duration(s.lastT, 1)
               << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
             if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
                 proc || name.ends_with(std::string(" ") + series_name::kAllocated))
                 parts << QStringLiteral("%1 %2").arg(proc ? processSeriesLabel(name) : QString::fromStdString(name),
-                                                     bytesText(value));
+                                                     words::bytes(value));
     }
     status_->setText(parts.join(QStringLiteral("  ·  ")));
     const bool done = s.done();

@@ -16,11 +16,12 @@
 #include "widgets/snapshot/AllocationBands.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
 namespace {
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 } // namespace
 
 ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)

@@ -10,6 +10,7 @@
 #include "trace/CudaAllocatorRules.h"
 #include "widgets/Export.h"
 #include "widgets/snapshot/SnapshotSession.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
@@ -22,7 +23,7 @@ std::int64_t blockFor(std::int64_t requested) { return cuda_allocator::roundSize
 
 namespace {
 
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 QString hexAddress(std::int64_t a) { return QStringLiteral("0x%1").arg(static_cast<quint64>(a), 0, 16); }
 
 } // namespace

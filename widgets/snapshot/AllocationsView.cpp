@@ -20,11 +20,12 @@
 #include "widgets/snapshot/AliveAllocationsModel.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
 namespace {
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 } // namespace
 
 AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)

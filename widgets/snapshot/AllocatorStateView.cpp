@@ -20,12 +20,13 @@
 #include "widgets/snapshot/SegmentsModel.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
 namespace {
 
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 
 QString swatch(const QColor& c, const QString& label) {
     return QStringLiteral("<span style='background:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2").arg(c.name(), label);

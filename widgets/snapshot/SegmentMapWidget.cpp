@@ -9,6 +9,7 @@
 
 #include "core/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
@@ -20,7 +21,7 @@ constexpr int kRowGap = 4;
 constexpr int kDetailHeight = 30;
 constexpr int kDetailGap = 22; // room for the detail strip's caption
 
-QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
+using words::bytes;
 QString hex(std::int64_t a) { return QStringLiteral("0x%1").arg(static_cast<quint64>(a), 0, 16); }
 
 } // namespace

@@ -31,6 +31,7 @@
 #include "widgets/whatif/MemoryLimitPicker.h"
 #include "widgets/whatif/StepTimelineChart.h"
 #include "widgets/whatif/TraceBaseline.h"
+#include "words/UnitTexts.h"
 
 namespace memviz {
 
@@ -38,7 +39,6 @@ using namespace costmodel;
 
 namespace {
 constexpr int kSliderSteps = 10; // slider positions per doubling of the batch
-QString bytesText(std::int64_t b) { return QString::fromStdString(formatBytes(static_cast<double>(b))); }
 std::int64_t batchForSlider(int v) { return std::llround(std::pow(2.0, v / double(kSliderSteps))); }
 int sliderForBatch(std::int64_t b) {
     return static_cast<int>(std::lround(std::log2(static_cast<double>(std::max<std::int64_t>(1, b))) * kSliderSteps));
@@ -192,7 +192,7 @@ QWidget* WhatIfPanel::buildControls() {
     device_->addItem(tr("CPU (64-byte aligned, no cache)"), QString::fromLatin1(deviceName(DeviceKind::Cpu)));
     device_->addItem(tr("CUDA (caching allocator)"), QString::fromLatin1(deviceName(DeviceKind::Cuda)));
     form->addRow(tr("Device"), device_);
-    cudaContext_ = new QCheckBox(tr("Add a CUDA context (%1)").arg(bytesText(kDefaultCudaContextBytes)), box);
+    cudaContext_ = new QCheckBox(tr("Add a CUDA context (%1)").arg(words::bytes(kDefaultCudaContextBytes)), box);
     cudaContext_->setObjectName("contextCheck");
     form->addRow(QString(), cudaContext_);
     limit_ = new MemoryLimitPicker(box);
@@ -385,7 +385,7 @@ QString WhatIfPanel::modelName() const { return modelCombo_->currentText(); }
 
 QString WhatIfPanel::peakText() const {
     if (!error_.isEmpty() || !model_) return QString();
-    return tr("Peak %1 (%2 phase)").arg(bytesText(estimate_.peakBytes), phaseLabel(estimate_.peakPhase));
+    return tr("Peak %1 (%2 phase)").arg(words::bytes(estimate_.peakBytes), phaseLabel(estimate_.peakPhase));
 }
 
 QString WhatIfPanel::verdictText() const {
@@ -393,14 +393,14 @@ QString WhatIfPanel::verdictText() const {
     const auto limit = limit_->limit();
     if (!limit) return tr("no memory limit chosen");
     if (estimate_.peakBytes <= *limit)
-        return tr("fits in %1 (%2 to spare)").arg(bytesText(*limit), bytesText(*limit - estimate_.peakBytes));
-    return tr("does not fit in %1: over by %2").arg(bytesText(*limit), bytesText(estimate_.peakBytes - *limit));
+        return tr("fits in %1 (%2 to spare)").arg(words::bytes(*limit), words::bytes(*limit - estimate_.peakBytes));
+    return tr("does not fit in %1: over by %2").arg(words::bytes(*limit), words::bytes(estimate_.peakBytes - *limit));
 }
 
 QString WhatIfPanel::fitText() const {
     if (!error_.isEmpty() || !limit_->limit()) return QString();
-    if (largestBatch_ == 0) return tr("Not even batch 1 fits in %1.").arg(bytesText(*limit_->limit()));
-    return tr("Largest batch that fits in %1: %2").arg(bytesText(*limit_->limit())).arg(largestBatch_);
+    if (largestBatch_ == 0) return tr("Not even batch 1 fits in %1.").arg(words::bytes(*limit_->limit()));
+    return tr("Largest batch that fits in %1: %2").arg(words::bytes(*limit_->limit())).arg(largestBatch_);
 }
 
 void WhatIfPanel::showResults() {
@@ -437,11 +437,11 @@ void WhatIfPanel::showResults() {
         calibrationLabel_->setText(
             tr("Measured: %1 peaked at %2 on %3%4. Modelled at the recorded settings: %5 (%6% of the recording). "
                "Projected under the current knobs: %7 = recorded × the model's ratio %8 (per category where the trace has them).")
-                .arg(QString::fromStdString(b.source), bytesText(b.peakBytes), QString::fromStdString(b.device),
+                .arg(QString::fromStdString(b.source), words::bytes(b.peakBytes), QString::fromStdString(b.device),
                      b.categories.empty() ? tr(" (no categories in this format)") : QString(),
-                     bytesText(calibration_->atRecording.peakBytes))
+                     words::bytes(calibration_->atRecording.peakBytes))
                 .arg(projection_->modelledVsRecorded * 100, 0, 'f', 0)
-                .arg(bytesText(projection_->projectedPeakBytes))
+                .arg(words::bytes(projection_->projectedPeakBytes))
                 .arg(projection_->peakRatio, 0, 'f', 2));
     } else {
         timeline_->setRecorded({}, {});
@@ -450,8 +450,8 @@ void WhatIfPanel::showResults() {
     timeline_->setEstimate(estimate_, limit);
     QStringList lines;
     for (const KnobSaving& s : savings_)
-        lines << (s.savedBytes >= 0 ? tr("%1: saves %2").arg(knobLabel(s.knob, s.description), bytesText(s.savedBytes))
-                                    : tr("%1: costs %2 more").arg(knobLabel(s.knob, s.description), bytesText(-s.savedBytes)));
+        lines << (s.savedBytes >= 0 ? tr("%1: saves %2").arg(knobLabel(s.knob, s.description), words::bytes(s.savedBytes))
+                                    : tr("%1: costs %2 more").arg(knobLabel(s.knob, s.description), words::bytes(-s.savedBytes)));
     savingsLabel_->setText(lines.isEmpty() ? QString()
                                            : tr("What one change would do — %1").arg(lines.join(QStringLiteral(" · "))));
 }

@@ -175,4 +175,23 @@ std::vector<CallSpan> queryCallSpans(Database& db, std::int64_t traceId, const s
     return spans;
 }
 
+std::vector<NamedCallSpan> queryNamedCallSpans(Database& db, std::int64_t traceId, const std::string& name, bool prefix,
+                                               std::size_t limit) {
+    namespace cr = call_records;
+    Statement s(db, prefix ? "SELECT id, name FROM names WHERE trace_id = ? AND kind = ? AND substr(name, 1, length(?3)) = ?3"
+                           : "SELECT id, name FROM names WHERE trace_id = ? AND kind = ? AND name = ?3");
+    s.bind(1, traceId).bind(2, static_cast<int>(NameKind::Op)).bind(3, name);
+    std::map<std::int64_t, std::string> wanted;
+    while (s.step()) wanted.emplace(s.int64(0), s.text(1));
+    std::vector<NamedCallSpan> spans;
+    if (wanted.empty()) return spans;
+    readRecordChunks(db, traceId, cr::kKind, std::nullopt, [&](std::span<const std::int64_t> r) {
+        const auto it = wanted.find(r[cr::Name]);
+        if (it != wanted.end()) spans.push_back({it->second, r[cr::Start], r[cr::Start] + r[cr::Duration]});
+    });
+    std::stable_sort(spans.begin(), spans.end(), [](const NamedCallSpan& x, const NamedCallSpan& y) { return x.begin < y.begin; });
+    if (spans.size() > limit) spans.resize(limit);
+    return spans;
+}
+
 } // namespace memviz

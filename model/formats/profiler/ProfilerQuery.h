@@ -60,4 +60,13 @@ struct CallSpan {
 std::vector<CallSpan> queryCallSpans(Database& db, std::int64_t traceId, const std::string& name, TimeRange range,
                                      std::size_t limit);
 
+struct NamedCallSpan {
+    std::string name;
+    std::int64_t begin = 0, end = 0;
+};
+// The calls named `name` (or, with `prefix`, whose name starts with it: "ProfilerStep#"), in
+// the order of their start, at most `limit`; one pass over the call records.
+std::vector<NamedCallSpan> queryNamedCallSpans(Database& db, std::int64_t traceId, const std::string& name, bool prefix,
+                                               std::size_t limit);
+
 } // namespace memviz
