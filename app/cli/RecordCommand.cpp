@@ -4,6 +4,7 @@
 //   memviz record --pid PID --out FILE [...]
 //   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
 //   memviz record --pid PID --probe --out FILE [--duration S] [--wait S] [--mode op|module]
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <atomic>
 #include <csignal>
@@ -14,10 +15,8 @@
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
 #include "core/Units.h"
-#include "formats/live/LiveQueries.h"
-#include <QCoreApplication>
-
 #include "formats/live/AttachedProbeRecorder.h"
+#include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
