@@ -7,6 +7,7 @@
 #include <QMenu>
 #include <QMessageBox>
 
+#include "formats/live/AttachedProbeRecorder.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
 #include "widgets/live/LaunchDialog.h"
@@ -37,6 +38,10 @@ LiveActions::LiveActions(QWidget* window, QMenu* menu) : QObject(window), window
         ProcessPickerDialog dialog(window_);
         if (dialog.exec() != QDialog::Accepted || !dialog.selectedPid()) return;
         dialog.options()->remember();
+        if (dialog.probeChosen()) {
+            attachProbe(dialog.selectedPid(), dialog.options()->storePath());
+            return;
+        }
         attachTo(dialog.selectedPid(), dialog.options()->storePath(), dialog.options()->intervalMs(),
                  dialog.options()->children());
     });
@@ -99,6 +104,20 @@ LiveWindow* LiveActions::waitForProbe(const QString& address, const QString& sto
     const QString where = QString::fromStdString(recorder->address().text());
     auto* session = new LiveSession(std::move(recorder), LiveSession::Kind::Probe);
     return show(new LiveWindow(session, tr("Waiting for the probe on %1 – memviz").arg(where), window_));
+}
+
+LiveWindow* LiveActions::attachProbe(int pid, const QString& store) {
+    if (!prepareStore(window_, store)) return nullptr;
+    std::unique_ptr<AttachedProbeRecorder> recorder;
+    try {
+        recorder = std::make_unique<AttachedProbeRecorder>(store.toStdString(), pid, ProbeDialog::probeDirectory().toStdString());
+    } catch (const std::exception& e) {
+        QMessageBox::warning(window_, tr("Cannot listen"), QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+    recorder->setAcceptTimeoutNs(30'000'000'000); // the target's main thread runs no Python: give up
+    auto* session = new LiveSession(std::move(recorder), LiveSession::Kind::Probe);
+    return show(new LiveWindow(session, tr("PyTorch probe in pid %1 – memviz").arg(pid), window_));
 }
 
 } // namespace memviz

@@ -28,6 +28,8 @@ public:
     LiveWindow* attachTo(int pid, const QString& store, int intervalMs, bool children);
     LiveWindow* launch(const QStringList& command, const QString& directory, const QString& store, int intervalMs, bool children);
     LiveWindow* waitForProbe(const QString& address, const QString& store);
+    // The PyTorch probe injected into running Python `pid` (AttachedProbeRecorder).
+    LiveWindow* attachProbe(int pid, const QString& store);
 
 signals:
     void openRecording(const QString& storePath, qint64 traceId);

@@ -25,6 +25,8 @@ packages=(
   man-db zstd
   # the sanitizer build of the tests and the fuzz targets (docs/reliability.md)
   clang libclang-rt-14-dev
+  # memviz record --pid PID --probe attaches the PyTorch probe through gdb (tst_live_attach)
+  gdb
 )
 
 missing=()

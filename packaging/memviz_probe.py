@@ -5,7 +5,8 @@ Run a script under it:
 
     python3 -m memviz_probe [--connect ADDRESS] [--mode op|module] script.py [args...]
 
-or start it from code:
+or attach it to a Python that is already running (memviz does this through gdb:
+`memviz record --pid PID --probe`; it calls attach() on the main thread), or start it from code:
 
     import memviz_probe
     memviz_probe.start()            # address and mode as below
@@ -108,6 +109,10 @@ class _MallocInfo:
         self.read = read
 
 
+class _ClosedByMemviz(Exception):
+    """memviz ended the recording (Stop, --duration): not an error, the probe detaches."""
+
+
 class _Sender:
     """A non-blocking connection with an outgoing buffer: a slow reader never blocks the
     script; past the buffer limit whole batches are dropped (and counted)."""
@@ -135,6 +140,9 @@ class _Sender:
         if self.broken:
             return
         self.last_flush = time.perf_counter_ns()
+        self._check_closed()
+        if self.broken:
+            return
         if self.pending:
             if len(self.out) > _SEND_BUFFER_LIMIT:
                 self.dropped += len(self.pending)
@@ -154,6 +162,16 @@ class _Sender:
                 self.broken = e
                 return
             del self.out[:n]
+
+    def _check_closed(self):
+        """memviz never sends anything: a readable end of stream means it stopped recording."""
+        try:
+            if self.sock.recv(1, socket.MSG_PEEK) == b"":
+                self.broken = _ClosedByMemviz("memviz closed the connection")
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError as e:
+            self.broken = e
 
     def finish(self, timeout):
         """Sends what is left, waiting at most `timeout` seconds; then closes."""
@@ -190,6 +208,7 @@ class _Probe:
         self.dispatch_mode = None
         self.unpatch = []
         self.warned = False
+        self.detach_pending = False  # memviz went away: remove the hooks where that is safe
 
     def now(self):
         return time.perf_counter_ns() - self.t0
@@ -220,6 +239,8 @@ class _Probe:
     # Sending ------------------------------------------------------------------------------
     def send(self, line):
         s = self.sender
+        if s is None:
+            return
         s.add(line)
         if s.broken or time.perf_counter_ns() - s.last_flush > _FLUSH_NS:
             s.flush()
@@ -231,7 +252,39 @@ class _Probe:
         self.enabled = False
         if not self.warned:
             self.warned = True
-            _warn("lost the connection to memviz (%s); the script runs on without the probe" % error)
+            # memviz ending the recording (Stop, --duration) closes it too: not the script's problem.
+            _warn("lost the connection to memviz (%s); the probe removes its hooks and the script runs on "
+                  "without it" % error)
+        self.detach_pending = True
+        self.try_detach()
+
+    def try_detach(self):
+        """Removes every hook once memviz is gone. The dispatch mode can only be popped
+        where it is the innermost mode of this thread: not inside its own
+        __torch_dispatch__ (PyTorch pops it around that call), so it is retried from the
+        hooks that run between operators (module calls, backward, optimizer steps)."""
+        global _probe
+        if not self.detach_pending:
+            return False
+        if self.dispatch_mode is not None:
+            from torch.utils._python_dispatch import _get_current_dispatch_mode
+            if _get_current_dispatch_mode() is not self.dispatch_mode:
+                return False
+            self.dispatch_mode.__exit__(None, None, None)
+            self.dispatch_mode = None
+        for undo in reversed(self.unpatch):
+            undo()
+        self.unpatch.clear()
+        self.detach_pending = False
+        if self.sender is not None:
+            try:
+                self.sender.sock.close()
+            except OSError:
+                pass
+            self.sender = None
+        if _probe is self:
+            _probe = None  # a later start() or attach() begins afresh
+        return True
 
     def record(self, t, t1, kind, name, before, after):
         self.send('{"type":"op","t":%d,"dur":%d,"kind":"%s","name":%s,"phase":"%s","step":%d,"mem":{%s}}\n'
@@ -246,7 +299,7 @@ class _Probe:
 
     def next_step(self):
         self.step_number += 1
-        if self.enabled:
+        if self.enabled and self.sender is not None:
             self.send('{"type":"step","t":%d,"step":%d}\n' % (self.now(), self.step_number))
             self.sender.flush()
 
@@ -296,6 +349,14 @@ class _Probe:
         self.dispatch_mode = MemvizDispatchMode()
         self.dispatch_mode.__enter__()
 
+        # Between operators: where a pending detach can pop the mode (see try_detach).
+        def after_module(module, inputs, output):
+            if probe.detach_pending:
+                probe.try_detach()
+
+        handle = self.torch.nn.modules.module.register_module_forward_hook(after_module)
+        self.unpatch.append(handle.remove)
+
     def _install_module_mode(self):
         hooks = self.torch.nn.modules.module
         probe = self
@@ -325,6 +386,8 @@ class _Probe:
             if measured and self.enabled:
                 self.record(t, self.now(), kind, json.dumps(name), before, self.memory())
             self.set_phase(previous)
+            if self.detach_pending:
+                self.try_detach()
 
     def _patch(self, owner, attribute, wrapper_factory):
         original = getattr(owner, attribute)
@@ -365,6 +428,8 @@ class _Probe:
             def on_post(optimizer, args, kwargs):
                 probe.set_phase(state.pop(id(optimizer), "forward"))
                 step_done()
+                if probe.detach_pending:
+                    probe.try_detach()
 
             for handle in (pre(on_pre), post(on_post)):
                 self.unpatch.append(handle.remove)
@@ -383,6 +448,8 @@ class _Probe:
                                                original, self_, *args, **kwargs)
                         finally:
                             step_done()
+                            if probe.detach_pending:
+                                probe.try_detach()
                     return step
 
                 self._patch(cls, "step", step_factory)
@@ -440,6 +507,9 @@ class _Probe:
         return True
 
     def stop(self, exit_code=None, error=None):
+        global _probe
+        if _probe is self:
+            _probe = None
         if self.sender is None:
             return
         if self.dispatch_mode is not None:
@@ -476,9 +546,58 @@ def start(address=None, mode=None):
         raise ValueError("mode must be 'op' or 'module', not %r" % mode)
     _probe = _Probe(torch, address or default_address(), mode)
     connected = _probe.start()
-    if connected:
-        atexit.register(_probe.stop)
+    if not connected:
+        _probe = None
     return connected
+
+
+@atexit.register
+def _at_exit():
+    if _probe is not None:
+        _probe.stop()
+
+
+def attach(address, mode=None):
+    """What memviz runs inside a Python it attaches to (through gdb, as a pending call, so on
+    the main thread between two bytecodes with the GIL held): starts the probe there when
+    PyTorch is imported; otherwise tells memviz so over the connection. Never raises."""
+    try:
+        torch = sys.modules.get("torch")
+        if torch is None:
+            _warn("memviz tried to attach, but PyTorch is not imported in this process")
+            _tell_memviz(address, "PyTorch is not imported in process %d (nothing to record)" % os.getpid())
+            return False
+        # A pending call can run while the main thread is still inside `import torch`.
+        if not all(hasattr(torch, name) for name in ("autograd", "cuda", "nn", "optim", "utils")):
+            _warn("memviz tried to attach while PyTorch was still being imported")
+            _tell_memviz(address, "PyTorch is still being imported in process %d; attach again once it is"
+                         % os.getpid())
+            return False
+        if _probe is not None:
+            _warn("the probe is already streaming to memviz (%s); not attaching again" % _probe.address)
+            _tell_memviz(address, "the probe is already streaming from process %d to %s" % (os.getpid(), _probe.address))
+            return False
+        return start(address, mode)
+    except Exception as e:  # the target must run on whatever happens here
+        _warn("could not attach: %s: %s" % (type(e).__name__, e))
+        return False
+
+
+_REFUSAL = "the probe did not attach: "  # memviz record --pid --probe looks for this
+
+
+def _tell_memviz(address, error):
+    """A hello and a goodbye carrying `error`, for an attach that cannot record."""
+    try:
+        sender = _Sender(address)
+        hello = {"type": "hello", "protocol": "memviz-probe", "version": PROTOCOL_VERSION, "pid": os.getpid(),
+                 "argv": sys.argv, "python": sys.version.split()[0], "torch": "", "mode": "op"}
+        sender.add(json.dumps(hello) + "\n")
+        bye = {"type": "bye", "t": 0, "exit_code": None, "error": _REFUSAL + error}
+        sender.add(json.dumps(bye) + "\n")
+        sender.finish(timeout=2.0)
+    except (OSError, ValueError) as e:
+        _warn("could not tell memviz either (%s)" % e)
 
 
 def stop(exit_code=None, error=None):

@@ -146,6 +146,10 @@ const Subcommand kSubcommands[] = {
   memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--progress] [--json]
                                       record the PyTorch probe's stream (python3 -m memviz_probe;
                                       --address ADDRESS is the same as --listen ADDRESS)
+  memviz record --pid PID --probe --out DB [--mode op|module] [--duration S] [--wait S]
+             [--progress] [--json]
+                                      attach the PyTorch probe to a running Python (through
+                                      gdb); Ctrl+C or --duration detaches it, the script runs on
 )",
      [](int, char**, const QStringList& args) { return recordCommand(args); }, false},
     {"explain",

@@ -3,6 +3,8 @@
 //   memviz record --out FILE [--interval-ms N] [--duration S] [--children] -- CMD ARGS...
 //   memviz record --pid PID --out FILE [...]
 //   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
+//   memviz record --pid PID --probe --out FILE [--duration S] [--wait S] [--mode op|module]
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <atomic>
 #include <csignal>
@@ -13,7 +15,9 @@
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
 #include "core/Units.h"
+#include "formats/live/AttachedProbeRecorder.h"
 #include "formats/live/LiveQueries.h"
+#include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
 #include "formats/live/ProcSampler.h"
@@ -26,7 +30,11 @@ namespace {
 
 const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
                            "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]";
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]\n"
+                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]";
+
+// An attached probe starts when the target's main thread next runs Python code.
+constexpr double kAttachWaitS = 30;
 
 // A launched program gets this long to end by itself after Ctrl+C (the terminal sent the
 // signal to it too) before the recording stops without it.
@@ -97,6 +105,8 @@ int recordCommand(const QStringList& args) {
     p.addOption({"interval-ms", "Sampling interval in ms (default 100, at least 10).", "N"});
     p.addOption({"duration", "Stop after S seconds.", "S"});
     p.addOption({"wait", "--listen: give up when no probe connected within S seconds.", "S"});
+    p.addOption({"probe", "With --pid: attach the PyTorch probe to that running Python (through gdb)."});
+    p.addOption({"mode", "--probe: record every operator (op, the default) or every module call (module).", "MODE"});
     p.addOption({"children", "Sum the memory of the process' descendants in."});
     p.addOption({"progress", "Print a line to stderr after every commit."});
     p.addOption({"json", "Print the result as JSON."});
@@ -119,7 +129,41 @@ int recordCommand(const QStringList& args) {
 
     std::unique_ptr<Recorder> recorder;
     ProcRecorder* proc = nullptr;
-    if (p.isSet("listen")) {
+    AttachedProbeRecorder* attached = nullptr;
+    if (p.isSet("probe") && !p.isSet("pid"))
+        throw UsageError{QStringLiteral("--probe attaches to a running Python: give --pid PID (to run a script under the "
+                                        "probe, use --listen and python3 -m memviz_probe)")};
+    if (p.isSet("mode") && !p.isSet("probe")) throw UsageError{QStringLiteral("--mode is for --pid PID --probe")};
+    if (p.isSet("wait") && !p.isSet("listen") && !p.isSet("probe"))
+        throw UsageError{QStringLiteral("--wait is for --listen and --probe")};
+    if (p.isSet("probe")) {
+        if (p.isSet("interval-ms") || p.isSet("children"))
+            throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --probe")};
+        bool ok = false;
+        const int pid = p.value("pid").toInt(&ok);
+        if (!ok || pid <= 0) throw UsageError{"--pid needs a process id, got \"" + p.value("pid") + "\""};
+        const QString mode = p.isSet("mode") ? p.value("mode") : QStringLiteral("op");
+        if (mode != "op" && mode != "module") throw UsageError{"--mode is op or module, got \"" + mode + "\""};
+        const double wait = p.isSet("wait") ? secondsOption(p, "wait") : kAttachWaitS;
+        printErr(QStringLiteral("memviz record: attaching the PyTorch probe to process %1 through gdb\n").arg(pid));
+        const std::string probeDir =
+            findProbeDirectory(QCoreApplication::applicationDirPath().toStdString(), MEMVIZ_PROBE_SOURCE_DIR);
+        std::unique_ptr<AttachedProbeRecorder> probe;
+        try {
+            checkProbeTarget(pid); // at once, before listening: no such process, not Python, no PyTorch
+            if (probeDir.empty()) throw ProbeInjectError("memviz_probe.py is not installed beside memviz (../share/memviz/python)");
+            probe = std::make_unique<AttachedProbeRecorder>(store.toStdString(), pid, probeDir, mode.toStdString());
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            printErr("memviz record: " + message + "\n");
+            if (message.contains("is not running Python") || message.contains("PyTorch is not imported"))
+                printErr(QStringLiteral("memviz record: without --probe, memviz record --pid %1 samples its memory\n").arg(pid));
+            return 1;
+        }
+        probe->setAcceptTimeoutNs(static_cast<std::int64_t>(wait * 1e9));
+        attached = probe.get();
+        recorder = std::move(probe);
+    } else if (p.isSet("listen")) {
         if (p.isSet("interval-ms") || p.isSet("children"))
             throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --listen")};
         ProbeAddress address = defaultProbeAddress();
@@ -163,6 +207,15 @@ int recordCommand(const QStringList& args) {
     recorder->start();
     int waitedAfterSignal = -1;
     while (!recorder->waitFor(50)) {
+        if (attached && recorder->status().state == RecorderStatus::State::Waiting) {
+            const std::string problem = attached->waitProblem();
+            if (!problem.empty()) {
+                recorder->stop();
+                recorder->wait();
+                printErr("memviz record: " + QString::fromStdString(problem) + "\n");
+                return 1;
+            }
+        }
         if (!gSignal) continue;
         // A launched program got the terminal's Ctrl+C as well: let it end on its own first.
         if (proc && !p.isSet("pid")) {
@@ -176,12 +229,24 @@ int recordCommand(const QStringList& args) {
     const RecorderStatus s = recorder->status();
     if (s.state == RecorderStatus::State::Failed) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
+        if (attached && !s.traceId && s.message.rfind("no probe connected", 0) == 0)
+            printErr(QStringLiteral("memviz record: the probe was handed to process %1, but Python runs it on its main thread "
+                                    "between two bytecodes, and that thread ran none (busy in a long C call, or blocked in "
+                                    "a wait or join); when it does, the probe finds nobody listening and the script runs "
+                                    "on without it\n")
+                         .arg(p.value("pid")));
         if (s.traceId)
             printErr(QStringLiteral("memviz record: what was recorded is kept in %1 (trace %2)\n").arg(store).arg(s.traceId));
         return 1;
     }
     if (!s.traceId) {
         printErr("memviz record: " + QString::fromStdString(s.message) + "\n");
+        return 1;
+    }
+    // The probe reached, but it declined (PyTorch not imported, or still being imported): it
+    // said so in its goodbye; the empty recording stays in the store, the attach failed.
+    if (const auto at = s.message.find("the probe did not attach: "); attached && at != std::string::npos) {
+        printErr("memviz record: " + QString::fromStdString(s.message.substr(at)) + "\n");
         return 1;
     }
     report(store, s, p.isSet("json"));

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <unistd.h>
 
+#include "formats/live/ProbeInjector.h"
 #include "widgets/live/ProcessListModel.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
@@ -20,7 +21,9 @@ namespace memviz {
 ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     : QDialog(parent), model_(new ProcessListModel(this)), proxy_(new QSortFilterProxyModel(this)), filter_(new QLineEdit(this)),
       table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
-      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)), listing_(this) {
+      buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)),
+      probeButton_(buttons_->addButton(tr("Attach the PyTorch &Probe"), QDialogButtonBox::ActionRole)),
+      probeReason_(new QLabel(this)), listing_(this) {
     setWindowTitle(tr("Attach to Process"));
     resize(900, 600);
     proxy_->setSourceModel(model_);
@@ -48,6 +51,14 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Attach"));
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    buttons_->button(QDialogButtonBox::Ok)->setToolTip(tr("Sample the process' memory (RSS and its parts) from /proc"));
+    probeButton_->setToolTip(tr("Inject the PyTorch probe into this running Python through gdb and record every "
+                                "operator; Stop removes it and the script runs on"));
+    connect(probeButton_, &QPushButton::clicked, this, [this] {
+        probeChosen_ = true;
+        accept();
+    });
+    probeReason_->setWordWrap(true);
     connect(table_, &QTableView::doubleClicked, this, [this] {
         if (selectedPid()) accept();
     });
@@ -66,6 +77,7 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     layout->addWidget(filter_);
     layout->addWidget(table_, 1);
     layout->addWidget(options_);
+    layout->addWidget(probeReason_);
     layout->addWidget(buttons_);
 
     timer_.setInterval(2000);
@@ -117,6 +129,34 @@ void ProcessPickerDialog::suggestStorePath() {
     options_->setStorePath(suggestedStore_);
 }
 
-void ProcessPickerDialog::updateButtons() { buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedPid() != 0); }
+void ProcessPickerDialog::updateButtons() {
+    buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedPid() != 0);
+    updateProbe();
+}
+
+void ProcessPickerDialog::updateProbe() {
+    const int pid = selectedPid();
+    if (pid == probeCheckedPid_) return;
+    probeCheckedPid_ = pid;
+    QString reason;
+    if (!pid) {
+        reason = tr("Select a process. For a Python running PyTorch, the probe can be attached to record its operators.");
+    } else {
+        try {
+            const QString exe = QString::fromStdString(checkProbeTarget(pid));
+            reason = tr("PyTorch probe: %1 (pid %2) runs Python with PyTorch loaded; the probe is injected through gdb "
+                        "and removed again on Stop.")
+                         .arg(exe)
+                         .arg(pid);
+            probeButton_->setEnabled(true);
+            probeReason_->setText(reason);
+            return;
+        } catch (const std::exception& e) {
+            reason = tr("PyTorch probe unavailable: %1. Attach samples its memory.").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    probeButton_->setEnabled(false);
+    probeReason_->setText(reason);
+}
 
 } // namespace memviz

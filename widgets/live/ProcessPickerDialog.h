@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // "Attach to Process…": the current user's processes (root: all), sortable, filterable,
-// refreshing every two seconds off the GUI thread; and the recording options.
+// refreshing every two seconds off the GUI thread; and the recording options. Two ways to
+// attach: sample the process' memory (Attach), or, for a Python with PyTorch loaded, attach
+// the PyTorch probe (enabled only there; the reason is shown otherwise).
 #include <QDialog>
 #include <QTimer>
 #include <vector>
@@ -13,6 +15,8 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 class QDialogButtonBox;
+class QLabel;
+class QPushButton;
 
 namespace memviz {
 
@@ -27,6 +31,10 @@ public:
 
     // The chosen process, or 0.
     int selectedPid() const;
+    // True when the dialog was accepted with "Attach the PyTorch Probe".
+    bool probeChosen() const { return probeChosen_; }
+    QPushButton* probeButton() const { return probeButton_; }
+    QLabel* probeReason() const { return probeReason_; }
     void selectPid(int pid);
     ProcessListModel* model() const { return model_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
@@ -40,6 +48,9 @@ public:
 
 private:
     void updateButtons();
+    // Whether the probe can be attached to the selected process (reads its /proc maps once
+    // per selection: one process, on screen).
+    void updateProbe();
     // Names the recording after the selected process, unless the user chose a path.
     void suggestStorePath();
 
@@ -50,6 +61,10 @@ private:
     RecordingOptionsWidget* options_;
     QString suggestedStore_;
     QDialogButtonBox* buttons_;
+    QPushButton* probeButton_;
+    QLabel* probeReason_;
+    bool probeChosen_ = false;
+    int probeCheckedPid_ = -1;
     QTimer timer_;
     BackgroundQuery listing_; // the /proc listing, off the GUI thread
 };
