@@ -3,10 +3,13 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/Units.h"
@@ -133,6 +136,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     connect(&selectionTimer_, &QTimer::timeout, this, &TimelinePlot::commitDraggedSelection);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!refreshing_) scheduleRefresh();
+        layOutMarkerLabels();
     });
     connect(plot_, &QCustomPlot::mousePress, this, &TimelinePlot::onMousePress);
     connect(plot_, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
@@ -162,6 +166,7 @@ void TimelinePlot::rebuild() {
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
     overlayItems_.clear(); // removed below with the peak markers, recreated at the end
+    markerLabels_.clear();
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
         if (item != selectionRect_ && item != cursorLine_ && !overlay_->owns(item)) plot_->removeItem(item);
@@ -264,6 +269,7 @@ void TimelinePlot::setMoment(std::optional<std::int64_t> t, const QString& label
 void TimelinePlot::createOverlayItems() {
     for (QCPAbstractItem* item : overlayItems_) plot_->removeItem(item);
     overlayItems_.clear();
+    markerLabels_.clear();
     // Regions as shaded bands with their label at the top, staggered so neighbours stay readable.
     int lane = 0;
     for (const TimelineRegion& r : regions_) {
@@ -294,14 +300,14 @@ void TimelinePlot::createOverlayItems() {
         overlayItems_.push_back(text);
     }
     auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y,
-                          Qt::Alignment vertical) {
+                          Qt::Alignment vertical) -> QCPItemText* {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(static_cast<double>(t), 0);
         line->point2->setCoords(static_cast<double>(t), 1);
         line->setPen(QPen(color, 1.4, style));
         line->setSelectable(false);
         overlayItems_.push_back(line);
-        if (label.isEmpty()) return;
+        if (label.isEmpty()) return nullptr;
         auto* text = new QCPItemText(plot_);
         text->position->setTypeX(QCPItemPosition::ptPlotCoords);
         text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -316,13 +322,34 @@ void TimelinePlot::createOverlayItems() {
         text->setClipToAxisRect(true);
         text->setSelectable(false);
         overlayItems_.push_back(text);
+        return text;
     };
     // OOM labels in lanes from the top, the moment's label on the bottom line.
     if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
-    int markerLane = 0;
     for (const TimelineMarker& m : markers_)
-        addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop + kLabelLaneStep * (markerLane++ % kLabelLanes),
-                Qt::AlignTop);
+        if (QCPItemText* text = addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop, Qt::AlignTop))
+            markerLabels_.push_back({text, m.t, text->positionAlignment().testFlag(Qt::AlignRight)});
+    std::stable_sort(markerLabels_.begin(), markerLabels_.end(),
+                     [](const MarkerLabel& x, const MarkerLabel& y) { return x.t < y.t; });
+    layOutMarkerLabels();
+}
+
+void TimelinePlot::layOutMarkerLabels() {
+    constexpr double kGapPx = 4;
+    std::array<double, kLabelLanes> laneEnd;
+    laneEnd.fill(-std::numeric_limits<double>::infinity());
+    for (const MarkerLabel& l : markerLabels_) {
+        const double x = plot_->xAxis->coordToPixel(static_cast<double>(l.t));
+        const QMargins pad = l.item->padding();
+        const double width = QFontMetricsF(l.item->font()).horizontalAdvance(l.item->text()) + pad.left() + pad.right();
+        const double left = l.opensLeft ? x - width : x;
+        int lane = 0;
+        while (lane < kLabelLanes && laneEnd[static_cast<std::size_t>(lane)] + kGapPx > left) ++lane;
+        l.item->setVisible(lane < kLabelLanes);
+        if (lane == kLabelLanes) continue;
+        laneEnd[static_cast<std::size_t>(lane)] = left + width;
+        l.item->position->setCoords(static_cast<double>(l.t), kMarkerLabelTop + kLabelLaneStep * lane);
+    }
 }
 
 void TimelinePlot::resetZoom() {
@@ -469,6 +496,7 @@ void TimelinePlot::clearHover() {
 }
 
 void TimelinePlot::onLayoutDone() {
+    layOutMarkerLabels(); // the axis rect's width decides which labels fit
     // The first layout of a trace (legend, axis labels, the window's own size) changes the
     // width the data was asked for: ask again, so the first drawing is what Home draws.
     if (!session_->isOpen() || lastColumns_ == 0) return;

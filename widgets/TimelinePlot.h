@@ -147,6 +147,15 @@ private:
     std::optional<std::int64_t> moment_;
     QString momentLabel_;
     std::vector<QCPAbstractItem*> overlayItems_;
+    // Marker labels (step N, user marks), laid out in lanes by pixels: a label that would
+    // cover another one in every lane is hidden at this zoom (its line stays).
+    struct MarkerLabel {
+        QCPItemText* item = nullptr;
+        std::int64_t t = 0;
+        bool opensLeft = false;
+    };
+    std::vector<MarkerLabel> markerLabels_;
+    void layOutMarkerLabels();
     std::function<QString(std::int64_t)> readoutExtra_;
 };
 
