@@ -573,6 +573,14 @@ def attach(address, mode=None):
             _tell_memviz(address, "PyTorch is still being imported in process %d; attach again once it is"
                          % os.getpid())
             return False
+        if _probe is not None and _probe.sender is not None and not _probe.sender.broken:
+            _probe.sender._check_closed()  # a previous recording that memviz has just stopped
+        if _probe is not None and (_probe.sender is None or _probe.sender.broken):
+            _probe._lost(_probe.sender.broken if _probe.sender is not None else "closed")  # detaches when it can
+        if _probe is not None and _probe.detach_pending:
+            _tell_memviz(address, "the probe in process %d is still removing its hooks from the previous "
+                         "recording (it does so at the next operator); attach again in a moment" % os.getpid())
+            return False
         if _probe is not None:
             _warn("the probe is already streaming to memviz (%s); not attaching again" % _probe.address)
             _tell_memviz(address, "the probe is already streaming from process %d to %s" % (os.getpid(), _probe.address))
