@@ -13,16 +13,15 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeSocket.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
 namespace memviz {
 
 QString ProbeDialog::probeDirectory() {
-    const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& dir : {app + "/../share/memviz/python", QStringLiteral(MEMVIZ_PROBE_SOURCE_DIR)})
-        if (QFileInfo::exists(dir + "/memviz_probe.py")) return QDir(dir).canonicalPath();
-    return {};
+    return QString::fromStdString(
+        findProbeDirectory(QCoreApplication::applicationDirPath().toStdString(), MEMVIZ_PROBE_SOURCE_DIR));
 }
 
 ProbeDialog::ProbeDialog(QWidget* parent)
