@@ -47,6 +47,7 @@ private slots:
     void bFromARawFile();
     void memoryTimelineCategories();
     void linedUpAtTheFirstCommonStep();
+    void shiftDragMovesB();
 
 private:
     QTemporaryDir dir_;
@@ -146,6 +147,39 @@ void TestCompare::linedUpAtTheFirstCommonStep() {
     w.setAlignment(CompareAlign::Peak);
     QVERIFY2(w.status()->text().contains("B shifted by"), qPrintable(w.status()->text()));
     QVERIFY(!w.status()->text().contains("lined up at step"));
+}
+
+// Shift+drag moves B by the time under the pointer's path (the axis's own pixel-to-time), the
+// difference is recomputed for the new shift, the view does not pan, and choosing an alignment
+// starts again from it.
+void TestCompare::shiftDragMovesB() {
+    CompareWindow w;
+    w.resize(1100, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.compare(store_, 1, "a.csv", store_, 2, "b.csv");
+    w.waitForResult();
+    w.setAlignment(CompareAlign::Start);
+    QCustomPlot* plot = w.plot()->plot();
+    plot->replot();
+    const QCPRange view = plot->xAxis->range();
+    const QRect r = plot->axisRect()->rect();
+    const QPoint from(r.left() + r.width() / 4, r.center().y()), to(r.left() + r.width() / 2, r.center().y());
+    const auto expected = std::llround(plot->xAxis->pixelToCoord(to.x()) - plot->xAxis->pixelToCoord(from.x()));
+    QVERIFY(expected > 0);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, from);
+    QTest::mouseMove(plot, to);
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier, to);
+    QCOMPARE(w.plot()->shiftB(), static_cast<std::int64_t>(expected));
+    QCOMPARE(points(w.plot()->graphB()).first().first, static_cast<double>(expected)); // B's first point (t = 0)
+    // kDiffLogA holds 100 B from 0; B has not started yet there: B - A = -100 until B's start.
+    QCOMPARE(points(w.plot()->graphDifference()).first(), qMakePair(0.0, -100.0));
+    QCOMPARE(plot->xAxis->range().lower, view.lower);
+    QCOMPARE(plot->xAxis->range().upper, view.upper);
+    QVERIFY2(w.status()->text().contains("by Shift+drag"), qPrintable(w.status()->text()));
+    w.setAlignment(CompareAlign::Peak);
+    QVERIFY(!w.status()->text().contains("Shift+drag"));
+    QCOMPARE(w.plot()->shiftB(), static_cast<std::int64_t>(-5)); // the peaks again: 10 - 15
 }
 
 QTEST_MAIN(TestCompare)

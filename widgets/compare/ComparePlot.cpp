@@ -63,6 +63,10 @@ ComparePlot::ComparePlot(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setToolTip(tr("Drag to pan, Shift+drag to move B in time, wheel to zoom, Home to reset the zoom"));
+    connect(plot_, &QCustomPlot::mousePress, this, &ComparePlot::onPress);
+    connect(plot_, &QCustomPlot::mouseMove, this, &ComparePlot::onMove);
+    connect(plot_, &QCustomPlot::mouseRelease, this, &ComparePlot::onRelease);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     timeTicker_->setTickCount(8);
@@ -85,12 +89,21 @@ ComparePlot::ComparePlot(QWidget* parent)
 }
 
 void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QString& nameA, const QString& nameB) {
-    plot_->clearItems();
     a_->setName(tr("A: %1").arg(nameA));
     b_->setName(tr("B: %1").arg(nameB));
-    fill(a_, c.a.curve, 0);
-    fill(b_, c.b.curve, shiftB);
-    fill(diff_, differenceCurve(c.a.curve, c.b.curve, shiftB), 0);
+    curveA_ = c.a.curve;
+    curveB_ = c.b.curve;
+    shiftB_ = shownShift_ = shiftB;
+    draw();
+    resetZoom();
+}
+
+void ComparePlot::draw() {
+    const std::int64_t shiftB = shiftB_;
+    plot_->clearItems();
+    fill(a_, curveA_, 0);
+    fill(b_, curveB_, shiftB);
+    fill(diff_, differenceCurve(curveA_, curveB_, shiftB), 0);
     bool found = false;
     xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
     for (QCPGraph* g : {a_, b_, diff_}) {
@@ -107,14 +120,35 @@ void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QStr
     // Each label goes toward the middle of the plot, so none is cut at an edge; two peaks close
     // together get their labels on opposite sides.
     const double mid = (xMin_ + xMax_) / 2, span = std::max(1.0, xMax_ - xMin_);
-    const double xA = c.a.curve.empty() ? mid : static_cast<double>(peakOf(c.a.curve)->t);
-    const double xB = c.b.curve.empty() ? mid : static_cast<double>(peakOf(c.b.curve)->t + shiftB);
+    const double xA = curveA_.empty() ? mid : static_cast<double>(peakOf(curveA_)->t);
+    const double xB = curveB_.empty() ? mid : static_cast<double>(peakOf(curveB_)->t + shiftB);
     const Qt::Alignment alignA = xA > mid ? Qt::AlignRight : Qt::AlignLeft;
     const Qt::Alignment opposite = alignA == Qt::AlignRight ? Qt::AlignLeft : Qt::AlignRight;
     const Qt::Alignment alignB = std::abs(xB - xA) < span / 4 ? opposite : (xB > mid ? Qt::AlignRight : Qt::AlignLeft);
-    markPeak(plot_, c.a.curve, 0, tr("A peak"), kColorA, alignA);
-    markPeak(plot_, c.b.curve, shiftB, tr("B peak"), kColorB, alignB);
-    resetZoom();
+    markPeak(plot_, curveA_, 0, tr("A peak"), kColorA, alignA);
+    markPeak(plot_, curveB_, shiftB, tr("B peak"), kColorB, alignB);
+}
+
+void ComparePlot::onPress(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !(event->modifiers() & Qt::ShiftModifier) || curveB_.empty()) return;
+    dragging_ = true;
+    plot_->setInteraction(QCP::iRangeDrag, false); // the drag moves B, not the view
+    dragFrom_ = plot_->xAxis->pixelToCoord(event->position().x());
+    dragBase_ = shiftB_;
+}
+
+void ComparePlot::onMove(QMouseEvent* event) {
+    if (!dragging_) return;
+    shiftB_ = dragBase_ + std::llround(plot_->xAxis->pixelToCoord(event->position().x()) - dragFrom_);
+    draw();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ComparePlot::onRelease() {
+    if (!dragging_) return;
+    dragging_ = false;
+    plot_->setInteraction(QCP::iRangeDrag, true);
+    emit shiftDragged(shiftB_ - shownShift_);
 }
 
 void ComparePlot::resetZoom() {

@@ -3,12 +3,14 @@
 // The Compare mode's chart: the memory curves of trace A and trace B on one time axis (B
 // shifted to line up with A, model/compare/TraceComparison.h), their difference B - A as a
 // third series, and each peak marked with its value. Draws what it is given; reads nothing.
+// Shift+drag moves B along the time axis (plain drag pans, the wheel zooms).
 #include <QSharedPointer>
 #include <QWidget>
 
 #include "compare/TraceComparison.h"
 
 class QCustomPlot;
+class QMouseEvent;
 class QCPGraph;
 
 namespace memviz {
@@ -21,6 +23,13 @@ public:
     explicit ComparePlot(QWidget* parent = nullptr);
     void show(const TraceComparison& comparison, std::int64_t shiftB, const QString& nameA, const QString& nameB);
     void resetZoom();
+    std::int64_t shiftB() const { return shiftB_; }
+
+signals:
+    // A Shift+drag moved B by `delta` (trace time units) since the last show().
+    void shiftDragged(std::int64_t delta);
+
+public:
     QCustomPlot* plot() const { return plot_; }
     QCPGraph* graphA() const { return a_; }
     QCPGraph* graphB() const { return b_; }
@@ -28,12 +37,22 @@ public:
 
 private:
     void updateAxes();
+    void draw(); // the curves, the difference and the peaks for shiftB_; keeps the zoom
+    void onPress(QMouseEvent* event);
+    void onMove(QMouseEvent* event);
+    void onRelease();
 
     QCustomPlot* plot_;
     QCPGraph *a_, *b_, *diff_;
     QSharedPointer<ScaledAxisTicker> timeTicker_;
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
     double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
+    std::vector<SeriesPoint> curveA_, curveB_;
+    std::int64_t shiftB_ = 0;
+    bool dragging_ = false;
+    double dragFrom_ = 0;          // the time under the pointer when the drag began
+    std::int64_t dragBase_ = 0;    // shiftB_ then
+    std::int64_t shownShift_ = 0;  // shiftB_ at the last show()
 };
 
 } // namespace memviz

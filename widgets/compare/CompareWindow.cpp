@@ -15,6 +15,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <cstdlib>
 
 #include "core/Units.h"
 #include "store/Database.h"
@@ -102,7 +103,14 @@ CompareWindow::CompareWindow(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-    connect(align_, &QComboBox::currentIndexChanged, this, [this] { showComparison(); });
+    connect(align_, &QComboBox::currentIndexChanged, this, [this] {
+        manualShift_ = 0; // a new alignment starts from scratch
+        showComparison();
+    });
+    connect(plot_, &ComparePlot::shiftDragged, this, [this](std::int64_t delta) {
+        manualShift_ = delta;
+        showStatus();
+    });
     auto* find = new QShortcut(QKeySequence::Find, this);
     connect(find, &QShortcut::activated, filter_, [this] {
         filter_->setFocus();
@@ -160,25 +168,36 @@ void CompareWindow::load() {
         auto c = std::make_shared<TraceComparison>(compareTraces(dbA, ta, dbB, tb, "", kCurveColumns, progress));
         return [this, c] {
             comparison_ = std::move(*c);
+            manualShift_ = 0;
             showComparison();
         };
     });
+}
+
+void CompareWindow::showStatus() {
+    if (!comparison_) return;
+    const TraceComparison& c = *comparison_;
+    const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
+    QString how;
+    if (aligned_.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned_.step);
+    else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
+    const std::int64_t shift = aligned_.shift + manualShift_;
+    auto signedDuration = [](std::int64_t ns) { return (ns < 0 ? "−" : "+") + words::duration(std::llabs(ns)); };
+    QString shifted;
+    if (manualShift_) shifted = tr("; B shifted by %1 (%2 of it by Shift+drag)").arg(signedDuration(shift), signedDuration(manualShift_));
+    else if (shift) shifted = tr("; B shifted by %1").arg(signedDuration(shift));
+    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6")
+                         .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
+                              QString::fromStdString(c.b.summary.trace.format), how, shifted));
 }
 
 void CompareWindow::showComparison() {
     if (!comparison_) return;
     const TraceComparison& c = *comparison_;
     const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
-    const Alignment aligned = alignTraces(c, AlignSpec{align, 0, {}});
-    const std::int64_t shift = aligned.shift;
-    plot_->show(c, shift, nameA_, nameB_);
-    QString how;
-    if (aligned.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned.step);
-    else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
-    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6")
-                         .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
-                              QString::fromStdString(c.b.summary.trace.format), how,
-                              shift ? tr("; B shifted by %1").arg(words::duration(shift)) : QString()));
+    aligned_ = alignTraces(c, AlignSpec{align, 0, {}});
+    plot_->show(c, aligned_.shift + manualShift_, nameA_, nameB_);
+    showStatus();
 
     devices_->clear();
     devices_->setHorizontalHeaderLabels(

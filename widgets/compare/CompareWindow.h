@@ -52,6 +52,7 @@ public:
 private:
     void load();
     void showComparison();
+    void showStatus();
 
     QLabel* status_;
     QComboBox* align_;
@@ -67,6 +68,8 @@ private:
     QString storeA_, storeB_, nameA_, nameB_;
     qint64 traceA_ = 0, traceB_ = 0;
     std::optional<TraceComparison> comparison_;
+    Alignment aligned_;
+    std::int64_t manualShift_ = 0; // B moved by Shift+drag, on top of the alignment
 };
 
 } // namespace memviz
