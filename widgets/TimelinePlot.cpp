@@ -327,8 +327,11 @@ void TimelinePlot::createOverlayItems() {
     // OOM labels in lanes from the top, the moment's label on the bottom line.
     if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
     for (const TimelineMarker& m : markers_)
-        if (QCPItemText* text = addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop, Qt::AlignTop))
-            markerLabels_.push_back({text, m.t, text->positionAlignment().testFlag(Qt::AlignRight)});
+        if (QCPItemText* text = addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop, Qt::AlignTop)) {
+            const QMargins pad = text->padding();
+            const double width = QFontMetricsF(text->font()).horizontalAdvance(text->text()) + pad.left() + pad.right();
+            markerLabels_.push_back({text, m.t, text->positionAlignment().testFlag(Qt::AlignRight), width});
+        }
     std::stable_sort(markerLabels_.begin(), markerLabels_.end(),
                      [](const MarkerLabel& x, const MarkerLabel& y) { return x.t < y.t; });
     layOutMarkerLabels();
@@ -338,11 +341,15 @@ void TimelinePlot::layOutMarkerLabels() {
     constexpr double kGapPx = 4;
     std::array<double, kLabelLanes> laneEnd;
     laneEnd.fill(-std::numeric_limits<double>::infinity());
+    const QRect shown = plot_->axisRect()->rect();
     for (const MarkerLabel& l : markerLabels_) {
         const double x = plot_->xAxis->coordToPixel(static_cast<double>(l.t));
-        const QMargins pad = l.item->padding();
-        const double width = QFontMetricsF(l.item->font()).horizontalAdvance(l.item->text()) + pad.left() + pad.right();
+        const double width = l.widthPx;
         const double left = l.opensLeft ? x - width : x;
+        if (left + width < shown.left() || left > shown.right()) { // off screen: takes no lane
+            l.item->setVisible(false);
+            continue;
+        }
         int lane = 0;
         while (lane < kLabelLanes && laneEnd[static_cast<std::size_t>(lane)] + kGapPx > left) ++lane;
         l.item->setVisible(lane < kLabelLanes);

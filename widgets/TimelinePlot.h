@@ -153,6 +153,7 @@ private:
         QCPItemText* item = nullptr;
         std::int64_t t = 0;
         bool opensLeft = false;
+        double widthPx = 0; // measured once, when the label is made
     };
     std::vector<MarkerLabel> markerLabels_;
     void layOutMarkerLabels();

@@ -89,7 +89,6 @@ std::optional<std::int64_t> findMarker(Database& db, std::int64_t traceId, const
 Alignment alignTraces(const TraceComparison& c, const AlignSpec& spec) {
     Alignment out;
     out.used = spec.kind;
-    const bool curves = !c.a.curve.empty() && !c.b.curve.empty();
     switch (spec.kind) {
     case CompareAlign::Auto:
         for (const TraceStep& s : c.a.steps)
@@ -104,7 +103,7 @@ Alignment alignTraces(const TraceComparison& c, const AlignSpec& spec) {
     case CompareAlign::Start: // every trace's time starts at 0 (TraceRecord::durationNs is its end)
         return out;
     case CompareAlign::Peak:
-        if (curves) out.shift = peakTime(c.a.curve) - peakTime(c.b.curve);
+        if (!c.a.curve.empty() && !c.b.curve.empty()) out.shift = peakTime(c.a.curve) - peakTime(c.b.curve);
         return out;
     case CompareAlign::Step: {
         out.step = spec.step;
