@@ -18,6 +18,7 @@
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/CallSpanOverlay.h"
+#include "widgets/ColumnGraph.h"
 #include "widgets/PeakMarkers.h"
 #include "widgets/StackedSeries.h"
 #include "widgets/TraceSession.h"
@@ -172,6 +173,7 @@ void TimelinePlot::rebuild() {
         if (item != selectionRect_ && item != cursorLine_ && !overlay_->owns(item)) plot_->removeItem(item);
     }
     graphs_.clear();
+    pens_.clear();
     seriesIds_.clear();
     stackedOn_.clear();
     lastLevels_.clear();
@@ -200,14 +202,14 @@ void TimelinePlot::rebuild() {
         const SeriesInfo& s = session_->series()[i];
         // Bytes on the left axis; rates and other units on the right one, dashed.
         const bool bytes = s.unit == "bytes";
-        QCPGraph* g = plot_->addGraph(plot_->xAxis, bytes ? plot_->yAxis : plot_->yAxis2);
+        QCPGraph* g = new ColumnGraph(plot_->xAxis, bytes ? plot_->yAxis : plot_->yAxis2);
         if (!bytes) plot_->yAxis2->setVisible(true);
         // The total over a stacked chart is a thin dark line; the bands and lines take the
         // palette in order, so a stack's colours do not depend on the total's position.
         const bool totalOverStack = stacked[s.device] && s.style != kSeriesStacked && bytes;
         const QColor color = totalOverStack ? QColor(50, 50, 50) : seriesColor(colorIndex++);
-        g->setPen(
-            QPen(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine));
+        pens_.emplace_back(color, totalOverStack ? 1.0 : 1.6, bytes && s.name != series_name::kReserved ? Qt::SolidLine : Qt::DashLine);
+        g->setPen(pens_.back());
         int below = -2;
         if (s.style == kSeriesStacked) {
             const auto top = stackTop.find(s.device);
@@ -409,6 +411,7 @@ void TimelinePlot::refreshData() {
             axisMax = std::max(axisMax, static_cast<double>(p.v));
         }
         graphs_[i]->setData(keys, values, true);
+        graphs_[i]->setPen(densityPen(pens_[i], keys.size(), columns));
         if (stackedOn_[i] > -2) drawn[i] = std::move(points);
     }
     plot_->yAxis->setRange(0, yMax > 0 ? yMax * headroom : 1024);

@@ -7,6 +7,7 @@
 // marked; hovering reads out exact values in a line above the plot (never over the data or
 // the labels), and the read-out goes when the pointer leaves or the trace changes.
 #include <QColor>
+#include <QPen>
 #include <QPointer>
 #include <QString>
 #include <QTimer>
@@ -113,6 +114,7 @@ private:
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
     QSharedPointer<ScaledAxisTicker> otherTicker_; // the second value axis (rates, counts)
     std::vector<QCPGraph*> graphs_;
+    std::vector<QPen> pens_; // each graph's pen as chosen; densityPen narrows it on dense data
     std::vector<std::int64_t> seriesIds_;
     // Per graph: -2 = not stacked, -1 = bottom of a stack, else the graph it stacks on.
     std::vector<int> stackedOn_;

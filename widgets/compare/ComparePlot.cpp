@@ -3,11 +3,13 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <qcustomplot.h>
 
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
+#include "widgets/ColumnGraph.h"
 #include "widgets/TraceAxis.h"
 
 namespace memviz {
@@ -79,6 +81,7 @@ ComparePlot::ComparePlot(QWidget* parent)
     for (auto [g, color, width] : {std::tuple{a_, kColorA, 2.0}, {b_, kColorB, 2.0}, {diff_, kColorDiff, 1.5}}) {
         QPen pen(color, width);
         if (g == diff_) pen.setStyle(Qt::DashLine);
+        pens_.push_back(pen);
         g->setPen(pen);
         g->setLineStyle(QCPGraph::lsStepLeft);
     }
@@ -104,6 +107,12 @@ void ComparePlot::draw() {
     fill(a_, curveA_, 0);
     fill(b_, curveB_, shiftB);
     fill(diff_, differenceCurve(curveA_, curveB_, shiftB), 0);
+    // Wide pens on curves of several points per pixel column take seconds to draw.
+    const int columns = std::max(1, plot_->axisRect()->width());
+    for (std::size_t i = 0; i < 3; ++i) {
+        QCPGraph* g = std::array{a_, b_, diff_}[i];
+        g->setPen(densityPen(pens_[i], g->dataCount(), columns));
+    }
     bool found = false;
     xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
     for (QCPGraph* g : {a_, b_, diff_}) {

@@ -4,6 +4,7 @@
 // shifted to line up with A, model/compare/TraceComparison.h), their difference B - A as a
 // third series, and each peak marked with its value. Draws what it is given; reads nothing.
 // Shift+drag moves B along the time axis (plain drag pans, the wheel zooms).
+#include <QPen>
 #include <QSharedPointer>
 #include <QWidget>
 
@@ -44,6 +45,7 @@ private:
 
     QCustomPlot* plot_;
     QCPGraph *a_, *b_, *diff_;
+    std::vector<QPen> pens_; // as chosen; densityPen narrows them on dense curves
     QSharedPointer<ScaledAxisTicker> timeTicker_;
     QSharedPointer<ScaledAxisTicker> bytesTicker_;
     double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
