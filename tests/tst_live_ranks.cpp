@@ -263,6 +263,24 @@ void TestLiveRanks::glooJobUnderOneListen() {
                  qPrintable(QStringLiteral("rank %1 peak %2, rank %3 peak %4").arg(rank - 1).arg(peak[rank - 1]).arg(rank).arg(peak[rank])));
     QVERIFY(activation[1] - activation[0] == 16 * kMiB);
 
+    // memviz ranks on the store: one row per rank in rank order with the peaks above, and the
+    // imbalance between the biggest batch (rank 2) and the smallest (rank 0).
+    const auto ranksOut = runMemviz({"ranks", store, "--json"});
+    QVERIFY2(ranksOut.exitCode == 0, ranksOut.err.constData());
+    const QJsonObject set = QJsonDocument::fromJson(ranksOut.out).object();
+    const QJsonArray rows = set["ranks"].toArray();
+    QCOMPARE(rows.size(), kRanks);
+    for (int rank = 0; rank < kRanks; ++rank) {
+        const QJsonObject row = rows[rank].toObject();
+        QCOMPARE(row["name"].toString(), QStringLiteral("rank %1").arg(rank));
+        QCOMPARE(row["trace_id"].toInteger(), traceOf[rank]);
+        QCOMPARE(row["peak_bytes"].toInteger(), peak[rank]);
+        QVERIFY2(!row["top_op"].toString().isEmpty(), ranksOut.out.constData());
+    }
+    const QJsonObject im = set["imbalance"].toObject();
+    QCOMPARE(im["max_rank"].toString(), QStringLiteral("rank 2"));
+    QCOMPARE(im["min_rank"].toString(), QStringLiteral("rank 0"));
+    QCOMPARE(im["ratio"].toDouble(), double(peak[2]) / double(peak[0]));
 }
 
 QTEST_GUILESS_MAIN(TestLiveRanks)

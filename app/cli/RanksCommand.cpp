@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// memviz ranks PATH...: every rank of a distributed job on its common figure
+// (model/ranks/RankSet.h): a store's traces (live probes, one per rank), several files or
+// stores, or a folder of rank files.
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <memory>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "core/Progress.h"
+#include "formats/FormatIds.h"
+#include "ranks/RankSet.h"
+#include "store/Database.h"
+#include "store/StoreFiles.h"
+#include "store/TraceQueries.h"
+#include "words/UnitTexts.h"
+
+namespace memviz::cli {
+
+namespace {
+
+const char* const kUsage = "memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]";
+
+// One opened trace of the set (a raw file imported into a temporary store).
+struct Opened {
+    std::unique_ptr<OpenedSource> source;
+    std::unique_ptr<Database> db;
+    std::int64_t traceId = 0;
+    QString name;
+};
+
+// The traces of one store: its live probe recordings when it has any (the ranks of one
+// `record --listen`), else every trace.
+std::vector<std::int64_t> storeTraces(const QString& path) {
+    Database db(path.toStdString(), Database::Mode::ReadOnly);
+    std::vector<std::int64_t> probe, all;
+    for (const TraceRecord& t : listTraces(db)) {
+        all.push_back(t.id);
+        if (t.format == format_id::kLiveProbe) probe.push_back(t.id);
+    }
+    return probe.size() >= 2 ? probe : all;
+}
+
+QJsonValue optionalInt(const std::optional<int>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+
+} // namespace
+
+int ranksCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"device", "The figure to compare: this device's bytes (default: the first device every trace has).", "NAME"});
+    p.addPositionalArgument("paths", "A store, a folder of rank files, or several files or stores.", "PATH...");
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!p.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
+    const QStringList paths = p.positionalArguments();
+    if (paths.isEmpty()) throw UsageError{QStringLiteral("give a store, a folder of rank files, or several traces\nusage: ") + kUsage};
+
+    std::vector<Opened> opened;
+    auto open = [&](const QString& path, qint64 traceId, const QString& name) {
+        Opened o;
+        o.source = std::make_unique<OpenedSource>(path, traceId);
+        o.db = std::make_unique<Database>(o.source->storePath(), Database::Mode::ReadOnly);
+        o.traceId = o.source->traceId();
+        o.name = name;
+        opened.push_back(std::move(o));
+    };
+    if (paths.size() == 1 && QFileInfo(paths[0]).isDir()) {
+        for (const std::string& file : rankFilesIn(paths[0].toStdString())) {
+            const QString f = QString::fromStdString(file);
+            open(f, 0, f);
+        }
+    } else if (paths.size() == 1 && QFileInfo::exists(paths[0]) && isStoreFile(paths[0].toStdString())) {
+        for (const std::int64_t id : storeTraces(paths[0])) open(paths[0], id, paths[0] + "#" + QString::number(id));
+    } else {
+        for (const QString& arg : paths) {
+            const qsizetype hash = arg.lastIndexOf('#');
+            if (hash > 0 && !QFileInfo::exists(arg)) {
+                bool ok = false;
+                const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
+                if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
+                open(arg.left(hash), id, arg);
+            } else {
+                if (!QFileInfo::exists(arg)) throw std::runtime_error(arg.toStdString() + ": no such file or folder");
+                open(arg, 0, arg);
+            }
+        }
+    }
+    std::vector<RankInput> inputs;
+    for (Opened& o : opened) inputs.push_back({o.db.get(), o.traceId, o.name.toStdString()});
+    const RankSet set = readRankSet(inputs, p.value("device").toStdString(), Progress{});
+    const RankImbalance& im = set.imbalance;
+
+    if (p.isSet("json")) {
+        QJsonArray rows;
+        for (const RankRow& r : set.rows)
+            rows.append(QJsonObject{{"name", QString::fromStdString(r.name)},
+                                    {"rank", optionalInt(r.rank)},
+                                    {"source", QString::fromStdString(r.source)},
+                                    {"trace_id", static_cast<qint64>(r.traceId)},
+                                    {"format", QString::fromStdString(r.format)},
+                                    {"peak_bytes", static_cast<qint64>(r.peakBytes)},
+                                    {"peak_time_ns", static_cast<qint64>(r.peakTimeNs)},
+                                    {"final_bytes", static_cast<qint64>(r.finalBytes)},
+                                    {"top_op", r.topOp.empty() ? QJsonValue() : QString::fromStdString(r.topOp)},
+                                    {"top_op_bytes", static_cast<qint64>(r.topOpBytes)}});
+        const QJsonObject imbalance{{"max_rank", QString::fromStdString(set.rows[im.maxRow].name)},
+                                    {"min_rank", QString::fromStdString(set.rows[im.minRow].name)},
+                                    {"ratio", im.ratio ? QJsonValue(*im.ratio) : QJsonValue()},
+                                    {"spread_bytes", static_cast<qint64>(im.spreadBytes)},
+                                    {"op", im.op.empty() ? QJsonValue() : QString::fromStdString(im.op)},
+                                    {"op_delta_bytes", static_cast<qint64>(im.opDeltaBytes)}};
+        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{"device", QString::fromStdString(set.device)},
+                                                             {"ranks", rows},
+                                                             {"imbalance", imbalance}})
+                                       .toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    std::vector<QStringList> rows;
+    for (const RankRow& r : set.rows)
+        rows.push_back({QString::fromStdString(r.name), words::bytes(r.peakBytes), words::duration(r.peakTimeNs),
+                        words::bytes(r.finalBytes),
+                        r.topOp.empty() ? QStringLiteral("-")
+                                        : QString::fromStdString(r.topOp) + " (" + words::bytes(r.topOpBytes) + ")",
+                        QString::fromStdString(r.source)});
+    QString text = QStringLiteral("%1 ranks, %2 bytes\n").arg(set.rows.size()).arg(QString::fromStdString(set.device));
+    text += formatTable({"rank", "peak", "peak at", "final", "top operator at the peak", "source"}, rows);
+    text += QStringLiteral("\nimbalance: %1 peaks highest (%2), %3 lowest (%4): ")
+                .arg(QString::fromStdString(set.rows[im.maxRow].name), words::bytes(set.rows[im.maxRow].peakBytes),
+                     QString::fromStdString(set.rows[im.minRow].name), words::bytes(set.rows[im.minRow].peakBytes));
+    text += im.ratio ? QStringLiteral("max/min %1x").arg(*im.ratio, 0, 'f', 2) : QStringLiteral("max/min undefined (a peak of 0)");
+    text += ", " + words::bytes(im.spreadBytes) + " apart\n";
+    if (!im.op.empty())
+        text += QStringLiteral("  most of it: %1, %2 more at %3's peak than at %4's\n")
+                    .arg(QString::fromStdString(im.op), words::bytes(im.opDeltaBytes),
+                         QString::fromStdString(set.rows[im.maxRow].name), QString::fromStdString(set.rows[im.minRow].name));
+    printOut(text);
+    return 0;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// `memviz ranks` (issue 13): per-rank allocation logs written here, whose figures are worked
+// out by hand below, read as a folder of rank files and as several files; then the errors: a
+// folder without rank files, traces without a device in common, a device one trace lacks.
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+#include "TestSupport.h"
+
+using namespace memviz::test;
+
+namespace {
+
+// Rank 0: weights 1000 B at 0 ns, activations 500 at 10, freed at 20, tail 100 at 30.
+//   Live bytes 1000, 1500, 1000, 1100: peak 1500 at 10, final 1100; at the peak weights hold
+//   1000, activations 500: top operator weights (1000).
+const QByteArray kRank0 = "time_ns,action,address,size,op\n"
+                          "0,alloc,0x10,1000,weights\n"
+                          "10,alloc,0x20,500,activations\n"
+                          "20,free,0x20,,\n"
+                          "30,alloc,0x30,100,tail\n";
+// Rank 1: activations 2000 at 15, freed at 25: live 1000, 3000, 1000, 1100: peak 3000 at 15,
+//   final 1100; top operator activations (2000).
+const QByteArray kRank1 = "time_ns,action,address,size,op\n"
+                          "0,alloc,0x10,1000,weights\n"
+                          "15,alloc,0x20,2000,activations\n"
+                          "25,free,0x20,,\n"
+                          "30,alloc,0x30,100,tail\n";
+// Rank 2: activations 800 at 12, freed at 22, tail 300 at 30: live 1000, 1800, 1000, 1300:
+//   peak 1800 at 12, final 1300; top operator weights (1000).
+const QByteArray kRank2 = "time_ns,action,address,size,op\n"
+                          "0,alloc,0x10,1000,weights\n"
+                          "12,alloc,0x20,800,activations\n"
+                          "22,free,0x20,,\n"
+                          "30,alloc,0x30,300,tail\n";
+// Imbalance: rank 1 (3000) over rank 0 (1500) = 2.0, 1500 B apart; activations hold 2000 at
+// rank 1's peak and 500 at rank 0's: +1500, the operator that differs most (weights: 0).
+
+struct Expected {
+    const char* name;
+    qint64 peak, peakAt, final;
+    const char* topOp;
+    qint64 topOpBytes;
+};
+const Expected kExpected[] = {
+    {"rank 0", 1500, 10, 1100, "weights", 1000},
+    {"rank 1", 3000, 15, 1100, "activations", 2000},
+    {"rank 2", 1800, 12, 1300, "weights", 1000},
+};
+
+void checkRanks(const QJsonObject& o) {
+    QCOMPARE(o["device"].toString(), QStringLiteral("cpu"));
+    const QJsonArray ranks = o["ranks"].toArray();
+    QCOMPARE(ranks.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject r = ranks[i].toObject();
+        const Expected& e = kExpected[i];
+        QCOMPARE(r["name"].toString(), QString::fromLatin1(e.name));
+        QCOMPARE(r["rank"].toInt(-1), i);
+        QCOMPARE(r["peak_bytes"].toInteger(), e.peak);
+        QCOMPARE(r["peak_time_ns"].toInteger(), e.peakAt);
+        QCOMPARE(r["final_bytes"].toInteger(), e.final);
+        QCOMPARE(r["top_op"].toString(), QString::fromLatin1(e.topOp));
+        QCOMPARE(r["top_op_bytes"].toInteger(), e.topOpBytes);
+    }
+    const QJsonObject im = o["imbalance"].toObject();
+    QCOMPARE(im["max_rank"].toString(), QStringLiteral("rank 1"));
+    QCOMPARE(im["min_rank"].toString(), QStringLiteral("rank 0"));
+    QCOMPARE(im["ratio"].toDouble(), 2.0);
+    QCOMPARE(im["spread_bytes"].toInteger(), 1500);
+    QCOMPARE(im["op"].toString(), QStringLiteral("activations"));
+    QCOMPARE(im["op_delta_bytes"].toInteger(), 1500);
+}
+
+} // namespace
+
+class TestRanksCli : public QObject {
+    Q_OBJECT
+private slots:
+    void folderOfRankFiles();
+    void severalFiles();
+    void badInput();
+};
+
+void TestRanksCli::folderOfRankFiles() {
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath("job"));
+    // Three spellings of a rank in the name; the files that name no rank are not ranks.
+    writeFile(dir, "job/rank-2.csv", kRank2);
+    writeFile(dir, "job/rank0.csv", kRank0);
+    writeFile(dir, "job/worker_rank_1.csv", kRank1);
+    writeFile(dir, "job/summary.csv", kRank0);
+    writeFile(dir, "job/notes.txt", "rank 7 was slow\n");
+    const auto r = runMemviz({"ranks", dir.filePath("job"), "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    checkRanks(QJsonDocument::fromJson(r.out).object());
+    const auto text = runMemviz({"ranks", dir.filePath("job")});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("max/min 2.00x"), text.out.constData());
+    QVERIFY2(text.out.contains("activations"), text.out.constData());
+}
+
+void TestRanksCli::severalFiles() {
+    QTemporaryDir dir;
+    // Given out of order: the rows follow the ranks in the names.
+    const auto r = runMemviz({"ranks", writeFile(dir, "rank2.csv", kRank2), writeFile(dir, "rank1.csv", kRank1),
+                              writeFile(dir, "rank0.csv", kRank0), "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    checkRanks(QJsonDocument::fromJson(r.out).object());
+}
+
+void TestRanksCli::badInput() {
+    QTemporaryDir dir;
+    QDir().mkpath(dir.filePath("empty"));
+    writeFile(dir, "empty/notes.txt", "nothing here\n");
+    const auto none = runMemviz({"ranks", dir.filePath("empty")});
+    QCOMPARE(none.exitCode, 1);
+    QVERIFY2(none.err.contains(dir.filePath("empty").toUtf8()) && none.err.contains("no rank files"), none.err.constData());
+
+    // No device in common: one rank on the GPU, one on the CPU.
+    const QString gpu = writeFile(dir, "rank0.csv",
+                                  "time_ns,action,address,size,op,device\n0,alloc,0x10,100,a,cuda:0\n");
+    const QString cpu = writeFile(dir, "rank1.csv", kRank1);
+    const auto apart = runMemviz({"ranks", gpu, cpu});
+    QCOMPARE(apart.exitCode, 1);
+    QVERIFY2(apart.err.contains("no device in common") && apart.err.contains("rank0.csv has cuda:0") &&
+                 apart.err.contains("rank1.csv has cpu"),
+             apart.err.constData());
+    const auto missing = runMemviz({"ranks", writeFile(dir, "rank2.csv", kRank2), cpu, "--device", "cuda:0"});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("rank2.csv: no device cuda:0"), missing.err.constData());
+    const auto one = runMemviz({"ranks", cpu});
+    QCOMPARE(one.exitCode, 1);
+    QVERIFY2(one.err.contains("at least two traces"), one.err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestRanksCli)
+#include "tst_ranks_cli.moc"
