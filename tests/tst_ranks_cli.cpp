@@ -82,6 +82,7 @@ class TestRanksCli : public QObject {
 private slots:
     void folderOfRankFiles();
     void severalFiles();
+    void eachRanksOwnGpu();
     void badInput();
 };
 
@@ -110,6 +111,32 @@ void TestRanksCli::severalFiles() {
                               writeFile(dir, "rank0.csv", kRank0), "--json"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     checkRanks(QJsonDocument::fromJson(r.out).object());
+}
+
+// Rank k of a multi-GPU job allocates on cuda:k: the common figure is each rank's own GPU
+// (not the CPU both also have). Rank 0: 100 B then 400 more (peak 500); rank 1: 900 B.
+void TestRanksCli::eachRanksOwnGpu() {
+    QTemporaryDir dir;
+    const QString r0 = writeFile(dir, "rank0.csv",
+                                 "time_ns,action,address,size,op,device\n0,alloc,0x1,7,host,cpu\n"
+                                 "1,alloc,0x10,100,a,cuda:0\n5,alloc,0x20,400,b,cuda:0\n");
+    const QString r1 = writeFile(dir, "rank1.csv",
+                                 "time_ns,action,address,size,op,device\n0,alloc,0x1,7,host,cpu\n"
+                                 "3,alloc,0x10,900,a,cuda:1\n");
+    const auto r = runMemviz({"ranks", r0, r1, "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(o["device"].toString(), QStringLiteral("cuda"));
+    const QJsonArray ranks = o["ranks"].toArray();
+    QCOMPARE(ranks[0].toObject()["device"].toString(), QStringLiteral("cuda:0"));
+    QCOMPARE(ranks[0].toObject()["peak_bytes"].toInteger(), 500);
+    QCOMPARE(ranks[0].toObject()["top_op"].toString(), QStringLiteral("b"));
+    QCOMPARE(ranks[1].toObject()["device"].toString(), QStringLiteral("cuda:1"));
+    QCOMPARE(ranks[1].toObject()["peak_bytes"].toInteger(), 900);
+    QCOMPARE(o["imbalance"].toObject()["ratio"].toDouble(), 1.8);
+    // --device cpu still compares the host side: 7 B on each.
+    const auto cpu = runMemviz({"ranks", r0, r1, "--json", "--device", "CPU"});
+    QCOMPARE(QJsonDocument::fromJson(cpu.out).object()["imbalance"].toObject()["ratio"].toDouble(), 1.0);
 }
 
 void TestRanksCli::badInput() {

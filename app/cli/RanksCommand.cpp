@@ -52,7 +52,9 @@ QJsonValue optionalInt(const std::optional<int>& v) { return v ? QJsonValue(*v) 
 int ranksCommand(const QStringList& args) {
     QCommandLineParser p;
     p.addOption({"json", "Print JSON."});
-    p.addOption({"device", "The figure to compare: this device's bytes (default: the first device every trace has).", "NAME"});
+    p.addOption({"device", "The figure to compare: this device's bytes; cuda: each trace's one CUDA device (the default when "
+                           "each has one; else the first device every trace has).",
+                 "NAME"});
     p.addPositionalArgument("paths", "A store, a folder of rank files, or several files or stores.", "PATH...");
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!p.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
@@ -102,6 +104,7 @@ int ranksCommand(const QStringList& args) {
                                     {"source", QString::fromStdString(r.source)},
                                     {"trace_id", static_cast<qint64>(r.traceId)},
                                     {"format", QString::fromStdString(r.format)},
+                                    {"device", QString::fromStdString(r.device)},
                                     {"peak_bytes", static_cast<qint64>(r.peakBytes)},
                                     {"peak_time_ns", static_cast<qint64>(r.peakTimeNs)},
                                     {"final_bytes", static_cast<qint64>(r.finalBytes)},
@@ -121,13 +124,15 @@ int ranksCommand(const QStringList& args) {
     }
     std::vector<QStringList> rows;
     for (const RankRow& r : set.rows)
-        rows.push_back({QString::fromStdString(r.name), words::bytes(r.peakBytes), words::duration(r.peakTimeNs),
+        rows.push_back({QString::fromStdString(r.name), QString::fromStdString(r.device), words::bytes(r.peakBytes), words::duration(r.peakTimeNs),
                         words::bytes(r.finalBytes),
                         r.topOp.empty() ? QStringLiteral("-")
                                         : QString::fromStdString(r.topOp) + " (" + words::bytes(r.topOpBytes) + ")",
                         QString::fromStdString(r.source)});
-    QString text = QStringLiteral("%1 ranks, %2 bytes\n").arg(set.rows.size()).arg(QString::fromStdString(set.device));
-    text += formatTable({"rank", "peak", "peak at", "final", "top operator at the peak", "source"}, rows);
+    QString text = QStringLiteral("%1 ranks, %2 bytes\n")
+                       .arg(set.rows.size())
+                       .arg(set.device == "cuda" ? QStringLiteral("each rank's own CUDA device's") : QString::fromStdString(set.device));
+    text += formatTable({"rank", "device", "peak", "peak at", "final", "top operator at the peak", "source"}, rows);
     text += QStringLiteral("\nimbalance: %1 peaks highest (%2), %3 lowest (%4): ")
                 .arg(QString::fromStdString(set.rows[im.maxRow].name), words::bytes(set.rows[im.maxRow].peakBytes),
                      QString::fromStdString(set.rows[im.minRow].name), words::bytes(set.rows[im.minRow].peakBytes));

@@ -51,10 +51,20 @@ std::string nameOf(Database& db, const RankRow& row) {
     return baseName(row.source);
 }
 
+bool isCuda(const DeviceSummary& d) { return lower(d.name).rfind("cuda", 0) == 0; }
+
+// The device `name` in a trace; "cuda": its one CUDA device (none when it has several).
 const DeviceSummary* findDevice(const TraceSummary& s, const std::string& name) {
-    for (const DeviceSummary& d : s.devices)
+    const DeviceSummary* cuda = nullptr;
+    int cudas = 0;
+    for (const DeviceSummary& d : s.devices) {
         if (lower(d.name) == lower(name)) return &d;
-    return nullptr;
+        if (isCuda(d)) {
+            cuda = &d;
+            ++cudas;
+        }
+    }
+    return lower(name) == "cuda" && cudas == 1 ? cuda : nullptr;
 }
 
 std::string deviceList(const TraceSummary& s) {
@@ -130,8 +140,13 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         for (std::size_t i = 0; i < inputs.size(); ++i)
             if (!findDevice(summaries[i], device))
                 throw RankSetError(inputs[i].source + ": no device " + device + " (it has " + deviceList(summaries[i]) + ")");
-        set.device = findDevice(summaries[0], device)->name;
+        set.device = lower(device) == "cuda" ? "cuda" : findDevice(summaries[0], device)->name;
     } else {
+        bool oneCudaEach = true;
+        for (const TraceSummary& s : summaries) oneCudaEach = oneCudaEach && findDevice(s, "cuda");
+        if (oneCudaEach) set.device = "cuda";
+    }
+    if (set.device.empty()) {
         for (const DeviceSummary& d : summaries[0].devices) {
             bool everywhere = true;
             for (const TraceSummary& s : summaries) everywhere = everywhere && findDevice(s, d.name);
@@ -158,6 +173,7 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         row.traceId = in.traceId;
         row.format = summaries[i].trace.format;
         row.rank = rankOf(*in.db, in.traceId, in.source);
+        row.device = d.name;
         row.peakBytes = d.peakBytes;
         row.peakTimeNs = d.peakTimeNs;
         row.finalBytes = d.finalBytes;

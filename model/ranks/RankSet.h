@@ -36,6 +36,7 @@ struct RankRow {
     std::string source;
     std::int64_t traceId = 0;
     std::string format;
+    std::string device; // this trace's device of the common figure ("cuda:1" when the set's is "cuda")
     std::int64_t peakBytes = 0;
     std::int64_t peakTimeNs = 0; // from the trace's start
     std::int64_t finalBytes = 0;
@@ -54,13 +55,16 @@ struct RankImbalance {
 };
 
 struct RankSet {
-    std::string device; // the common figure: this device's bytes in every trace
+    // The common figure: this device's bytes in every trace; "cuda" = each trace's one CUDA
+    // device (rank k of a multi-GPU job records cuda:k).
+    std::string device;
     std::vector<RankRow> rows; // by rank when every trace has one, else in the order given
     RankImbalance imbalance;
 };
 
-// Reads the set. `device` (case-insensitive; "" = the first device of the first trace that
-// every trace has) must be in every trace. Throws RankSetError (fewer than two traces, no
+// Reads the set. `device` (case-insensitive) must be in every trace; "cuda" takes each trace's
+// one CUDA device; "" = "cuda" when every trace has exactly one CUDA device, else the first
+// device of the first trace that every trace has. Throws RankSetError (fewer than two traces, no
 // common device, a device missing from one); std::invalid_argument never.
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress);
 
