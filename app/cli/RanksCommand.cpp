@@ -2,7 +2,7 @@
 // memviz ranks PATH...: every rank of a distributed job on its common figure
 // (model/ranks/RankSet.h): a store's traces (live probes, one per rank), several files or
 // stores, or a folder of rank files.
-#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +14,7 @@
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "ranks/RankSet.h"
+#include "ranks/RankSources.h"
 #include "store/Database.h"
 #include "store/StoreFiles.h"
 #include "store/TraceQueries.h"
@@ -24,26 +25,6 @@ namespace memviz::cli {
 namespace {
 
 const char* const kUsage = "memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]";
-
-// One opened trace of the set (a raw file imported into a temporary store).
-struct Opened {
-    std::unique_ptr<OpenedSource> source;
-    std::unique_ptr<Database> db;
-    std::int64_t traceId = 0;
-    QString name;
-};
-
-// The traces of one store: its live probe recordings when it has any (the ranks of one
-// `record --listen`), else every trace.
-std::vector<std::int64_t> storeTraces(const QString& path) {
-    Database db(path.toStdString(), Database::Mode::ReadOnly);
-    std::vector<std::int64_t> probe, all;
-    for (const TraceRecord& t : listTraces(db)) {
-        all.push_back(t.id);
-        if (t.format == format_id::kLiveProbe) probe.push_back(t.id);
-    }
-    return probe.size() >= 2 ? probe : all;
-}
 
 QJsonValue optionalInt(const std::optional<int>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 
@@ -61,38 +42,19 @@ int ranksCommand(const QStringList& args) {
     const QStringList paths = p.positionalArguments();
     if (paths.isEmpty()) throw UsageError{QStringLiteral("give a store, a folder of rank files, or several traces\nusage: ") + kUsage};
 
-    std::vector<Opened> opened;
-    auto open = [&](const QString& path, qint64 traceId, const QString& name) {
-        Opened o;
-        o.source = std::make_unique<OpenedSource>(path, traceId);
-        o.db = std::make_unique<Database>(o.source->storePath(), Database::Mode::ReadOnly);
-        o.traceId = o.source->traceId();
-        o.name = name;
-        opened.push_back(std::move(o));
-    };
-    if (paths.size() == 1 && QFileInfo(paths[0]).isDir()) {
-        for (const std::string& file : rankFilesIn(paths[0].toStdString())) {
-            const QString f = QString::fromStdString(file);
-            open(f, 0, f);
-        }
-    } else if (paths.size() == 1 && QFileInfo::exists(paths[0]) && isStoreFile(paths[0].toStdString())) {
-        for (const std::int64_t id : storeTraces(paths[0])) open(paths[0], id, paths[0] + "#" + QString::number(id));
-    } else {
-        for (const QString& arg : paths) {
-            const qsizetype hash = arg.lastIndexOf('#');
-            if (hash > 0 && !QFileInfo::exists(arg)) {
-                bool ok = false;
-                const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
-                if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
-                open(arg.left(hash), id, arg);
-            } else {
-                if (!QFileInfo::exists(arg)) throw std::runtime_error(arg.toStdString() + ": no such file or folder");
-                open(arg, 0, arg);
-            }
-        }
-    }
+    QTemporaryDir imports; // raw files are imported here, for this run only
+    int imported = 0;
+    std::vector<std::string> given;
+    for (const QString& path : paths) given.push_back(path.toStdString());
+    const std::vector<RankSource> sources = resolveRankPaths(
+        given, [&](const std::string&) { return (imports.path() + QStringLiteral("/rank%1.memviz").arg(imported++)).toStdString(); },
+        Progress{});
+    std::vector<std::unique_ptr<Database>> dbs;
     std::vector<RankInput> inputs;
-    for (Opened& o : opened) inputs.push_back({o.db.get(), o.traceId, o.name.toStdString()});
+    for (const RankSource& s : sources) {
+        dbs.push_back(std::make_unique<Database>(s.storePath, Database::Mode::ReadOnly));
+        inputs.push_back({dbs.back().get(), s.traceId, s.name});
+    }
     const RankSet set = readRankSet(inputs, p.value("device").toStdString(), Progress{});
     const RankImbalance& im = set.imbalance;
 
@@ -109,7 +71,8 @@ int ranksCommand(const QStringList& args) {
                                     {"peak_time_ns", static_cast<qint64>(r.peakTimeNs)},
                                     {"final_bytes", static_cast<qint64>(r.finalBytes)},
                                     {"top_op", r.topOp.empty() ? QJsonValue() : QString::fromStdString(r.topOp)},
-                                    {"top_op_bytes", static_cast<qint64>(r.topOpBytes)}});
+                                    {"top_op_bytes", static_cast<qint64>(r.topOpBytes)},
+                                    {"start_offset_ns", set.wallClock ? QJsonValue(static_cast<qint64>(r.startOffsetNs)) : QJsonValue()}});
         const QJsonObject imbalance{{"max_rank", QString::fromStdString(set.rows[im.maxRow].name)},
                                     {"min_rank", QString::fromStdString(set.rows[im.minRow].name)},
                                     {"ratio", im.ratio ? QJsonValue(*im.ratio) : QJsonValue()},

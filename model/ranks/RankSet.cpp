@@ -10,10 +10,12 @@
 #include <system_error>
 
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeProtocol.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
+#include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
 
 namespace memviz {
@@ -85,6 +87,19 @@ std::map<std::string, std::int64_t> heldAtPeak(Database& db, std::int64_t traceI
     return out;
 }
 
+// The device's live bytes: its "allocated" series, else its first series in bytes (as the
+// Compare mode reads a curve).
+std::vector<SeriesPoint> curveOf(Database& db, std::int64_t traceId, int device, int columns) {
+    const std::vector<SeriesInfo> series = listSeries(db, traceId);
+    const SeriesInfo* chosen = nullptr;
+    for (const SeriesInfo& s : series)
+        if (s.device == device && s.name == series_name::kAllocated) chosen = &s;
+    for (const SeriesInfo& s : series)
+        if (!chosen && s.device == device && s.unit == "bytes") chosen = &s;
+    if (!chosen) return {};
+    return querySeries(db, chosen->id, TimeRange{chosen->tFirst, chosen->tLast}, columns).points;
+}
+
 } // namespace
 
 std::optional<int> rankInFileName(const std::string& fileName) {
@@ -128,7 +143,8 @@ std::vector<std::string> rankFilesIn(const std::string& folder) {
     return out;
 }
 
-RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress) {
+RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
+                    int curveColumns) {
     if (inputs.size() < 2)
         throw RankSetError("a rank set needs at least two traces, got " + std::to_string(inputs.size()) +
                            (inputs.empty() ? std::string() : " (" + inputs[0].source + ")"));
@@ -174,10 +190,12 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         row.format = summaries[i].trace.format;
         row.rank = rankOf(*in.db, in.traceId, in.source);
         row.device = d.name;
+        row.epochNs = summaries[i].trace.epochNs;
         row.peakBytes = d.peakBytes;
         row.peakTimeNs = d.peakTimeNs;
         row.finalBytes = d.finalBytes;
         row.name = nameOf(*in.db, row);
+        if (curveColumns > 0) row.curve = curveOf(*in.db, in.traceId, d.device, curveColumns);
         held.push_back(heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress));
         for (const auto& [op, bytes] : held.back())
             if (bytes > row.topOpBytes) {
@@ -200,6 +218,27 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         heldSorted.push_back(std::move(held[i]));
     }
     set.rows = std::move(rows);
+    // One time axis for all: the wall clock, when every trace knows when it started.
+    std::optional<std::int64_t> earliest;
+    set.wallClock = true;
+    for (const RankRow& r : set.rows) {
+        set.wallClock = set.wallClock && r.epochNs.has_value();
+        if (r.epochNs && (!earliest || *r.epochNs < *earliest)) earliest = r.epochNs;
+    }
+    if (set.wallClock) {
+        // Traces on different clocks (a profiler's and a log's from 0) would land far apart:
+        // then they start together instead.
+        std::int64_t longest = 1, latest = 0;
+        for (const TraceSummary& s : summaries) longest = std::max(longest, s.trace.durationNs);
+        for (RankRow& r : set.rows) {
+            r.startOffsetNs = *r.epochNs - *earliest;
+            latest = std::max(latest, r.startOffsetNs);
+        }
+        if (latest > 10 * longest) {
+            set.wallClock = false;
+            for (RankRow& r : set.rows) r.startOffsetNs = 0;
+        }
+    }
 
     RankImbalance& im = set.imbalance;
     for (std::size_t i = 1; i < set.rows.size(); ++i) {

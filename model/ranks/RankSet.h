@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "store/ChunkCodec.h"
+
 namespace memviz {
 
 class Database;
@@ -42,6 +44,13 @@ struct RankRow {
     std::int64_t finalBytes = 0;
     std::string topOp;           // the operator holding the most bytes at the peak ("" when none)
     std::int64_t topOpBytes = 0; // what it holds then: its allocations up to the peak, less its frees
+    // When the trace started after the earliest of the set, by the clock the traces recorded
+    // (the wall clock for probe recordings; 0 when some trace does not know its clock's time at
+    // its start, or when the offsets are more than ten times the longest trace — different
+    // clocks —: then every trace starts at 0).
+    std::int64_t startOffsetNs = 0;
+    std::optional<std::int64_t> epochNs; // the wall clock at the trace's t = 0, when known
+    std::vector<SeriesPoint> curve; // the device's bytes over time (curveColumns > 0), from the trace's start
 };
 
 struct RankImbalance {
@@ -60,13 +69,16 @@ struct RankSet {
     std::string device;
     std::vector<RankRow> rows; // by rank when every trace has one, else in the order given
     RankImbalance imbalance;
+    bool wallClock = false; // the traces are lined up by their recorded clock (startOffsetNs)
 };
 
 // Reads the set. `device` (case-insensitive) must be in every trace; "cuda" takes each trace's
 // one CUDA device; "" = "cuda" when every trace has exactly one CUDA device, else the first
 // device of the first trace that every trace has. Throws RankSetError (fewer than two traces, no
 // common device, a device missing from one); std::invalid_argument never.
-RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress);
+// With `curveColumns` > 0 each row's curve is read too, reduced to about that many columns.
+RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
+                    int curveColumns = 0);
 
 // The rank a file name gives: "rank3_snapshot.pickle", "rank-0.pt.trace.json.gz",
 // "worker_rank_12.csv" (the digits after "rank", with an optional '-' or '_').
