@@ -44,6 +44,7 @@ void RanksPlot::show(const RankSet& set) {
     plot_->clearGraphs();
     plot_->plotLayout()->clear();
     lanes_.clear();
+    wallClock_ = set.wallClock;
     auto* margins = new QCPMarginGroup(plot_);
     xMin_ = 0, xMax_ = 1, yMax_ = 1;
     bool any = false;
@@ -143,7 +144,9 @@ void RanksPlot::updateAxes() {
         const QString name = y->label().section(QLatin1Char('\n'), 0, 0);
         y->setLabel(name + "\n(" + bytesTicker_->unitSuffix() + ")");
     }
-    lanes_.back().rect->axis(QCPAxis::atBottom)->setLabel(xAxisLabel(XKind::Time, timeTicker_->unitSuffix()));
+    lanes_.back().rect->axis(QCPAxis::atBottom)->setLabel(
+        (wallClock_ ? tr("Time since the first rank started (%1)") : tr("Time since each rank's start (%1)"))
+            .arg(timeTicker_->unitSuffix()));
     drawSelection();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -69,6 +69,7 @@ private:
     bool selecting_ = false;
     double selectFrom_ = 0;
     bool syncing_ = false;
+    bool wallClock_ = false; // the lanes are lined up by the traces' clock (else at their starts)
 };
 
 } // namespace memviz

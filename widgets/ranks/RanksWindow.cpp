@@ -153,7 +153,8 @@ void RanksWindow::showSelection() {
     const RankImbalance& im = set.imbalance;
     const RankRow& hi = set.rows[im.maxRow];
     const RankRow& lo = set.rows[im.minRow];
-    QString text = tr("%n rank(s), %1 bytes", nullptr, static_cast<int>(set.rows.size()))
+    QString text = tr("%1 ranks, %2 bytes")
+                       .arg(set.rows.size())
                        .arg(set.device == "cuda" ? tr("each rank's own CUDA device's") : QString::fromStdString(set.device));
     text += tr(" · imbalance: %1 peaks at %2, %3 at %4").arg(QString::fromStdString(hi.name), words::bytes(hi.peakBytes),
                                                             QString::fromStdString(lo.name), words::bytes(lo.peakBytes));
