@@ -208,6 +208,7 @@ void TestLiveRanks::glooJobUnderOneListen() {
         env.insert("WORLD_SIZE", QString::number(kRanks));
         env.insert("MASTER_ADDR", "127.0.0.1");
         env.insert("MASTER_PORT", QString::number(port));
+        env.insert("GLOO_SOCKET_IFNAME", "lo"); // loopback only: no network needed (CI containers)
         p->setProcessEnvironment(env);
         p->start(kPython, {"-m", "memviz_probe", "--connect", address, QStringLiteral(MEMVIZ_GLOO_SCRIPT), "2"});
         ranks.push_back(std::move(p));
