@@ -96,6 +96,8 @@ void RanksPlot::show(const RankSet& set) {
         text->setColor(laneColor(i).darker(150));
         text->setBrush(QColor(255, 255, 255, 210));
         text->setPadding(QMargins(3, 0, 3, 0));
+        lane.peakLabel = text;
+        lane.peakX = static_cast<double>(row.peakTimeNs + row.startOffsetNs);
         lane.band = new QCPItemRect(plot_);
         lane.band->setClipAxisRect(lane.rect);
         for (QCPItemPosition* pos : {lane.band->topLeft, lane.band->bottomRight}) {
@@ -143,6 +145,13 @@ void RanksPlot::updateAxes() {
         QCPAxis* y = lanes_[i].rect->axis(QCPAxis::atLeft);
         const QString name = y->label().section(QLatin1Char('\n'), 0, 0);
         y->setLabel(name + "\n(" + bytesTicker_->unitSuffix() + ")");
+    }
+    // A peak label near an edge of the view goes inward, so it is never cut.
+    const QCPRange shown = lanes_.front().rect->axis(QCPAxis::atBottom)->range();
+    for (const Lane& l : lanes_) {
+        const double at = (l.peakX - shown.lower) / std::max(1e-9, shown.size());
+        const Qt::Alignment side = at > 0.8 ? Qt::AlignRight : at < 0.2 ? Qt::AlignLeft : Qt::AlignHCenter;
+        l.peakLabel->setPositionAlignment(side | Qt::AlignBottom);
     }
     lanes_.back().rect->axis(QCPAxis::atBottom)->setLabel(
         (wallClock_ ? tr("Time since the first rank started (%1)") : tr("Time since each rank's start (%1)"))

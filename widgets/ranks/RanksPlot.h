@@ -18,6 +18,7 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemRect;
+class QCPItemText;
 class QMouseEvent;
 
 namespace memviz {
@@ -52,6 +53,8 @@ private:
         QCPAxisRect* rect = nullptr;
         QCPGraph* graph = nullptr;
         QCPItemRect* band = nullptr;
+        QCPItemText* peakLabel = nullptr;
+        double peakX = 0;
     };
     void syncX(const QCPAxisRect* from);
     void updateAxes();
