@@ -39,6 +39,7 @@
 #include "store/TraceQueries.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/compare/CompareWindow.h"
+#include "widgets/ranks/RanksWindow.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -181,6 +182,21 @@ void MainWindow::createActions() {
     });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setObjectName(QStringLiteral("compareAction"));
+    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks.
+    const auto openRanks = [this](const QStringList& paths) {
+        auto* window = new RanksWindow(this);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->open(paths);
+        window->show();
+    };
+    file->addAction(tr("Open Ran&ks…"), this, [this, openRanks] {
+            const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of rank files (rank0…, rank1…)"),
+                                                                  QSettings().value("lastDir").toString());
+            if (!dir.isEmpty()) openRanks({dir});
+        })->setObjectName(QStringLiteral("openRanksAction"));
+    file->addAction(tr("Ranks of This Store"), this, [this, openRanks] {
+            if (session_->isOpen()) openRanks({session_->storePath()});
+        })->setObjectName(QStringLiteral("storeRanksAction"));
     file->addSeparator();
     file->addAction(tr("Export &Timeline (PNG, SVG, PDF)…"), this, &MainWindow::exportTimeline);
     file->addAction(tr("Export Ta&ble as CSV…"), this, &MainWindow::exportTable);

@@ -70,6 +70,20 @@ def _parse_address(text):
     return socket.AF_INET, ("127.0.0.1", int(port))
 
 
+def _job_place():
+    """RANK / LOCAL_RANK / WORLD_SIZE from the environment (torchrun, torch.distributed and
+    most launchers set them), as hello fields; a missing or non-integer one is left out."""
+    place = {}
+    for field, name in (("rank", "RANK"), ("local_rank", "LOCAL_RANK"), ("world_size", "WORLD_SIZE")):
+        try:
+            value = int(os.environ.get(name, ""))
+        except ValueError:
+            continue
+        if 0 <= value <= 1000000:
+            place[field] = value
+    return place
+
+
 def _warn(message):
     sys.stderr.write("memviz_probe: %s\n" % message)
     sys.stderr.flush()
@@ -496,6 +510,7 @@ class _Probe:
             "t0_wall_ns": time.time_ns() - (time.perf_counter_ns() - self.t0),
             "cuda": bool(self.torch.cuda.is_available()),
         }
+        hello.update(_job_place())
         self.sender.add(json.dumps(hello) + "\n")
         self.sender.add('{"type":"phase","t":0,"phase":"forward","step":0}\n')
         self.sender.flush()
@@ -600,6 +615,7 @@ def _tell_memviz(address, error):
         sender = _Sender(address)
         hello = {"type": "hello", "protocol": "memviz-probe", "version": PROTOCOL_VERSION, "pid": os.getpid(),
                  "argv": sys.argv, "python": sys.version.split()[0], "torch": "", "mode": "op"}
+        hello.update(_job_place())
         sender.add(json.dumps(hello) + "\n")
         bye = {"type": "bye", "t": 0, "exit_code": None, "error": _REFUSAL + error}
         sender.add(json.dumps(bye) + "\n")

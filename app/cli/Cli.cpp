@@ -113,6 +113,14 @@ const Subcommand kSubcommands[] = {
                                       with A at a step, the starts, the peaks or a marker
 )",
      [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
+    {"ranks",
+     R"(  memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]
+                                      every rank of a distributed job (a store's probe
+                                      recordings, a folder of rank files, or several traces):
+                                      peak, time of peak, final bytes and top operator at the
+                                      peak per rank; the imbalance (max/min peak, which op)
+)",
+     [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
@@ -143,9 +151,12 @@ const Subcommand kSubcommands[] = {
                                       sample a process' memory from /proc (launched, or
                                       attached); Ctrl+C stops; the program's exit status is
                                       stored and reported
-  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--progress] [--json]
+  memviz record --listen [ADDRESS] --out DB [--duration S] [--wait S] [--grace S] [--progress]
+             [--json]
                                       record the PyTorch probe's stream (python3 -m memviz_probe;
-                                      --address ADDRESS is the same as --listen ADDRESS)
+                                      --address ADDRESS is the same as --listen ADDRESS); several
+                                      probes at once (a distributed job's ranks) each become a
+                                      trace; ends when all have gone and none came for --grace S
   memviz record --pid PID --probe --out DB [--mode op|module] [--duration S] [--wait S]
              [--progress] [--json]
                                       attach the PyTorch probe to a running Python (through

@@ -22,5 +22,6 @@ int recordCommand(const QStringList& args);
 int explainCommand(const QStringList& args);
 int stacksCommand(const QStringList& args);
 int diffCommand(const QStringList& args);
+int ranksCommand(const QStringList& args);
 
 } // namespace memviz::cli

@@ -5,6 +5,7 @@
 //   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
 //   memviz record --pid PID --probe --out FILE [--duration S] [--wait S] [--mode op|module]
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <atomic>
 #include <csignal>
@@ -30,7 +31,7 @@ namespace {
 
 const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
                            "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S]\n"
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S] [--grace S]\n"
                            "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]";
 
 // An attached probe starts when the target's main thread next runs Python code.
@@ -94,6 +95,43 @@ void report(const QString& store, const RecorderStatus& s, bool json) {
     printOut(out);
 }
 
+// --listen with several probes (the ranks of a distributed job): each one's trace.
+void reportSeveral(const QString& store, const std::vector<std::int64_t>& ids, const RecorderStatus& s, bool json) {
+    Database db(store.toStdString(), Database::Mode::ReadOnly);
+    QJsonArray traces;
+    QString out = QStringLiteral("recorded %1 probes into %2\n").arg(ids.size()).arg(store);
+    for (const std::int64_t id : ids) {
+        const auto rec = findLiveRecording(db, id);
+        const TraceSummary summary = loadSummary(db, id);
+        if (json) {
+            QJsonObject o = summaryJson(summary);
+            o.insert("samples", static_cast<qint64>(liveSampleMoments(db, id)));
+            if (rec) o.insert("recording", recordingJson(*rec));
+            traces.append(o);
+            continue;
+        }
+        out += QStringLiteral("trace %1: %2 over %3\n")
+                   .arg(id)
+                   .arg(QString::fromStdString(summary.trace.sourcePath),
+                        QString::fromStdString(formatDuration(static_cast<double>(summary.trace.durationNs))));
+        if (rec) out += "  " + recordingText(*rec).trimmed().replace("\n", "\n  ") + "\n";
+        for (const DeviceSummary& d : summary.devices)
+            out += QStringLiteral("  %1 peak %2 at %3, final %4\n")
+                       .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
+                            QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))),
+                            QString::fromStdString(formatBytes(static_cast<double>(d.finalBytes))));
+    }
+    if (json) {
+        QJsonObject o;
+        o.insert("store", store);
+        o.insert("end_reason", QString::fromStdString(s.endReason));
+        o.insert("traces", traces);
+        printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
+        return;
+    }
+    printOut(out + QStringLiteral("compare them: memviz ranks %1\n").arg(store));
+}
+
 } // namespace
 
 int recordCommand(const QStringList& args) {
@@ -105,6 +143,7 @@ int recordCommand(const QStringList& args) {
     p.addOption({"interval-ms", "Sampling interval in ms (default 100, at least 10).", "N"});
     p.addOption({"duration", "Stop after S seconds.", "S"});
     p.addOption({"wait", "--listen: give up when no probe connected within S seconds.", "S"});
+    p.addOption({"grace", "--listen: once every probe has gone, end when none came within S seconds (default 2).", "S"});
     p.addOption({"probe", "With --pid: attach the PyTorch probe to that running Python (through gdb)."});
     p.addOption({"mode", "--probe: record every operator (op, the default) or every module call (module).", "MODE"});
     p.addOption({"children", "Sum the memory of the process' descendants in."});
@@ -130,12 +169,14 @@ int recordCommand(const QStringList& args) {
     std::unique_ptr<Recorder> recorder;
     ProcRecorder* proc = nullptr;
     AttachedProbeRecorder* attached = nullptr;
+    ProbeRecorder* listening = nullptr; // --listen: several probes, one trace each
     if (p.isSet("probe") && !p.isSet("pid"))
         throw UsageError{QStringLiteral("--probe attaches to a running Python: give --pid PID (to run a script under the "
                                         "probe, use --listen and python3 -m memviz_probe)")};
     if (p.isSet("mode") && !p.isSet("probe")) throw UsageError{QStringLiteral("--mode is for --pid PID --probe")};
     if (p.isSet("wait") && !p.isSet("listen") && !p.isSet("probe"))
         throw UsageError{QStringLiteral("--wait is for --listen and --probe")};
+    if (p.isSet("grace") && !p.isSet("listen")) throw UsageError{QStringLiteral("--grace is for --listen")};
     if (p.isSet("probe")) {
         if (p.isSet("interval-ms") || p.isSet("children"))
             throw UsageError{QStringLiteral("--interval-ms and --children are for /proc sampling, not --probe")};
@@ -176,6 +217,9 @@ int recordCommand(const QStringList& args) {
         }
         auto probe = std::make_unique<ProbeRecorder>(store.toStdString(), address);
         if (p.isSet("wait")) probe->setAcceptTimeoutNs(static_cast<std::int64_t>(secondsOption(p, "wait") * 1e9));
+        const double grace = p.isSet("grace") ? secondsOption(p, "grace") : 2.0;
+        probe->setAcceptSeveral(true, static_cast<std::int64_t>(grace * 1e9));
+        listening = probe.get();
         const QString where = QString::fromStdString(probe->address().text());
         printErr(QStringLiteral("memviz record: waiting for a probe on %1\n"
                                 "  run: python3 -m memviz_probe --connect %1 your_script.py\n")
@@ -248,6 +292,10 @@ int recordCommand(const QStringList& args) {
     if (const auto at = s.message.find("the probe did not attach: "); attached && at != std::string::npos) {
         printErr("memviz record: " + QString::fromStdString(s.message.substr(at)) + "\n");
         return 1;
+    }
+    if (listening && listening->traceIds().size() > 1) {
+        reportSeveral(store, listening->traceIds(), s, p.isSet("json"));
+        return 0;
     }
     report(store, s, p.isSet("json"));
     return 0;

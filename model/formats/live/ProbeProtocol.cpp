@@ -119,6 +119,12 @@ ProbeRecord ProbeParser::parse(std::string_view line) {
             else if (key == "python") r.python = stringOf(v, key);
             else if (key == "torch") r.torch = stringOf(v, key);
             else if (key == "t0_wall_ns") r.t0WallNs = intOf(v, key);
+            else if (key == "rank" || key == "local_rank" || key == "world_size") {
+                const auto n = optionalIntOf(v, key);
+                if (n && (*n < 0 || *n > 1'000'000)) fail("\"" + std::string(key) + "\" out of range");
+                std::optional<int>& slot = key == "rank" ? r.rank : key == "local_rank" ? r.localRank : r.worldSize;
+                if (n) slot = static_cast<int>(*n);
+            }
             else if (key == "kind") r.kind = stringOf(v, key);
             else if (key == "name") r.name = stringOf(v, key);
             else if (key == "phase") r.phase = stringOf(v, key);

@@ -14,6 +14,13 @@ namespace memviz {
 
 inline constexpr int kProbeProtocolVersion = 1;
 
+// trace_metadata keys for a probe's place in a distributed job (from its hello).
+namespace probe_metadata {
+inline constexpr const char* kRank = "probe_rank";
+inline constexpr const char* kLocalRank = "probe_local_rank";
+inline constexpr const char* kWorldSize = "probe_world_size";
+} // namespace probe_metadata
+
 class ProbeProtocolError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -41,6 +48,9 @@ struct ProbeRecord {
     std::vector<std::string> argv;
     std::string mode, python, torch;
     std::optional<std::int64_t> t0WallNs;
+    // hello: the process' place in a distributed job, from its RANK / LOCAL_RANK /
+    // WORLD_SIZE environment (absent or null when not set).
+    std::optional<int> rank, localRank, worldSize;
     // op, phase, step, mark, dropped, bye
     std::string kind, name, phase, label, error;
     std::int64_t step = 0;

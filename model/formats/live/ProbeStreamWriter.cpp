@@ -86,6 +86,16 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
         hello_ = true;
         const std::string command = joinCommandLine(r.argv);
         title_ = (command.empty() ? std::string("python") : command) + " (probe, pid " + std::to_string(r.pid) + ")";
+        // A distributed job's process is named by its rank first (memviz ranks reads it back).
+        if (r.rank) {
+            title_ = "rank " + std::to_string(*r.rank) +
+                     (r.worldSize ? " of " + std::to_string(*r.worldSize) : std::string()) + ": " + title_;
+            writer_.setMetadata(probe_metadata::kRank, std::to_string(*r.rank));
+        }
+        if (r.localRank) writer_.setMetadata(probe_metadata::kLocalRank, std::to_string(*r.localRank));
+        if (r.worldSize) writer_.setMetadata(probe_metadata::kWorldSize, std::to_string(*r.worldSize));
+        rank_ = r.rank;
+        pid_ = r.pid;
         writer_.setTarget(r.pid, command, title_);
         writer_.setMetadata(metadata_key::kProbeProtocolVersion, std::to_string(r.version));
         if (!r.mode.empty()) writer_.setMetadata(metadata_key::kProbeMode, r.mode);

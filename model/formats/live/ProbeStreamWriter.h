@@ -34,6 +34,9 @@ public:
     const std::string& error() const { return error_; }
     bool saidHello() const { return hello_; }
     const std::string& scriptTitle() const { return title_; }
+    // The hello's RANK (a distributed job's process), when it sent one.
+    std::optional<int> rank() const { return rank_; }
+    int pid() const { return pid_; }
 
     // The probe's time (ns since it started) at our monotonic time.
     std::int64_t probeTimeAt(std::int64_t monotonicNs) const;
@@ -68,6 +71,8 @@ private:
     std::optional<int> exitCode_;
     std::string error_;
     std::string title_;
+    std::optional<int> rank_;
+    int pid_ = 0;
     std::int64_t lineNumber_ = 0;
 };
 

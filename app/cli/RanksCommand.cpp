@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// memviz ranks PATH...: every rank of a distributed job on its common figure
+// (model/ranks/RankSet.h): a store's traces (live probes, one per rank), several files or
+// stores, or a folder of rank files.
+#include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <memory>
+
+#include "cli/Cli.h"
+#include "cli/CliSupport.h"
+#include "cli/Output.h"
+#include "core/Progress.h"
+#include "formats/FormatIds.h"
+#include "ranks/RankSet.h"
+#include "ranks/RankSources.h"
+#include "store/Database.h"
+#include "store/StoreFiles.h"
+#include "store/TraceQueries.h"
+#include "words/UnitTexts.h"
+
+namespace memviz::cli {
+
+namespace {
+
+const char* const kUsage = "memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]";
+
+QJsonValue optionalInt(const std::optional<int>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
+
+} // namespace
+
+int ranksCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"json", "Print JSON."});
+    p.addOption({"device", "The figure to compare: this device's bytes; cuda: each trace's one CUDA device (the default when "
+                           "each has one; else the first device every trace has).",
+                 "NAME"});
+    p.addPositionalArgument("paths", "A store, a folder of rank files, or several files or stores.", "PATH...");
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!p.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
+    const QStringList paths = p.positionalArguments();
+    if (paths.isEmpty()) throw UsageError{QStringLiteral("give a store, a folder of rank files, or several traces\nusage: ") + kUsage};
+
+    QTemporaryDir imports; // raw files are imported here, for this run only
+    int imported = 0;
+    std::vector<std::string> given;
+    for (const QString& path : paths) given.push_back(path.toStdString());
+    const std::vector<RankSource> sources = resolveRankPaths(
+        given, [&](const std::string&) { return (imports.path() + QStringLiteral("/rank%1.memviz").arg(imported++)).toStdString(); },
+        Progress{});
+    std::vector<std::unique_ptr<Database>> dbs;
+    std::vector<RankInput> inputs;
+    for (const RankSource& s : sources) {
+        dbs.push_back(std::make_unique<Database>(s.storePath, Database::Mode::ReadOnly));
+        inputs.push_back({dbs.back().get(), s.traceId, s.name});
+    }
+    const RankSet set = readRankSet(inputs, p.value("device").toStdString(), Progress{});
+    const RankImbalance& im = set.imbalance;
+
+    if (p.isSet("json")) {
+        QJsonArray rows;
+        for (const RankRow& r : set.rows)
+            rows.append(QJsonObject{{"name", QString::fromStdString(r.name)},
+                                    {"rank", optionalInt(r.rank)},
+                                    {"source", QString::fromStdString(r.source)},
+                                    {"trace_id", static_cast<qint64>(r.traceId)},
+                                    {"format", QString::fromStdString(r.format)},
+                                    {"device", QString::fromStdString(r.device)},
+                                    {"peak_bytes", static_cast<qint64>(r.peakBytes)},
+                                    {"peak_time_ns", static_cast<qint64>(r.peakTimeNs)},
+                                    {"final_bytes", static_cast<qint64>(r.finalBytes)},
+                                    {"top_op", r.topOp.empty() ? QJsonValue() : QString::fromStdString(r.topOp)},
+                                    {"top_op_bytes", static_cast<qint64>(r.topOpBytes)},
+                                    {"start_offset_ns", set.wallClock ? QJsonValue(static_cast<qint64>(r.startOffsetNs)) : QJsonValue()}});
+        const QJsonObject imbalance{{"max_rank", QString::fromStdString(set.rows[im.maxRow].name)},
+                                    {"min_rank", QString::fromStdString(set.rows[im.minRow].name)},
+                                    {"ratio", im.ratio ? QJsonValue(*im.ratio) : QJsonValue()},
+                                    {"spread_bytes", static_cast<qint64>(im.spreadBytes)},
+                                    {"op", im.op.empty() ? QJsonValue() : QString::fromStdString(im.op)},
+                                    {"op_delta_bytes", static_cast<qint64>(im.opDeltaBytes)}};
+        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{"device", QString::fromStdString(set.device)},
+                                                             {"ranks", rows},
+                                                             {"imbalance", imbalance}})
+                                       .toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    std::vector<QStringList> rows;
+    for (const RankRow& r : set.rows)
+        rows.push_back({QString::fromStdString(r.name), QString::fromStdString(r.device), words::bytes(r.peakBytes), words::duration(r.peakTimeNs),
+                        words::bytes(r.finalBytes),
+                        r.topOp.empty() ? QStringLiteral("-")
+                                        : QString::fromStdString(r.topOp) + " (" + words::bytes(r.topOpBytes) + ")",
+                        QString::fromStdString(r.source)});
+    QString text = QStringLiteral("%1 ranks, %2 bytes\n")
+                       .arg(set.rows.size())
+                       .arg(set.device == "cuda" ? QStringLiteral("each rank's own CUDA device's") : QString::fromStdString(set.device));
+    text += formatTable({"rank", "device", "peak", "peak at", "final", "top operator at the peak", "source"}, rows);
+    text += QStringLiteral("\nimbalance: %1 peaks highest (%2), %3 lowest (%4): ")
+                .arg(QString::fromStdString(set.rows[im.maxRow].name), words::bytes(set.rows[im.maxRow].peakBytes),
+                     QString::fromStdString(set.rows[im.minRow].name), words::bytes(set.rows[im.minRow].peakBytes));
+    text += im.ratio ? QStringLiteral("max/min %1x").arg(*im.ratio, 0, 'f', 2) : QStringLiteral("max/min undefined (a peak of 0)");
+    text += ", " + words::bytes(im.spreadBytes) + " apart\n";
+    if (!im.op.empty())
+        text += QStringLiteral("  most of it: %1, %2 more at %3's peak than at %4's\n")
+                    .arg(QString::fromStdString(im.op), words::bytes(im.opDeltaBytes),
+                         QString::fromStdString(set.rows[im.maxRow].name), QString::fromStdString(set.rows[im.minRow].name));
+    printOut(text);
+    return 0;
+}
+
+} // namespace memviz::cli

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// PATHs to the traces of a rank set (see RankSources.h).
+#include "ranks/RankSources.h"
+
+#include <filesystem>
+
+#include "formats/FormatIds.h"
+#include "ranks/RankSet.h"
+#include "store/Database.h"
+#include "store/StoreFiles.h"
+#include "store/TraceQueries.h"
+
+namespace memviz {
+
+namespace {
+
+// A store's live probe recordings when it has two or more (one `record --listen`), else
+// every trace.
+std::vector<std::int64_t> storeTraces(const std::string& path) {
+    Database db(path, Database::Mode::ReadOnly);
+    std::vector<std::int64_t> probe, all;
+    for (const TraceRecord& t : listTraces(db)) {
+        all.push_back(t.id);
+        if (t.format == format_id::kLiveProbe) probe.push_back(t.id);
+    }
+    return probe.size() >= 2 ? probe : all;
+}
+
+} // namespace
+
+std::vector<RankSource> resolveRankPaths(const std::vector<std::string>& paths,
+                                         const std::function<std::string(const std::string& file)>& importStoreFor,
+                                         const Progress& progress) {
+    namespace fs = std::filesystem;
+    std::vector<RankSource> out;
+    auto open = [&](const std::string& path, std::int64_t traceId, const std::string& name) {
+        const std::string importStore = isStoreFile(path) ? std::string() : importStoreFor(path);
+        const OpenedTrace t = openTrace(path, importStore, progress, traceId, ImportStore::Cache);
+        out.push_back({t.storePath, t.traceId, name});
+    };
+    std::error_code ec;
+    if (paths.size() == 1 && fs::is_directory(paths[0], ec)) {
+        for (const std::string& file : rankFilesIn(paths[0])) open(file, 0, file);
+        return out;
+    }
+    if (paths.size() == 1 && fs::exists(paths[0], ec) && isStoreFile(paths[0])) {
+        for (const std::int64_t id : storeTraces(paths[0])) out.push_back({paths[0], id, paths[0] + "#" + std::to_string(id)});
+        return out;
+    }
+    for (const std::string& arg : paths) {
+        const std::size_t hash = arg.rfind('#');
+        if (hash != std::string::npos && hash > 0 && !fs::exists(arg, ec)) {
+            const std::string idText = arg.substr(hash + 1);
+            std::int64_t id = 0;
+            try {
+                std::size_t used = 0;
+                id = std::stoll(idText, &used);
+                if (used != idText.size()) id = 0;
+            } catch (const std::exception&) {
+                id = 0;
+            }
+            if (id <= 0) throw RankSetError("\"" + arg + "\": the part after # must be a positive trace id");
+            open(arg.substr(0, hash), id, arg);
+        } else {
+            if (!fs::exists(arg, ec)) throw RankSetError(arg + ": no such file or folder");
+            open(arg, 0, arg);
+        }
+    }
+    return out;
+}
+
+} // namespace memviz
