@@ -118,12 +118,14 @@ std::vector<std::string> gdbPrefix(int pid) {
 HeaptrackTools findHeaptrack() {
     HeaptrackTools t;
     std::vector<std::string> roots;
-    if (const std::string script = onPath("heaptrack"); !script.empty()) {
+    // Where heaptrack's libraries are, when not beside the heaptrack on PATH (an own build).
+    if (const char* dir = std::getenv("MEMVIZ_HEAPTRACK_LIBDIR"); dir && *dir) roots.push_back(dir);
+    else if (const std::string script = onPath("heaptrack"); !script.empty()) {
         std::error_code ec;
         const fs::path real = fs::canonical(script, ec);
         if (!ec) roots.push_back((real.parent_path() / "../lib/heaptrack").lexically_normal().string());
     }
-    roots.push_back("/usr/lib/heaptrack");
+    if (roots.empty() || !std::getenv("MEMVIZ_HEAPTRACK_LIBDIR")) roots.push_back("/usr/lib/heaptrack");
     for (const std::string& root : roots) {
         const std::string interpret = root + "/libexec/heaptrack_interpret";
         const std::string preload = root + "/libheaptrack_preload.so";

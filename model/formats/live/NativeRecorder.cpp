@@ -105,6 +105,7 @@ void NativeRecorder::run() {
 
     std::string name;
     std::unique_ptr<LaunchedProcess> launched;
+    std::int64_t attachedAt = 0;
     int pid = options_.pid;
     std::vector<std::string> argv;
     if (launch) {
@@ -113,7 +114,9 @@ void NativeRecorder::run() {
         // as it is); the program keeps env's pid.
         argv.push_back("env");
     } else {
-        name = ProcSampler({pid, false, options_.intervalNs}).processName();
+        ProcSampler probe({pid, false, options_.intervalNs});
+        probe.check();
+        name = probe.processName();
         if (name.empty()) name = "process";
     }
     std::string file = options_.heaptrackFile;
@@ -137,6 +140,7 @@ void NativeRecorder::run() {
             s.message = "attaching heaptrack to process " + std::to_string(pid) + " through gdb";
         });
         session->attach(pid); // throws: ptrace refused, the process exited, ...
+        attachedAt = monotonicNs(); // heaptrack_inject started its clock a moment ago
     }
 
     Database db(storePath());
@@ -175,7 +179,7 @@ void NativeRecorder::run() {
         s.targetName = name;
         s.message.clear();
     });
-    std::int64_t heapOffsetNs = 0; // heaptrack's t = 0 on the recording's clock
+    std::int64_t heapOffsetNs = launch ? 0 : attachedAt - t0; // heaptrack's t = 0 on the recording's clock
     if (launch) {
         try {
             heapOffsetNs = monotonicNs() - t0;
@@ -192,14 +196,15 @@ void NativeRecorder::run() {
     bool alive = true;
     // heaptrack's clock starts with the program (launch: at the release; attach: before t = 0,
     // drawn from 0). Its ticks come late (heaptrack buffers them), but are drawn at their time.
-    std::int64_t lastHeapT = -1, lastHeap = -1, lastCalls = 0;
+    std::int64_t lastHeapT = 0, lastHeap = -1, lastCalls = 0;
     // The allocation rate: calls per interval of heaptrack's clock, one sample at the end of
     // each interval with calls, and a 0 where calls stopped.
     std::int64_t bucket = 0, bucketCalls = 0;
     const std::int64_t interval = options_.intervalNs;
     auto closeBuckets = [&](std::int64_t upTo) {
         while (bucket < upTo) {
-            writer.addSample(rateSeries, heapOffsetNs + (bucket + 1) * interval, bucketCalls * 1'000'000'000 / interval);
+            writer.addSample(rateSeries, std::max<std::int64_t>(0, heapOffsetNs + (bucket + 1) * interval),
+                             bucketCalls * 1'000'000'000 / interval);
             const bool quiet = bucketCalls == 0;
             bucketCalls = 0;
             bucket = quiet ? upTo : bucket + 1; // one 0 stands for a quiet stretch
