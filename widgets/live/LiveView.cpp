@@ -194,7 +194,7 @@ void LiveView::onStatus() {
         parts << words::duration(s.lastT, 1)
               << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
-            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
+            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss || name == "heap_consumed";
                 proc || name.ends_with(std::string(" ") + series_name::kAllocated))
                 parts << QStringLiteral("%1 %2").arg(proc ? processSeriesLabel(name) : QString::fromStdString(name),
                                                      words::bytes(value));

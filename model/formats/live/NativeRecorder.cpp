@@ -89,7 +89,7 @@ void NativeRecorder::check(const NativeRecordingOptions& options) {
     const HeaptrackTools tools = findHeaptrack();
     if (!tools.found) throw HeaptrackError(tools.problem);
     if (!options.command.empty()) {
-        resolveProgram(options.command.front()); // not found, not executable
+        resolveProgram(options.command.front(), options.workingDirectory); // not found, not executable
         return;
     }
     ProcSampler sampler({options.pid, false, options.intervalNs});
@@ -130,9 +130,9 @@ void NativeRecorder::run() {
     auto session = std::make_unique<HeaptrackSession>(tools, pendingFile);
     if (launch) {
         for (const std::string& e : session->launchEnvironment()) argv.push_back(e);
-        argv.push_back(resolveProgram(options_.command.front()));
+        argv.push_back(resolveProgram(options_.command.front(), options_.workingDirectory));
         argv.insert(argv.end(), options_.command.begin() + 1, options_.command.end());
-        launched = std::make_unique<LaunchedProcess>(argv);
+        launched = std::make_unique<LaunchedProcess>(argv, options_.workingDirectory);
         pid = launched->pid();
     } else {
         updateStatus([&](RecorderStatus& s) {

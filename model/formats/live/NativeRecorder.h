@@ -23,6 +23,7 @@ namespace memviz {
 struct NativeRecordingOptions {
     int pid = 0;                      // attach to this process ...
     std::vector<std::string> command; // ... or launch this one (argv)
+    std::string workingDirectory;     // where it runs (empty: memviz's own)
     std::int64_t intervalNs = 100'000'000;
     // The heaptrack file (.zst); empty: heaptrack.NAME.PID.zst beside the store.
     std::string heaptrackFile;
