@@ -30,6 +30,14 @@ void HeaptrackStream::feed(std::string_view bytes) {
 
 void HeaptrackRawStream::feed(std::string_view bytes) {
     lines_.feed(bytes, [this](std::string_view l) { line(l); });
+    // heaptrack's library writes its buffer when it is full, so a burst often arrives without
+    // the `c` that follows it (that one waits, with the idle ticks after it, for the next
+    // buffer: seconds when the program is quiet). The burst happened before that tick, which
+    // comes 10 ms after the last one: it is stamped so now instead of waiting.
+    if (consumed_ != last_.consumed || calls_ != last_.calls) {
+        last_ = HeaptrackTick{timeMs_ + 10, consumed_, calls_};
+        ticks_.push_back(last_);
+    }
 }
 
 void HeaptrackRawStream::line(std::string_view l) {

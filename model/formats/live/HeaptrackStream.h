@@ -58,7 +58,8 @@ class HeaptrackRawStream {
 public:
     void feed(std::string_view bytes);
     // The ticks since the last call where the heap or the calls changed (with heaptrack's own
-    // times, so the figures are drawn when they happened, not when the data arrived).
+    // times, so the figures are drawn when they happened, not when the data arrived). A chunk
+    // that ends with changes after its last tick adds one at the next tick's time (+10 ms).
     std::vector<HeaptrackTick> takeTicks();
     std::int64_t consumed() const { return consumed_; }
     std::int64_t peakConsumed() const { return peak_; }
