@@ -63,6 +63,7 @@ class TestLiveNative : public QObject {
 private slots:
     void launchedMatchesHeaptrackPrint();
     void attachedMatchesHeaptrackPrint();
+    void durationEndsTheLaunchedProgram();
     void heaptrackMissing();
     void programNotFound();
     void ptraceRefused();
@@ -182,6 +183,31 @@ void TestLiveNative::attachedMatchesHeaptrackPrint() {
     // Attached before phase 1: every call of the phases is seen (the runtime's own start-up
     // allocations were before).
     checkRecording(store, r.out, 8192 + 1024);
+}
+
+// heaptrack's data ends only with the program: at --duration a launched program is ended
+// (SIGINT first), and what heaptrack wrote until then is imported, still equal to
+// heaptrack_print's figures for that file.
+void TestLiveNative::durationEndsTheLaunchedProgram() {
+    REQUIRE_HEAPTRACK();
+    QTemporaryDir dir;
+    const QString store = dir.filePath("duration.memviz");
+    // Phase 1 after 0.5 s, then a minute of pause: --duration 2 ends it in that pause.
+    const ProcessResult r = runMemviz({"record", "--native", "--duration", "2", "--out", store, "--json", "--",
+                                       QStringLiteral(MEMVIZ_NATIVE_PHASES), "60000", "500"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out.mid(r.out.indexOf("{\n"))).object();
+    const QJsonObject rec = o.value("recording").toObject();
+    QCOMPARE(rec.value("end_reason").toString(), QStringLiteral("duration"));
+    QCOMPARE(rec.value("exit_signal").toInt(), SIGINT);
+    const QJsonObject h = o.value("heaptrack").toObject();
+    const HeaptrackPrintReport report = parseHeaptrackPrint(runOutput(findTool("heaptrack_print"), {h.value("file").toString()}));
+    QVERIFY(report.calls > 0);
+    QCOMPARE(h.value("calls").toInteger(), report.calls);
+    QCOMPARE(heaptrackBytes(h.value("peak_bytes").toInteger()), report.peak);
+    QCOMPARE(heaptrackBytes(h.value("leaked_bytes").toInteger()), report.leaked);
+    // Phase 1 was under way or done: most of its 8 MiB were seen.
+    QVERIFY2(h.value("peak_bytes").toInteger() >= kPhase1 / 2, qPrintable(QString::number(h.value("peak_bytes").toInteger())));
 }
 
 void TestLiveNative::heaptrackMissing() {
