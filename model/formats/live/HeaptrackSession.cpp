@@ -392,6 +392,13 @@ void HeaptrackSession::attach(int pid) {
     runCapture({tools_.env, "dlopen", tools_.inject}, dlopen, 10'000);
     while (!dlopen.empty() && (dlopen.back() == '\n' || dlopen.back() == ' ')) dlopen.pop_back();
     if (dlopen.empty()) throw HeaptrackError("heaptrack_env did not say how to load libheaptrack_inject.so");
+    // A target of another user (memviz run as root) must be able to open the pipe, as
+    // /usr/bin/heaptrack's chown of its pipe allows.
+    struct stat st {};
+    if (::stat(("/proc/" + std::to_string(pid)).c_str(), &st) == 0 && st.st_uid != ::geteuid()) {
+        [[maybe_unused]] const int a = ::chown(dir_.c_str(), st.st_uid, st.st_gid);
+        [[maybe_unused]] const int b = ::chown(fifo_.c_str(), st.st_uid, st.st_gid);
+    }
     std::vector<std::string> args = gdbPrefix(pid);
     for (const std::string& e : {std::string("sharedlibrary libc.so"), "call (void) " + dlopen,
                                  std::string("sharedlibrary libheaptrack_inject"),
@@ -402,13 +409,13 @@ void HeaptrackSession::attach(int pid) {
     std::string output;
     const int code = runGdb(args, output, 120'000);
     const std::string who = "process " + std::to_string(pid);
-    if (contains(output.c_str(), "ptrace: Operation not permitted")) throw HeaptrackError(ptraceExplanation(pid));
-    if (contains(output.c_str(), "ptrace: No such process") || contains(output.c_str(), "No such process"))
+    if (contains(output, "ptrace: Operation not permitted")) throw HeaptrackError(ptraceExplanation(pid));
+    if (contains(output, "ptrace: No such process") || contains(output, "No such process"))
         throw HeaptrackError(who + " exited before gdb could attach; nothing was recorded");
-    if (contains(output.c_str(), "exited while in a function called from GDB") || contains(output.c_str(), "exited normally]") ||
-        contains(output.c_str(), "exited with code") || contains(output.c_str(), "The program being debugged exited"))
+    if (contains(output, "exited while in a function called from GDB") || contains(output, "exited normally]") ||
+        contains(output, "exited with code") || contains(output, "The program being debugged exited"))
         throw HeaptrackError(who + " exited while heaptrack was being attached; nothing was recorded");
-    if (contains(output.c_str(), "No symbol \"heaptrack_inject\"") || contains(output.c_str(), "No symbol table is loaded"))
+    if (contains(output, "No symbol \"heaptrack_inject\"") || contains(output, "No symbol table is loaded"))
         throw HeaptrackError("gdb could not load libheaptrack_inject.so into " + who +
                              " (heaptrack -p needs a process that can dlopen: " + lastLines(output, 3) + ")");
     if (code != 0)
