@@ -17,6 +17,7 @@
 #include "NativeToolOutput.h"
 #include "TestSupport.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
+#include "formats/live/HeaptrackStream.h"
 #include "store/Database.h"
 
 using namespace memviz;
@@ -68,6 +69,7 @@ private slots:
     void programNotFound();
     void ptraceRefused();
     void badUsage();
+    void streamsCarryLinesAcrossChunks();
 
 private:
     // Checks one finished recording: `out` is memviz record --json's output.
@@ -270,6 +272,46 @@ void TestLiveNative::badUsage() {
     const ProcessResult probe = runMemviz({"record", "--native", "--probe", "--pid", "1"});
     QCOMPARE(probe.exitCode, 2);
     QVERIFY2(probe.err.contains("--probe is not for --native"), probe.err.constData());
+}
+
+// The readers behind the live figures, on handwritten streams (heaptrack's formats,
+// docs/formats-native.md), fed whole and one byte at a time: a line cut by a chunk is read
+// once it is complete, and the figures are the hand-computed ones either way.
+void TestLiveNative::streamsCarryLinesAcrossChunks() {
+    // Raw (what the preload writes): three blocks of 0x400 bytes, one freed, one free of a
+    // pointer never allocated (before an attach): consumed 2048, peak 3072, 3 calls.
+    const std::string raw = "v 10400 3\nc a\n+ 400 1 1000\n+ 400 1 2000\nc 14\n+ 400 2 3000\n- 2000\n- 9999\nc 1e\n";
+    // Interpreted (what heaptrack_interpret writes): two sites, main at a.cpp:7 holding one
+    // block of 0x400 after a free, and f at a.cpp:9 holding 0x10.
+    const std::string text = "v 10400 3\ns 4 main\ns 5 a.cpp\ns 1 f\ns 3 exe\n"
+                             "i 1000 4 1 2 7\ni 2000 4 3 2 9\nt 1 0\nt 2 1\n"
+                             "a 400 1\na 10 2\n+ 0\n+ 0\n- 0\n+ 1\nc 5\n";
+    for (const std::size_t chunk : {std::size_t{1}, std::size_t{7}, raw.size() + text.size()}) {
+        HeaptrackRawStream r;
+        HeaptrackStream t;
+        for (std::size_t at = 0; at < raw.size(); at += chunk) r.feed(std::string_view(raw).substr(at, chunk));
+        for (std::size_t at = 0; at < text.size(); at += chunk) t.feed(std::string_view(text).substr(at, chunk));
+        QCOMPARE(r.consumed(), 2048);
+        QCOMPARE(r.peakConsumed(), 3072);
+        QCOMPARE(r.calls(), 3);
+        QCOMPARE(r.timeMs(), 30);
+        const std::vector<HeaptrackTick> ticks = r.takeTicks();
+        QVERIFY(!ticks.empty());
+        QCOMPARE(ticks.back().consumed, 2048); // the state at the last tick (0x1e = 30 ms)
+        QCOMPARE(ticks.back().timeMs, 30);
+        QCOMPARE(t.consumed(), 0x400 + 0x10);
+        QCOMPARE(t.calls(), 3);
+        QCOMPARE(t.temporary(), 1); // `- 0` right after `+ 0`
+        const auto sites = t.topSites(5);
+        QCOMPARE(sites.size(), std::size_t{2});
+        QCOMPARE(sites[0].function, std::string("main"));
+        QCOMPARE(sites[0].location, std::string("a.cpp:7"));
+        QCOMPARE(sites[0].bytes, 0x400);
+        QCOMPARE(sites[0].peakBytes, 0x800);
+        QCOMPARE(sites[0].calls, 2);
+        QCOMPARE(sites[1].function, std::string("f"));
+        QCOMPARE(sites[1].bytes, 0x10);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLiveNative)
