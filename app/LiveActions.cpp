@@ -8,6 +8,7 @@
 #include <QMessageBox>
 
 #include "formats/live/AttachedProbeRecorder.h"
+#include "formats/live/NativeRecorder.h"
 #include "formats/live/ProbeRecorder.h"
 #include "formats/live/ProcRecorder.h"
 #include "widgets/live/LaunchDialog.h"
@@ -42,6 +43,10 @@ LiveActions::LiveActions(QWidget* window, QMenu* menu) : QObject(window), window
             attachProbe(dialog.selectedPid(), dialog.options()->storePath());
             return;
         }
+        if (dialog.nativeChosen()) {
+            recordNative(dialog.selectedPid(), {}, {}, dialog.options()->storePath(), dialog.options()->intervalMs());
+            return;
+        }
         attachTo(dialog.selectedPid(), dialog.options()->storePath(), dialog.options()->intervalMs(),
                  dialog.options()->children());
     });
@@ -50,6 +55,11 @@ LiveActions::LiveActions(QWidget* window, QMenu* menu) : QObject(window), window
         LaunchDialog dialog(window_);
         if (dialog.exec() != QDialog::Accepted) return;
         dialog.options()->remember();
+        if (dialog.nativeChosen()) {
+            recordNative(0, dialog.command(), dialog.workingDirectory(), dialog.options()->storePath(),
+                         dialog.options()->intervalMs());
+            return;
+        }
         launch(dialog.command(), dialog.workingDirectory(), dialog.options()->storePath(), dialog.options()->intervalMs(),
                dialog.options()->children());
     });
@@ -90,6 +100,27 @@ LiveWindow* LiveActions::launch(const QStringList& command, const QString& direc
     o.children = children;
     auto* session = new LiveSession(std::make_unique<ProcRecorder>(absoluteStore.toStdString(), o), LiveSession::Kind::Launch);
     return show(new LiveWindow(session, tr("Recording %1 – memviz").arg(command.join(' ').left(80)), window_));
+}
+
+LiveWindow* LiveActions::recordNative(int pid, const QStringList& command, const QString& directory, const QString& store,
+                                      int intervalMs) {
+    if (!prepareStore(window_, store)) return nullptr;
+    NativeRecordingOptions o;
+    o.pid = pid;
+    for (const QString& c : command) o.command.push_back(c.toStdString());
+    o.workingDirectory = directory.toStdString();
+    o.intervalNs = static_cast<std::int64_t>(intervalMs) * 1'000'000;
+    try {
+        NativeRecorder::check(o); // heaptrack missing, no such program or process
+    } catch (const std::exception& e) {
+        QMessageBox::warning(window_, tr("Cannot record"), QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+    const QString absoluteStore = QFileInfo(store).absoluteFilePath();
+    auto* session = new LiveSession(std::make_unique<NativeRecorder>(absoluteStore.toStdString(), o),
+                                    pid ? LiveSession::Kind::Attach : LiveSession::Kind::Launch);
+    const QString what = pid ? tr("pid %1").arg(pid) : command.join(' ').left(80);
+    return show(new LiveWindow(session, tr("Native allocations of %1 – memviz").arg(what), window_));
 }
 
 LiveWindow* LiveActions::waitForProbe(const QString& address, const QString& store) {

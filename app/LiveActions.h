@@ -30,6 +30,10 @@ public:
     LiveWindow* waitForProbe(const QString& address, const QString& store);
     // The PyTorch probe injected into running Python `pid` (AttachedProbeRecorder).
     LiveWindow* attachProbe(int pid, const QString& store);
+    // Native allocations through heaptrack (NativeRecorder): attached to `pid`, or `command`
+    // launched under it when pid is 0.
+    LiveWindow* recordNative(int pid, const QStringList& command, const QString& directory, const QString& store,
+                             int intervalMs);
 
 signals:
     void openRecording(const QString& storePath, qint64 traceId);

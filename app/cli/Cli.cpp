@@ -161,6 +161,13 @@ const Subcommand kSubcommands[] = {
              [--progress] [--json]
                                       attach the PyTorch probe to a running Python (through
                                       gdb); Ctrl+C or --duration detaches it, the script runs on
+  memviz record --native [--out DB] [--interval-ms N] [--duration S] [--progress] [--json]
+             -- CMD ARGS...
+  memviz record --native --pid PID [--out DB] [--interval-ms N] [--duration S] [--progress]
+             [--json]
+                                      native allocations through heaptrack beside /proc: heap
+                                      consumed, allocation rate, top sites live; heaptrack's
+                                      file imported at the end
 )",
      [](int, char**, const QStringList& args) { return recordCommand(args); }, false},
     {"explain",

@@ -4,6 +4,8 @@
 //   memviz record --pid PID --out FILE [...]
 //   memviz record --listen [ADDRESS] --out FILE [--duration S] [--wait S]
 //   memviz record --pid PID --probe --out FILE [--duration S] [--wait S] [--mode op|module]
+//   memviz record --native [--out FILE] [--duration S] -- CMD ARGS...   (heaptrack: cli/NativeRecording.cpp)
+//   memviz record --native --pid PID [--out FILE] [--duration S]
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +19,7 @@
 #include "cli/RecordingOutput.h"
 #include "core/Units.h"
 #include "formats/live/AttachedProbeRecorder.h"
+#include "cli/NativeRecording.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeInjector.h"
 #include "formats/live/ProbeRecorder.h"
@@ -31,8 +34,13 @@ namespace {
 
 const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
                            "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S] [--grace S]\n"
-                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]";
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S] [--grace S]
+"
+                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]
+"
+                           "       memviz record --native [--out FILE.memviz] [--interval-ms N] [--duration S] -- CMD ARGS...
+"
+                           "       memviz record --native --pid PID [--out FILE.memviz] [--interval-ms N] [--duration S]";
 
 // An attached probe starts when the target's main thread next runs Python code.
 constexpr double kAttachWaitS = 30;
@@ -147,6 +155,7 @@ int recordCommand(const QStringList& args) {
     p.addOption({"probe", "With --pid: attach the PyTorch probe to that running Python (through gdb)."});
     p.addOption({"mode", "--probe: record every operator (op, the default) or every module call (module).", "MODE"});
     p.addOption({"children", "Sum the memory of the process' descendants in."});
+    p.addOption({"native", "Record native allocations through heaptrack (launch CMD, or attach to --pid) beside /proc."});
     p.addOption({"progress", "Print a line to stderr after every commit."});
     p.addOption({"json", "Print the result as JSON."});
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -158,8 +167,9 @@ int recordCommand(const QStringList& args) {
         a.insert(listenAt + 1, "--address");
     }
     if (!p.parse(QStringList{QStringLiteral("memviz")} + a)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
-    if (!p.isSet("out")) throw UsageError{QStringLiteral("--out FILE.memviz is required\nusage: ") + kUsage};
     const QStringList command = p.positionalArguments();
+    if (p.isSet("native")) return recordNative(p, command, kUsage);
+    if (!p.isSet("out")) throw UsageError{QStringLiteral("--out FILE.memviz is required\nusage: ") + kUsage};
     const int modes = (p.isSet("pid") ? 1 : 0) + (p.isSet("listen") ? 1 : 0) + (command.isEmpty() ? 0 : 1);
     if (modes != 1)
         throw UsageError{QStringLiteral("give exactly one of --pid PID, --listen or -- CMD ARGS...\nusage: ") + kUsage};

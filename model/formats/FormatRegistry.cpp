@@ -10,6 +10,7 @@
 #include "formats/heaptrack/HeaptrackImporter.h"
 #include "formats/heaptrack/HeaptrackSchema.h"
 #include "formats/live/LiveSchema.h"
+#include "formats/live/LiveNativeSchema.h"
 #include "formats/massif/MassifImporter.h"
 #include "formats/massif/MassifSchema.h"
 #include "formats/memtimeline/MemoryTimelineImporter.h"
@@ -35,7 +36,7 @@ const std::vector<FormatEntry>& allFormats() {
         add(std::make_unique<HeaptrackImporter>(), {{2, kHeaptrackSchemaSql}});
         add(std::make_unique<MassifImporter>(), {{2, kMassifSchemaSql}});
         add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}});
-        add(nullptr, {{5, kLiveSchemaSql}}); // live recordings (formats/live): recorded, not imported
+        add(nullptr, {{5, kLiveSchemaSql}, {6, kLiveNativeSchemaSql}}); // live recordings (formats/live): recorded, not imported
         return v;
     }();
     return formats;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/live/LaunchDialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -13,16 +14,27 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include "formats/live/HeaptrackSession.h"
 #include "formats/live/Launcher.h"
 #include "formats/live/RecordingName.h"
 #include "widgets/live/RecordingOptionsWidget.h"
 
 namespace memviz {
 
+bool LaunchDialog::nativeChosen() const { return native_->isEnabled() && native_->isChecked(); }
+
 LaunchDialog::LaunchDialog(QWidget* parent)
     : QDialog(parent), command_(new QLineEdit(QSettings().value("live/lastCommand").toString(), this)),
       directory_(new QLineEdit(QSettings().value("live/lastDirectory", QDir::currentPath()).toString(), this)),
-      options_(new RecordingOptionsWidget(true, "launch", this)), suggestedStore_(options_->storePath()) {
+      options_(new RecordingOptionsWidget(true, "launch", this)),
+      native_(new QCheckBox(tr("Also record &native allocation sites through heaptrack"), this)),
+      suggestedStore_(options_->storePath()) {
+    const HeaptrackTools heaptrack = findHeaptrack();
+    native_->setEnabled(heaptrack.found);
+    native_->setToolTip(heaptrack.found ? tr("The program runs under heaptrack: heap consumed, allocation rate and the top "
+                                             "allocation sites live beside RSS, and heaptrack's complete recording is "
+                                             "imported when it ends (Stop ends the program)")
+                                        : QString::fromStdString(heaptrack.problem));
     setWindowTitle(tr("Launch and Record"));
     resize(720, 260);
     command_->setPlaceholderText(tr("e.g. python3 train.py --epochs 1"));
@@ -67,6 +79,12 @@ LaunchDialog::LaunchDialog(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(options_);
+    layout->addWidget(native_);
+    if (!heaptrack.found) {
+        auto* why = new QLabel(tr("Native allocations unavailable: %1.").arg(QString::fromStdString(heaptrack.problem)), this);
+        why->setWordWrap(true);
+        layout->addWidget(why);
+    }
     layout->addWidget(note);
     layout->addStretch(1);
     layout->addWidget(buttons);

@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <QStringList>
 
+class QCheckBox;
 class QLineEdit;
 
 namespace memviz {
@@ -22,6 +23,9 @@ public:
     QString workingDirectory() const;
     QLineEdit* commandEdit() const { return command_; }
     RecordingOptionsWidget* options() const { return options_; }
+    // Record native allocations through heaptrack (enabled only when it is installed).
+    bool nativeChosen() const;
+    QCheckBox* nativeBox() const { return native_; }
 
 private:
     void suggestStorePath();
@@ -29,6 +33,7 @@ private:
     QLineEdit* command_;
     QLineEdit* directory_;
     RecordingOptionsWidget* options_;
+    QCheckBox* native_;
     QString suggestedStore_; // the store path last suggested (replaced only while unchanged)
 };
 

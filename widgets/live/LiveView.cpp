@@ -24,7 +24,9 @@
 #include "widgets/TraceSession.h"
 #include "widgets/live/LiveSession.h"
 #include "widgets/live/LiveTracePanel.h"
+#include "widgets/live/NativeSitesView.h"
 #include "widgets/live/ProcessSeriesLabels.h"
+#include "formats/live/NativeRecorder.h"
 #include "words/UnitTexts.h"
 
 namespace memviz {
@@ -97,6 +99,11 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
 
     splitter_->addWidget(timeline_);
     splitter_->addWidget(ops_);
+    // A native recording (heaptrack) shows its top allocation sites below the plot.
+    const bool native = dynamic_cast<NativeRecorder*>(session_->recorder()) != nullptr;
+    sites_ = new NativeSitesView(session_->trace(), this);
+    sites_->setVisible(native);
+    splitter_->addWidget(sites_);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 2);
     ops_->setVisible(session_->kind() == LiveSession::Kind::Probe);
@@ -140,7 +147,8 @@ LiveView::LiveView(LiveSession* session, QWidget* parent)
     // The operator table is a query over everything recorded: once a second is enough.
     opsTimer_->setInterval(1000);
     connect(opsTimer_, &QTimer::timeout, ops_, &OpsView::refresh);
-    if (session_->kind() == LiveSession::Kind::Probe) opsTimer_->start();
+    if (native) connect(opsTimer_, &QTimer::timeout, sites_, &NativeSitesView::refresh);
+    if (session_->kind() == LiveSession::Kind::Probe || native) opsTimer_->start();
     onStatus();
 }
 
@@ -194,7 +202,7 @@ void LiveView::onStatus() {
         parts << words::duration(s.lastT, 1)
               << (s.committedSamples == 1 ? tr("1 sample saved") : tr("%L1 samples saved").arg(s.committedSamples));
         for (const auto& [name, value] : s.latest)
-            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss;
+            if (const bool proc = name == proc_series::kRss || name == proc_series::kPss || name == "heap_consumed";
                 proc || name.ends_with(std::string(" ") + series_name::kAllocated))
                 parts << QStringLiteral("%1 %2").arg(proc ? processSeriesLabel(name) : QString::fromStdString(name),
                                                      words::bytes(value));
@@ -220,6 +228,7 @@ void LiveView::onFinished() {
     const RecorderStatus& s = session_->status();
     opsTimer_->stop();
     ops_->refresh();
+    if (sites_->isVisible()) sites_->refresh();
     stop_->setVisible(false);
     open_->setVisible(s.traceId != 0);
     // A program that exits non-zero or by a signal failed too, even though its recording did not.

@@ -65,6 +65,7 @@ private:
     TimelinePlot* timeline_;
     LiveTracePanel* panel_;
     OpsView* ops_;
+    class NativeSitesView* sites_ = nullptr; // native recordings: the top allocation sites
     QSplitter* splitter_;
     QLabel* status_;
     QLabel* message_;

@@ -8,10 +8,12 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <unistd.h>
 
+#include "formats/live/HeaptrackSession.h"
 #include "formats/live/ProbeInjector.h"
 #include "widgets/live/ProcessListModel.h"
 #include "widgets/live/RecordingOptionsWidget.h"
@@ -23,7 +25,9 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
       table_(new QTableView(this)), options_(new RecordingOptionsWidget(true, "attach", this)),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)),
       probeButton_(buttons_->addButton(tr("Attach the PyTorch &Probe"), QDialogButtonBox::ActionRole)),
-      probeReason_(new QLabel(this)), listing_(this) {
+      probeReason_(new QLabel(this)),
+      nativeButton_(buttons_->addButton(tr("Record &Native Allocations"), QDialogButtonBox::ActionRole)),
+      nativeReason_(new QLabel(this)), listing_(this) {
     setWindowTitle(tr("Attach to Process"));
     resize(900, 600);
     proxy_->setSourceModel(model_);
@@ -59,6 +63,14 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
         accept();
     });
     probeReason_->setWordWrap(true);
+    nativeButton_->setToolTip(tr("Attach heaptrack through gdb (as heaptrack -p): heap consumed, allocation rate and "
+                                 "the top allocation sites live beside RSS; on Stop heaptrack is detached and its "
+                                 "complete recording imported"));
+    connect(nativeButton_, &QPushButton::clicked, this, [this] {
+        nativeChosen_ = true;
+        accept();
+    });
+    nativeReason_->setWordWrap(true);
     connect(table_, &QTableView::doubleClicked, this, [this] {
         if (selectedPid()) accept();
     });
@@ -78,6 +90,7 @@ ProcessPickerDialog::ProcessPickerDialog(QWidget* parent)
     layout->addWidget(table_, 1);
     layout->addWidget(options_);
     layout->addWidget(probeReason_);
+    layout->addWidget(nativeReason_);
     layout->addWidget(buttons_);
 
     timer_.setInterval(2000);
@@ -138,6 +151,14 @@ void ProcessPickerDialog::updateProbe() {
     const int pid = selectedPid();
     if (pid == probeCheckedPid_) return;
     probeCheckedPid_ = pid;
+    // heaptrack: installed (a few access() calls), gdb on PATH, a process selected.
+    const HeaptrackTools heaptrack = findHeaptrack();
+    const bool gdb = !QStandardPaths::findExecutable(QStringLiteral("gdb")).isEmpty();
+    nativeButton_->setEnabled(pid && heaptrack.found && gdb);
+    if (!heaptrack.found) nativeReason_->setText(tr("Native allocations unavailable: %1.").arg(QString::fromStdString(heaptrack.problem)));
+    else if (!gdb) nativeReason_->setText(tr("Native allocations unavailable: gdb is not installed (apt install gdb); heaptrack attaches through it."));
+    else if (!pid) nativeReason_->setText(tr("Native allocations: select a process to attach heaptrack to."));
+    else nativeReason_->setText(tr("Native allocations: heaptrack is attached to pid %1 through gdb; its allocation sites are recorded until Stop.").arg(pid));
     QString reason;
     if (!pid) {
         reason = tr("Select a process. For a Python running PyTorch, the probe can be attached to record its operators.");

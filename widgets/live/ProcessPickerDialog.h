@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // "Attach to Process…": the current user's processes (root: all), sortable, filterable,
-// refreshing every two seconds off the GUI thread; and the recording options. Two ways to
-// attach: sample the process' memory (Attach), or, for a Python with PyTorch loaded, attach
-// the PyTorch probe (enabled only there; the reason is shown otherwise).
+// refreshing every two seconds off the GUI thread; and the recording options. Three ways to
+// attach: sample the process' memory (Attach); for a Python with PyTorch loaded, attach the
+// PyTorch probe; attach heaptrack for native allocation sites (each enabled only where it can
+// work; the reason is shown otherwise).
 #include <QDialog>
 #include <QTimer>
 #include <vector>
@@ -33,6 +34,10 @@ public:
     int selectedPid() const;
     // True when the dialog was accepted with "Attach the PyTorch Probe".
     bool probeChosen() const { return probeChosen_; }
+    // True when it was accepted with "Record Native Allocations" (heaptrack attached).
+    bool nativeChosen() const { return nativeChosen_; }
+    QPushButton* nativeButton() const { return nativeButton_; }
+    QLabel* nativeReason() const { return nativeReason_; }
     QPushButton* probeButton() const { return probeButton_; }
     QLabel* probeReason() const { return probeReason_; }
     void selectPid(int pid);
@@ -63,7 +68,10 @@ private:
     QDialogButtonBox* buttons_;
     QPushButton* probeButton_;
     QLabel* probeReason_;
+    QPushButton* nativeButton_;
+    QLabel* nativeReason_;
     bool probeChosen_ = false;
+    bool nativeChosen_ = false;
     int probeCheckedPid_ = -1;
     QTimer timer_;
     BackgroundQuery listing_; // the /proc listing, off the GUI thread

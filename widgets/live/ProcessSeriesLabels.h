@@ -20,6 +20,8 @@ inline QString processSeriesLabel(const std::string& name) {
     if (name == kPss) return QObject::tr("PSS");
     if (name == kPrivate) return QObject::tr("private");
     if (name == kProcesses) return QObject::tr("processes");
+    if (name == "heap_consumed") return QObject::tr("heap consumed (heaptrack)"); // memviz record --native
+    if (name == "allocations_per_s") return QObject::tr("allocations per second (heaptrack)");
     return QString::fromStdString(name);
 }
 

@@ -54,6 +54,8 @@ std::string statusField(int pid, const std::string& key) {
     return {};
 }
 
+} // namespace
+
 // Why tracing may be refused here, with the machine's real settings.
 std::string ptraceExplanation(int pid) {
     std::string text = "gdb may not trace " + pidText(pid) + " (ptrace: Operation not permitted). ";
@@ -70,6 +72,8 @@ std::string ptraceExplanation(int pid) {
             "and the process must be yours";
     return text;
 }
+
+namespace {
 
 std::string pyQuote(const std::string& s) {
     std::string out = "'";

@@ -46,6 +46,9 @@ std::vector<std::string> gdbInjectArguments(const ProbeInjection& injection);
 // else the error to report (ptrace not permitted, process gone, no Python symbols, ...).
 std::optional<std::string> gdbInjectError(const std::string& output, int exitCode, int pid);
 
+// Why gdb may not trace `pid` here (ptrace refused), with the machine's real settings: yama's
+// ptrace_scope, CAP_SYS_PTRACE, another tracer. heaptrack's attach (--native --pid) says the same.
+std::string ptraceExplanation(int pid);
 // checkProbeTarget, then gdb. Throws ProbeInjectError (gdb not installed included).
 void injectProbe(const ProbeInjection& injection);
 
