@@ -34,12 +34,9 @@ namespace {
 
 const char* const kUsage = "memviz record --out FILE.memviz [--interval-ms N] [--duration S] [--children] -- CMD ARGS...\n"
                            "       memviz record --pid PID --out FILE.memviz [--interval-ms N] [--duration S] [--children]\n"
-                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S] [--grace S]
-"
-                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]
-"
-                           "       memviz record --native [--out FILE.memviz] [--interval-ms N] [--duration S] -- CMD ARGS...
-"
+                           "       memviz record --listen [ADDRESS] --out FILE.memviz [--duration S] [--wait S] [--grace S]\n"
+                           "       memviz record --pid PID --probe --out FILE.memviz [--duration S] [--wait S] [--mode op|module]\n"
+                           "       memviz record --native [--out FILE.memviz] [--interval-ms N] [--duration S] -- CMD ARGS...\n"
                            "       memviz record --native --pid PID [--out FILE.memviz] [--interval-ms N] [--duration S]";
 
 // An attached probe starts when the target's main thread next runs Python code.
