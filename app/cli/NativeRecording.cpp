@@ -35,16 +35,11 @@ QString bytes(std::int64_t b) { return QString::fromStdString(formatBytes(static
 
 void report(const QString& store, const NativeRecorder& r, const RecorderStatus& s, bool json) {
     Database db(store.toStdString(), Database::Mode::ReadOnly);
-    const auto rec = findLiveRecording(db, s.traceId);
-    const TraceSummary summary = loadSummary(db, s.traceId);
-    const std::int64_t samples = liveSampleMoments(db, s.traceId);
     const std::int64_t heaptrackTrace = r.heaptrackTraceId();
     const auto ht = heaptrackTrace ? loadHeaptrackSummary(db, heaptrackTrace) : std::nullopt;
     if (json) {
-        QJsonObject o = summaryJson(summary);
+        QJsonObject o = liveTraceJson(db, s.traceId);
         o.insert("store", store);
-        o.insert("samples", static_cast<qint64>(samples));
-        if (rec) o.insert("recording", recordingJson(*rec));
         QJsonObject h;
         h.insert("file", QString::fromStdString(r.heaptrackFile()));
         h.insert("trace", static_cast<qint64>(heaptrackTrace));
@@ -58,11 +53,7 @@ void report(const QString& store, const NativeRecorder& r, const RecorderStatus&
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
         return;
     }
-    QString out = QStringLiteral("recorded %1 samples over %2 into %3 (trace %4)\n")
-                      .arg(samples)
-                      .arg(QString::fromStdString(formatDuration(static_cast<double>(summary.trace.durationNs))), store)
-                      .arg(s.traceId);
-    if (rec) out += recordingText(*rec);
+    QString out = liveTraceHeadline(db, store, s.traceId);
     out += QStringLiteral("heaptrack file %1").arg(QString::fromStdString(r.heaptrackFile()));
     if (ht)
         out += QStringLiteral(", imported as trace %1: peak heap memory consumption %2, %3 calls to allocation "

@@ -76,28 +76,13 @@ QString statusLine(const RecorderStatus& s) {
 // What the store now says about the recording, for the report.
 void report(const QString& store, const RecorderStatus& s, bool json) {
     Database db(store.toStdString(), Database::Mode::ReadOnly);
-    const auto rec = findLiveRecording(db, s.traceId);
-    const TraceSummary summary = loadSummary(db, s.traceId);
-    const std::int64_t samples = liveSampleMoments(db, s.traceId); // moments, not one row per series
     if (json) {
-        QJsonObject o = summaryJson(summary);
+        QJsonObject o = liveTraceJson(db, s.traceId);
         o.insert("store", store);
-        o.insert("samples", static_cast<qint64>(samples));
-        if (rec) o.insert("recording", recordingJson(*rec));
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
         return;
     }
-    QString out = QStringLiteral("recorded %1 samples over %2 into %3 (trace %4)\n")
-                      .arg(samples)
-                      .arg(QString::fromStdString(formatDuration(static_cast<double>(summary.trace.durationNs))), store)
-                      .arg(s.traceId);
-    if (rec) out += recordingText(*rec);
-    for (const DeviceSummary& d : summary.devices)
-        out += QStringLiteral("%1 peak %2 at %3, final %4\n")
-                   .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
-                        QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))),
-                        QString::fromStdString(formatBytes(static_cast<double>(d.finalBytes))));
-    printOut(out);
+    printOut(liveTraceHeadline(db, store, s.traceId) + deviceLines(loadSummary(db, s.traceId)));
 }
 
 // --listen with several probes (the ranks of a distributed job): each one's trace.
@@ -109,10 +94,7 @@ void reportSeveral(const QString& store, const std::vector<std::int64_t>& ids, c
         const auto rec = findLiveRecording(db, id);
         const TraceSummary summary = loadSummary(db, id);
         if (json) {
-            QJsonObject o = summaryJson(summary);
-            o.insert("samples", static_cast<qint64>(liveSampleMoments(db, id)));
-            if (rec) o.insert("recording", recordingJson(*rec));
-            traces.append(o);
+            traces.append(liveTraceJson(db, id));
             continue;
         }
         out += QStringLiteral("trace %1: %2 over %3\n")
@@ -120,11 +102,7 @@ void reportSeveral(const QString& store, const std::vector<std::int64_t>& ids, c
                    .arg(QString::fromStdString(summary.trace.sourcePath),
                         QString::fromStdString(formatDuration(static_cast<double>(summary.trace.durationNs))));
         if (rec) out += "  " + recordingText(*rec).trimmed().replace("\n", "\n  ") + "\n";
-        for (const DeviceSummary& d : summary.devices)
-            out += QStringLiteral("  %1 peak %2 at %3, final %4\n")
-                       .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
-                            QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))),
-                            QString::fromStdString(formatBytes(static_cast<double>(d.finalBytes))));
+        out += deviceLines(summary, QStringLiteral("  "));
     }
     if (json) {
         QJsonObject o;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 
+#include "cli/Output.h"
 #include "core/Units.h"
 #include "formats/live/Launcher.h"
 
@@ -59,6 +60,32 @@ QString recordingText(const LiveRecordingInfo& r) {
     out += "\n";
     if (!r.command.empty()) out += QStringLiteral("command: %1\n").arg(QString::fromStdString(oneLineTitle(r.command, 400)));
     out += QStringLiteral("ended: %1\n").arg(endText(r));
+    return out;
+}
+
+QJsonObject liveTraceJson(Database& db, std::int64_t traceId) {
+    QJsonObject o = summaryJson(loadSummary(db, traceId));
+    o.insert("samples", static_cast<qint64>(liveSampleMoments(db, traceId))); // moments, not one row per series
+    if (const auto rec = findLiveRecording(db, traceId)) o.insert("recording", recordingJson(*rec));
+    return o;
+}
+
+QString liveTraceHeadline(Database& db, const QString& store, std::int64_t traceId) {
+    QString out = QStringLiteral("recorded %1 samples over %2 into %3 (trace %4)\n")
+                      .arg(liveSampleMoments(db, traceId))
+                      .arg(QString::fromStdString(formatDuration(static_cast<double>(loadSummary(db, traceId).trace.durationNs))), store)
+                      .arg(traceId);
+    if (const auto rec = findLiveRecording(db, traceId)) out += recordingText(*rec);
+    return out;
+}
+
+QString deviceLines(const TraceSummary& summary, const QString& indent) {
+    QString out;
+    for (const DeviceSummary& d : summary.devices)
+        out += indent + QStringLiteral("%1 peak %2 at %3, final %4\n")
+                            .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
+                                 QString::fromStdString(formatDuration(static_cast<double>(d.peakTimeNs))),
+                                 QString::fromStdString(formatBytes(static_cast<double>(d.finalBytes))));
     return out;
 }
 

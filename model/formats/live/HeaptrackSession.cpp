@@ -2,6 +2,8 @@
 // heaptrack's pipe, interpreter and output file, run by memviz (see HeaptrackSession.h).
 #include "formats/live/HeaptrackSession.h"
 
+#include "formats/live/CapturedRun.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -48,50 +50,18 @@ std::string onPath(const std::string& program) {
 
 // Runs argv, collecting stdout and stderr; returns the exit code (128+signal), or throws.
 int runCapture(const std::vector<std::string>& args, std::string& output, int timeoutMs) {
-    std::vector<char*> argv;
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) throw HeaptrackError(std::string("cannot make a pipe: ") + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 2);
-    pid_t child = -1;
-    const int rc = ::posix_spawnp(&child, args.front().c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    if (rc != 0) {
-        ::close(out[0]);
-        if (rc == ENOENT) throw HeaptrackError(args.front() + " is not installed (not found on PATH)");
-        throw HeaptrackError("cannot run " + args.front() + ": " + std::strerror(rc));
+    CapturedRun run;
+    try {
+        run = runCaptured(args, timeoutMs);
+    } catch (const std::runtime_error& e) {
+        throw HeaptrackError(e.what());
     }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    bool timedOut = false;
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            timedOut = true;
-            break;
-        }
-        pollfd p{out[0], POLLIN, 0};
-        const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 500)));
-        if (n <= 0) continue;
-        char buf[4096];
-        const ssize_t got = ::read(out[0], buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        output.append(buf, static_cast<std::size_t>(got));
-    }
-    ::close(out[0]);
-    if (timedOut) ::kill(child, SIGKILL);
-    int status = 0;
-    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (timedOut)
+    if (run.spawnError == ENOENT) throw HeaptrackError(args.front() + " is not installed (not found on PATH)");
+    if (run.spawnError != 0) throw HeaptrackError("cannot run " + args.front() + ": " + std::strerror(run.spawnError));
+    if (run.timedOut)
         throw HeaptrackError(args.front() + " did not finish within " + std::to_string(timeoutMs / 1000) + " s; it was stopped");
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    output = std::move(run.output);
+    return run.exitCode;
 }
 
 bool contains(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }

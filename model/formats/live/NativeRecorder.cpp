@@ -256,10 +256,7 @@ void NativeRecorder::run() {
             const std::int64_t t = now - t0;
             if (launch) {
                 if (const auto status = launched->poll()) {
-                    end.reason = "exited";
-                    end.exitCode = status->code;
-                    end.exitSignal = status->signal;
-                    end.message = who + " " + status->text();
+                    end = programEnd(*status, who);
                     alive = false;
                     break;
                 }
@@ -269,14 +266,8 @@ void NativeRecorder::run() {
                 alive = false;
                 break;
             }
-            if (stopRequested()) {
-                end.reason = "stopped";
-                end.message = "recording stopped";
-                break;
-            }
-            if (durationNs() > 0 && t >= durationNs()) {
-                end.reason = "duration";
-                end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
+            if (auto stopped = stopOrDurationEnd(t)) {
+                end = std::move(*stopped);
                 break;
             }
             if (now >= next) {

@@ -2,6 +2,8 @@
 // Attaching the PyTorch probe to a running Python through gdb (see ProbeInjector.h).
 #include "formats/live/ProbeInjector.h"
 
+#include "formats/live/CapturedRun.h"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -186,60 +188,26 @@ void injectProbe(const ProbeInjection& in) {
     checkProbeTarget(in.pid);
     if (in.probeDir.empty() || !fs::exists(fs::path(in.probeDir) / "memviz_probe.py"))
         throw ProbeInjectError("memviz_probe.py is not in \"" + in.probeDir + "\" (is memviz installed completely?)");
+    std::vector<std::string> argv{in.gdb};
     const std::vector<std::string> args = gdbInjectArguments(in);
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(in.gdb.c_str()));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-
-    int out[2];
-    if (::pipe2(out, O_CLOEXEC) != 0) throw ProbeInjectError(std::string("cannot make a pipe for gdb: ") + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 2);
-    pid_t gdb = -1;
-    const int rc = ::posix_spawnp(&gdb, in.gdb.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(out[1]);
-    if (rc != 0) {
-        ::close(out[0]);
-        if (rc == ENOENT)
-            throw ProbeInjectError("gdb is not installed (" + in.gdb +
-                                   " not found on PATH): memviz attaches the probe through gdb; install it "
-                                   "(Debian: apt install gdb)");
-        throw ProbeInjectError("cannot run " + in.gdb + ": " + std::strerror(rc));
+    argv.insert(argv.end(), args.begin(), args.end());
+    CapturedRun run;
+    try {
+        run = runCaptured(argv, in.timeoutMs);
+    } catch (const std::runtime_error& e) {
+        throw ProbeInjectError(e.what());
     }
-    std::string output;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(in.timeoutMs);
-    bool timedOut = false;
-    for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            timedOut = true;
-            break;
-        }
-        pollfd p{out[0], POLLIN, 0};
-        const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) continue;
-        char buf[4096];
-        const ssize_t got = ::read(out[0], buf, sizeof buf);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        output.append(buf, static_cast<std::size_t>(got));
-    }
-    ::close(out[0]);
-    // A gdb that hangs is killed; the kernel detaches it from the target, which runs on.
-    if (timedOut) ::kill(gdb, SIGKILL);
-    int status = 0;
-    while (::waitpid(gdb, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (timedOut)
+    if (run.spawnError == ENOENT)
+        throw ProbeInjectError("gdb is not installed (" + in.gdb +
+                               " not found on PATH): memviz attaches the probe through gdb; install it "
+                               "(Debian: apt install gdb)");
+    if (run.spawnError != 0) throw ProbeInjectError("cannot run " + in.gdb + ": " + std::strerror(run.spawnError));
+    // A gdb that hangs was killed; the kernel detached it from the target, which runs on.
+    if (run.timedOut)
         throw ProbeInjectError("gdb did not finish injecting the probe into " + pidText(in.pid) + " within " +
                                std::to_string(in.timeoutMs / 1000) + " s; it was stopped");
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const std::string& output = run.output;
+    const int code = run.exitCode;
     if (auto error = gdbInjectError(output, code, in.pid)) throw ProbeInjectError(*error);
 }
 

@@ -34,15 +34,6 @@ std::string baseName(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-LiveEnd endedWith(const ExitStatus& status, const std::string& who) {
-    LiveEnd end;
-    end.reason = "exited";
-    end.exitCode = status.code;
-    end.exitSignal = status.signal;
-    end.message = who + " " + status.text();
-    return end;
-}
-
 } // namespace
 
 ProcRecorder::ProcRecorder(std::string storePath, ProcRecordingOptions options)
@@ -186,19 +177,13 @@ void ProcRecorder::run() {
             const std::int64_t t = now - t0;
             if (launch) {
                 if (const auto status = programExit()) {
-                    end = endedWith(*status, who);
+                    end = programEnd(*status, who);
                     alive = false;
                     break;
                 }
             }
-            if (stopRequested()) {
-                end.reason = "stopped";
-                end.message = "recording stopped";
-                break;
-            }
-            if (durationNs() > 0 && t >= durationNs()) {
-                end.reason = "duration";
-                end.message = "recorded for " + formatDuration(static_cast<double>(durationNs()));
+            if (auto stopped = stopOrDurationEnd(t)) {
+                end = std::move(*stopped);
                 break;
             }
             if (now >= next) {
@@ -214,7 +199,7 @@ void ProcRecorder::run() {
                         end.message = e.what();
                     } else if (launch) {
                         std::lock_guard lock(programMutex_);
-                        end = endedWith(launched_->wait(), who); // gone from /proc: it ended a moment ago
+                        end = programEnd(launched_->wait(), who); // gone from /proc: it ended a moment ago
                     } else {
                         end.reason = "exited";
                         end.message = who + " ended (its exit status is known only to its parent)";

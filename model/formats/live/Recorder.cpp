@@ -4,6 +4,8 @@
 #include <chrono>
 #include <csignal>
 
+#include "core/Units.h"
+#include "formats/live/Launcher.h"
 #include "formats/live/LiveWriter.h"
 #include "formats/live/ProcSampler.h"
 
@@ -35,6 +37,17 @@ void Recorder::start() {
         }
         ended_.notify_all();
     });
+}
+
+LiveEnd Recorder::programEnd(const ExitStatus& status, const std::string& who) {
+    return LiveEnd{"exited", status.code, status.signal, who + " " + status.text()};
+}
+
+std::optional<LiveEnd> Recorder::stopOrDurationEnd(std::int64_t t) const {
+    if (stopRequested()) return LiveEnd{"stopped", std::nullopt, std::nullopt, "recording stopped"};
+    if (durationNs() > 0 && t >= durationNs())
+        return LiveEnd{"duration", std::nullopt, std::nullopt, "recorded for " + formatDuration(static_cast<double>(durationNs()))};
+    return std::nullopt;
 }
 
 void Recorder::stop() {

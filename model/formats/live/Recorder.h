@@ -14,9 +14,11 @@
 #include <thread>
 #include <vector>
 
+#include "formats/live/LiveWriter.h"
+
 namespace memviz {
 
-class LiveWriter;
+struct ExitStatus;
 
 struct RecorderStatus {
     enum class State { Starting, Waiting, Recording, Finished, Failed };
@@ -79,6 +81,11 @@ protected:
     }
     std::int64_t durationNs() const { return durationNs_; }
     std::int64_t commitIntervalNs() const { return commitIntervalNs_; }
+    // How the recording ends at time t (ns from its start) when stop() was called or the
+    // duration is up; nothing while it goes on.
+    std::optional<LiveEnd> stopOrDurationEnd(std::int64_t t) const;
+    // How it ends when the recorded program (`who`, in words) ended with `status`.
+    static LiveEnd programEnd(const ExitStatus& status, const std::string& who);
 
 private:
     void commitNotify(LiveWriter& writer);
