@@ -3,7 +3,9 @@
 // changes are worked out by hand below, lined up at the starts and at the peaks; the filter;
 // B given as a raw file (imported by the import child).
 #include <QJsonDocument>
+#include <QHeaderView>
 #include <QLabel>
+#include <QTableView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
@@ -48,6 +50,7 @@ private slots:
     void memoryTimelineCategories();
     void linedUpAtTheFirstCommonStep();
     void shiftDragMovesB();
+    void aLongNameLeavesTheFiguresInSight();
 
 private:
     QTemporaryDir dir_;
@@ -180,6 +183,36 @@ void TestCompare::shiftDragMovesB() {
     w.setAlignment(CompareAlign::Peak);
     QVERIFY(!w.status()->text().contains("Shift+drag"));
     QCOMPARE(w.plot()->shiftB(), static_cast<std::int64_t>(-5)); // the peaks again: 10 - 15
+}
+
+void TestCompare::aLongNameLeavesTheFiguresInSight() {
+    // A C++ operator or site name can be far wider than the window (heaptrack's demangled
+    // templates): the figures and every header must still be in sight, the name elided.
+    const QByteArray name = "std::vector<" + QByteArray(400, 'x') + ">::_M_realloc_insert";
+    const QString store = dir_.filePath("long.memviz");
+    {
+        Database db(store.toStdString());
+        const QByteArray a = "time_ns,action,address,size,op\n0,alloc,0x10,100," + name + "\n";
+        const QByteArray b = "time_ns,action,address,size,op\n0,alloc,0x10,300," + name + "\n";
+        QCOMPARE(importFile(db, test::writeFile(dir_, "long-a.csv", a).toStdString(), Progress{}), 1);
+        QCOMPARE(importFile(db, test::writeFile(dir_, "long-b.csv", b).toStdString(), Progress{}), 2);
+    }
+    CompareWindow w;
+    w.resize(900, 700);
+    w.show();
+    w.compare(store, 1, "long-a.csv", store, 2, "long-b.csv");
+    w.waitForResult();
+    QTableView* rows = nullptr;
+    for (QTableView* v : w.findChildren<QTableView*>())
+        if (qobject_cast<QSortFilterProxyModel*>(v->model())) rows = v;
+    QVERIFY(rows);
+    QTRY_VERIFY(rows->model()->rowCount() == 1);
+    const QHeaderView* header = rows->horizontalHeader();
+    const int width = rows->viewport()->width();
+    // Every column starts inside the view, and the name column leaves room for the others.
+    QTRY_VERIFY2(header->sectionViewportPosition(header->count() - 1) < width,
+                 qPrintable(QString("last column at %1 of %2").arg(header->sectionViewportPosition(header->count() - 1)).arg(width)));
+    QVERIFY(header->sectionSize(0) < width);
 }
 
 QTEST_MAIN(TestCompare)

@@ -21,6 +21,7 @@
 #include "store/Database.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"
+#include "widgets/ColumnFit.h"
 #include "widgets/compare/ComparePlot.h"
 #include "words/UnitTexts.h"
 
@@ -76,6 +77,9 @@ CompareWindow::CompareWindow(QWidget* parent)
     proxy_->setFilterKeyColumn(0);
     rowsView_->setModel(proxy_);
     rowsView_->setSortingEnabled(true);
+    // The name column takes what the figures leave (a C++ site can be thousands of pixels wide,
+    // which pushed every header out of sight); long names are elided in the middle.
+    columns::keepFitted(rowsView_, 0);
     devicesView_->setModel(devices_);
     for (QTableView* v : {rowsView_, devicesView_}) {
         v->verticalHeader()->hide();
@@ -246,7 +250,6 @@ void CompareWindow::showComparison() {
     // Most changed first, as the model sorted them, until a header is clicked.
     rowsView_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
     proxy_->sort(-1);
-    rowsView_->resizeColumnsToContents();
 }
 
 void CompareWindow::waitForResult() {
