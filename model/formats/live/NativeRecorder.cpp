@@ -31,17 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::int64_t wallClockNs() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::string baseName(const std::string& path) {
-    const std::size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // How long heaptrack_interpret may take after the program ended to resolve the last
 // symbols and end its output.
 constexpr int kInterpretEndMs = 60'000;
@@ -109,7 +98,7 @@ void NativeRecorder::run() {
     int pid = options_.pid;
     std::vector<std::string> argv;
     if (launch) {
-        name = baseName(options_.command.front());
+        name = std::filesystem::path(options_.command.front()).filename().string();
         // `env` puts heaptrack's preload into the program's environment (memviz's own stays
         // as it is); the program keeps env's pid.
         argv.push_back("env");

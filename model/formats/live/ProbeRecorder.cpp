@@ -27,12 +27,6 @@ constexpr int kIdlePollMs = 10;     // several probes: how long a round without 
 constexpr int kLinesPerTurn = 4096; // several probes: lines read from one before the next
 constexpr std::int64_t kStatusEveryNs = 50'000'000;
 
-std::int64_t wallClockNs() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 } // namespace
 
 struct ProbeRecorder::Connection {

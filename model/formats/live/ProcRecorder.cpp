@@ -2,6 +2,7 @@
 #include "formats/live/ProcRecorder.h"
 
 #include <array>
+#include <filesystem>
 #include <csignal>
 #include <ctime>
 #include <optional>
@@ -22,17 +23,6 @@
 namespace memviz {
 
 namespace {
-
-std::int64_t wallClockNs() {
-    timespec ts{};
-    ::clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::string baseName(const std::string& path) {
-    const std::size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 } // namespace
 
@@ -100,7 +90,7 @@ void ProcRecorder::run() {
             launched_ = std::make_unique<LaunchedProcess>(options_.command, options_.workingDirectory, options_.captureStderr);
             pid = launched_->pid();
         }
-        name = baseName(options_.command.front());
+        name = std::filesystem::path(options_.command.front()).filename().string();
         commandLine = joinCommandLine(options_.command);
     }
     ProcSampler sampler = attached ? *attached : ProcSampler({pid, options_.children, options_.intervalNs});

@@ -37,6 +37,12 @@ std::int64_t monotonicNs() {
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+std::int64_t wallClockNs() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 ProcSampler::ProcSampler(ProcSamplerOptions options) : options_(options) {
     if (!smapsRollupSupported()) smapsEvery_ = 0;
 }

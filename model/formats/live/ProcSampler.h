@@ -78,5 +78,7 @@ private:
 
 // CLOCK_MONOTONIC in ns.
 std::int64_t monotonicNs();
+// Wall-clock time (CLOCK_REALTIME), ns since the Unix epoch: a recording's epoch.
+std::int64_t wallClockNs();
 
 } // namespace memviz
