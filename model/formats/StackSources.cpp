@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/StackSources.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "formats/FormatIds.h"
@@ -81,6 +82,11 @@ StackAvailability stackAvailability(Database& db, std::int64_t traceId) {
         a.metrics = eventMetrics();
     }
     if (a.metrics.empty()) a.howToRecord = howToRecord(format);
+    else {
+        a.groupings.push_back({"stack", "Stack"});
+        if (format == format_id::kSnapshot)
+            for (StackGrouping& g : snapshotStackGroupings(db, traceId)) a.groupings.push_back(std::move(g));
+    }
     return a;
 }
 
@@ -99,6 +105,15 @@ StackTree loadStackTree(Database& db, std::int64_t traceId, const StackRequest& 
         throw std::invalid_argument("the metric \"" + metric->id + "\" does not follow a moment (--at)");
     StackRequest r = request;
     r.metric = metric->id;
+    if (r.groupBy == "stack") r.groupBy.clear();
+    if (!r.groupBy.empty() &&
+        std::none_of(a.groupings.begin(), a.groupings.end(), [&](const StackGrouping& g) { return g.id == r.groupBy; })) {
+        std::string known;
+        for (const StackGrouping& g : a.groupings) known += (known.empty() ? "" : ", ") + g.id;
+        throw std::invalid_argument("this trace has nothing to group by \"" + r.groupBy + "\" (it can be grouped by: " + known +
+                                    "; compile contexts, user metadata and forward stacks come from CUDA snapshots that "
+                                    "recorded them)");
+    }
     const std::string format = formatOf(db, traceId);
     if (format == format_id::kHeaptrack) return heaptrackStackTree(db, traceId, r, progress);
     if (format == format_id::kMassif) return massifStackTree(db, traceId, r);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/Progress.h"
+#include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -16,6 +17,37 @@ std::vector<StackMetric> snapshotStackMetrics() {
         {"allocated", "Bytes allocated in the range", true, true, false},
     };
 }
+
+std::vector<StackGrouping> snapshotStackGroupings(Database& db, std::int64_t traceId) {
+    const SnapshotContexts c = loadSnapshotContexts(db, traceId);
+    std::vector<StackGrouping> g;
+    if (c.hasCompileContext()) g.push_back({"compile-context", "Compile context"});
+    if (c.hasUserMetadata()) g.push_back({"user-metadata", "User metadata"});
+    if (c.hasForwardFrames()) g.push_back({"forward-stack", "Forward-pass stack"});
+    return g;
+}
+
+namespace {
+
+// The outermost frames an allocation gets for a grouping key, innermost first (appended to
+// an innermost-first stack). The frame's module names the key, for the hover text.
+void appendKeyFrames(StackTreeBuilder& builder, const std::string& groupBy, const EntryContext& c, std::vector<std::int32_t>& stack) {
+    if (groupBy == "compile-context") {
+        stack.push_back(builder.frameId({c.compileContext.empty() ? "[no compile context]" : c.compileContext, {}, 0, "compile context"}));
+    } else if (groupBy == "user-metadata") {
+        stack.push_back(builder.frameId({c.userMetadata.empty() ? "[no user metadata]" : c.userMetadata, {}, 0, "user metadata"}));
+    } else if (groupBy == "forward-stack") {
+        const std::vector<FrameRow> forward = parseForwardFrames(c.forwardFrames);
+        if (forward.empty()) {
+            stack.push_back(builder.frameId({"[no forward stack]", {}, 0, "forward pass"}));
+            return;
+        }
+        for (auto it = forward.rbegin(); it != forward.rend(); ++it) stack.push_back(builder.frameId({it->name, it->filename, it->line, "forward pass"}));
+        stack.push_back(builder.frameId({"[forward pass]", {}, 0, "forward pass"}));
+    }
+}
+
+} // namespace
 
 bool snapshotHasStacks(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT 1 FROM stack_frames WHERE trace_id = ? LIMIT 1");
@@ -32,6 +64,7 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
     if (metric == "allocated" && request.at) throw std::invalid_argument("\"allocated\" counts a range: use --range");
 
     const StackCatalog catalog = loadStackCatalog(db, traceId);
+    const SnapshotContexts contexts = request.groupBy.empty() ? SnapshotContexts{} : loadSnapshotContexts(db, traceId);
     StackTreeBuilder builder(request.folder);
     std::vector<std::int32_t> frameIds(catalog.frames.size(), -1);
     std::vector<std::int32_t> stack;
@@ -67,7 +100,8 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
                     }
                     stack.push_back(id);
                 }
-            if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outermost
+            if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outer
+            if (!request.groupBy.empty()) appendKeyFrames(builder, request.groupBy, contexts.at(d.device, a.allocSeq), stack);
             builder.addInnermostFirst(stack, a.requestedSize);
         }
     }
