@@ -7,6 +7,7 @@
 #include "formats/FormatIds.h"
 #include "formats/heaptrack/HeaptrackStacks.h"
 #include "formats/massif/MassifStacks.h"
+#include "formats/profiler/ProfilerStacks.h"
 #include "formats/snapshot/SnapshotStacks.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -48,9 +49,9 @@ std::string howToRecord(const std::string& format) {
                "`torch.cuda.memory._record_memory_history(max_entries=100000, stacks=\"all\")` before the run "
                "(PyTorch 2.1+; older: `_record_memory_history(True, record_context=True)`).";
     if (format == kProfiler)
-        return "memviz does not read the stacks of profiler traces yet. Record a CUDA memory snapshot with "
-               "`torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()`, or "
-               "log allocations with a `stack` column.";
+        return "This profiler trace has no call stacks. Record it with "
+               "`torch.profiler.profile(profile_memory=True, with_stack=True)`, or record a CUDA memory snapshot "
+               "with `torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()`.";
     if (format == kMemoryTimeline)
         return "A memory timeline export has no stacks. Record a CUDA memory snapshot with "
                "`torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()` instead.";
@@ -79,7 +80,7 @@ StackAvailability stackAvailability(Database& db, std::int64_t traceId) {
     } else if (format == format_id::kSnapshot) {
         if (snapshotHasStacks(db, traceId)) a.metrics = snapshotStackMetrics();
     } else if (eventsHaveStacks(db, traceId)) {
-        a.metrics = eventMetrics();
+        a.metrics = format == format_id::kProfiler ? profilerStackMetrics(db, traceId) : eventMetrics();
     }
     if (a.metrics.empty()) a.howToRecord = howToRecord(format);
     else {
