@@ -49,6 +49,7 @@ private slots:
     void snapshotSegmentsMatchTorchCompare_data();
     void snapshotSegmentsMatchTorchCompare();
     void snapshotBlocksAndPeakSites();
+    void realSnapshotsPeakSitesAddUp();
     void memoryCategoriesAtThePeaks();
     void alignment_data();
     void alignment();
@@ -279,6 +280,25 @@ void TestDiffCli::snapshotBlocksAndPeakSites() {
     compareValue(peak[2].toObject()["allocations"].toObject(), 1, 1); // not the temporary
     compareValue(peak[3].toObject()["bytes"].toObject(), 500, 600);
     compareValue(peak[3].toObject()["allocations"].toObject(), 1, 2);
+}
+
+// Two real snapshots (different jobs): what is alive at each peak, summed over the sites, is
+// that snapshot's peak as the import's replay found it (the device table).
+void TestDiffCli::realSnapshotsPeakSitesAddUp() {
+    MEMVIZ_REQUIRE_FIXTURE(a, "pytorch-snapshot/bcrafton_2025.pickle");
+    MEMVIZ_REQUIRE_FIXTURE(b, "pytorch-snapshot/magma27_2026.pickle");
+    const ProcessResult r = runMemviz({"diff", a, b, "--json", "--limit", "1000000"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    qint64 sumA = 0, sumB = 0;
+    for (const QJsonValue& v : o["alive_at_peak"].toArray()) {
+        sumA += v.toObject()["bytes"].toObject()["a"].toInteger();
+        sumB += v.toObject()["bytes"].toObject()["b"].toInteger();
+    }
+    const QJsonObject peak = o["devices"].toArray()[0].toObject()["peak_bytes"].toObject();
+    QCOMPARE(sumA, peak["a"].toInteger());
+    QCOMPARE(sumB, peak["b"].toInteger());
+    QVERIFY(sumA > 0 && sumB > 0);
 }
 
 // A real memory-timeline export (A) and a copy without every third activation row (B): the
