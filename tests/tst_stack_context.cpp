@@ -4,6 +4,7 @@
 // as the flame graph's grouping keys (`memviz stacks --group-by`). The snapshot is written by
 // tests/oracles/make_context_snapshot.py; every expected number and text is worked out by
 // hand from the table in that script's docstring.
+#include <QComboBox>
 #include <QtTest>
 
 #include "TestSupport.h"
@@ -13,6 +14,9 @@
 #include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
+#include "widgets/TraceSession.h"
+#include "widgets/flame/FlameGraph.h"
+#include "widgets/flame/FlameView.h"
 #include "widgets/snapshot/StackPane.h"
 
 using namespace memviz;
@@ -46,7 +50,9 @@ private slots:
     void groupByFollowsTheMoment();
     void collapsedWithGroupBy();
     void stackPaneShowsContext();
+    void flameViewGroupsBy();
     void realFixturesKeepTheirDefaults();
+    void badContextIsAnError();
 
 private:
     StackTree tree(const std::string& groupBy, std::optional<std::int64_t> at = std::nullopt);
@@ -201,6 +207,26 @@ void TestStackContext::stackPaneShowsContext() {
     QVERIFY(!text.contains("Compile context") && !text.contains("User metadata") && !text.contains("Forward-pass"));
 }
 
+void TestStackContext::flameViewGroupsBy() {
+    TraceSession session;
+    session.open(dir_.filePath("c.memviz"), trace_);
+    FlameView view(&session);
+    view.resize(900, 400);
+    view.waitForQuery();
+    // The chooser offers the stacks and the three keys this snapshot has.
+    QVERIFY(view.groupByBox()->isVisibleTo(&view));
+    QCOMPARE(view.groupByBox()->count(), 4);
+    QCOMPARE(view.groupByBox()->currentData().toString(), QString("stack"));
+    view.setGroupBy("user-metadata");
+    view.waitForQuery();
+    QCOMPARE(view.groupByBox()->currentData().toString(), QString("user-metadata"));
+    const StackTree* t = view.graph()->tree();
+    QVERIFY(t);
+    // Alive at the peak, as in groupByUserMetadata (the view folds plumbing; the keys are not).
+    const QMap<QString, qint64> expected{{"phase=fwd", 3000}, {"phase: bwd\nlayer: 3", 4000}, {"[no user metadata]", 8000}};
+    QCOMPARE(rootLevel(*t), expected);
+}
+
 void TestStackContext::realFixturesKeepTheirDefaults() {
     for (const char* name : {"pytorch-snapshot/bcrafton_2025.pickle", "pytorch-snapshot/magma27_2026.pickle"}) {
         const QString path = sharedFixture(name);
@@ -219,10 +245,23 @@ void TestStackContext::realFixturesKeepTheirDefaults() {
         QCOMPARE(covered, entries);
         QVERIFY(!c.hasCompileContext() && !c.hasUserMetadata() && !c.hasForwardFrames());
         QCOMPARE(stackAvailability(db, id).groupings.size(), std::size_t(1)); // "stack" only
+        {
+            TraceSession session;
+            session.open(dir.filePath("f.memviz"), id);
+            FlameView view(&session);
+            view.waitForQuery();
+            QVERIFY(!view.groupByBox()->isVisibleTo(&view)); // nothing to choose
+        }
         const ProcessResult r = runMemviz({"stacks", path, "--group-by", "compile-context"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("nothing to group by"), r.err.constData());
     }
+}
+
+void TestStackContext::badContextIsAnError() {
+    const ProcessResult r = runMemviz({"import", dir_.filePath("bad_context.pickle"), "--db", dir_.filePath("bad.memviz")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("device_traces[0][3]: 'forward_frames' is an int, not a list"), r.err.constData());
 }
 
 QTEST_MAIN(TestStackContext)

@@ -19,6 +19,7 @@ cuda:0, one 2 MiB segment at SEG, time_us = T0 + 10 * entry:
   5  free_requested B
   6  free_completed B
 Peak after entry 4: 15000 bytes; at the end A, C, D: 13000.
+bad_context.pickle: the same with entry 3's forward_frames an int (an import error).
 """
 import os
 import pickle
@@ -73,6 +74,10 @@ def main():
                "segment_pool_id": (0, 0), "is_expandable": False, "frames": [STEP], "blocks": blocks}
     snapshot = {"segments": [segment], "device_traces": [trace], "allocator_settings": {}, "external_annotations": []}
     with open(os.path.join(out, "context.pickle"), "wb") as f:
+        pickle.dump(snapshot, f, protocol=4)
+    # Bad input: entry 3's forward_frames is an int.
+    trace[3] = dict(trace[3], forward_frames=7)
+    with open(os.path.join(out, "bad_context.pickle"), "wb") as f:
         pickle.dump(snapshot, f, protocol=4)
 
 
