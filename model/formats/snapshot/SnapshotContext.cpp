@@ -15,16 +15,22 @@ const std::string& SnapshotContexts::text(std::int32_t id) const {
     return id >= 0 && static_cast<std::size_t>(id) < texts.size() ? texts[static_cast<std::size_t>(id)] : none;
 }
 
-EntryContext SnapshotContexts::at(int device, std::int64_t seq) const {
-    EntryContext c;
-    if (seq < 0) return c;
+const SnapshotContextRun* SnapshotContexts::runAt(int device, std::int64_t seq) const {
+    if (seq < 0) return nullptr;
     // The last run of the device starting at or before seq.
     const auto it = std::upper_bound(runs.begin(), runs.end(), std::pair{device, seq}, [](const auto& key, const SnapshotContextRun& r) {
         return key.first != r.device ? key.first < r.device : key.second < r.firstSeq;
     });
-    if (it == runs.begin()) return c;
+    if (it == runs.begin()) return nullptr;
     const SnapshotContextRun& r = *std::prev(it);
-    if (r.device != device || seq > r.lastSeq) return c;
+    return r.device == device && seq <= r.lastSeq ? &r : nullptr;
+}
+
+EntryContext SnapshotContexts::at(int device, std::int64_t seq) const {
+    EntryContext c;
+    const SnapshotContextRun* run = runAt(device, seq);
+    if (!run) return c;
+    const SnapshotContextRun& r = *run;
     c.compileContext = text(r.compileContext);
     if (isDefaultCompileContext(c.compileContext)) c.compileContext.clear();
     c.userMetadata = text(r.userMetadata);

@@ -46,13 +46,13 @@ struct SnapshotContexts {
 
     // The context of entry `seq` of `device` (empty for -1: before the trace).
     EntryContext at(int device, std::int64_t seq) const;
+    // The run holding entry `seq` of `device`; null when the entry has no context.
+    const SnapshotContextRun* runAt(int device, std::int64_t seq) const;
+    const std::string& text(std::int32_t id) const; // "" for -1
     // Whether some entry has a compile context other than 'N/A', user metadata, forward frames.
     bool hasCompileContext() const;
     bool hasUserMetadata() const;
     bool hasForwardFrames() const;
-
-private:
-    const std::string& text(std::int32_t id) const;
 };
 
 // Writes the texts and runs inside the import's transaction.

@@ -2,6 +2,7 @@
 #include "formats/snapshot/SnapshotStacks.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/Progress.h"
 #include "formats/snapshot/SnapshotContext.h"
@@ -31,7 +32,7 @@ namespace {
 
 // The outermost frames an allocation gets for a grouping key, innermost first (appended to
 // an innermost-first stack). The frame's module names the key, for the hover text.
-void appendKeyFrames(StackTreeBuilder& builder, const std::string& groupBy, const EntryContext& c, std::vector<std::int32_t>& stack) {
+void keyFrames(StackTreeBuilder& builder, const std::string& groupBy, const EntryContext& c, std::vector<std::int32_t>& stack) {
     if (groupBy == "compile-context") {
         stack.push_back(builder.frameId({c.compileContext.empty() ? "[no compile context]" : c.compileContext, {}, 0, "compile context"}));
     } else if (groupBy == "user-metadata") {
@@ -46,6 +47,36 @@ void appendKeyFrames(StackTreeBuilder& builder, const std::string& groupBy, cons
         stack.push_back(builder.frameId({"[forward pass]", {}, 0, "forward pass"}));
     }
 }
+
+// The key frames of each allocation, computed once per distinct text of the key.
+class KeyFrames {
+public:
+    KeyFrames(StackTreeBuilder& builder, const std::string& groupBy, const SnapshotContexts& contexts)
+        : builder_(builder), groupBy_(groupBy), contexts_(contexts) {}
+
+    void append(int device, std::int64_t allocSeq, std::vector<std::int32_t>& stack) {
+        const SnapshotContextRun* run = contexts_.runAt(device, allocSeq);
+        std::int32_t id = -1;
+        if (run) id = groupBy_ == "compile-context" ? run->compileContext : groupBy_ == "user-metadata" ? run->userMetadata : run->forwardFrames;
+        if (groupBy_ == "compile-context" && isDefaultCompileContext(contexts_.text(id))) id = -1;
+        auto it = cache_.find(id);
+        if (it == cache_.end()) {
+            EntryContext c;
+            (groupBy_ == "compile-context" ? c.compileContext : groupBy_ == "user-metadata" ? c.userMetadata : c.forwardFrames) =
+                contexts_.text(id);
+            std::vector<std::int32_t> frames;
+            keyFrames(builder_, groupBy_, c, frames);
+            it = cache_.emplace(id, std::move(frames)).first;
+        }
+        stack.insert(stack.end(), it->second.begin(), it->second.end());
+    }
+
+private:
+    StackTreeBuilder& builder_;
+    const std::string& groupBy_;
+    const SnapshotContexts& contexts_;
+    std::unordered_map<std::int32_t, std::vector<std::int32_t>> cache_; // text id (-1: none) -> frames
+};
 
 } // namespace
 
@@ -64,8 +95,8 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
     if (metric == "allocated" && request.at) throw std::invalid_argument("\"allocated\" counts a range: use --range");
 
     const StackCatalog catalog = loadStackCatalog(db, traceId);
-    const SnapshotContexts contexts = request.groupBy.empty() ? SnapshotContexts{} : loadSnapshotContexts(db, traceId);
     StackTreeBuilder builder(request.folder);
+    KeyFrames keys(builder, request.groupBy, catalog.contexts); // the catalog carries the entries' contexts
     std::vector<std::int32_t> frameIds(catalog.frames.size(), -1);
     std::vector<std::int32_t> stack;
     const TraceSummary summary = loadSummary(db, traceId);
@@ -101,7 +132,7 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
                     stack.push_back(id);
                 }
             if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outer
-            if (!request.groupBy.empty()) appendKeyFrames(builder, request.groupBy, contexts.at(d.device, a.allocSeq), stack);
+            if (!request.groupBy.empty()) keys.append(d.device, a.allocSeq, stack);
             builder.addInnermostFirst(stack, a.requestedSize);
         }
     }
