@@ -192,7 +192,7 @@ std::int32_t Reader::contextText(const Value& v, const Where& where, std::string
             }
         }
     } else {
-        wrongType(where, field, v, field == "forward_frames" ? "a list" : "a str");
+        wrongType(where, field, v, field == "forward_frames" ? "a list" : field == "user_metadata" ? "a str or a dict" : "a str");
     }
     while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
     std::int32_t id = -1;
