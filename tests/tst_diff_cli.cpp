@@ -51,6 +51,7 @@ private slots:
     void snapshotBlocksAndPeakSites();
     void realSnapshotsPeakSitesAddUp();
     void memoryCategoriesAtThePeaks();
+    void profilerKeyAveragesMatchTheOracle();
     void alignment_data();
     void alignment();
     void badUsage_data();
@@ -299,6 +300,71 @@ void TestDiffCli::realSnapshotsPeakSitesAddUp() {
     QCOMPARE(sumA, peak["a"].toInteger());
     QCOMPARE(sumB, peak["b"].toInteger());
     QVERIFY(sumA > 0 && sumB > 0);
+}
+
+// A real profiler trace (A) and a copy without every third [memory] event (B): each changed
+// operator's calls and key_averages memory per device change as tests/oracles/
+// profiler_key_averages.py computes them on the two files, and no other operator is listed.
+void TestDiffCli::profilerKeyAveragesMatchTheOracle() {
+    MEMVIZ_REQUIRE_FIXTURE(a, "pytorch-profiler/kineto_resnet50_v100_2021.pt.trace.json.gz");
+    QTemporaryDir dir;
+    const QString b = dir.filePath("fewer_memory_events.pt.trace.json");
+    const char* derive = "import gzip, json, sys\n"
+                         "d = json.loads(gzip.open(sys.argv[1]).read())\n"
+                         "n = [0]\n"
+                         "def keep(e):\n"
+                         "    if e.get('name') != '[memory]': return True\n"
+                         "    n[0] += 1\n"
+                         "    return n[0] % 3 != 0\n"
+                         "d['traceEvents'] = [e for e in d['traceEvents'] if keep(e)]\n"
+                         "open(sys.argv[2], 'w').write(json.dumps(d))\n";
+    const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    auto oracleOf = [](const QString& file) {
+        const ProcessResult r = runProcess(python(), {oracle("profiler_key_averages.py"), file});
+        if (r.exitCode != 0) qWarning("oracle failed: %s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object()["ops"].toObject();
+    };
+    const QJsonObject opsA = oracleOf(a), opsB = oracleOf(b);
+    QVERIFY(!opsA.isEmpty() && !opsB.isEmpty());
+    const ProcessResult r = runMemviz({"diff", a, b, "--json", "--limit", "100000"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).object()["key_averages"].toArray();
+
+    // The operators the oracle sees change (calls or any memory figure).
+    QStringList changed;
+    for (const QString& name : opsA.keys() + opsB.keys()) {
+        const QJsonObject x = opsA[name].toObject(), y = opsB[name].toObject();
+        bool differs = false;
+        for (const QString& key : x.keys() + y.keys()) differs = differs || x[key].toInteger() != y[key].toInteger();
+        if (differs && !changed.contains(name)) changed << name;
+    }
+    QVERIFY(changed.size() > 5);
+    QStringList listed;
+    for (const QJsonValue& v : rows) {
+        const QJsonObject row = v.toObject();
+        const QString name = row["name"].toString();
+        listed << name;
+        const QJsonObject x = opsA[name].toObject(), y = opsB[name].toObject();
+        compareValue(row["calls"].toObject(), x["calls"].toInteger(), y["calls"].toInteger());
+        const QJsonObject memory = row["memory"].toObject();
+        QVERIFY(memory.contains("cpu") && memory.contains("cuda:0"));
+        for (const QString& device : memory.keys())
+            for (const char* key : {"mem", "self_mem", "allocs", "alloc_bytes"}) {
+                const QString k = device + ":" + key;
+                const QJsonObject value = memory[device].toObject()[key].toObject();
+                if (value["a"].toInteger() != x[k].toInteger() || value["b"].toInteger() != y[k].toInteger())
+                    QFAIL(qPrintable(QString("%1 %2: memviz %3 -> %4, oracle %5 -> %6")
+                                         .arg(name, k)
+                                         .arg(value["a"].toInteger())
+                                         .arg(value["b"].toInteger())
+                                         .arg(x[k].toInteger())
+                                         .arg(y[k].toInteger())));
+            }
+    }
+    std::sort(listed.begin(), listed.end());
+    std::sort(changed.begin(), changed.end());
+    QCOMPARE(listed, changed);
 }
 
 // A real memory-timeline export (A) and a copy without every third activation row (B): the

@@ -11,6 +11,7 @@
 
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
@@ -131,6 +132,10 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
         };
         c.ops = diffOps(ops(a, traceA, devA), ops(b, traceB, devB));
     }
+    if (hasProfilerCalls(a, traceA) && hasProfilerCalls(b, traceB))
+        c.keyAverages = diffProfilerOps(queryProfilerOps(a, traceA, std::nullopt, false),
+                                        queryProfilerOps(b, traceB, std::nullopt, false), device);
+    progress.checkCancelled();
     const bool snapshots = formatA == format_id::kSnapshot && formatB == format_id::kSnapshot;
     const std::pair<StackCatalog, StackCatalog> stacks =
         snapshots ? std::pair{loadStackCatalog(a, traceA), loadStackCatalog(b, traceB)} : std::pair<StackCatalog, StackCatalog>{};

@@ -232,6 +232,7 @@ void CompareWindow::showComparison() {
     if (!c.sites.empty()) offer(tr("Allocation sites"), CompareRows::Sites);
     else if (!c.categories.empty()) offer(tr("Memory categories at each peak"), CompareRows::Categories);
     else offer(tr("Operators: allocated over the trace"), CompareRows::Operators);
+    if (!c.keyAverages.empty()) offer(tr("Operators as key_averages counts them"), CompareRows::KeyAverages);
     if (!c.peakSites.empty()) offer(tr("Alive at each peak, by call site"), CompareRows::AliveAtPeak);
     if (!c.blocks.empty()) offer(tr("Blocks only in A, only in B, or changed"), CompareRows::Blocks);
     if (!c.segments.empty()) offer(tr("Segments only in A, only in B, or changed"), CompareRows::Segments);
@@ -275,6 +276,15 @@ void CompareWindow::showRows() {
         for (const OpDiff& o : c.ops)
             rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(o.name))} + bytesCells(o.bytesAllocated) +
                              countCells(o.allocs));
+        break;
+    case CompareRows::KeyAverages: // one row per operator and device
+        rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Device"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Self mem A"),
+                                          tr("Self mem B"), tr("Δ self mem"), tr("Δ mem")});
+        for (const ProfilerOpDiff& d : c.keyAverages)
+            for (const OpMemoryDiff& m : d.devices)
+                rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(m.device))} +
+                                 countCells(d.calls) + bytesCells(m.selfMem) +
+                                 QList<QStandardItem*>{cell(words::signedBytes(m.mem.delta()), m.mem.delta(), true)});
         break;
     case CompareRows::AliveAtPeak:
         rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak"),

@@ -28,7 +28,7 @@ class ComparePlot;
 class ImportTask;
 
 // The tables below the plot.
-enum class CompareRows { Operators, Sites, Categories, AliveAtPeak, Blocks, Segments };
+enum class CompareRows { Operators, Sites, Categories, KeyAverages, AliveAtPeak, Blocks, Segments };
 
 class CompareWindow : public QWidget {
     Q_OBJECT
