@@ -152,6 +152,15 @@ void TestCompare::linedUpAtTheFirstCommonStep() {
     w.setAlignment(CompareAlign::Peak);
     QVERIFY2(w.status()->text().contains("B shifted by"), qPrintable(w.status()->text()));
     QVERIFY(!w.status()->text().contains("lined up at step"));
+    // At the marker "my_label": A's at 150 µs, B's at 330 µs, so B moves by -180 µs.
+    w.alignAtMarker("my_label");
+    w.waitForResult();
+    QVERIFY2(w.status()->text().contains("lined up at marker “my_label”"), qPrintable(w.status()->text()));
+    QVERIFY2(w.status()->text().contains("B shifted by −180"), qPrintable(w.status()->text()));
+    w.alignAtMarker("no_such_label");
+    w.waitForResult();
+    QVERIFY2(w.status()->text().contains("cannot line up at “no_such_label”"), qPrintable(w.status()->text()));
+    QVERIFY(!w.status()->text().contains("B shifted by"));
 
     // key_averages, by hand from DiffLogs.h (cuda:0; an event at an op's start is inside it):
     // A's step 1 holds +200 and my_label's -300, so its self memory is +200 and my_label's
