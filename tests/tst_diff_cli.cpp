@@ -450,7 +450,8 @@ void TestDiffCli::alignment() {
     // Two allocation logs mark no steps: auto falls back to the starts, step:N is refused.
     const QString log = writeFile(dir, "log.csv", kDiffLogA);
     QCOMPARE(diffJson({log, log})["alignment"].toObject()["used"].toString(), QStringLiteral("start"));
-    const ProcessResult noSteps = runMemviz({"diff", log, a, "--align", "step:0"});
+    // (the log's device is cpu, the trace's cuda:0: without --device they have nothing in common)
+    const ProcessResult noSteps = runMemviz({"diff", log, a, "--align", "step:0", "--device", "cuda:0"});
     QCOMPARE(noSteps.exitCode, 1);
     QVERIFY2(noSteps.err.contains("A marks no training steps"), noSteps.err.constData());
 }
@@ -465,6 +466,11 @@ void TestDiffCli::badUsage_data() {
     QTest::newRow("bad alignment") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "middle"} << 2 << "--align must be";
     QTest::newRow("bad step") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "step:x"} << 2 << "step number";
     QTest::newRow("no such device") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--device", "cuda:7"} << 2 << "cuda:7";
+    QTest::newRow("no trace 99") << QStringList{"@DIR/a.memviz#1", "@DIR/a.memviz#99"} << 1 << "no trace with id 99";
+    QTest::newRow("marker in neither") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "marker:nope"} << 1
+                                       << "A has no marker named \"nope\"";
+    QTest::newRow("no device in common") << QStringList{"@DIR/a.csv", "@DIR/gpu.csv"} << 1
+                                         << "no device in common (A: cpu; B: cuda:0)";
 }
 
 void TestDiffCli::badUsage() {
@@ -473,6 +479,8 @@ void TestDiffCli::badUsage() {
     QFETCH(QString, message);
     QTemporaryDir dir;
     writeFile(dir, "a.csv", kDiffLogA);
+    writeFile(dir, "gpu.csv", "time_ns,action,address,size,device\n0,alloc,0x10,100,cuda:0\n");
+    QCOMPARE(runMemviz({"import", dir.filePath("a.csv"), "--db", dir.filePath("a.memviz")}).exitCode, 0);
     for (QString& a : args) a.replace("@DIR", dir.path());
     const ProcessResult r = runMemviz(QStringList{"diff"} + args);
     QCOMPARE(r.exitCode, status);

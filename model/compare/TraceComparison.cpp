@@ -109,6 +109,15 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
     if (!device.empty() && !devA && !devB) throw std::invalid_argument("no device \"" + device + "\" in either trace");
 
     c.devices = diffDevices(c.a.summary, c.b.summary);
+    if (device.empty() && std::none_of(c.devices.begin(), c.devices.end(), [](const DeviceDiff& d) { return d.inA && d.inB; })) {
+        auto names = [](const TraceSummary& s) {
+            std::string out;
+            for (const DeviceSummary& d : s.devices) out += (out.empty() ? "" : ", ") + d.name;
+            return out.empty() ? std::string("no device") : out;
+        };
+        throw std::runtime_error("A and B have no device in common (A: " + names(c.a.summary) + "; B: " + names(c.b.summary) +
+                                 "), so there is nothing to compare");
+    }
     if (!device.empty()) std::erase_if(c.devices, [&](const DeviceDiff& d) { return !sameName(d.name, device); });
     progress.checkCancelled();
 

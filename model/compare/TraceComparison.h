@@ -61,6 +61,8 @@ struct TraceComparison {
 
 // `device` (case-insensitive; "" = every device, and the curves of A's first device) limits
 // devices, operators and curves; it must be in at least one trace (else std::invalid_argument).
+// Without `device`, two traces with no device in common are a std::runtime_error naming each
+// trace's devices.
 // Each curve is reduced to about `columns` pixel columns (min and max per column; 4096 when
 // `columns` <= 0), the way the timeline reads its series.
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
