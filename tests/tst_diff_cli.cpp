@@ -32,6 +32,13 @@ void compareValue(const QJsonObject& v, qint64 a, qint64 b) {
     QCOMPARE(v["delta"].toInteger(), b - a);
 }
 
+// A Python oracle script's JSON output for `file`.
+QJsonObject oracleJson(const QString& script, const QString& file) {
+    const ProcessResult r = runProcess(python(), {oracle(script), file});
+    if (r.exitCode != 0) qWarning("oracle %s failed: %s", qPrintable(script), r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
 QJsonObject rowNamed(const QJsonArray& rows, const QString& key, const QString& name) {
     for (const QJsonValue& r : rows)
         if (r.toObject()[key].toString() == name) return r.toObject();
@@ -320,12 +327,8 @@ void TestDiffCli::profilerKeyAveragesMatchTheOracle() {
                          "open(sys.argv[2], 'w').write(json.dumps(d))\n";
     const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
     QVERIFY2(made.exitCode == 0, made.err.constData());
-    auto oracleOf = [](const QString& file) {
-        const ProcessResult r = runProcess(python(), {oracle("profiler_key_averages.py"), file});
-        if (r.exitCode != 0) qWarning("oracle failed: %s", r.err.constData());
-        return QJsonDocument::fromJson(r.out).object()["ops"].toObject();
-    };
-    const QJsonObject opsA = oracleOf(a), opsB = oracleOf(b);
+    const QJsonObject opsA = oracleJson("profiler_key_averages.py", a)["ops"].toObject();
+    const QJsonObject opsB = oracleJson("profiler_key_averages.py", b)["ops"].toObject();
     QVERIFY(!opsA.isEmpty() && !opsB.isEmpty());
     const ProcessResult r = runMemviz({"diff", a, b, "--json", "--limit", "100000"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -379,11 +382,7 @@ void TestDiffCli::memoryCategoriesAtThePeaks() {
                          "open(sys.argv[2], 'w').write(json.dumps(kept))\n";
     const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
     QVERIFY2(made.exitCode == 0, made.err.constData());
-    auto oracleOf = [](const QString& file) {
-        const ProcessResult r = runProcess(python(), {oracle("memory_timeline.py"), file});
-        if (r.exitCode != 0) qWarning("oracle failed: %s", r.err.constData());
-        return QJsonDocument::fromJson(r.out).object();
-    };
+    auto oracleOf = [](const QString& file) { return oracleJson("memory_timeline.py", file); };
     const QJsonObject expectA = oracleOf(a), expectB = oracleOf(b);
     QVERIFY(expectA["peak_bytes"].toInteger() != expectB["peak_bytes"].toInteger());
 
