@@ -67,6 +67,8 @@ CompareWindow::CompareWindow(QWidget* parent)
       rowsChoice_(new QComboBox(this)), devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
+    // A long status (two long file names, an alignment) wraps instead of widening the window.
+    status_->setWordWrap(true);
     align_->addItem(tr("Line up the first common step (else the starts)"), static_cast<int>(CompareAlign::Auto));
     align_->addItem(tr("Line up the starts"), static_cast<int>(CompareAlign::Start));
     align_->addItem(tr("Line up the peaks"), static_cast<int>(CompareAlign::Peak));
