@@ -31,6 +31,7 @@ HeaptrackModel::HeaptrackModel() {
     strings.emplace_back();
     ips.emplace_back();
     nodes.emplace_back();
+    nodeCosts.push_back(0);
     costs.emplace_back();
 }
 
@@ -55,7 +56,7 @@ void HeaptrackModel::addNode(std::uint32_t ipIndex, std::uint32_t parent) {
     // Parents precede their children, so this walk ends.
     while (n.ip != 0 && std::find(opNewIps.begin(), opNewIps.end(), n.ip) != opNewIps.end()) n = node(n.parent);
     nodes.push_back(n);
-    costs.emplace_back();
+    nodeCosts.push_back(0);
 }
 
 void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
@@ -64,7 +65,10 @@ void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
     // Only once the recording is big: 24 MiB per small file cost most of its import under ASan.
     if (infos.size() == 4096) infos.reserve(std::size_t{1} << 20);
     infos.push_back({size, nodeIndex, kNoName});
-    costs[nodeIndex].referenced = true;
+    if (nodeCosts[nodeIndex] == 0) {
+        nodeCosts[nodeIndex] = static_cast<std::uint32_t>(costs.size());
+        costs.emplace_back();
+    }
 }
 
 std::string HeaptrackModel::siteKey(const HeaptrackIp& ip) const {
@@ -117,9 +121,9 @@ void HeaptrackModel::finish() {
             c.stamp = peakEpoch_;
         }
     applyLeakSuppressions(*this);
-    for (std::uint32_t n = 0; n < costs.size(); ++n) {
-        const HeaptrackCost& c = costs[n];
-        if (!c.referenced) continue;
+    for (std::uint32_t n = 0; n < nodeCosts.size(); ++n) {
+        if (nodeCosts[n] == 0) continue;
+        const HeaptrackCost& c = costs[nodeCosts[n]];
         HeaptrackSite& site = sites[static_cast<std::size_t>(siteOf(n))];
         site.cost.allocations += c.allocations;
         site.cost.temporary += c.temporary;

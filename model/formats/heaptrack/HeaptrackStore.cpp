@@ -100,7 +100,7 @@ void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
             .bind(12, static_cast<std::int64_t>(s.nodes.size()))
             .run();
         for (std::uint32_t node : s.nodes) {
-            const HeaptrackCost& c = m.costs[node];
+            const HeaptrackCost& c = m.cost(node);
             stacks.add({static_cast<std::uint32_t>(i), node, c.allocations, c.temporary, c.peak, c.leaked});
         }
     }
