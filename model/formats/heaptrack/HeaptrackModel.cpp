@@ -55,6 +55,13 @@ void HeaptrackModel::addNode(std::uint32_t ipIndex, std::uint32_t parent) {
     // Like heaptrack: a backtrace that starts in operator new starts at its caller instead.
     // Parents precede their children, so this walk ends.
     while (n.ip != 0 && std::find(opNewIps.begin(), opNewIps.end(), n.ip) != opNewIps.end()) n = node(n.parent);
+    // As for infos (addInfo): a big recording has millions of nodes; reserving address space
+    // once it is big saves the copies and the page faults of growing by doubling (perf: the
+    // largest share of the import's page faults).
+    if (nodes.size() == 4096) {
+        nodes.reserve(std::size_t{1} << 22);
+        nodeCosts.reserve(std::size_t{1} << 22);
+    }
     nodes.push_back(n);
     nodeCosts.push_back(0);
 }
@@ -66,6 +73,7 @@ void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
     if (infos.size() == 4096) infos.reserve(std::size_t{1} << 20);
     infos.push_back({size, nodeIndex, kNoName});
     if (nodeCosts[nodeIndex] == 0) {
+        if (costs.size() == 4096) costs.reserve(std::size_t{1} << 20);
         nodeCosts[nodeIndex] = static_cast<std::uint32_t>(costs.size());
         costs.emplace_back();
     }
