@@ -2,6 +2,7 @@
 // The Compare window (issue 13): two allocation logs whose curves, difference and per-operator
 // changes are worked out by hand below, lined up at the starts and at the peaks; the filter;
 // B given as a raw file (imported by the import child).
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QHeaderView>
 #include <QLabel>
@@ -51,6 +52,7 @@ private slots:
     void linedUpAtTheFirstCommonStep();
     void shiftDragMovesB();
     void aLongNameLeavesTheFiguresInSight();
+    void snapshotTablesToChooseFrom();
 
 private:
     QTemporaryDir dir_;
@@ -213,6 +215,54 @@ void TestCompare::aLongNameLeavesTheFiguresInSight() {
     QTRY_VERIFY2(header->sectionViewportPosition(header->count() - 1) < width,
                  qPrintable(QString("last column at %1 of %2").arg(header->sectionViewportPosition(header->count() - 1)).arg(width)));
     QVERIFY(header->sectionSize(0) < width);
+}
+
+// Two CUDA snapshots offer four tables. The pair is tests/oracles/make_snapshot_pair.py's
+// (its docstring): alive at each peak, f3's 1 MiB is gone in B and f4's 3000 bytes are new;
+// seven blocks differ (worked out in tst_diff_cli); segments S2 (A only), S3 (B only), S1.
+void TestCompare::snapshotTablesToChooseFrom() {
+    QTemporaryDir dir;
+    const test::ProcessResult made = test::runProcess(test::python(), {test::oracle("make_snapshot_pair.py"), dir.path()});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QString store = dir.filePath("pair.memviz");
+    {
+        Database db(store.toStdString());
+        QCOMPARE(importFile(db, dir.filePath("pair_a.pickle").toStdString(), Progress{}), 1);
+        QCOMPARE(importFile(db, dir.filePath("pair_b.pickle").toStdString(), Progress{}), 2);
+    }
+    CompareWindow w;
+    w.resize(1100, 760);
+    w.show();
+    w.compare(store, 1, "A", store, 2, "B");
+    w.waitForResult();
+    QComboBox* choice = w.rowsChoice();
+    QCOMPARE(choice->count(), 4);
+    QCOMPARE(w.rowsModel()->horizontalHeaderItem(0)->text(), QStringLiteral("Operator")); // the first, as before
+    auto show = [&](CompareRows rows) { choice->setCurrentIndex(choice->findData(static_cast<int>(rows))); };
+    auto sortValue = [&](int row, int column) { return w.rowsModel()->item(row, column)->data(Qt::UserRole + 1).toLongLong(); };
+
+    show(CompareRows::AliveAtPeak);
+    QCOMPARE(w.rowsModel()->horizontalHeaderItem(0)->text(), QStringLiteral("Call site"));
+    QCOMPARE(w.rowsModel()->rowCount(), 4);
+    QCOMPARE(w.rowsModel()->item(0, 0)->text(), QStringLiteral("f3 (model.py:30)"));
+    QCOMPARE(sortValue(0, 4), -(1LL << 20));
+    QCOMPARE(w.rowsModel()->item(1, 0)->text(), QStringLiteral("f4 (model.py:40)"));
+    QCOMPARE(sortValue(1, 4), 3000);
+
+    show(CompareRows::Blocks);
+    QCOMPARE(w.rowsModel()->rowCount(), 7);
+    // Nine columns, and every one of them whole in sight (no sideways scrolling).
+    QTableView* rows = nullptr;
+    for (QTableView* v : w.findChildren<QTableView*>())
+        if (qobject_cast<QSortFilterProxyModel*>(v->model())) rows = v;
+    QVERIFY(rows);
+    const QHeaderView* header = rows->horizontalHeader();
+    auto end = [&] { return header->sectionViewportPosition(header->count() - 1) + header->sectionSize(header->count() - 1); };
+    QTRY_VERIFY2(end() <= rows->viewport()->width(), qPrintable(QString("last column ends at %1 of %2").arg(end()).arg(rows->viewport()->width())));
+    show(CompareRows::Segments);
+    QCOMPARE(w.rowsModel()->rowCount(), 3);
+    w.filter()->setText("0x400000");
+    QCOMPARE(w.rowsProxy()->rowCount(), 1);
 }
 
 QTEST_MAIN(TestCompare)

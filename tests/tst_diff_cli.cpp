@@ -48,6 +48,8 @@ private slots:
     void heaptrackMatchesHeaptrackPrintDiff();
     void snapshotSegmentsMatchTorchCompare_data();
     void snapshotSegmentsMatchTorchCompare();
+    void snapshotBlocksAndPeakSites();
+    void realSnapshotsPeakSitesAddUp();
     void memoryCategoriesAtThePeaks();
     void alignment_data();
     void alignment();
@@ -167,6 +169,8 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare_data() {
                                              << "dict_protocol4.pickle";
     QTest::newRow("same snapshot") << "dict_protocol5.pickle"
                                    << "dict_protocol5.pickle";
+    QTest::newRow("hand-built pair") << "pair_a.pickle"
+                                     << "pair_b.pickle";
 }
 
 // The segments only in A and only in B are those torch.cuda._memory_viz.compare names
@@ -177,6 +181,8 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
     QTemporaryDir dir;
     const ProcessResult made = runProcess(python(), {oracle("make_snapshots.py"), dir.path()});
     QVERIFY2(made.exitCode == 0, made.err.constData());
+    const ProcessResult pair = runProcess(python(), {oracle("make_snapshot_pair.py"), dir.path()});
+    QVERIFY2(pair.exitCode == 0, pair.err.constData());
     const QString a = dir.filePath(before), b = dir.filePath(after);
     const ProcessResult torch = runProcess(QStringLiteral("/usr/bin/python3"), {oracle("snapshot_compare.py"), a, b});
     if (torch.exitCode == 77 || torch.exitCode == -1) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3");
@@ -202,8 +208,97 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
     };
     QCOMPARE(onlyA, list(expected["only_before"]));
     QCOMPARE(onlyB, list(expected["only_after"]));
+    // The blocks of those segments, summed per segment and state, are the lines compare writes.
+    QJsonObject blocksA, blocksB;
+    for (const QJsonValue& v : o["blocks"].toArray()) {
+        const QJsonObject bl = v.toObject();
+        const qint64 segment = bl["segment"].toInteger();
+        const bool a = bl["in"] == "a" && onlyA.contains(segment), b = bl["in"] == "b" && onlyB.contains(segment);
+        if (!a && !b) continue;
+        QJsonObject& sums = a ? blocksA : blocksB;
+        const QString key = QString::number(segment) + " " + bl[a ? "state_a" : "state_b"].toString();
+        sums[key] = sums[key].toInteger() + bl["size"].toObject()[a ? "a" : "b"].toInteger();
+    }
+    QCOMPARE(blocksA, expected["blocks_before"].toObject());
+    QCOMPARE(blocksB, expected["blocks_after"].toObject());
     if (before == after) QVERIFY(o["segments"].toArray().isEmpty());
     else QVERIFY(!onlyA.isEmpty() || !onlyB.isEmpty());
+}
+
+// The hand-built pair of tests/oracles/make_snapshot_pair.py (its docstring says what each
+// holds): the blocks that differ and what is alive at each peak, worked out by hand here.
+void TestDiffCli::snapshotBlocksAndPeakSites() {
+    QTemporaryDir dir;
+    const ProcessResult made = runProcess(python(), {oracle("make_snapshot_pair.py"), dir.path()});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QJsonObject o = diffJson({dir.filePath("pair_a.pickle"), dir.filePath("pair_b.pickle")});
+    compareValue(o["devices"].toArray()[0].toObject()["peak_bytes"].toObject(), 500 + 1000 + (1 << 20), 500 + 2000 + 3000 + 100);
+
+    // Blocks, as "in segment block size-A size-B state-A state-B".
+    const qint64 S1 = 0x100000, S2 = 0x400000, S3 = 0x800000, MB = 1 << 20;
+    auto text = [](const QJsonObject& bl) {
+        return QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+            .arg(bl["in"].toString())
+            .arg(bl["segment"].toInteger())
+            .arg(bl["address"].toInteger())
+            .arg(bl["size"].toObject()["a"].toInteger())
+            .arg(bl["size"].toObject()["b"].toInteger())
+            .arg(bl["state_a"].toString(), bl["state_b"].toString());
+    };
+    auto row = [](const char* in, qint64 seg, qint64 addr, qint64 sa, qint64 sb, const char* sta, const char* stb) {
+        return QStringLiteral("%1 %2 %3 %4 %5 %6 %7").arg(in).arg(seg).arg(addr).arg(sa).arg(sb).arg(sta, stb);
+    };
+    QStringList got;
+    for (const QJsonValue& v : o["blocks"].toArray()) got << text(v.toObject());
+    const QStringList expected = {
+        // A only: S1's free tail (B's blocks end further on), and both blocks of S2.
+        row("a", S1, S1 + 0x600, 2 * MB - 0x600, 0, "inactive", ""),
+        row("a", S2, S2, MB, 0, "active_allocated", ""),
+        row("a", S2, S2 + MB, MB, 0, "inactive", ""),
+        // B only: the new 100-byte block and S1's shorter free tail, and S3.
+        row("b", S1, S1 + 0xa00, 0, 512, "", "active_allocated"),
+        row("b", S1, S1 + 0xc00, 0, 2 * MB - 0xc00, "", "inactive"),
+        row("b", S3, S3, 0, 2 * MB, "", "inactive"),
+        // Both: 0x100200 grew from 1024 to 2048 (0x100000 is the same and not listed).
+        row("both", S1, S1 + 0x200, 1024, 2048, "active_allocated", "active_allocated"),
+    };
+    QCOMPARE(got, expected);
+    const QJsonObject grown = o["blocks"].toArray()[6].toObject();
+    compareValue(grown["requested_size"].toObject(), 1000, 2000);
+    QCOMPARE(grown["site_a"].toString(), "f2 (model.py:20)");
+
+    // Alive at each peak by site. A: f1 500, f2 1000, f3 1 MiB. B's peak comes after the 100
+    // of f1; the temporary 1000 of f2 was freed before it, the 3000 of f4 is freed after it:
+    // f1 500 + 100, f2 2000, f4 3000. Most changed first.
+    const QJsonArray peak = o["alive_at_peak"].toArray();
+    QCOMPARE(peak.size(), 4);
+    const QStringList order = {"f3 (model.py:30)", "f4 (model.py:40)", "f2 (model.py:20)", "f1 (model.py:10)"};
+    for (int i = 0; i < 4; ++i) QCOMPARE(peak[i].toObject()["site"].toString(), order[i]);
+    compareValue(peak[0].toObject()["bytes"].toObject(), MB, 0);
+    compareValue(peak[1].toObject()["bytes"].toObject(), 0, 3000);
+    compareValue(peak[2].toObject()["bytes"].toObject(), 1000, 2000);
+    compareValue(peak[2].toObject()["allocations"].toObject(), 1, 1); // not the temporary
+    compareValue(peak[3].toObject()["bytes"].toObject(), 500, 600);
+    compareValue(peak[3].toObject()["allocations"].toObject(), 1, 2);
+}
+
+// Two real snapshots (different jobs): what is alive at each peak, summed over the sites, is
+// that snapshot's peak as the import's replay found it (the device table).
+void TestDiffCli::realSnapshotsPeakSitesAddUp() {
+    MEMVIZ_REQUIRE_FIXTURE(a, "pytorch-snapshot/bcrafton_2025.pickle");
+    MEMVIZ_REQUIRE_FIXTURE(b, "pytorch-snapshot/magma27_2026.pickle");
+    const ProcessResult r = runMemviz({"diff", a, b, "--json", "--limit", "1000000"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    qint64 sumA = 0, sumB = 0;
+    for (const QJsonValue& v : o["alive_at_peak"].toArray()) {
+        sumA += v.toObject()["bytes"].toObject()["a"].toInteger();
+        sumB += v.toObject()["bytes"].toObject()["b"].toInteger();
+    }
+    const QJsonObject peak = o["devices"].toArray()[0].toObject()["peak_bytes"].toObject();
+    QCOMPARE(sumA, peak["a"].toInteger());
+    QCOMPARE(sumB, peak["b"].toInteger());
+    QVERIFY(sumA > 0 && sumB > 0);
 }
 
 // A real memory-timeline export (A) and a copy without every third activation row (B): the

@@ -30,7 +30,10 @@ public:
     }
     void schedule() { timer_.start(); }
     bool eventFilter(QObject* watched, QEvent* event) override {
-        if (watched == view_ && (event->type() == QEvent::Resize || event->type() == QEvent::Show)) schedule();
+        // The viewport narrows without the view resizing when a vertical scroll bar appears.
+        if (view_ && (watched == view_ || watched == view_->viewport()) &&
+            (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+            schedule();
         return false;
     }
 
@@ -68,6 +71,7 @@ void fitToContents(QTableView* view, int flexible) {
 void keepFitted(QTableView* view, int flexible) {
     auto* refitter = new Refitter(view, flexible);
     view->installEventFilter(refitter);
+    view->viewport()->installEventFilter(refitter);
     if (QAbstractItemModel* model = view->model()) {
         QObject::connect(model, &QAbstractItemModel::modelReset, refitter, &Refitter::schedule);
         QObject::connect(model, &QAbstractItemModel::layoutChanged, refitter, &Refitter::schedule);

@@ -58,6 +58,10 @@ QString siteName(const SiteDiff& s) {
     return s.file.empty() ? f : f + "  " + QString::fromStdString(s.file) + ":" + QString::number(s.line);
 }
 
+QString inWhich(bool inA, bool inB) { return inA && inB ? "both" : inA ? "a" : "b"; }
+QString inWhichText(bool inA, bool inB) { return inA && inB ? "both" : inA ? "A only" : "B only"; }
+QString hex(std::int64_t v) { return "0x" + QString::number(v, 16); }
+
 template <class Row>
 std::vector<Row> limited(std::vector<Row> rows, qsizetype limit) {
     if (limit >= 0 && static_cast<qsizetype>(rows.size()) > limit) rows.resize(static_cast<std::size_t>(limit));
@@ -158,12 +162,30 @@ int diffCommand(const QStringList& args) {
                                       {"address", static_cast<qint64>(sd.address)},
                                       {"total_size", static_cast<qint64>(sd.totalSize)},
                                       {"stream", static_cast<qint64>(sd.stream)},
-                                      {"in", sd.inA && sd.inB ? "both"
-                                             : sd.inA         ? "a"
-                                                              : "b"},
+                                      {"in", inWhich(sd.inA, sd.inB)},
                                       {"allocated_bytes", valueJson(sd.allocatedBytes)},
                                       {"active_bytes", valueJson(sd.activeBytes)}});
             o.insert("segments", ss);
+            QJsonArray bs; // every block that differs, whatever --limit says
+            for (const TraceComparison::Block& bd : c.blocks)
+                bs.append(QJsonObject{{"device", QString::fromStdString(bd.device)},
+                                      {"segment", static_cast<qint64>(bd.diff.segmentAddress)},
+                                      {"address", static_cast<qint64>(bd.diff.address)},
+                                      {"in", inWhich(bd.diff.inA, bd.diff.inB)},
+                                      {"size", valueJson(bd.diff.size)},
+                                      {"requested_size", valueJson(bd.diff.requestedSize)},
+                                      {"state_a", QString::fromStdString(bd.diff.stateA)},
+                                      {"state_b", QString::fromStdString(bd.diff.stateB)},
+                                      {"site_a", QString::fromStdString(bd.siteA)},
+                                      {"site_b", QString::fromStdString(bd.siteB)}});
+            o.insert("blocks", bs);
+            QJsonArray ps;
+            for (const auto& [device, pd] : limited(c.peakSites, limit))
+                ps.append(QJsonObject{{"device", QString::fromStdString(device)},
+                                      {"site", QString::fromStdString(pd.site)},
+                                      {"bytes", valueJson(pd.bytes)},
+                                      {"allocations", valueJson(pd.allocations)}});
+            o.insert("alive_at_peak", ps);
         }
         if (!c.categories.empty()) {
             QJsonArray cs;
@@ -223,13 +245,31 @@ int diffCommand(const QStringList& args) {
     if (snapshots && !segments.empty()) {
         rows.clear();
         for (const auto& [device, sd] : limited(segments, limit))
-            rows.push_back({QString::fromStdString(device), "0x" + QString::number(sd.address, 16), bytes(sd.totalSize),
-                            sd.inA && sd.inB ? "both"
-                            : sd.inA         ? "A only"
-                                             : "B only",
+            rows.push_back({QString::fromStdString(device), hex(sd.address), bytes(sd.totalSize), inWhichText(sd.inA, sd.inB),
                             bytes(sd.allocatedBytes.a), bytes(sd.allocatedBytes.b), signedBytes(sd.allocatedBytes.delta())});
         text += QStringLiteral("\nsegments only in A, only in B, or changed (%1 in all):\n").arg(segments.size()) +
                 formatTable({"device", "segment", "size", "in", "allocated A", "allocated B", "delta"}, rows);
+    }
+    if (snapshots && !c.blocks.empty()) {
+        rows.clear();
+        for (const TraceComparison::Block& bd : limited(c.blocks, limit)) {
+            const BlockDiff& d = bd.diff;
+            auto state = [](const std::string& s) { return s.empty() ? QStringLiteral("-") : QString::fromStdString(s); };
+            rows.push_back({QString::fromStdString(bd.device), hex(d.segmentAddress), hex(d.address), inWhichText(d.inA, d.inB),
+                            d.inA ? bytes(d.size.a) : "-", d.inB ? bytes(d.size.b) : "-", state(d.stateA), state(d.stateB),
+                            QString::fromStdString(d.inA ? bd.siteA : bd.siteB)});
+        }
+        text += QStringLiteral("\nblocks only in A, only in B, or changed (%1 in all):\n").arg(c.blocks.size()) +
+                formatTable({"device", "segment", "block", "in", "size A", "size B", "state A", "state B", "site"}, rows);
+    }
+    if (snapshots && !c.peakSites.empty()) {
+        rows.clear();
+        for (const auto& [device, pd] : limited(c.peakSites, limit))
+            rows.push_back({QString::fromStdString(device), pd.site.empty() ? "(no stack)" : QString::fromStdString(pd.site),
+                            bytes(pd.bytes.a), bytes(pd.bytes.b), signedBytes(pd.bytes.delta()), count(pd.allocations.a),
+                            count(pd.allocations.b), signedCount(pd.allocations.delta())});
+        text += "\nalive at each snapshot's peak, by call site, most changed first:\n" +
+                formatTable({"device", "site", "at peak A", "at peak B", "delta", "allocs A", "allocs B", "delta"}, rows);
     }
     printOut(text);
     return 0;

@@ -74,6 +74,27 @@ std::vector<CategoryDiff> diffCategories(const std::vector<CategoryValue>& a, co
     return out;
 }
 
+// One device of two snapshots: its blocks, and what was alive at each snapshot's peak.
+void compareSnapshotDevice(TraceComparison& c, Database& a, std::int64_t traceA, std::optional<int> ia, Database& b,
+                           std::int64_t traceB, std::optional<int> ib, const DeviceDiff& d,
+                           const std::vector<SnapshotSegmentRow>& sa, const std::vector<SnapshotSegmentRow>& sb,
+                           const std::pair<StackCatalog, StackCatalog>& stacks) {
+    const auto ba = ia ? loadBlocks(a, traceA, *ia) : std::vector<SnapshotBlockRow>{};
+    const auto bb = ib ? loadBlocks(b, traceB, *ib) : std::vector<SnapshotBlockRow>{};
+    auto site = [](const StackCatalog& s, std::int32_t stack) { return stack < 0 ? std::string() : s.siteOf(stack); };
+    for (BlockDiff& block : diffBlocks(sa, ba, sb, bb)) {
+        std::string siteA = site(stacks.first, block.stackA), siteB = site(stacks.second, block.stackB);
+        c.blocks.push_back({d.name, std::move(block), std::move(siteA), std::move(siteB)});
+    }
+    auto atPeak = [](Database& db, std::int64_t trace, std::optional<int> device, const StackCatalog& s) {
+        if (!device) return std::vector<SiteBytes>{};
+        const std::vector<SnapshotAllocationRow> all = loadAllocations(db, trace, *device);
+        return aliveBySite(all, peakEntry(all), s);
+    };
+    const std::vector<PeakSiteDiff> peak = diffPeakSites(atPeak(a, traceA, ia, stacks.first), atPeak(b, traceB, ib, stacks.second));
+    for (const PeakSiteDiff& p : peak) c.peakSites.emplace_back(d.name, p);
+}
+
 } // namespace
 
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
@@ -110,12 +131,18 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
         };
         c.ops = diffOps(ops(a, traceA, devA), ops(b, traceB, devB));
     }
-    if (formatA == format_id::kSnapshot && formatB == format_id::kSnapshot)
+    const bool snapshots = formatA == format_id::kSnapshot && formatB == format_id::kSnapshot;
+    const std::pair<StackCatalog, StackCatalog> stacks =
+        snapshots ? std::pair{loadStackCatalog(a, traceA), loadStackCatalog(b, traceB)} : std::pair<StackCatalog, StackCatalog>{};
+    if (snapshots)
         for (const DeviceDiff& d : c.devices) {
             const auto ia = deviceIndex(c.a.summary, d.name), ib = deviceIndex(c.b.summary, d.name);
             const auto sa = ia ? loadSegments(a, traceA, *ia) : std::vector<SnapshotSegmentRow>{};
             const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
             for (const SegmentDiff& s : diffSegments(sa, sb)) c.segments.emplace_back(d.name, s);
+            progress.checkCancelled();
+            compareSnapshotDevice(c, a, traceA, ia, b, traceB, ib, d, sa, sb, stacks);
+            progress.checkCancelled();
         }
     c.a.steps = readTraceSteps(a, traceA, formatA);
     c.b.steps = readTraceSteps(b, traceB, formatB);

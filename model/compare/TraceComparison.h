@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare/SnapshotDiff.h"
 #include "compare/TraceDiff.h"
 #include "store/ChunkCodec.h"
 
@@ -44,6 +45,15 @@ struct TraceComparison {
     std::vector<OpDiff> ops;                                   // empty for two heaptrack recordings (see sites)
     std::vector<SiteDiff> sites;                               // two heaptrack recordings only
     std::vector<std::pair<std::string, SegmentDiff>> segments; // two CUDA snapshots only: device, segment
+    // Two CUDA snapshots only, per device: the final blocks that differ (with the call site of
+    // each side's stack), and the allocations alive at each snapshot's peak by call site.
+    struct Block {
+        std::string device;
+        BlockDiff diff;
+        std::string siteA, siteB;
+    };
+    std::vector<Block> blocks;
+    std::vector<std::pair<std::string, PeakSiteDiff>> peakSites;
     std::vector<CategoryDiff> categories; // largest |delta| first; traces with stacked series only
 };
 

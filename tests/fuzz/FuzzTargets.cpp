@@ -2,6 +2,8 @@
 // The fuzz targets (see FuzzTargets.h): one function per parser entry point.
 #include "FuzzTargets.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -11,6 +13,7 @@
 #include "core/Errors.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/SpecParser.h"
+#include "formats/live/HeaptrackStream.h"
 #include "formats/live/LiveFinalizer.h"
 #include "formats/live/LiveWriter.h"
 #include "formats/live/ProbeProtocol.h"
@@ -99,6 +102,61 @@ Outcome probeStream(std::string_view d) {
     return o;
 }
 
+// heaptrack's two live streams as `record --native` follows them (HeaptrackStream.h): fed once
+// whole and once in chunks whose sizes the input itself chooses. The readers carry a cut line
+// over to the next chunk, so the figures must not depend on where the chunks were cut; and
+// what they report must add up (the sites' bytes and calls are the totals' parts, the last
+// tick is the state now).
+template <typename Stream>
+void feedInChunks(Stream& stream, std::string_view d) {
+    std::size_t seed = d.size();
+    while (!d.empty()) {
+        seed = seed * 31 + static_cast<unsigned char>(d[seed % d.size()]);
+        const std::size_t n = std::min(d.size(), 1 + seed % 61);
+        stream.feed(d.substr(0, n));
+        d.remove_prefix(n);
+    }
+}
+
+Outcome heaptrackRaw(std::string_view d) {
+    HeaptrackRawStream whole, cut;
+    whole.feed(d);
+    feedInChunks(cut, d);
+    if (whole.consumed() != cut.consumed() || whole.peakConsumed() != cut.peakConsumed() ||
+        whole.calls() != cut.calls() || whole.timeMs() != cut.timeMs())
+        finding("the raw heaptrack stream's figures depend on how it was cut into chunks");
+    if (whole.peakConsumed() < whole.consumed()) finding("the raw stream's peak is below the heap now");
+    const std::vector<HeaptrackTick> ticks = cut.takeTicks();
+    if (cut.calls() > 0 && (ticks.empty() || ticks.back().consumed != cut.consumed() || ticks.back().calls != cut.calls()))
+        finding("the raw stream's last tick is not the state now");
+    return {true, {}};
+}
+
+Outcome heaptrackInterpreted(std::string_view d) {
+    HeaptrackStream whole, cut;
+    whole.feed(d);
+    feedInChunks(cut, d);
+    if (whole.consumed() != cut.consumed() || whole.peakConsumed() != cut.peakConsumed() ||
+        whole.calls() != cut.calls() || whole.temporary() != cut.temporary() || whole.lines() != cut.lines() ||
+        whole.timeMs() != cut.timeMs() || whole.fileVersion() != cut.fileVersion())
+        finding("the interpreted heaptrack stream's figures depend on how it was cut into chunks");
+    const std::vector<HeaptrackLiveSite> a = whole.topSites(SIZE_MAX), b = cut.topSites(SIZE_MAX);
+    if (a.size() != b.size()) finding("the interpreted stream's sites depend on the chunks");
+    std::uint64_t bytes = 0;
+    std::int64_t calls = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i].function != b[i].function || a[i].location != b[i].location || a[i].bytes != b[i].bytes ||
+            a[i].peakBytes != b[i].peakBytes || a[i].calls != b[i].calls)
+            finding("the interpreted stream's sites depend on the chunks");
+        if (i > 0 && a[i].bytes > a[i - 1].bytes) finding("topSites() is not ordered by the bytes held");
+        bytes += static_cast<std::uint64_t>(a[i].bytes);
+        calls += a[i].calls;
+    }
+    if (static_cast<std::int64_t>(bytes) != whole.consumed() || calls != whole.calls())
+        finding("the sites' bytes or calls do not add up to the stream's totals");
+    return {true, {}};
+}
+
 // `memviz explain`: the message parser and the diagnosis built on it.
 Outcome oomMessage(std::string_view d) {
     const workshop::OomMessage m = workshop::parseOomMessage(d);
@@ -172,6 +230,8 @@ const std::vector<Target>& targets() {
         {"snapshot", snapshot, 131072, "CUDA snapshot pickle (PickleReader, SnapshotReader, SnapshotBuilder)"},
         {"heaptrack", heaptrack, 32768, "heaptrack text (HeaptrackReader, HeaptrackModel, HeaptrackStore)"},
         {"massif", massif, 32768, "massif.out (MassifReader)"},
+        {"heaptrack_raw", heaptrackRaw, 16384, "heaptrack's raw pipe, live (HeaptrackRawStream)"},
+        {"heaptrack_live", heaptrackInterpreted, 32768, "heaptrack_interpret's output, live (HeaptrackStream)"},
         {"probe", probeStream, 16384, "probe stream, protocol 1 (ProbeProtocol, ProbeStreamWriter, LiveFinalizer)"},
         {"oom_message", oomMessage, 8192, "OOM messages (OomMessage, OomDiagnosis)"},
         {"model_spec", modelSpec, 16384, "JSON model specs (SpecParser, ResolvedModel, the estimate)"},

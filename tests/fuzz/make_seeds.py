@@ -176,6 +176,19 @@ def own_text_formats(out):
           "i 7f0000001000 1 2\ni 7f0000002000 1 3 4 2a 5 4 7\n"
           "t 1 0\nt 2 1\na 40 1\na 1000 2\nc 5\n+ 0\n+ 1\n- 1\nc a\nR 40\n- 0\n+ 0\nS free.*\nc 9\nz unknown\n")
     write(d, "v2.txt", "v 10200 2\ns libfoo.so\ns foo\ni 1000 0 1\nt 1 0\na 10 1\n+ 0\n- 0\n+ 0\n")
+    # The live readers (formats/live/HeaptrackStream): the raw pipe libheaptrack writes, and
+    # heaptrack_interpret's output, as tst_live_native feeds them. real_small.* in these two
+    # folders are a real recording of a 40-allocation program (heaptrack 1.4 -r, then
+    # heaptrack_interpret), made by hand; this script keeps them.
+    d = os.path.join(out, "heaptrack_raw")
+    write(d, "three_blocks.raw",
+          "v 10400 3\nc a\n+ 400 1 1000\n+ 400 1 2000\nc 14\n+ 400 2 3000\n- 2000\n- 9999\nc 1e\n")
+    write(d, "burst_without_tick.raw", "v 10400 3\nm 1 x 1000 0 10\nt 1000 0\n+ 10 1 a0\n+ 20 1 b0\n- a0\n+ 8 1 a0\n")
+    d = os.path.join(out, "heaptrack_live")
+    write(d, "two_sites.txt",
+          "v 10400 3\ns 4 main\ns 5 a.cpp\ns 1 f\ns 3 exe\n"
+          "i 1000 4 1 2 7\ni 2000 4 3 2 9\nt 1 0\nt 2 1\n"
+          "a 400 1\na 10 2\n+ 0\n+ 0\n- 0\n+ 1\nc 5\n")
     d = os.path.join(out, "massif")
     write(d, "two_snapshots.massif",
           "desc: --time-unit=ms\ncmd: ./a.out arg\ntime_unit: ms\n#-----------\nsnapshot=0\n#-----------\n"

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/fuzz"
 
 targets="alloclog_csv alloclog_jsonl chrome_trace memtimeline_raw memtimeline_json pickle snapshot heaptrack
-massif probe oom_message model_spec input_file sniff_import"
+heaptrack_raw heaptrack_live massif probe oom_message model_spec input_file sniff_import"
 if [ "${1:-}" = "--list" ]; then echo $targets | tr ' ' '\n'; exit 0; fi
 if [ $# -ne 2 ]; then echo "usage: $0 TARGET SECONDS | --list" >&2; exit 2; fi
 target=$1
@@ -33,6 +33,8 @@ case $target in
   pickle)           max_len=65536;  dicts="pickle" ;;
   snapshot)         max_len=131072; dicts="pickle" ;;
   heaptrack)        max_len=32768;  dicts="heaptrack" ;;
+  heaptrack_raw)    max_len=16384;  dicts="heaptrack_raw" ;;
+  heaptrack_live)   max_len=32768;  dicts="heaptrack" ;;
   massif)           max_len=32768;  dicts="massif" ;;
   probe)            max_len=16384;  dicts="probe json" ;;
   oom_message)      max_len=8192;   dicts="oom_message" ;;

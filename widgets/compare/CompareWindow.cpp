@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -62,7 +63,7 @@ QString siteName(const SiteDiff& s) {
 CompareWindow::CompareWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), status_(new QLabel(this)), align_(new QComboBox(this)), plot_(new ComparePlot(this)),
       devicesView_(new QTableView(this)), rowsView_(new QTableView(this)), filter_(new QLineEdit(this)),
-      devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      rowsChoice_(new QComboBox(this)), devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
     align_->addItem(tr("Line up the first common step (else the starts)"), static_cast<int>(CompareAlign::Auto));
@@ -94,7 +95,10 @@ CompareWindow::CompareWindow(QWidget* parent)
     auto* belowLayout = new QVBoxLayout(below);
     belowLayout->setContentsMargins(0, 0, 0, 0);
     belowLayout->addWidget(devicesView_);
-    belowLayout->addWidget(filter_);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(filter_, 1);
+    filterRow->addWidget(rowsChoice_);
+    belowLayout->addLayout(filterRow);
     belowLayout->addWidget(rowsView_);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(plot_);
@@ -111,6 +115,9 @@ CompareWindow::CompareWindow(QWidget* parent)
         manualShift_ = 0; // a new alignment starts from scratch
         showComparison();
     });
+    rowsChoice_->setToolTip(tr("Which differences the table lists"));
+    rowsChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(rowsChoice_, &QComboBox::currentIndexChanged, this, &CompareWindow::showRows);
     connect(plot_, &ComparePlot::shiftDragged, this, [this](std::int64_t delta) {
         manualShift_ = delta;
         showStatus();
@@ -218,34 +225,86 @@ void CompareWindow::showComparison() {
                                  shownDevices * devicesView_->verticalHeader()->defaultSectionSize() +
                                  2 * devicesView_->frameWidth());
 
+    // The tables these traces have; the first is shown, as before the choice existed.
+    const QSignalBlocker blocker(rowsChoice_);
+    rowsChoice_->clear();
+    auto offer = [this](const QString& text, CompareRows rows) { rowsChoice_->addItem(text, static_cast<int>(rows)); };
+    if (!c.sites.empty()) offer(tr("Allocation sites"), CompareRows::Sites);
+    else if (!c.categories.empty()) offer(tr("Memory categories at each peak"), CompareRows::Categories);
+    else offer(tr("Operators: allocated over the trace"), CompareRows::Operators);
+    if (!c.peakSites.empty()) offer(tr("Alive at each peak, by call site"), CompareRows::AliveAtPeak);
+    if (!c.blocks.empty()) offer(tr("Blocks only in A, only in B, or changed"), CompareRows::Blocks);
+    if (!c.segments.empty()) offer(tr("Segments only in A, only in B, or changed"), CompareRows::Segments);
+    rowsChoice_->setVisible(rowsChoice_->count() > 1);
+    showRows();
+}
+
+void CompareWindow::showRows() {
+    if (!comparison_) return;
+    const TraceComparison& c = *comparison_;
     rows_->clear();
-    if (!c.sites.empty()) {
+    auto bytesCells = [](const DiffValue& v) {
+        return QList<QStandardItem*>{cell(words::bytes(v.a), v.a), cell(words::bytes(v.b), v.b),
+                                     cell(words::signedBytes(v.delta()), v.delta(), true)};
+    };
+    auto countCells = [](const DiffValue& v) {
+        return QList<QStandardItem*>{cell(words::count(v.a), v.a), cell(words::count(v.b), v.b),
+                                     cell(words::signedCount(v.delta()), v.delta(), true)};
+    };
+    auto inWhich = [](bool a, bool b) { return a && b ? tr("both") : a ? tr("A only") : tr("B only"); };
+    auto hex = [](std::int64_t v) { return "0x" + QString::number(v, 16); };
+    switch (static_cast<CompareRows>(rowsChoice_->currentData().toInt())) {
+    case CompareRows::Sites:
         rows_->setHorizontalHeaderLabels({tr("Allocation site"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Δ temporary"),
                                           tr("Δ peak"), tr("Δ leaked")});
         for (const SiteDiff& s : c.sites)
-            rows_->appendRow({nameCell(siteName(s)),
-                              cell(words::count(s.allocations.a), s.allocations.a),
-                              cell(words::count(s.allocations.b), s.allocations.b),
-                              cell(words::signedCount(s.allocations.delta()), s.allocations.delta(), true),
-                              cell(words::signedCount(s.temporary.delta()), s.temporary.delta(), true),
-                              cell(words::signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
-                              cell(words::signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
-    } else if (!c.categories.empty()) { // memory-timeline exports: the categories say more than operators
+            rows_->appendRow(QList<QStandardItem*>{nameCell(siteName(s))} + countCells(s.allocations) +
+                             QList<QStandardItem*>{cell(words::signedCount(s.temporary.delta()), s.temporary.delta(), true),
+                                                   cell(words::signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
+                                                   cell(words::signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
+        break;
+    case CompareRows::Categories: // memory-timeline exports: the categories say more than operators
         rows_->setHorizontalHeaderLabels({tr("Memory category"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak")});
         for (const CategoryDiff& d : c.categories)
-            rows_->appendRow({nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(d.device)),
-                              cell(words::bytes(d.atPeak.a), d.atPeak.a), cell(words::bytes(d.atPeak.b), d.atPeak.b),
-                              cell(words::signedBytes(d.atPeak.delta()), d.atPeak.delta(), true)});
-    } else {
+            rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(d.device))} +
+                             bytesCells(d.atPeak));
+        break;
+    case CompareRows::Operators:
         rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Allocated A"), tr("Allocated B"), tr("Δ allocated"), tr("Allocs A"),
                                           tr("Allocs B"), tr("Δ allocs")});
         for (const OpDiff& o : c.ops)
-            rows_->appendRow({nameCell(QString::fromStdString(o.name)), cell(words::bytes(o.bytesAllocated.a), o.bytesAllocated.a),
-                              cell(words::bytes(o.bytesAllocated.b), o.bytesAllocated.b),
-                              cell(words::signedBytes(o.bytesAllocated.delta()), o.bytesAllocated.delta(), true),
-                              cell(words::count(o.allocs.a), o.allocs.a),
-                              cell(words::count(o.allocs.b), o.allocs.b),
-                              cell(words::signedCount(o.allocs.delta()), o.allocs.delta(), true)});
+            rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(o.name))} + bytesCells(o.bytesAllocated) +
+                             countCells(o.allocs));
+        break;
+    case CompareRows::AliveAtPeak:
+        rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak"),
+                                          tr("Allocs A"), tr("Allocs B"), tr("Δ allocs")});
+        for (const auto& [device, p] : c.peakSites)
+            rows_->appendRow(QList<QStandardItem*>{nameCell(p.site.empty() ? tr("(no stack)") : QString::fromStdString(p.site)),
+                                                   nameCell(QString::fromStdString(device))} +
+                             bytesCells(p.bytes) + countCells(p.allocations));
+        break;
+    case CompareRows::Blocks:
+        rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("Segment"), tr("Block"), tr("In"), tr("Size A"),
+                                          tr("Size B"), tr("State A"), tr("State B")});
+        for (const TraceComparison::Block& b : c.blocks) {
+            const BlockDiff& d = b.diff;
+            auto size = [](bool in, std::int64_t v) { return in ? cell(words::bytes(v), v) : cell(QStringLiteral("–"), -1); };
+            rows_->appendRow({nameCell(QString::fromStdString(d.inA ? b.siteA : b.siteB)), nameCell(QString::fromStdString(b.device)),
+                              nameCell(hex(d.segmentAddress)), nameCell(hex(d.address)), nameCell(inWhich(d.inA, d.inB)),
+                              size(d.inA, d.size.a), size(d.inB, d.size.b), nameCell(QString::fromStdString(d.stateA)),
+                              nameCell(QString::fromStdString(d.stateB))});
+        }
+        break;
+    case CompareRows::Segments:
+        rows_->setHorizontalHeaderLabels({tr("Segment"), tr("Device"), tr("Size"), tr("In"), tr("Allocated A"), tr("Allocated B"),
+                                          tr("Δ allocated")});
+        for (const auto& [device, s] : c.segments)
+            rows_->appendRow(QList<QStandardItem*>{nameCell(hex(s.address)), nameCell(QString::fromStdString(device)),
+                                                   cell(words::bytes(s.totalSize), static_cast<double>(s.totalSize)),
+                                                   nameCell(inWhich(s.inA, s.inB))} +
+                             bytesCells(s.allocatedBytes));
+        break;
     }
     // Most changed first, as the model sorted them, until a header is clicked.
     rowsView_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);

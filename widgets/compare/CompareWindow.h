@@ -27,6 +27,9 @@ class BackgroundQuery;
 class ComparePlot;
 class ImportTask;
 
+// The tables below the plot.
+enum class CompareRows { Operators, Sites, Categories, AliveAtPeak, Blocks, Segments };
+
 class CompareWindow : public QWidget {
     Q_OBJECT
 public:
@@ -47,12 +50,16 @@ public:
     QStandardItemModel* rowsModel() const { return rows_; }
     QSortFilterProxyModel* rowsProxy() const { return proxy_; }
     QLineEdit* filter() const { return filter_; }
+    // Which rows the table shows (the choices depend on the traces: two CUDA snapshots have
+    // four); the data of each item is a CompareRows.
+    QComboBox* rowsChoice() const { return rowsChoice_; }
     QLabel* status() const { return status_; }
 
 private:
     void load();
     void showComparison();
     void showStatus();
+    void showRows();
 
     QLabel* status_;
     QComboBox* align_;
@@ -60,6 +67,7 @@ private:
     QTableView* devicesView_;
     QTableView* rowsView_;
     QLineEdit* filter_;
+    QComboBox* rowsChoice_;
     QStandardItemModel* devices_;
     QStandardItemModel* rows_;
     QSortFilterProxyModel* proxy_;

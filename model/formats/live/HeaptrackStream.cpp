@@ -22,6 +22,16 @@ std::uint64_t hexField(std::string_view& rest) {
     return v;
 }
 
+// No allocation is larger than the user address space (2^47 bytes on x86-64); a size above it
+// is damage, and the record is skipped.
+constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 47;
+
+// Adds as unsigned numbers: a hostile stream's sizes may sum past int64, which must wrap, not
+// be undefined (a real recording never gets near).
+void add(std::int64_t& to, std::int64_t v) {
+    to = static_cast<std::int64_t>(static_cast<std::uint64_t>(to) + static_cast<std::uint64_t>(v));
+}
+
 } // namespace
 
 void HeaptrackStream::feed(std::string_view bytes) {
@@ -48,8 +58,8 @@ void HeaptrackRawStream::line(std::string_view l) {
         const std::uint64_t size = hexField(rest);
         (void)hexField(rest); // the backtrace
         const std::uint64_t pointer = hexField(rest);
-        if (size == kNone || pointer == kNone) return;
-        consumed_ += static_cast<std::int64_t>(size);
+        if (size > kMaxSize || pointer == kNone) return;
+        add(consumed_, static_cast<std::int64_t>(size));
         peak_ = std::max(peak_, consumed_);
         ++calls_;
         live_[pointer] = static_cast<std::int64_t>(size);
@@ -58,7 +68,7 @@ void HeaptrackRawStream::line(std::string_view l) {
     case '-': {
         const auto it = live_.find(hexField(rest));
         if (it == live_.end()) return; // allocated before an attach: heaptrack ignores it too
-        consumed_ -= it->second;
+        add(consumed_, -it->second);
         live_.erase(it);
         return;
     }
@@ -103,10 +113,10 @@ void HeaptrackStream::line(std::string_view l) {
         if (i >= infos_.size()) return;
         Info& info = infos_[i];
         Site& s = sites_[info.site];
-        consumed_ += info.size;
+        add(consumed_, info.size);
         peak_ = std::max(peak_, consumed_);
         ++calls_;
-        s.bytes += info.size;
+        add(s.bytes, info.size);
         s.peak = std::max(s.peak, s.bytes);
         ++s.calls;
         lastAllocated_ = i;
@@ -116,8 +126,8 @@ void HeaptrackStream::line(std::string_view l) {
         const std::uint64_t i = hexField(rest);
         if (i >= infos_.size()) return;
         const Info& info = infos_[i];
-        consumed_ -= info.size;
-        sites_[info.site].bytes -= info.size;
+        add(consumed_, -info.size);
+        add(sites_[info.site].bytes, -info.size);
         if (lastAllocated_ == i) ++temporary_;
         lastAllocated_ = kNone;
         return;
@@ -130,8 +140,9 @@ void HeaptrackStream::line(std::string_view l) {
     case 'a': {
         const std::uint64_t size = hexField(rest);
         const std::uint64_t trace = hexField(rest);
-        if (size == kNone || trace == kNone) return;
-        infos_.push_back(Info{static_cast<std::int64_t>(size), siteOfTrace(trace)});
+        // A damaged record still takes its index (the `+`/`-` records count the infos), with
+        // no bytes or no known site.
+        infos_.push_back(Info{size > kMaxSize ? 0 : static_cast<std::int64_t>(size), siteOfTrace(trace == kNone ? 0 : trace)});
         return;
     }
     case 't': {
