@@ -173,6 +173,9 @@ void TestHeaptrackChunks::treeAndSiteStacksComeBackAsWritten() {
     QCOMPARE(queryInt(db, "SELECT count(*) FROM heaptrack_site_stacks").value_or(-1), 0);
     QVERIFY(queryInt(db, "SELECT count(*) FROM heaptrack_site_stack_chunks").value_or(-1) >= 2);
     checkStore(db, id);
+    // A gap between chunks is damage, named as such.
+    db.exec("UPDATE heaptrack_node_chunks SET first_node = first_node + 1 WHERE first_node > 1");
+    QVERIFY_THROWS_EXCEPTION(StoreError, loadHeaptrackNodes(db, id));
 }
 
 // A store imported before schema step 7 has rows, no chunks, and no heaptrack_sites.stacks:

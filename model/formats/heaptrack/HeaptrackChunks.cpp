@@ -2,6 +2,7 @@
 #include "formats/heaptrack/HeaptrackChunks.h"
 
 #include <algorithm>
+#include <string>
 
 #include "core/Errors.h"
 #include "store/ChunkCodec.h"
@@ -156,11 +157,6 @@ bool hasStackChunks(Database& db, std::int64_t traceId) {
     return hasRows(db, "SELECT 1 FROM heaptrack_site_stack_chunks WHERE trace_id = ? LIMIT 1", traceId);
 }
 
-void checkChunkRange(std::int64_t first, std::size_t count) {
-    if (first < 1 || first > std::int64_t{UINT32_MAX} || static_cast<std::uint64_t>(first) + count > UINT32_MAX)
-        throw StoreError("damaged " + kNodesWhat + " in the store (node ids out of range)");
-}
-
 } // namespace
 
 std::vector<HeaptrackStoredNode> loadHeaptrackNodes(Database& db, std::int64_t traceId) {
@@ -180,11 +176,12 @@ std::vector<HeaptrackStoredNode> loadHeaptrackNodes(Database& db, std::int64_t t
     s.bind(1, traceId);
     out.resize(1);
     while (s.step()) {
-        const std::int64_t first = s.int64(0);
-        std::vector<HeaptrackStoredNode> chunk = decodeHeaptrackNodes(s.blob(1), static_cast<std::uint32_t>(first));
-        checkChunkRange(first, chunk.size());
-        if (out.size() < static_cast<std::size_t>(first) + chunk.size()) out.resize(static_cast<std::size_t>(first) + chunk.size());
-        std::copy(chunk.begin(), chunk.end(), out.begin() + first);
+        // The chunks follow each other from node 1 on, as the writer makes them.
+        if (s.int64(0) != static_cast<std::int64_t>(out.size()) || out.size() > UINT32_MAX)
+            throw StoreError("damaged " + kNodesWhat + " in the store (node " + std::to_string(s.int64(0)) +
+                             " where node " + std::to_string(out.size()) + " should follow)");
+        const std::vector<HeaptrackStoredNode> chunk = decodeHeaptrackNodes(s.blob(1), static_cast<std::uint32_t>(out.size()));
+        out.insert(out.end(), chunk.begin(), chunk.end());
     }
     return out;
 }
