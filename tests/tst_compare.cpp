@@ -152,6 +152,32 @@ void TestCompare::linedUpAtTheFirstCommonStep() {
     w.setAlignment(CompareAlign::Peak);
     QVERIFY2(w.status()->text().contains("B shifted by"), qPrintable(w.status()->text()));
     QVERIFY(!w.status()->text().contains("lined up at step"));
+    // At the marker "my_label": A's at 150 µs, B's at 330 µs, so B moves by -180 µs.
+    w.alignAtMarker("my_label");
+    w.waitForResult();
+    QVERIFY2(w.status()->text().contains("lined up at marker “my_label”"), qPrintable(w.status()->text()));
+    QVERIFY2(w.status()->text().contains("B shifted by −180"), qPrintable(w.status()->text()));
+    w.alignAtMarker("no_such_label");
+    w.waitForResult();
+    QVERIFY2(w.status()->text().contains("cannot line up at “no_such_label”"), qPrintable(w.status()->text()));
+    QVERIFY(!w.status()->text().contains("B shifted by"));
+
+    // key_averages, by hand from DiffLogs.h (cuda:0; an event at an op's start is inside it):
+    // A's step 1 holds +200 and my_label's -300, so its self memory is +200 and my_label's
+    // -300; B's my_label holds nothing and its step 1 +250 - 350 = -100 of its own. Step 0
+    // (+100 in both) did not change and is not listed.
+    QComboBox* choice = w.rowsChoice();
+    choice->setCurrentIndex(choice->findData(static_cast<int>(CompareRows::KeyAverages)));
+    QStandardItemModel* rows = w.rowsModel();
+    QCOMPARE(rows->rowCount(), 2);
+    auto value = [&](int row, int column) { return rows->item(row, column)->data(Qt::UserRole + 1).toLongLong(); };
+    QCOMPARE(rows->item(0, 0)->text(), QStringLiteral("ProfilerStep#1"));
+    QCOMPARE(rows->item(0, 1)->text(), QStringLiteral("cuda:0"));
+    QCOMPARE(value(0, 5), 200);
+    QCOMPARE(value(0, 6), -100);
+    QCOMPARE(value(0, 8), 0); // inclusive: -100 in both
+    QCOMPARE(rows->item(1, 0)->text(), QStringLiteral("my_label"));
+    QCOMPARE(value(1, 7), 300);
 }
 
 // Shift+drag moves B by the time under the pointer's path (the axis's own pixel-to-time), the

@@ -32,6 +32,13 @@ void compareValue(const QJsonObject& v, qint64 a, qint64 b) {
     QCOMPARE(v["delta"].toInteger(), b - a);
 }
 
+// A Python oracle script's JSON output for `file`.
+QJsonObject oracleJson(const QString& script, const QString& file) {
+    const ProcessResult r = runProcess(python(), {oracle(script), file});
+    if (r.exitCode != 0) qWarning("oracle %s failed: %s", qPrintable(script), r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
 QJsonObject rowNamed(const QJsonArray& rows, const QString& key, const QString& name) {
     for (const QJsonValue& r : rows)
         if (r.toObject()[key].toString() == name) return r.toObject();
@@ -51,6 +58,7 @@ private slots:
     void snapshotBlocksAndPeakSites();
     void realSnapshotsPeakSitesAddUp();
     void memoryCategoriesAtThePeaks();
+    void profilerKeyAveragesMatchTheOracle();
     void alignment_data();
     void alignment();
     void badUsage_data();
@@ -301,6 +309,67 @@ void TestDiffCli::realSnapshotsPeakSitesAddUp() {
     QVERIFY(sumA > 0 && sumB > 0);
 }
 
+// A real profiler trace (A) and a copy without every third [memory] event (B): each changed
+// operator's calls and key_averages memory per device change as tests/oracles/
+// profiler_key_averages.py computes them on the two files, and no other operator is listed.
+void TestDiffCli::profilerKeyAveragesMatchTheOracle() {
+    MEMVIZ_REQUIRE_FIXTURE(a, "pytorch-profiler/kineto_resnet50_v100_2021.pt.trace.json.gz");
+    QTemporaryDir dir;
+    const QString b = dir.filePath("fewer_memory_events.pt.trace.json");
+    const char* derive = "import gzip, json, sys\n"
+                         "d = json.loads(gzip.open(sys.argv[1]).read())\n"
+                         "n = [0]\n"
+                         "def keep(e):\n"
+                         "    if e.get('name') != '[memory]': return True\n"
+                         "    n[0] += 1\n"
+                         "    return n[0] % 3 != 0\n"
+                         "d['traceEvents'] = [e for e in d['traceEvents'] if keep(e)]\n"
+                         "open(sys.argv[2], 'w').write(json.dumps(d))\n";
+    const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const QJsonObject opsA = oracleJson("profiler_key_averages.py", a)["ops"].toObject();
+    const QJsonObject opsB = oracleJson("profiler_key_averages.py", b)["ops"].toObject();
+    QVERIFY(!opsA.isEmpty() && !opsB.isEmpty());
+    const ProcessResult r = runMemviz({"diff", a, b, "--json", "--limit", "100000"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonArray rows = QJsonDocument::fromJson(r.out).object()["key_averages"].toArray();
+
+    // The operators the oracle sees change (calls or any memory figure).
+    QStringList changed;
+    for (const QString& name : opsA.keys() + opsB.keys()) {
+        const QJsonObject x = opsA[name].toObject(), y = opsB[name].toObject();
+        bool differs = false;
+        for (const QString& key : x.keys() + y.keys()) differs = differs || x[key].toInteger() != y[key].toInteger();
+        if (differs && !changed.contains(name)) changed << name;
+    }
+    QVERIFY(changed.size() > 5);
+    QStringList listed;
+    for (const QJsonValue& v : rows) {
+        const QJsonObject row = v.toObject();
+        const QString name = row["name"].toString();
+        listed << name;
+        const QJsonObject x = opsA[name].toObject(), y = opsB[name].toObject();
+        compareValue(row["calls"].toObject(), x["calls"].toInteger(), y["calls"].toInteger());
+        const QJsonObject memory = row["memory"].toObject();
+        QVERIFY(memory.contains("cpu") && memory.contains("cuda:0"));
+        for (const QString& device : memory.keys())
+            for (const char* key : {"mem", "self_mem", "allocs", "alloc_bytes"}) {
+                const QString k = device + ":" + key;
+                const QJsonObject value = memory[device].toObject()[key].toObject();
+                if (value["a"].toInteger() != x[k].toInteger() || value["b"].toInteger() != y[k].toInteger())
+                    QFAIL(qPrintable(QString("%1 %2: memviz %3 -> %4, oracle %5 -> %6")
+                                         .arg(name, k)
+                                         .arg(value["a"].toInteger())
+                                         .arg(value["b"].toInteger())
+                                         .arg(x[k].toInteger())
+                                         .arg(y[k].toInteger())));
+            }
+    }
+    std::sort(listed.begin(), listed.end());
+    std::sort(changed.begin(), changed.end());
+    QCOMPARE(listed, changed);
+}
+
 // A real memory-timeline export (A) and a copy without every third activation row (B): the
 // categories at each trace's peak are those tests/oracles/memory_timeline.py computes.
 void TestDiffCli::memoryCategoriesAtThePeaks() {
@@ -313,11 +382,7 @@ void TestDiffCli::memoryCategoriesAtThePeaks() {
                          "open(sys.argv[2], 'w').write(json.dumps(kept))\n";
     const ProcessResult made = runProcess(python(), {"-c", QString::fromLatin1(derive), a, b});
     QVERIFY2(made.exitCode == 0, made.err.constData());
-    auto oracleOf = [](const QString& file) {
-        const ProcessResult r = runProcess(python(), {oracle("memory_timeline.py"), file});
-        if (r.exitCode != 0) qWarning("oracle failed: %s", r.err.constData());
-        return QJsonDocument::fromJson(r.out).object();
-    };
+    auto oracleOf = [](const QString& file) { return oracleJson("memory_timeline.py", file); };
     const QJsonObject expectA = oracleOf(a), expectB = oracleOf(b);
     QVERIFY(expectA["peak_bytes"].toInteger() != expectB["peak_bytes"].toInteger());
 
@@ -384,7 +449,8 @@ void TestDiffCli::alignment() {
     // Two allocation logs mark no steps: auto falls back to the starts, step:N is refused.
     const QString log = writeFile(dir, "log.csv", kDiffLogA);
     QCOMPARE(diffJson({log, log})["alignment"].toObject()["used"].toString(), QStringLiteral("start"));
-    const ProcessResult noSteps = runMemviz({"diff", log, a, "--align", "step:0"});
+    // (the log's device is cpu, the trace's cuda:0: without --device they have nothing in common)
+    const ProcessResult noSteps = runMemviz({"diff", log, a, "--align", "step:0", "--device", "cuda:0"});
     QCOMPARE(noSteps.exitCode, 1);
     QVERIFY2(noSteps.err.contains("A marks no training steps"), noSteps.err.constData());
 }
@@ -399,6 +465,11 @@ void TestDiffCli::badUsage_data() {
     QTest::newRow("bad alignment") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "middle"} << 2 << "--align must be";
     QTest::newRow("bad step") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "step:x"} << 2 << "step number";
     QTest::newRow("no such device") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--device", "cuda:7"} << 2 << "cuda:7";
+    QTest::newRow("no trace 99") << QStringList{"@DIR/a.memviz#1", "@DIR/a.memviz#99"} << 1 << "no trace with id 99";
+    QTest::newRow("marker in neither") << QStringList{"@DIR/a.csv", "@DIR/a.csv", "--align", "marker:nope"} << 1
+                                       << "A has no marker named \"nope\"";
+    QTest::newRow("no device in common") << QStringList{"@DIR/a.csv", "@DIR/gpu.csv"} << 1
+                                         << "no device in common (A: cpu; B: cuda:0)";
 }
 
 void TestDiffCli::badUsage() {
@@ -407,6 +478,8 @@ void TestDiffCli::badUsage() {
     QFETCH(QString, message);
     QTemporaryDir dir;
     writeFile(dir, "a.csv", kDiffLogA);
+    writeFile(dir, "gpu.csv", "time_ns,action,address,size,device\n0,alloc,0x10,100,cuda:0\n");
+    QCOMPARE(runMemviz({"import", dir.filePath("a.csv"), "--db", dir.filePath("a.memviz")}).exitCode, 0);
     for (QString& a : args) a.replace("@DIR", dir.path());
     const ProcessResult r = runMemviz(QStringList{"diff"} + args);
     QCOMPARE(r.exitCode, status);

@@ -142,6 +142,19 @@ int diffCommand(const QStringList& args) {
                                   {"allocations", valueJson(d.allocs)},
                                   {"net_bytes", valueJson(d.netBytes)}});
         o.insert("operators", os);
+        if (!c.keyAverages.empty()) {
+            QJsonArray ks;
+            for (const ProfilerOpDiff& d : limited(c.keyAverages, limit)) {
+                QJsonObject memory;
+                for (const OpMemoryDiff& m : d.devices)
+                    memory.insert(QString::fromStdString(m.device), QJsonObject{{"mem", valueJson(m.mem)},
+                                                                                {"self_mem", valueJson(m.selfMem)},
+                                                                                {"allocs", valueJson(m.allocs)},
+                                                                                {"alloc_bytes", valueJson(m.allocBytes)}});
+                ks.append(QJsonObject{{"name", QString::fromStdString(d.name)}, {"calls", valueJson(d.calls)}, {"memory", memory}});
+            }
+            o.insert("key_averages", ks);
+        }
         if (heaptrack) {
             QJsonArray ss;
             for (const SiteDiff& s : sites)
@@ -224,7 +237,24 @@ int diffCommand(const QStringList& args) {
         text += "\nmemory categories at each trace's peak, most changed first:\n" +
                 formatTable({"device", "category", "at peak A", "at peak B", "delta"}, rows);
     }
-    if (!opDiffs.empty()) {
+    if (!c.keyAverages.empty()) {
+        // key_averages' columns: the self memory per device, and the inclusive memory's change.
+        QStringList header{"operator", "calls A", "calls B", "delta"};
+        for (const OpMemoryDiff& m : c.keyAverages.front().devices) {
+            const QString dev = QString::fromStdString(m.device);
+            header << "self " + dev + " mem A" << "self " + dev + " mem B" << "delta" << dev + " mem delta";
+        }
+        rows.clear();
+        for (const ProfilerOpDiff& d : limited(c.keyAverages, limit)) {
+            QStringList row{QString::fromStdString(d.name), count(d.calls.a), count(d.calls.b), signedCount(d.calls.delta())};
+            for (const OpMemoryDiff& m : d.devices)
+                row << bytes(m.selfMem.a) << bytes(m.selfMem.b) << signedBytes(m.selfMem.delta()) << signedBytes(m.mem.delta());
+            rows.push_back(row);
+        }
+        text += QStringLiteral("\noperators as key_averages counts them, most changed self memory first (%1 changed):\n")
+                    .arg(c.keyAverages.size()) +
+                formatTable(header, rows);
+    } else if (!opDiffs.empty()) {
         rows.clear();
         for (const OpDiff& d : opDiffs)
             rows.push_back({QString::fromStdString(d.name), bytes(d.bytesAllocated.a), bytes(d.bytesAllocated.b),

@@ -11,6 +11,7 @@
 
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/profiler/ProfilerQuery.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
@@ -108,6 +109,15 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
     if (!device.empty() && !devA && !devB) throw std::invalid_argument("no device \"" + device + "\" in either trace");
 
     c.devices = diffDevices(c.a.summary, c.b.summary);
+    if (device.empty() && std::none_of(c.devices.begin(), c.devices.end(), [](const DeviceDiff& d) { return d.inA && d.inB; })) {
+        auto names = [](const TraceSummary& s) {
+            std::string out;
+            for (const DeviceSummary& d : s.devices) out += (out.empty() ? "" : ", ") + d.name;
+            return out.empty() ? std::string("no device") : out;
+        };
+        throw std::runtime_error("A and B have no device in common (A: " + names(c.a.summary) + "; B: " + names(c.b.summary) +
+                                 "), so there is nothing to compare");
+    }
     if (!device.empty()) std::erase_if(c.devices, [&](const DeviceDiff& d) { return !sameName(d.name, device); });
     progress.checkCancelled();
 
@@ -131,6 +141,10 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
         };
         c.ops = diffOps(ops(a, traceA, devA), ops(b, traceB, devB));
     }
+    if (hasProfilerCalls(a, traceA) && hasProfilerCalls(b, traceB))
+        c.keyAverages = diffProfilerOps(queryProfilerOps(a, traceA, std::nullopt, false),
+                                        queryProfilerOps(b, traceB, std::nullopt, false), device);
+    progress.checkCancelled();
     const bool snapshots = formatA == format_id::kSnapshot && formatB == format_id::kSnapshot;
     const std::pair<StackCatalog, StackCatalog> stacks =
         snapshots ? std::pair{loadStackCatalog(a, traceA), loadStackCatalog(b, traceB)} : std::pair<StackCatalog, StackCatalog>{};

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare/ProfilerDiff.h"
 #include "compare/SnapshotDiff.h"
 #include "compare/TraceDiff.h"
 #include "store/ChunkCodec.h"
@@ -44,6 +45,7 @@ struct TraceComparison {
     std::vector<DeviceDiff> devices;
     std::vector<OpDiff> ops;                                   // empty for two heaptrack recordings (see sites)
     std::vector<SiteDiff> sites;                               // two heaptrack recordings only
+    std::vector<ProfilerOpDiff> keyAverages; // two profiler traces only: key_averages columns
     std::vector<std::pair<std::string, SegmentDiff>> segments; // two CUDA snapshots only: device, segment
     // Two CUDA snapshots only, per device: the final blocks that differ (with the call site of
     // each side's stack), and the allocations alive at each snapshot's peak by call site.
@@ -59,6 +61,8 @@ struct TraceComparison {
 
 // `device` (case-insensitive; "" = every device, and the curves of A's first device) limits
 // devices, operators and curves; it must be in at least one trace (else std::invalid_argument).
+// Without `device`, two traces with no device in common are a std::runtime_error naming each
+// trace's devices.
 // Each curve is reduced to about `columns` pixel columns (min and max per column; 4096 when
 // `columns` <= 0), the way the timeline reads its series.
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,

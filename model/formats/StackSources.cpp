@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "formats/FormatIds.h"
+#include "formats/heaptrack/HeaptrackChunks.h"
 #include "formats/heaptrack/HeaptrackStacks.h"
 #include "formats/massif/MassifStacks.h"
 #include "formats/profiler/ProfilerStacks.h"
@@ -21,12 +22,6 @@ std::string formatOf(Database& db, std::int64_t traceId) {
     const auto t = findTrace(db, traceId);
     if (!t) throw std::invalid_argument("no trace " + std::to_string(traceId) + " in this store");
     return t->format;
-}
-
-bool heaptrackHasStacks(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT 1 FROM heaptrack_site_stacks WHERE trace_id = ? LIMIT 1");
-    s.bind(1, traceId);
-    return s.step();
 }
 
 std::vector<StackMetric> eventMetrics() {
@@ -74,7 +69,7 @@ StackAvailability stackAvailability(Database& db, std::int64_t traceId) {
     const std::string format = formatOf(db, traceId);
     StackAvailability a;
     if (format == format_id::kHeaptrack) {
-        if (heaptrackHasStacks(db, traceId)) a.metrics = heaptrackStackMetrics();
+        if (heaptrackHasSiteStacks(db, traceId)) a.metrics = heaptrackStackMetrics();
     } else if (format == format_id::kMassif) {
         if (massifSnapshotFor(db, traceId, std::nullopt) >= 0) a.metrics = massifStackMetrics();
     } else if (format == format_id::kSnapshot) {

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -66,9 +67,12 @@ CompareWindow::CompareWindow(QWidget* parent)
       rowsChoice_(new QComboBox(this)), devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
       query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
+    // A long status (two long file names, an alignment) wraps instead of widening the window.
+    status_->setWordWrap(true);
     align_->addItem(tr("Line up the first common step (else the starts)"), static_cast<int>(CompareAlign::Auto));
     align_->addItem(tr("Line up the starts"), static_cast<int>(CompareAlign::Start));
     align_->addItem(tr("Line up the peaks"), static_cast<int>(CompareAlign::Peak));
+    align_->addItem(tr("Line up at a marker…"), static_cast<int>(CompareAlign::Marker));
     align_->setToolTip(tr("How trace B is shifted in time against trace A"));
     filter_->setPlaceholderText(tr("Filter rows (Ctrl+F)"));
     filter_->setClearButtonEnabled(true);
@@ -111,10 +115,7 @@ CompareWindow::CompareWindow(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
-    connect(align_, &QComboBox::currentIndexChanged, this, [this] {
-        manualShift_ = 0; // a new alignment starts from scratch
-        showComparison();
-    });
+    connect(align_, &QComboBox::currentIndexChanged, this, &CompareWindow::alignmentChosen);
     rowsChoice_->setToolTip(tr("Which differences the table lists"));
     rowsChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(rowsChoice_, &QComboBox::currentIndexChanged, this, &CompareWindow::showRows);
@@ -169,6 +170,52 @@ void CompareWindow::compare(const QString& storeA, qint64 traceA, const QString&
 
 void CompareWindow::setAlignment(CompareAlign align) { align_->setCurrentIndex(align_->findData(static_cast<int>(align))); }
 
+void CompareWindow::alignmentChosen() {
+    if (static_cast<CompareAlign>(align_->currentData().toInt()) == CompareAlign::Marker) {
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Line up at a marker"),
+                                                   tr("Marker name (a record_function label, ProfilerStep#N, a probe marker):"),
+                                                   QLineEdit::Normal, marker_, &ok)
+                                 .trimmed();
+        if (ok && !name.isEmpty()) {
+            alignAtMarker(name);
+        } else {
+            const QSignalBlocker blocker(align_);
+            align_->setCurrentIndex(previousAlign_);
+        }
+        return;
+    }
+    previousAlign_ = align_->currentIndex();
+    manualShift_ = 0; // a new alignment starts from scratch
+    showComparison();
+}
+
+void CompareWindow::alignAtMarker(const QString& name) {
+    if (!comparison_) return;
+    {
+        const QSignalBlocker blocker(align_);
+        align_->setCurrentIndex(align_->findData(static_cast<int>(CompareAlign::Marker)));
+    }
+    previousAlign_ = align_->currentIndex();
+    marker_ = name;
+    status_->setText(tr("Looking for the marker “%1”…").arg(name));
+    const std::string a = storeA_.toStdString(), b = storeB_.toStdString(), marker = name.toStdString();
+    const std::string formatA = comparison_->a.summary.trace.format, formatB = comparison_->b.summary.trace.format;
+    const qint64 ta = traceA_, tb = traceB_;
+    query_->run([this, a, b, ta, tb, formatA, formatB, marker](const Progress&) -> BackgroundQuery::Apply {
+        Database dbA(a, Database::Mode::ReadOnly);
+        Database dbB(b, Database::Mode::ReadOnly);
+        const std::optional<std::int64_t> ma = findMarker(dbA, ta, formatA, marker), mb = findMarker(dbB, tb, formatB, marker);
+        return [this, ma, mb] {
+            if (!comparison_) return;
+            comparison_->a.marker = ma;
+            comparison_->b.marker = mb;
+            manualShift_ = 0;
+            showComparison();
+        };
+    });
+}
+
 void CompareWindow::load() {
     status_->setText(tr("Comparing %1 with %2…").arg(nameA_, nameB_));
     const std::string a = storeA_.toStdString(), b = storeB_.toStdString();
@@ -190,7 +237,10 @@ void CompareWindow::showStatus() {
     const TraceComparison& c = *comparison_;
     const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
     QString how;
-    if (aligned_.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned_.step);
+    if (!aligned_.problem.empty())
+        how = tr("; cannot line up at “%1”: %2, lined up at the starts").arg(marker_, QString::fromStdString(aligned_.problem));
+    else if (aligned_.used == CompareAlign::Step) how = tr("; lined up at step %1").arg(aligned_.step);
+    else if (aligned_.used == CompareAlign::Marker) how = tr("; lined up at marker “%1”").arg(marker_);
     else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
     const std::int64_t shift = aligned_.shift + manualShift_;
     auto signedDuration = [](std::int64_t ns) { return (ns < 0 ? "−" : "+") + words::duration(std::llabs(ns)); };
@@ -206,7 +256,7 @@ void CompareWindow::showComparison() {
     if (!comparison_) return;
     const TraceComparison& c = *comparison_;
     const auto align = static_cast<CompareAlign>(align_->currentData().toInt());
-    aligned_ = alignTraces(c, AlignSpec{align, 0, {}});
+    aligned_ = alignTraces(c, AlignSpec{align, 0, marker_.toStdString()});
     plot_->show(c, aligned_.shift + manualShift_, nameA_, nameB_);
     showStatus();
 
@@ -232,6 +282,7 @@ void CompareWindow::showComparison() {
     if (!c.sites.empty()) offer(tr("Allocation sites"), CompareRows::Sites);
     else if (!c.categories.empty()) offer(tr("Memory categories at each peak"), CompareRows::Categories);
     else offer(tr("Operators: allocated over the trace"), CompareRows::Operators);
+    if (!c.keyAverages.empty()) offer(tr("Operators as key_averages counts them"), CompareRows::KeyAverages);
     if (!c.peakSites.empty()) offer(tr("Alive at each peak, by call site"), CompareRows::AliveAtPeak);
     if (!c.blocks.empty()) offer(tr("Blocks only in A, only in B, or changed"), CompareRows::Blocks);
     if (!c.segments.empty()) offer(tr("Segments only in A, only in B, or changed"), CompareRows::Segments);
@@ -275,6 +326,15 @@ void CompareWindow::showRows() {
         for (const OpDiff& o : c.ops)
             rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(o.name))} + bytesCells(o.bytesAllocated) +
                              countCells(o.allocs));
+        break;
+    case CompareRows::KeyAverages: // one row per operator and device
+        rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Device"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Self mem A"),
+                                          tr("Self mem B"), tr("Δ self mem"), tr("Δ mem")});
+        for (const ProfilerOpDiff& d : c.keyAverages)
+            for (const OpMemoryDiff& m : d.devices)
+                rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(m.device))} +
+                                 countCells(d.calls) + bytesCells(m.selfMem) +
+                                 QList<QStandardItem*>{cell(words::signedBytes(m.mem.delta()), m.mem.delta(), true)});
         break;
     case CompareRows::AliveAtPeak:
         rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak"),

@@ -28,7 +28,7 @@ class ComparePlot;
 class ImportTask;
 
 // The tables below the plot.
-enum class CompareRows { Operators, Sites, Categories, AliveAtPeak, Blocks, Segments };
+enum class CompareRows { Operators, Sites, Categories, KeyAverages, AliveAtPeak, Blocks, Segments };
 
 class CompareWindow : public QWidget {
     Q_OBJECT
@@ -41,6 +41,10 @@ public:
     void compare(const QString& storeA, qint64 traceA, const QString& nameA, const QString& storeB, qint64 traceB,
                  const QString& nameB);
     void setAlignment(CompareAlign align);
+    // Lines B up with A at the first moment named `name` in each (a profiler call such as a
+    // record_function label or ProfilerStep#N, a live recording's marker), found on a worker;
+    // the status line names a trace without it. "Line up at a marker…" asks for the name.
+    void alignAtMarker(const QString& name);
     // Blocks until the comparison is shown (tests, screenshots).
     void waitForResult();
 
@@ -60,6 +64,7 @@ private:
     void showComparison();
     void showStatus();
     void showRows();
+    void alignmentChosen();
 
     QLabel* status_;
     QComboBox* align_;
@@ -74,6 +79,8 @@ private:
     BackgroundQuery* query_;
     ImportTask* import_;
     QString storeA_, storeB_, nameA_, nameB_;
+    QString marker_;        // the marker B is lined up at (CompareAlign::Marker)
+    int previousAlign_ = 0; // the alignment before the marker dialog (restored on Cancel)
     qint64 traceA_ = 0, traceB_ = 0;
     std::optional<TraceComparison> comparison_;
     Alignment aligned_;

@@ -49,7 +49,6 @@ struct HeaptrackCost {
     std::int64_t leaked = 0;
     std::int64_t peak = 0;
     std::uint32_t stamp = 0;
-    bool referenced = false; // named by an allocation info
 };
 
 // heaptrack_print's headline figures.
@@ -110,7 +109,12 @@ public:
     std::vector<HeaptrackFrame> inlined;
     std::vector<HeaptrackNode> nodes;
     std::vector<HeaptrackInfo> infos;
-    std::vector<HeaptrackCost> costs; // by node index, 0 = empty backtrace
+    // Costs only of the backtraces an allocation info names (a real recording has 3-4 times
+    // more nodes than that, millions): nodeCosts gives a node's slot in costs, 0 = none.
+    std::vector<HeaptrackCost> costs;
+    std::vector<std::uint32_t> nodeCosts; // by node index
+    HeaptrackCost& cost(std::uint32_t node) { return costs[nodeCosts[node]]; }
+    const HeaptrackCost& cost(std::uint32_t node) const { return costs[nodeCosts[node]]; }
     std::vector<HeaptrackSite> sites;
     std::vector<std::string> suppressions;
     HeaptrackTotals totals;

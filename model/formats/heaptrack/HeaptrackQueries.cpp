@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "formats/heaptrack/HeaptrackQueries.h"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "formats/heaptrack/HeaptrackChunks.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 
@@ -52,7 +54,8 @@ std::optional<HeaptrackAllocInfo> lookupAllocInfo(Database& db, std::int64_t tra
 std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT s.site_id, s.function, s.module, s.file, s.line, coalesce(f.address, 0), s.allocations, "
                     "s.temporary, s.peak_bytes, s.leaked_bytes, "
-                    "(SELECT count(*) FROM heaptrack_site_stacks k WHERE k.trace_id = s.trace_id AND k.site_id = s.site_id) "
+                    "coalesce(s.stacks, (SELECT count(*) FROM heaptrack_site_stacks k "
+                    "WHERE k.trace_id = s.trace_id AND k.site_id = s.site_id)) "
                     "FROM heaptrack_sites s LEFT JOIN heaptrack_frames f "
                     "ON f.trace_id = s.trace_id AND f.ip_id = s.ip_id AND f.depth = 0 "
                     "WHERE s.trace_id = ? ORDER BY s.peak_bytes DESC, s.allocations DESC, s.site_id");
@@ -76,45 +79,55 @@ std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t trac
     return out;
 }
 
-std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::int64_t nodeId) {
-    // Parents are defined before their children (checked at import), so the walk ends.
-    Statement s(db, "WITH RECURSIVE chain(node, parent, ip, n) AS ("
-                    "  SELECT node_id, parent_id, ip_id, 0 FROM heaptrack_trace_nodes WHERE trace_id = ?1 AND node_id = ?2"
-                    "  UNION ALL"
-                    "  SELECT t.node_id, t.parent_id, t.ip_id, c.n + 1 FROM chain c JOIN heaptrack_trace_nodes t"
-                    "  ON t.trace_id = ?1 AND t.node_id = c.parent WHERE c.parent <> 0 AND t.node_id < c.node) "
-                    "SELECT f.depth, f.address, f.module, f.function, f.file, f.line FROM chain c "
-                    "JOIN heaptrack_frames f ON f.trace_id = ?1 AND f.ip_id = c.ip ORDER BY c.n, f.depth");
-    s.bind(1, traceId).bind(2, nodeId);
+namespace {
+
+// The frames of a backtrace whose nodes come from `nodes`, innermost first: every frame of a
+// node's instruction pointer in stored depth order, then its caller's.
+std::vector<StackFrame> backtrace(Database& db, std::int64_t traceId, HeaptrackNodeLookup& nodes, std::int64_t nodeId) {
+    Statement s(db, "SELECT depth, address, module, function, file, line FROM heaptrack_frames "
+                    "WHERE trace_id = ? AND ip_id = ? ORDER BY depth");
     std::vector<StackFrame> out;
-    while (s.step()) {
-        StackFrame f;
-        f.inlined = s.int64(0) > 0;
-        f.address = s.int64(1);
-        f.module = s.text(2);
-        f.function = s.text(3);
-        f.file = s.text(4);
-        f.line = s.int64(5);
-        out.push_back(std::move(f));
+    std::int64_t id = nodeId;
+    for (HeaptrackStoredNode n = nodes.node(id); id > 0; id = n.parent < id ? n.parent : 0, n = nodes.node(id)) {
+        // A node the trace does not have ends the walk (as the join did); so does the root.
+        if (n == HeaptrackStoredNode{}) break;
+        s.reset();
+        s.bind(1, traceId).bind(2, static_cast<std::int64_t>(n.ip));
+        while (s.step()) {
+            StackFrame f;
+            f.inlined = s.int64(0) > 0;
+            f.address = s.int64(1);
+            f.module = s.text(2);
+            f.function = s.text(3);
+            f.file = s.text(4);
+            f.line = s.int64(5);
+            out.push_back(std::move(f));
+        }
     }
     return out;
 }
 
+} // namespace
+
+std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::int64_t nodeId) {
+    HeaptrackNodeLookup nodes(db, traceId);
+    return backtrace(db, traceId, nodes, nodeId);
+}
+
 std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId, std::int64_t limit) {
-    Statement s(db, "SELECT node_id, allocations, temporary, peak_bytes, leaked_bytes FROM heaptrack_site_stacks "
-                    "WHERE trace_id = ? AND site_id = ? ORDER BY peak_bytes DESC, allocations DESC, node_id LIMIT ?");
-    s.bind(1, traceId).bind(2, siteId).bind(3, limit > 0 ? limit : std::int64_t(-1));
     std::vector<SiteStack> out;
-    while (s.step()) {
-        SiteStack k;
-        k.nodeId = s.int64(0);
-        k.allocations = s.int64(1);
-        k.temporary = s.int64(2);
-        k.peakBytes = s.int64(3);
-        k.leakedBytes = s.int64(4);
-        out.push_back(std::move(k));
-    }
-    for (SiteStack& k : out) k.frames = queryBacktrace(db, traceId, k.nodeId);
+    if (siteId < 0) return out;
+    for (const HeaptrackSiteStackEntry& e : loadHeaptrackSiteStacks(db, traceId, siteId))
+        out.push_back({e.node, e.allocations, e.temporary, e.peakBytes, e.leakedBytes, {}});
+    // Peak bytes, then allocations, largest first; node ids break ties.
+    std::sort(out.begin(), out.end(), [](const SiteStack& a, const SiteStack& b) {
+        if (a.peakBytes != b.peakBytes) return a.peakBytes > b.peakBytes;
+        if (a.allocations != b.allocations) return a.allocations > b.allocations;
+        return a.nodeId < b.nodeId;
+    });
+    if (limit > 0 && static_cast<std::int64_t>(out.size()) > limit) out.resize(static_cast<std::size_t>(limit));
+    HeaptrackNodeLookup nodes(db, traceId);
+    for (SiteStack& k : out) k.frames = backtrace(db, traceId, nodes, k.nodeId);
     return out;
 }
 

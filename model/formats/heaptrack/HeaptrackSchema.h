@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The heaptrack tables (schema step 2, registered in formats/FormatRegistry.cpp).
+// The heaptrack tables (schema steps 2 and 7, registered in formats/FormatRegistry.cpp).
 // Documented in docs/formats-native.md.
 namespace memviz {
 
@@ -79,6 +79,42 @@ CREATE TABLE heaptrack_site_stacks (
     leaked_bytes INTEGER NOT NULL,
     PRIMARY KEY (trace_id, site_id, node_id)
 ) WITHOUT ROWID;
+)SQL";
+
+} // namespace memviz
+
+namespace memviz {
+
+// Schema step 7: the backtrace tree and the per-site backtraces as compressed column chunks
+// (formats/heaptrack/HeaptrackChunks.h) instead of a row per node (2.2M rows for a real
+// PyTorch recording). Imports from step 7 on leave heaptrack_trace_nodes and
+// heaptrack_site_stacks empty; the readers still read them for traces imported before.
+inline constexpr const char* kHeaptrackChunksSchemaSql = R"SQL(
+-- heaptrack: the backtrace tree, node_count nodes from first_node on (chunks of 65536 from
+-- node 1): columns node - parent and ip_id, u32 each.
+CREATE TABLE heaptrack_node_chunks (
+    trace_id   INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    first_node INTEGER NOT NULL,
+    node_count INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    data       BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, first_node)
+);
+-- heaptrack: the backtraces merged into each site with their own costs, sorted by site and
+-- node, entry_count of them per chunk, sites first_site..last_site.
+CREATE TABLE heaptrack_site_stack_chunks (
+    trace_id    INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    chunk       INTEGER NOT NULL,
+    first_site  INTEGER NOT NULL,
+    last_site   INTEGER NOT NULL,
+    entry_count INTEGER NOT NULL,
+    codec       INTEGER NOT NULL,
+    data        BLOB    NOT NULL,
+    PRIMARY KEY (trace_id, chunk)
+);
+-- How many backtraces each site merges (NULL for traces imported before step 7: count
+-- their heaptrack_site_stacks rows).
+ALTER TABLE heaptrack_sites ADD COLUMN stacks INTEGER;
 )SQL";
 
 } // namespace memviz

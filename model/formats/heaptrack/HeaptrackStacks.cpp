@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/Progress.h"
+#include "formats/heaptrack/HeaptrackChunks.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
@@ -25,10 +26,6 @@ std::vector<StackMetric> heaptrackStackMetrics() {
 
 namespace {
 
-struct HeaptrackNodeRow {
-    std::int64_t ip = 0, parent = 0;
-};
-
 // Values by backtrace node id (dense: node ids run from 0 to the node count), so that the tree
 // is built in node order, parents before children, without hashing.
 using NodeCosts = std::vector<std::int64_t>;
@@ -41,11 +38,9 @@ void addCost(NodeCosts& costs, std::int64_t node, std::int64_t value) {
 }
 
 // Per-node values of a metric heaptrack_print computes for the whole run.
-NodeCosts storedCosts(Database& db, std::int64_t traceId, const std::string& column) {
-    Statement s(db, "SELECT node_id, " + column + " FROM heaptrack_site_stacks WHERE trace_id = ?");
-    s.bind(1, traceId);
+NodeCosts storedCosts(Database& db, std::int64_t traceId, std::int64_t HeaptrackSiteStackEntry::*column) {
     NodeCosts out;
-    while (s.step()) addCost(out, s.int64(0), s.int64(1));
+    for (const HeaptrackSiteStackEntry& e : loadHeaptrackSiteStacks(db, traceId)) addCost(out, e.node, e.*column);
     return out;
 }
 
@@ -90,10 +85,10 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
     else if (request.range)
         throw std::invalid_argument("the heaptrack metric \"" + metric +
                                     "\" covers the whole run; a time range works with \"allocated\" and \"allocations\"");
-    else if (metric == "peak") costs = storedCosts(db, traceId, "peak_bytes");
-    else if (metric == "allocations") costs = storedCosts(db, traceId, "allocations");
-    else if (metric == "temporary") costs = storedCosts(db, traceId, "temporary");
-    else if (metric == "leaked") costs = storedCosts(db, traceId, "leaked_bytes");
+    else if (metric == "peak") costs = storedCosts(db, traceId, &HeaptrackSiteStackEntry::peakBytes);
+    else if (metric == "allocations") costs = storedCosts(db, traceId, &HeaptrackSiteStackEntry::allocations);
+    else if (metric == "temporary") costs = storedCosts(db, traceId, &HeaptrackSiteStackEntry::temporary);
+    else if (metric == "leaked") costs = storedCosts(db, traceId, &HeaptrackSiteStackEntry::leakedBytes);
     else throw std::invalid_argument("unknown heaptrack metric \"" + metric + "\"");
 
     StackTreeBuilder builder(request.folder);
@@ -114,17 +109,8 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
             ipFrames[ip].push_back(builder.frameId(f));
         }
     }
-    std::vector<HeaptrackNodeRow> nodes;
-    {
-        Statement s(db, "SELECT node_id, ip_id, parent_id FROM heaptrack_trace_nodes WHERE trace_id = ?");
-        s.bind(1, traceId);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (progress && id % 65536 == 0) progress->checkCancelled();
-            if (nodes.size() <= id) nodes.resize(id + 1);
-            nodes[id] = {s.int64(1), s.int64(2)};
-        }
-    }
+    if (progress) progress->checkCancelled();
+    const std::vector<HeaptrackStoredNode> nodes = loadHeaptrackNodes(db, traceId);
     // Each backtrace node maps to one tree node, built from its parent's: stacks share their
     // prefixes, so every node's frames are walked once.
     for (std::vector<std::int32_t>& frames : ipFrames) std::reverse(frames.begin(), frames.end()); // outermost first

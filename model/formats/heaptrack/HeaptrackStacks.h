@@ -2,7 +2,7 @@
 #pragma once
 // Call trees of a heaptrack import (formats/StackSources.h picks this provider): peak
 // contribution, leaked bytes, allocation count and temporary allocations per backtrace as
-// heaptrack_print computes them (heaptrack_site_stacks), and allocated bytes / allocations of
+// heaptrack_print computes them (the site backtraces, HeaptrackChunks.h), and allocated bytes / allocations of
 // any time range from the stored allocation events and their allocation infos.
 #include <cstdint>
 #include <vector>

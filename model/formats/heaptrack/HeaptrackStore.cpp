@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "formats/FormatIds.h"
+#include "formats/heaptrack/HeaptrackChunks.h"
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/heaptrack/HeaptrackReader.h"
@@ -57,13 +58,9 @@ void writeFrames(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
 }
 
 void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
-    Statement n(db, "INSERT INTO heaptrack_trace_nodes(trace_id, node_id, ip_id, parent_id) VALUES (?,?,?,?)");
-    for (std::size_t i = 1; i < m.nodes.size(); ++i)
-        n.bind(1, traceId)
-            .bind(2, static_cast<std::int64_t>(i))
-            .bind(3, static_cast<std::int64_t>(m.nodes[i].ip))
-            .bind(4, static_cast<std::int64_t>(m.nodes[i].parent))
-            .run();
+    HeaptrackNodeChunkWriter nodes(db, traceId);
+    for (std::size_t i = 1; i < m.nodes.size(); ++i) nodes.add({m.nodes[i].ip, m.nodes[i].parent});
+    nodes.finish();
     Statement a(db, "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, data) "
                     "VALUES (?,?,?,?,?)");
     std::vector<SeriesPoint> chunk;
@@ -83,9 +80,8 @@ void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel
 
 void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
     Statement site(db, "INSERT INTO heaptrack_sites(trace_id, site_id, ip_id, function, module, file, line, allocations, "
-                       "temporary, peak_bytes, leaked_bytes) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-    Statement stack(db, "INSERT INTO heaptrack_site_stacks(trace_id, site_id, node_id, allocations, temporary, "
-                        "peak_bytes, leaked_bytes) VALUES (?,?,?,?,?,?,?)");
+                       "temporary, peak_bytes, leaked_bytes, stacks) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    HeaptrackSiteStackChunkWriter stacks(db, traceId);
     for (std::size_t i = 0; i < m.sites.size(); ++i) {
         const HeaptrackSite& s = m.sites[i];
         if (s.nodes.empty()) continue;
@@ -101,19 +97,14 @@ void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
             .bind(9, s.cost.temporary)
             .bind(10, s.cost.peak)
             .bind(11, s.cost.leaked)
+            .bind(12, static_cast<std::int64_t>(s.nodes.size()))
             .run();
         for (std::uint32_t node : s.nodes) {
-            const HeaptrackCost& c = m.costs[node];
-            stack.bind(1, traceId)
-                .bind(2, static_cast<std::int64_t>(i))
-                .bind(3, static_cast<std::int64_t>(node))
-                .bind(4, c.allocations)
-                .bind(5, c.temporary)
-                .bind(6, c.peak)
-                .bind(7, c.leaked)
-                .run();
+            const HeaptrackCost& c = m.cost(node);
+            stacks.add({static_cast<std::uint32_t>(i), node, c.allocations, c.temporary, c.peak, c.leaked});
         }
     }
+    stacks.finish();
 }
 
 } // namespace

@@ -98,9 +98,9 @@ void applyLeakSuppressions(HeaptrackModel& model) {
         const HeaptrackNode& node = model.nodes[n];
         nodeHit[n] = (node.parent < n && nodeHit[node.parent]) || (node.ip < ipHit.size() && ipHit[node.ip]);
     }
-    for (std::size_t n = 1; n < model.costs.size(); ++n) {
-        HeaptrackCost& c = model.costs[n];
-        if (!c.referenced || !nodeHit[n]) continue;
+    for (std::size_t n = 1; n < model.nodeCosts.size(); ++n) {
+        if (model.nodeCosts[n] == 0 || !nodeHit[n]) continue;
+        HeaptrackCost& c = model.costs[model.nodeCosts[n]];
         model.totals.suppressed += c.leaked;
         model.totals.leaked -= c.leaked;
         c.leaked = 0;

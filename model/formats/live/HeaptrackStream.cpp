@@ -26,6 +26,11 @@ std::uint64_t hexField(std::string_view& rest) {
 // is damage, and the record is skipped.
 constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 47;
 
+// heaptrack's clock in ms since the program started; a time past 2^53 ms (285,000 years) is
+// damage, and the record is skipped (the next tick is stamped 10 ms later, which must not
+// overflow).
+constexpr std::uint64_t kMaxTimeMs = std::uint64_t{1} << 53;
+
 // Adds as unsigned numbers: a hostile stream's sizes may sum past int64, which must wrap, not
 // be undefined (a real recording never gets near).
 void add(std::int64_t& to, std::int64_t v) {
@@ -74,7 +79,7 @@ void HeaptrackRawStream::line(std::string_view l) {
     }
     case 'c': {
         const std::uint64_t t = hexField(rest);
-        if (t == kNone) return;
+        if (t > kMaxTimeMs) return;
         timeMs_ = static_cast<std::int64_t>(t);
         if (consumed_ != last_.consumed || calls_ != last_.calls) {
             last_ = HeaptrackTick{timeMs_, consumed_, calls_};
@@ -134,7 +139,7 @@ void HeaptrackStream::line(std::string_view l) {
     }
     case 'c': {
         const std::uint64_t t = hexField(rest);
-        if (t != kNone) timeMs_ = static_cast<std::int64_t>(t);
+        if (t <= kMaxTimeMs) timeMs_ = static_cast<std::int64_t>(t);
         return;
     }
     case 'a': {
