@@ -179,6 +179,7 @@ const Subcommand kSubcommands[] = {
      [](int, char**, const QStringList& args) { return explainCommand(args); }, false},
     {"stacks",
      R"(  memviz stacks FILE_OR_DB [--metric M] [--at T] [--range BEGIN:END] [--fold PRESETS|none]
+             [--group-by stack|compile-context|user-metadata|forward-stack]
              [--format collapsed|json] [--trace ID]
                                       call stacks as collapsed stacks (flamegraph.pl) or JSON;
                                       status 1: the trace has no stacks (and how to record them)

@@ -115,10 +115,12 @@ int stacksCommand(const QStringList& args) {
     p.addOption({"at", "The moment (ns from the trace start) for per-moment metrics.", "T"});
     p.addOption({"range", "Only what happened in this time window (ns from the trace start).", "BEGIN:END"});
     p.addOption({"fold", "Fold presets, comma-separated, or none (default: python,torch,alloc,startup).", "PRESETS"});
+    p.addOption({"group-by", "The root level: stack (default), or for CUDA snapshots compile-context, user-metadata, "
+                             "forward-stack.", "KEY"});
     p.addOption({"format", "collapsed (default) or json.", "FORMAT"});
     p.addOption({"trace", "Trace id inside a .memviz store (default: the latest).", "ID"});
     const QString usage = "memviz stacks FILE_OR_DB [--metric M] [--at T] [--range BEGIN:END] [--fold PRESETS|none] "
-                          "[--format collapsed|json] [--trace ID]";
+                          "[--group-by stack|compile-context|user-metadata|forward-stack] [--format collapsed|json] [--trace ID]";
     parseOrThrow(p, args, 1, usage);
     const QString format = p.isSet("format") ? p.value("format") : QStringLiteral("collapsed");
     if (format != "collapsed" && format != "json") throw UsageError{"--format is collapsed or json, got \"" + format + "\""};
@@ -127,6 +129,7 @@ int stacksCommand(const QStringList& args) {
     request.range = rangeOption(p.value("range"));
     if (p.isSet("at")) request.at = numberOption(p, "at");
     request.folder = folderOf(p);
+    request.groupBy = p.value("group-by").toStdString();
 
     OpenedSource source(p.positionalArguments().first(), traceIdOption(p));
     Database db(source.storePath(), Database::Mode::ReadOnly);
@@ -154,6 +157,10 @@ int stacksCommand(const QStringList& args) {
     std::string json = "{\"metric\": ";
     appendJsonString(json, metricId);
     json += std::string(", \"unit\": \"") + (metric && !metric->bytes ? "count" : "bytes") + "\"";
+    if (!request.groupBy.empty()) {
+        json += ", \"group_by\": ";
+        appendJsonString(json, request.groupBy);
+    }
     json += ", \"total\": " + std::to_string(tree.total());
     json += ", \"stacks_truncated\": " + std::to_string(tree.stacksTruncated);
     json += ", \"root\": " + treeJson(tree) + "}\n";

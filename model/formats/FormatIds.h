@@ -53,6 +53,8 @@ inline std::string allocatedSource(std::string_view device) { return "allocated_
 inline constexpr const char* kAllocatedFromTotals = "Total Allocated";
 inline constexpr const char* kAllocatedFromRunningSum = "running sum of Bytes (the trace has no totals)";
 inline constexpr const char* kProfilerFamily = "profiler_family";
+// Profiler traces recorded with_stack=True: how many op calls carry a "Call stack".
+inline constexpr const char* kProfilerCallsWithStack = "profiler_calls_with_stack";
 // Memory timeline exports: what the stacked series are.
 inline constexpr const char* kStacked = "stacked";
 // heaptrack.

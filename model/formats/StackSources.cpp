@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "formats/StackSources.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "formats/FormatIds.h"
 #include "formats/heaptrack/HeaptrackChunks.h"
 #include "formats/heaptrack/HeaptrackStacks.h"
 #include "formats/massif/MassifStacks.h"
+#include "formats/profiler/ProfilerStacks.h"
 #include "formats/snapshot/SnapshotStacks.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -42,9 +44,9 @@ std::string howToRecord(const std::string& format) {
                "`torch.cuda.memory._record_memory_history(max_entries=100000, stacks=\"all\")` before the run "
                "(PyTorch 2.1+; older: `_record_memory_history(True, record_context=True)`).";
     if (format == kProfiler)
-        return "memviz does not read the stacks of profiler traces yet. Record a CUDA memory snapshot with "
-               "`torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()`, or "
-               "log allocations with a `stack` column.";
+        return "This profiler trace has no call stacks. Record it with "
+               "`torch.profiler.profile(profile_memory=True, with_stack=True)`, or record a CUDA memory snapshot "
+               "with `torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()`.";
     if (format == kMemoryTimeline)
         return "A memory timeline export has no stacks. Record a CUDA memory snapshot with "
                "`torch.cuda.memory._record_memory_history(stacks=\"all\")` and `_dump_snapshot()` instead.";
@@ -73,9 +75,14 @@ StackAvailability stackAvailability(Database& db, std::int64_t traceId) {
     } else if (format == format_id::kSnapshot) {
         if (snapshotHasStacks(db, traceId)) a.metrics = snapshotStackMetrics();
     } else if (eventsHaveStacks(db, traceId)) {
-        a.metrics = eventMetrics();
+        a.metrics = format == format_id::kProfiler ? profilerStackMetrics(db, traceId) : eventMetrics();
     }
     if (a.metrics.empty()) a.howToRecord = howToRecord(format);
+    else {
+        a.groupings.push_back({"stack", "Stack"});
+        if (format == format_id::kSnapshot)
+            for (StackGrouping& g : snapshotStackGroupings(db, traceId)) a.groupings.push_back(std::move(g));
+    }
     return a;
 }
 
@@ -94,6 +101,15 @@ StackTree loadStackTree(Database& db, std::int64_t traceId, const StackRequest& 
         throw std::invalid_argument("the metric \"" + metric->id + "\" does not follow a moment (--at)");
     StackRequest r = request;
     r.metric = metric->id;
+    if (r.groupBy == "stack") r.groupBy.clear();
+    if (!r.groupBy.empty() &&
+        std::none_of(a.groupings.begin(), a.groupings.end(), [&](const StackGrouping& g) { return g.id == r.groupBy; })) {
+        std::string known;
+        for (const StackGrouping& g : a.groupings) known += (known.empty() ? "" : ", ") + g.id;
+        throw std::invalid_argument("this trace has nothing to group by \"" + r.groupBy + "\" (it can be grouped by: " + known +
+                                    "; compile contexts, user metadata and forward stacks come from CUDA snapshots that "
+                                    "recorded them)");
+    }
     const std::string format = formatOf(db, traceId);
     if (format == format_id::kHeaptrack) return heaptrackStackTree(db, traceId, r, progress);
     if (format == format_id::kMassif) return massifStackTree(db, traceId, r);

@@ -26,8 +26,17 @@ struct StackMetric {
     bool followsMoment = false; // a moment selects what it counts
 };
 
+// What the root level of the tree is: "stack" (the stacks themselves, the default), or a key
+// the format records beside its stacks whose values become the outermost frames
+// (CUDA snapshots: "compile-context", "user-metadata", "forward-stack").
+struct StackGrouping {
+    std::string id;    // what --group-by takes
+    std::string label; // for menus: "Compile context"
+};
+
 struct StackRequest {
     std::string metric; // empty: the format's first metric
+    std::string groupBy; // empty or "stack": by stack only
     std::optional<TimeRange> range;
     std::optional<std::int64_t> at; // ns from the trace start
     FrameFolder folder;
@@ -36,13 +45,14 @@ struct StackRequest {
 struct StackAvailability {
     std::vector<StackMetric> metrics; // empty: the trace has no stacks
     std::string howToRecord;          // when empty metrics: how to record stacks for this format
+    std::vector<StackGrouping> groupings; // "stack" first, then the keys this trace has
     bool hasStacks() const { return !metrics.empty(); }
     const StackMetric* find(const std::string& id) const;
 };
 
 StackAvailability stackAvailability(Database& db, std::int64_t traceId);
-// Throws std::invalid_argument for a metric the trace does not offer, or a range/moment the
-// metric cannot follow; std::runtime_error (howToRecord) when the trace has no stacks.
+// Throws std::invalid_argument for a metric or grouping the trace does not offer, or a
+// range/moment the metric cannot follow; std::runtime_error (howToRecord) when the trace has no stacks.
 StackTree loadStackTree(Database& db, std::int64_t traceId, const StackRequest& request, const Progress* progress = nullptr);
 
 // Brendan Gregg's collapsed stacks: "outer;...;inner value", one line per node with a self

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "trace/EventStacks.h"
 
+#include <charconv>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/Progress.h"
@@ -19,6 +21,20 @@ bool eventsHaveStacks(Database& db, std::int64_t traceId) {
 
 namespace {
 
+// A frame of a stack name: the PyTorch profiler's Python frames "path/file.py(54): forward"
+// become function, file and line; anything else is a function name.
+StackFrameInfo parseFrame(std::string_view frame) {
+    const std::size_t colon = frame.find("): ");
+    const std::size_t open = colon == std::string_view::npos ? colon : frame.rfind('(', colon);
+    if (open != std::string_view::npos && open > 0 && colon > open + 1) {
+        std::int64_t line = 0;
+        const std::string_view digits = frame.substr(open + 1, colon - open - 1);
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), line).ptr == digits.data() + digits.size())
+            return {std::string(frame.substr(colon + 3)), std::string(frame.substr(0, open)), line > 0 ? line : 0, {}};
+    }
+    return {std::string(frame), {}, 0, {}};
+}
+
 // A stack name's frames, outermost first, as frame ids of the builder.
 std::vector<std::int32_t> parseStack(const std::string& text, StackTreeBuilder& builder) {
     std::vector<std::int32_t> out;
@@ -26,7 +42,7 @@ std::vector<std::int32_t> parseStack(const std::string& text, StackTreeBuilder& 
     while (start <= text.size()) {
         std::size_t end = text.find(';', start);
         if (end == std::string::npos) end = text.size();
-        if (end > start) out.push_back(builder.frameId({text.substr(start, end - start), {}, 0, {}}));
+        if (end > start) out.push_back(builder.frameId(parseFrame(std::string_view(text).substr(start, end - start))));
         start = end + 1;
     }
     return out;

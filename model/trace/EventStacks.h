@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Call trees from the `stack` of stored events (the allocation log's `stack` column: frames
-// separated by ';', outermost first): bytes alive at a moment (default: the peak of each
-// device) or allocated in a time range. Format-independent: any trace whose events carry
-// stack names works.
+// Call trees from the `stack` of stored events: bytes alive at a moment (default: the peak of
+// each device) or allocated in a time range. A stack name is frames separated by ';',
+// outermost first (the allocation log's `stack` column; profiler traces recorded
+// with_stack=True: Python frames "file.py(54): forward", then op names, written by
+// formats/profiler/ProfilerStacks). Format-independent: any trace whose events carry stack
+// names works.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -79,7 +79,7 @@ SearchResult searchTree(const StackTree& t, const std::string& text, const Progr
 
 FlameView::FlameView(TraceSession* session, QWidget* parent)
     : QWidget(parent), session_(session), query_(new BackgroundQuery(this)), searchQuery_(new BackgroundQuery(this)),
-      metric_(new QComboBox(this)), fold_(new QCheckBox(tr("Fold plumbing"), this)), flame_(new QCheckBox(tr("Flame"), this)),
+      metric_(new QComboBox(this)), groupByLabel_(new QLabel(tr("Group by:"), this)), groupBy_(new QComboBox(this)), fold_(new QCheckBox(tr("Fold plumbing"), this)), flame_(new QCheckBox(tr("Flame"), this)),
       search_(new QLineEdit(this)), back_(new QToolButton(this)), status_(new QLabel(this)),
       progressRow_(new QWidget(this)), progressLabel_(new QLabel(progressRow_)), progressBar_(new QProgressBar(progressRow_)),
       cancel_(new QToolButton(progressRow_)), progressTimer_(new QTimer(this)), pages_(new QStackedWidget(this)),
@@ -99,6 +99,11 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
     back_->setText(tr("Back"));
     back_->setToolTip(tr("Zoom out one step (Escape)"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    groupBy_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    groupBy_->setToolTip(tr("What the top level of the graph is: the stacks themselves, or a key recorded beside them "
+                            "(a CUDA snapshot's compile context, user metadata or forward-pass stack)"));
+    groupByLabel_->hide();
+    groupBy_->hide();
     message_->setWordWrap(true);
     message_->setAlignment(Qt::AlignCenter);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -134,6 +139,8 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Metric:"), this));
     bar->addWidget(metric_);
+    bar->addWidget(groupByLabel_);
+    bar->addWidget(groupBy_);
     bar->addWidget(fold_);
     bar->addWidget(flame_);
     bar->addWidget(back_);
@@ -166,6 +173,9 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
     query_->setErrorHandler(onError);
     searchQuery_->setErrorHandler([this](const QString& message) { status_->setText(message); });
     connect(metric_, &QComboBox::currentIndexChanged, this, [this] {
+        if (!loading_) loadTree();
+    });
+    connect(groupBy_, &QComboBox::currentIndexChanged, this, [this] {
         if (!loading_) loadTree();
     });
     connect(fold_, &QCheckBox::toggled, this, &FlameView::loadTree);
@@ -250,6 +260,9 @@ void FlameView::reload() {
     available_ = {};
     loading_ = true;
     metric_->clear();
+    groupBy_->clear();
+    groupByLabel_->hide();
+    groupBy_->hide();
     loading_ = false;
     loadTree();
 }
@@ -258,6 +271,11 @@ void FlameView::setMoment(std::optional<std::int64_t> t) {
     moment_ = t;
     const StackMetric* m = available_.find(metric_->currentData().toString().toStdString());
     if (m && m->followsMoment) loadTree();
+}
+
+void FlameView::setGroupBy(const QString& id) {
+    const int i = groupBy_->findData(id);
+    if (i >= 0) groupBy_->setCurrentIndex(i);
 }
 
 void FlameView::setMetric(const QString& id) {
@@ -296,6 +314,7 @@ void FlameView::loadTree() {
     const std::string wantedMetric = metric_->currentData().toString().toStdString();
     const std::optional<TimeRange> selection = session_->selection();
     const std::optional<std::int64_t> moment = moment_;
+    const std::string wantedGroupBy = groupBy_->currentData().toString().toStdString();
     const bool fold = fold_->isChecked();
     // The bottom-up tree costs more than the tree itself on large traces: only when shown.
     const bool wantBottomUp = treeKind_->currentIndex() == 1;
@@ -323,7 +342,7 @@ void FlameView::loadTree() {
         StackAvailability available = stackAvailability(db, traceId);
         auto tree = std::make_shared<StackTree>();
         auto bottomUp = std::make_shared<StackTree>();
-        std::string metricId;
+        std::string metricId, groupById;
         if (available.hasStacks()) {
             const StackMetric* m = available.find(wantedMetric);
             if (!m) m = &available.metrics.front();
@@ -333,6 +352,9 @@ void FlameView::loadTree() {
             if (m->followsRange) r.range = selection;
             if (m->followsMoment) r.at = moment;
             if (fold) r.folder = FrameFolder::fromPresets(defaultFoldPresets());
+            for (const StackGrouping& g : available.groupings)
+                if (g.id == wantedGroupBy) r.groupBy = g.id;
+            groupById = r.groupBy.empty() ? std::string("stack") : r.groupBy;
             *tree = loadStackTree(db, traceId, r, &progress);
             cancel.checkCancelled();
             progress.checkCancelled();
@@ -343,7 +365,7 @@ void FlameView::loadTree() {
             }
             else bottomUp.reset();
         }
-        return [this, state, available = std::move(available), tree = std::move(tree), bottomUp = std::move(bottomUp), metricId]() mutable {
+        return [this, state, available = std::move(available), tree = std::move(tree), bottomUp = std::move(bottomUp), metricId, groupById]() mutable {
             if (state != load_) return; // cancelled or superseded meanwhile
             finishLoading();
             available_ = std::move(available);
@@ -365,6 +387,17 @@ void FlameView::loadTree() {
                     metric_->addItem(QString::fromStdString(m.label), QString::fromStdString(m.id));
             }
             metric_->setCurrentIndex(metric_->findData(QString::fromStdString(metricId)));
+            bool sameGroupings = groupBy_->count() == static_cast<int>(available_.groupings.size());
+            for (int i = 0; sameGroupings && i < groupBy_->count(); ++i)
+                sameGroupings = groupBy_->itemData(i).toString().toStdString() == available_.groupings[static_cast<std::size_t>(i)].id;
+            if (!sameGroupings) {
+                groupBy_->clear();
+                for (const StackGrouping& g : available_.groupings)
+                    groupBy_->addItem(QString::fromStdString(g.label), QString::fromStdString(g.id));
+            }
+            groupBy_->setCurrentIndex(groupBy_->findData(QString::fromStdString(groupById)));
+            groupByLabel_->setVisible(available_.groupings.size() > 1);
+            groupBy_->setVisible(available_.groupings.size() > 1);
             loading_ = false;
             tree_ = tree;
             bottomUp_ = bottomUp;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Flame tab: a FlameGraph beside a top-down / bottom-up tree (sortable; a row of the
-// top-down tree zooms the graph there, a row of the bottom-up tree searches its frame), with its controls (metric, fold presets on/off, flame/icicle,
+// top-down tree zooms the graph there, a row of the bottom-up tree searches its frame), with
+// its controls (metric, group by — shown when the trace records keys beside its stacks, such as
+// a CUDA snapshot's compile contexts —, fold presets on/off, flame/icicle,
 // search with the share of the total under the matches, Back) over the open trace. It loads
 // the call tree through BackgroundQuery (never on the GUI thread), follows the timeline's
 // range selection (metrics that count a range) and moment clicks (metrics of a moment), and,
@@ -46,6 +48,8 @@ public:
     // A moment for metrics of a moment (ns from the trace start); nullopt: the default.
     void setMoment(std::optional<std::int64_t> t);
     void setMetric(const QString& id);
+    // The root level: "stack", or a key of availability().groupings ("compile-context", ...).
+    void setGroupBy(const QString& id);
     void setSearch(const QString& text);
     // Blocks until the newest tree and search are applied (tests, screenshots).
     void waitForQuery();
@@ -59,6 +63,7 @@ public:
 
     FlameGraph* graph() const { return graph_; }
     QComboBox* metricBox() const { return metric_; }
+    QComboBox* groupByBox() const { return groupBy_; }
     QComboBox* treeKindBox() const { return treeKind_; }
     QTreeView* treeView() const { return treeView_; }
     StackTreeModel* treeModel() const { return treeModel_; }
@@ -88,6 +93,8 @@ private:
     BackgroundQuery* query_;
     BackgroundQuery* searchQuery_;
     QComboBox* metric_;
+    QLabel* groupByLabel_;
+    QComboBox* groupBy_;
     QCheckBox* fold_;
     QCheckBox* flame_;
     QLineEdit* search_;

@@ -202,7 +202,7 @@ void ActiveMemoryView::onClick(QMouseEvent* event) {
     if (!row) return;
     const SnapshotAllocationRow& a = session_->allocations()[*row];
     stack_->showStack(describe(*row).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")),
-                      session_->stacks().framesOf(a.stack));
+                      session_->stacks().framesOf(a.stack), session_->stacks().contexts.at(a.device, a.allocSeq));
     session_->setMomentAtTime(static_cast<std::int64_t>(plot_->xAxis->pixelToCoord(event->position().x())));
 }
 

@@ -146,7 +146,7 @@ void AllocationsView::showSelected() {
         tr("%1, %2 requested").arg(address, QString::fromStdString(formatBytes(static_cast<double>(a.requestedSize))));
     if (a.origin == 1) title += tr(" \u2014 allocated before the trace began; this is where it was freed");
     else if (a.origin == 2) title += tr(" \u2014 allocated before the trace began (stack from the final segments)");
-    stack_->showStack(title, session_->stacks().framesOf(a.stack));
+    stack_->showStack(title, session_->stacks().framesOf(a.stack), session_->stacks().contexts.at(a.device, a.allocSeq));
 }
 
 } // namespace memviz

@@ -29,9 +29,10 @@ void StackPane::showMessage(const QString& text) {
     setHtml(QStringLiteral("<p style='color:#666'>%1</p>").arg(text.toHtmlEscaped()));
 }
 
-void StackPane::showStack(const QString& title, const std::vector<FrameRow>& frames) {
+void StackPane::showStack(const QString& title, const std::vector<FrameRow>& frames, const EntryContext& context) {
     title_ = title;
     frames_ = frames;
+    context_ = context;
     showingStack_ = true;
     render();
 }
@@ -44,9 +45,17 @@ void StackPane::resizeEvent(QResizeEvent* event) {
 void StackPane::render() {
     renderedWidth_ = width();
     QString html = QStringLiteral("<p><b>%1</b></p>").arg(title_.toHtmlEscaped());
+    const auto multiline = [](const std::string& text) {
+        return QString::fromStdString(text).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    };
+    if (!context_.compileContext.empty())
+        html += QStringLiteral("<p>%1 %2</p>").arg(tr("<b>Compile context:</b>"), multiline(context_.compileContext));
+    if (!context_.userMetadata.empty())
+        html += QStringLiteral("<p>%1 %2</p>").arg(tr("<b>User metadata:</b>"), multiline(context_.userMetadata));
     if (frames_.empty()) {
         html += tr("<p style='color:#666'>No stack was recorded (the allocation is older than the recording, or "
                    "stacks were not recorded).</p>");
+        renderForward(html);
         setHtml(html);
         return;
     }
@@ -68,7 +77,17 @@ void StackPane::render() {
                     .arg(metrics.elidedText(where, Qt::ElideMiddle, room).toHtmlEscaped());
     }
     html += QStringLiteral("</div>");
+    renderForward(html);
     setHtml(html);
+}
+
+// The forward pass's traceback (for an allocation of the backward pass), outermost first as
+// Python prints it.
+void StackPane::renderForward(QString& html) const {
+    if (context_.forwardFrames.empty()) return;
+    html += tr("<p><b>Forward-pass stack</b> (where this tensor was created):</p>");
+    html += QStringLiteral("<div style='font-family:monospace; white-space:pre'>%1</div>")
+                .arg(QString::fromStdString(context_.forwardFrames).toHtmlEscaped());
 }
 
 } // namespace memviz

@@ -52,7 +52,7 @@ bool intArg(od::value v, std::int64_t& out) {
     return false;
 }
 
-void readArgs(od::object args, EventFields& e) {
+void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
     for (auto field : args) {
         const std::string_view key = field.unescaped_key();
         od::value v = field.value();
@@ -80,6 +80,8 @@ void readArgs(od::object args, EventFields& e) {
         } else if (key == "Input Dims" && v.type() == od::json_type::array) {
             od::array dims = v.get_array();
             e.inputDims = dims.raw_json();
+        } else if (key == "Call stack" && v.type() == od::json_type::string) {
+            e.callStack = keep(batch, v.get_string());
         }
     }
 }
@@ -161,7 +163,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                 else if (key == "tid") e.tid = scalarText(v, batch);
                 else if (key == "ts") e.ts = scalarText(v, batch), e.hasTs = true;
                 else if (key == "dur") e.dur = scalarText(v, batch), e.hasDur = true;
-                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e);
+                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
             }
         } catch (const simdjson::simdjson_error& error) {
             // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else

@@ -15,6 +15,7 @@ namespace memviz {
 
 struct EventFields {
     std::string_view ph, cat, name, pid, tid, ts, dur, inputDims; // into the batch's bytes or strings
+    std::string_view callStack; // args["Call stack"] (with_stack=True): "file(line): func;...", innermost first
     bool hasTs = false, hasDur = false;
     // [memory] args
     std::int64_t deviceType = 0, deviceId = -1, addr = 0, bytes = 0, totalAllocated = 0, totalReserved = 0;

@@ -247,7 +247,19 @@ private:
         if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) op.dur = dur;
         op.thread = thread(e);
         op.name = out_.name(NameKind::Op, e.name);
+        if (op.name >= 0) {
+            if (static_cast<std::size_t>(op.name) >= result_.opNames.size()) result_.opNames.resize(static_cast<std::size_t>(op.name) + 1);
+            std::string& known = result_.opNames[static_cast<std::size_t>(op.name)];
+            if (known.empty()) known.assign(e.name);
+        }
         op.shapes = shapes(e.inputDims);
+        if (!e.callStack.empty()) {
+            const auto [it, fresh] = callStackIds_.try_emplace(std::string(e.callStack), static_cast<std::int32_t>(result_.callStacks.size()));
+            if (fresh) result_.callStacks.emplace_back(e.callStack);
+            op.callStack = it->second;
+            ++result_.callsWithStack;
+        }
+        if (e.cat == "python_function") result_.pythonFunctions = true;
         result_.ops.push_back(op);
     }
 
@@ -284,6 +296,7 @@ private:
         std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
     };
     std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> shapeIds_;
+    std::unordered_map<std::string, std::int32_t> callStackIds_;
     std::int64_t minTs_ = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxEnd_ = std::numeric_limits<std::int64_t>::min();
     std::int64_t baseTimeNs_ = 0;

@@ -29,6 +29,7 @@ struct OpRecord {
     std::int32_t thread = 0;
     std::int32_t name = 0;   // NameKind::Op id
     std::int32_t shapes = 0; // NameKind::Shapes id ("" when the trace has no Input Dims)
+    std::int32_t callStack = -1; // into ScannedTrace::callStacks; -1: the event has no "Call stack"
 };
 
 struct ScannedTrace {
@@ -41,6 +42,12 @@ struct ScannedTrace {
     std::int64_t eventCount = 0;    // all trace events
     std::int64_t skippedMemory = 0; // [memory] events with missing or non-numeric args
     std::string firstSkipLocation;
+    // with_stack=True: the distinct "Call stack" texts of the op calls, and every op name by
+    // its NameKind::Op id (for the stacks of memory events).
+    std::vector<std::string> callStacks;
+    std::int64_t callsWithStack = 0;
+    bool pythonFunctions = false; // python_function events (newer with_stack traces)
+    std::vector<std::string> opNames;
 };
 
 // c10::DeviceType names for device labels ("cuda:0"); unknown types are "device<N>".

@@ -9,6 +9,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/profiler/ProfilerStacks.h"
 #include "formats/profiler/RecordLayouts.h"
 #include "store/RecordChunks.h"
 #include "store/RowAppender.h"
@@ -230,6 +231,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
 
     // Events, series and allocation lifetimes, in time order.
     InnermostCall innermost(s.ops, tree);
+    ProfilerStacks stacks(s, tree.parent, out);
+    if (stacks.enabled()) out.setMetadata(metadata_key::kProfilerCallsWithStack, std::to_string(s.callsWithStack));
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
     std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
     namespace ar = allocation_records;
@@ -256,6 +259,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         e.size = m.bytes < 0 ? -m.bytes : m.bytes;
         e.kind = m.bytes >= 0 ? EventKind::Alloc : EventKind::Free;
         e.op = op;
+        e.stack = stacks.ofCall(call);
         if (m.hasAddress) {
             if (e.kind == EventKind::Alloc) {
                 if (const auto replaced = live[d].put(m.address, {e.size, m.t, op, m.thread}))

@@ -2,6 +2,7 @@
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
+#include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
@@ -83,6 +84,23 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
                           "entries with an action memviz does not know (\"" + data_.unknownActions[u] + "\"); kept as markers");
             }
     }
+
+    // compile_context, user_metadata, forward_frames: runs of entries that share them.
+    std::vector<SnapshotContextRun> runs;
+    for (const Device& d : devices_) {
+        const auto& entries = *d.entries;
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            const Entry& e = entries[k];
+            const SnapshotContextRun run{d.index, static_cast<std::int64_t>(k), static_cast<std::int64_t>(k), e.compileContext,
+                                         e.userMetadata, e.forwardFrames};
+            if (!run.hasAny()) continue;
+            if (!runs.empty() && runs.back().device == run.device && runs.back().lastSeq + 1 == run.firstSeq &&
+                runs.back().sameTexts(run))
+                runs.back().lastSeq = run.lastSeq;
+            else runs.push_back(run);
+        }
+    }
+    writeSnapshotContexts(out_.database(), out_.traceId(), data_.contextTexts, runs);
 
     const auto& frames = stacks_.frames();
     for (std::size_t i = 0; i < frames.size(); ++i)

@@ -36,6 +36,9 @@ struct Entry {
     std::int64_t size = 0;   // bytes; the size the caller asked for (not the allocator's rounding)
     std::int32_t stack = kNoName;
     std::int32_t unknownAction = -1; // index into SnapshotData::unknownActions for Action::Unknown
+    // compile_context, user_metadata and forward_frames (as text), indexes into
+    // SnapshotData::contextTexts; -1 when the entry has none (or an empty one).
+    std::int32_t compileContext = -1, userMetadata = -1, forwardFrames = -1;
     Action action = Action::Unknown;
     bool hasTime = false;
     bool hasAddr = false;
@@ -93,6 +96,7 @@ struct SnapshotData {
     std::vector<std::pair<std::string, std::string>> settings; // allocator_settings, flattened
     std::vector<std::string> unknownActions;
     std::vector<std::string> otherTopLevelKeys; // keys memviz does not read
+    std::vector<std::string> contextTexts;      // distinct compile contexts, user metadata, forward stacks
 };
 
 } // namespace memviz::snapshot

@@ -312,6 +312,7 @@ StackCatalog loadStackCatalog(Database& db, std::int64_t traceId) {
         if (stack >= c.stacks.size()) c.stacks.resize(stack + 1);
         c.stacks[stack].push_back(static_cast<std::int32_t>(s.int64(1)));
     }
+    c.contexts = loadSnapshotContexts(db, traceId);
     return c;
 }
 

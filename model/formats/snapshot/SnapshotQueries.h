@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotRows.h"
 #include "trace/AllocatorState.h"
 #include "trace/Event.h"
@@ -76,10 +77,12 @@ AllocatorState allocatorStateAt(Database& db, std::int64_t traceId, int device, 
                                 const std::vector<SnapshotAllocationRow>& allocations);
 
 // Call stacks: all frames of the trace, each stack's frame ids (innermost first), and the
-// stacks with a frame whose name or file contains `text` (case-insensitive).
+// stacks with a frame whose name or file contains `text` (case-insensitive); the entries'
+// compile contexts, user metadata and forward stacks.
 struct StackCatalog {
     std::vector<FrameRow> frames;
     std::vector<std::vector<std::int32_t>> stacks;
+    SnapshotContexts contexts;
 
     std::vector<FrameRow> framesOf(std::int32_t stack) const;
     // "forward (model.py:54)": the innermost Python frame, else the innermost frame's name.

@@ -65,7 +65,7 @@ std::string textOf(const Document& doc, const Value& v) {
     }
 }
 
-enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree };
+enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree, CompileContext, UserMetadata, ForwardFrames };
 enum class SF : std::uint8_t {
     Unknown,
     Device,
@@ -100,6 +100,7 @@ private:
     void readAnnotations(const Value& list);
     void flattenSettings(const std::string& prefix, const Value& v, int depth);
     void readHost(const Value* segments, const Value* traces);
+    std::int32_t contextText(const Value& v, const Where& where, std::string_view field);
 
     const Document& doc_;
     StackTable& stacks_;
@@ -109,13 +110,18 @@ private:
     std::unordered_map<std::string, std::int32_t> unknownActions_;
     std::int64_t entriesRead_ = 0;
 
-    KeyDispatch<EF, 6> entryKeys_{{{{"action", EF::Action},
+    KeyDispatch<EF, 9> entryKeys_{{{{"action", EF::Action},
                                     {"addr", EF::Addr},
                                     {"size", EF::Size},
                                     {"time_us", EF::TimeUs},
                                     {"frames", EF::Frames},
-                                    {"device_free", EF::DeviceFree}}},
+                                    {"device_free", EF::DeviceFree},
+                                    {"compile_context", EF::CompileContext},
+                                    {"user_metadata", EF::UserMetadata},
+                                    {"forward_frames", EF::ForwardFrames}}},
                                   EF::Unknown};
+    std::unordered_map<std::string, std::int32_t> contextIds_;
+    std::unordered_map<std::int64_t, std::int32_t> contextByValue_; // str values by their place in the pickle
     KeyDispatch<Action, 11> actions_{{{{"alloc", Action::Alloc},
                                        {"free_requested", Action::FreeRequested},
                                        {"free_completed", Action::FreeCompleted},
@@ -154,10 +160,56 @@ private:
                                        BlockState::Unknown};
 };
 
+// compile_context (a str), user_metadata (a str, or a dict shown as "key: value" lines) and
+// forward_frames (a list of str: the forward pass's traceback lines, joined as memory_viz
+// does; a list of frame dicts is written as traceback lines too) as one interned text.
+// None, '' and an empty list or dict are "none" (-1).
+std::int32_t Reader::contextText(const Value& v, const Where& where, std::string_view field) {
+    if (v.kind == Kind::None) return -1;
+    // The pickler memoises strings: every entry's 'N/A' is one str object, read as text once.
+    if (v.kind == Kind::Str)
+        if (const auto it = contextByValue_.find(v.payload); it != contextByValue_.end()) return it->second;
+    std::string text;
+    if (v.kind == Kind::Str) {
+        text = std::string(doc_.text(v));
+    } else if (v.kind == Kind::Dict) {
+        const auto kv = doc_.items(v);
+        for (std::size_t i = 0; i + 1 < kv.size(); i += 2)
+            text += (text.empty() ? "" : "\n") + textOf(doc_, kv[i]) + ": " + textOf(doc_, kv[i + 1]);
+    } else if (v.kind == Kind::List || v.kind == Kind::Tuple) {
+        for (const Value& item : doc_.items(v)) {
+            if (item.kind == Kind::Str) {
+                text += doc_.text(item);
+            } else if (item.kind == Kind::Dict) {
+                const Value* file = doc_.find(item, "filename");
+                const Value* line = doc_.find(item, "line");
+                const Value* name = doc_.find(item, "name");
+                text += "  File \"" + (file ? textOf(doc_, *file) : std::string("??")) + "\", line " +
+                        (line ? textOf(doc_, *line) : std::string("0")) + ", in " + (name ? textOf(doc_, *name) : std::string("??")) +
+                        "\n";
+            } else {
+                wrongType(where, field, item, "a list of str or frame dicts");
+            }
+        }
+    } else {
+        wrongType(where, field, v, field == "forward_frames" ? "a list" : field == "user_metadata" ? "a str or a dict" : "a str");
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    std::int32_t id = -1;
+    if (!text.empty()) {
+        auto [it, inserted] = contextIds_.try_emplace(text, static_cast<std::int32_t>(out_.contextTexts.size()));
+        if (inserted) out_.contextTexts.push_back(text);
+        id = it->second;
+    }
+    if (v.kind == Kind::Str) contextByValue_[v.payload] = id;
+    return id;
+}
+
 Entry Reader::readEntry(const Value& v, const Where& where) {
     if (v.kind != Kind::Dict)
         throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
+    const Value *compile = nullptr, *metadata = nullptr, *forward = nullptr;
     const auto kv = doc_.items(v);
     for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
         switch (entryKeys_(doc_, kv[i])) {
@@ -167,6 +219,9 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
         case EF::TimeUs: time = &kv[i + 1]; break;
         case EF::Frames: frames = &kv[i + 1]; break;
         case EF::DeviceFree: free = &kv[i + 1]; break;
+        case EF::CompileContext: compile = &kv[i + 1]; break;
+        case EF::UserMetadata: metadata = &kv[i + 1]; break;
+        case EF::ForwardFrames: forward = &kv[i + 1]; break;
         case EF::Unknown: break;
         }
     }
@@ -204,6 +259,9 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
         e.hasTime = true;
     }
     if (frames) e.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
+    if (compile) e.compileContext = contextText(*compile, where, "compile_context");
+    if (metadata) e.userMetadata = contextText(*metadata, where, "user_metadata");
+    if (forward) e.forwardFrames = contextText(*forward, where, "forward_frames");
     return e;
 }
 

@@ -107,4 +107,26 @@ CREATE INDEX snapshot_ooms_by_device ON snapshot_ooms(trace_id, device, seq);
 CREATE INDEX snapshot_annotations_by_trace ON snapshot_annotations(trace_id, t);
 )SQL";
 
+// Schema step 7: the trace entries' compile_context, user_metadata and forward_frames
+// (formats/snapshot/SnapshotContext.h): each distinct text once, and runs of consecutive
+// entries of a device that share them (NULL: the entry has none).
+inline constexpr const char* kSnapshotContextSchemaSql = R"SQL(
+CREATE TABLE snapshot_context_texts (
+    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    id       INTEGER NOT NULL,
+    text     TEXT    NOT NULL,
+    PRIMARY KEY (trace_id, id)
+) WITHOUT ROWID;
+CREATE TABLE snapshot_entry_contexts (
+    trace_id        INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    device          INTEGER NOT NULL,
+    first_seq       INTEGER NOT NULL,
+    last_seq        INTEGER NOT NULL,
+    compile_context INTEGER,
+    user_metadata   INTEGER,
+    forward_frames  INTEGER,
+    PRIMARY KEY (trace_id, device, first_seq)
+) WITHOUT ROWID;
+)SQL";
+
 } // namespace memviz

@@ -2,8 +2,10 @@
 #include "formats/snapshot/SnapshotStacks.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/Progress.h"
+#include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -16,6 +18,67 @@ std::vector<StackMetric> snapshotStackMetrics() {
         {"allocated", "Bytes allocated in the range", true, true, false},
     };
 }
+
+std::vector<StackGrouping> snapshotStackGroupings(Database& db, std::int64_t traceId) {
+    const SnapshotContexts c = loadSnapshotContexts(db, traceId);
+    std::vector<StackGrouping> g;
+    if (c.hasCompileContext()) g.push_back({"compile-context", "Compile context"});
+    if (c.hasUserMetadata()) g.push_back({"user-metadata", "User metadata"});
+    if (c.hasForwardFrames()) g.push_back({"forward-stack", "Forward-pass stack"});
+    return g;
+}
+
+namespace {
+
+// The outermost frames an allocation gets for a grouping key, innermost first (appended to
+// an innermost-first stack). The frame's module names the key, for the hover text.
+void keyFrames(StackTreeBuilder& builder, const std::string& groupBy, const EntryContext& c, std::vector<std::int32_t>& stack) {
+    if (groupBy == "compile-context") {
+        stack.push_back(builder.frameId({c.compileContext.empty() ? "[no compile context]" : c.compileContext, {}, 0, "compile context"}));
+    } else if (groupBy == "user-metadata") {
+        stack.push_back(builder.frameId({c.userMetadata.empty() ? "[no user metadata]" : c.userMetadata, {}, 0, "user metadata"}));
+    } else if (groupBy == "forward-stack") {
+        const std::vector<FrameRow> forward = parseForwardFrames(c.forwardFrames);
+        if (forward.empty()) {
+            stack.push_back(builder.frameId({"[no forward stack]", {}, 0, "forward pass"}));
+            return;
+        }
+        for (auto it = forward.rbegin(); it != forward.rend(); ++it) stack.push_back(builder.frameId({it->name, it->filename, it->line, "forward pass"}));
+        stack.push_back(builder.frameId({"[forward pass]", {}, 0, "forward pass"}));
+    }
+}
+
+// The key frames of each allocation, computed once per distinct text of the key.
+class KeyFrames {
+public:
+    KeyFrames(StackTreeBuilder& builder, const std::string& groupBy, const SnapshotContexts& contexts)
+        : builder_(builder), groupBy_(groupBy), contexts_(contexts) {}
+
+    void append(int device, std::int64_t allocSeq, std::vector<std::int32_t>& stack) {
+        const SnapshotContextRun* run = contexts_.runAt(device, allocSeq);
+        std::int32_t id = -1;
+        if (run) id = groupBy_ == "compile-context" ? run->compileContext : groupBy_ == "user-metadata" ? run->userMetadata : run->forwardFrames;
+        if (groupBy_ == "compile-context" && isDefaultCompileContext(contexts_.text(id))) id = -1;
+        auto it = cache_.find(id);
+        if (it == cache_.end()) {
+            EntryContext c;
+            (groupBy_ == "compile-context" ? c.compileContext : groupBy_ == "user-metadata" ? c.userMetadata : c.forwardFrames) =
+                contexts_.text(id);
+            std::vector<std::int32_t> frames;
+            keyFrames(builder_, groupBy_, c, frames);
+            it = cache_.emplace(id, std::move(frames)).first;
+        }
+        stack.insert(stack.end(), it->second.begin(), it->second.end());
+    }
+
+private:
+    StackTreeBuilder& builder_;
+    const std::string& groupBy_;
+    const SnapshotContexts& contexts_;
+    std::unordered_map<std::int32_t, std::vector<std::int32_t>> cache_; // text id (-1: none) -> frames
+};
+
+} // namespace
 
 bool snapshotHasStacks(Database& db, std::int64_t traceId) {
     Statement s(db, "SELECT 1 FROM stack_frames WHERE trace_id = ? LIMIT 1");
@@ -33,6 +96,7 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
 
     const StackCatalog catalog = loadStackCatalog(db, traceId);
     StackTreeBuilder builder(request.folder);
+    KeyFrames keys(builder, request.groupBy, catalog.contexts); // the catalog carries the entries' contexts
     std::vector<std::int32_t> frameIds(catalog.frames.size(), -1);
     std::vector<std::int32_t> stack;
     const TraceSummary summary = loadSummary(db, traceId);
@@ -67,7 +131,8 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
                     }
                     stack.push_back(id);
                 }
-            if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outermost
+            if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outer
+            if (!request.groupBy.empty()) keys.append(d.device, a.allocSeq, stack);
             builder.addInnermostFirst(stack, a.requestedSize);
         }
     }
