@@ -179,7 +179,7 @@ void TraceWriter::flushEvents() {
     const std::int64_t chunk = chunkCount_++;
     const std::int64_t firstSeq = eventSeq_ - static_cast<std::int64_t>(pending_.size());
     const bool full = pending_.size() == kEventsPerChunk;
-    queue_.post([this, chunk, firstSeq, events = std::move(pending_)] {
+    queue_.post([this, chunk, firstSeq, events = std::move(pending_)]() mutable {
         const auto blob = encodeEvents(events);
         insertEventChunk_.bind(1, traceId_)
             .bind(2, chunk)
@@ -190,9 +190,23 @@ void TraceWriter::flushEvents() {
             .bind(7, kCodecZstdColumns)
             .bindBlob(8, blob)
             .run();
+        if (events.capacity() == kEventsPerChunk) {
+            events.clear();
+            const std::lock_guard lock(spareMutex_);
+            if (spare_.size() < 4) spare_.push_back(std::move(events));
+        }
     });
     pending_ = {};
-    if (full) pending_.reserve(kEventsPerChunk); // a large trace: the next chunk fills too
+    if (!full) return;
+    // A large trace: the next chunk fills too, in a buffer the queue is done with if it has one.
+    {
+        const std::lock_guard lock(spareMutex_);
+        if (!spare_.empty()) {
+            pending_ = std::move(spare_.back());
+            spare_.pop_back();
+        }
+    }
+    if (pending_.capacity() < kEventsPerChunk) pending_.reserve(kEventsPerChunk);
 }
 
 void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,
