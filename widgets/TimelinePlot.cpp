@@ -42,6 +42,7 @@ constexpr double kLabelLaneStep = 0.06;
 constexpr int kLabelLanes = 3;
 // The moment's label sits on the bottom line.
 constexpr double kMomentLabelBottom = 0.985;
+constexpr double kMomentLabelTop = 0.2; // below the three lanes of marker labels
 // A dragged selection reaches the tables when the mouse rests this long (or is released).
 constexpr int kSelectionSettleMs = 150;
 // A layout that changes the plot's size asks the pyramid again. The size settles (the axis
@@ -327,7 +328,17 @@ void TimelinePlot::createOverlayItems() {
         return text;
     };
     // OOM labels in lanes from the top, the moment's label on the bottom line.
-    if (moment_) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
+    if (moment_) {
+        // At a low peak (in the lower half) the peak's label sits near the bottom line, on the
+        // same side: the moment's label then goes to the top instead of covering it.
+        bool atLowPeak = false;
+        if (session_->isOpen())
+            for (const DeviceSummary& d : session_->summary().devices)
+                atLowPeak = atLowPeak || (d.peakBytes > 0 && d.peakTimeNs == *moment_ &&
+                                          static_cast<double>(d.peakBytes) < plot_->yAxis->range().center());
+        if (atLowPeak) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelTop, Qt::AlignTop);
+        else addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
+    }
     for (const TimelineMarker& m : markers_)
         if (QCPItemText* text = addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop, Qt::AlignTop)) {
             const QMargins pad = text->padding();
