@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "pickle/PickleReader.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <unordered_map>
 
 #include "io/Utf8.h"
 #include "pickle/PickleOpcodes.h"
+#include "pickle/PickleStream.h"
 
 namespace memviz::pickle {
 
@@ -24,6 +26,7 @@ std::string describeOp(std::uint8_t op) {
 
 constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
 constexpr std::uint64_t kProgressEvery = 16u << 20;
+constexpr std::size_t kWindow = 4u << 20; // streaming: bytes read from the source at a time
 
 } // namespace
 
@@ -33,33 +36,44 @@ PickleError::PickleError(const std::string& problem, std::uint64_t offset, int o
                   std::to_string(offset) + ")"),
       offset_(offset), opcode_(opcode) {}
 
+// Reads a whole pickle held in memory (strings are views into it), or a stream through a window
+// (strings copied into the document; items of lists the sink claims handed to it).
 class Reader {
 public:
-    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress) : limits_(limits), progress_(progress) {
+    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress)
+        : doc_(own_), limits_(limits), progress_(progress) {
         doc_.bytes_ = std::move(bytes);
         begin_ = reinterpret_cast<const unsigned char*>(doc_.bytes_.data());
         p_ = begin_;
         end_ = begin_ + doc_.bytes_.size();
     }
-
-    Document run();
-
-private:
-    [[noreturn]] void fail(const std::string& problem) const {
-        throw PickleError(problem, static_cast<std::uint64_t>(opStart_ - begin_), op_);
+    Reader(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits)
+        : doc_(doc), limits_(limits), progress_(noProgress_), source_(&source), sink_(&sink) {
+        window_.resize(kWindow);
+        begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.data());
     }
 
+    void run();
+    Document takeDocument() { return std::move(own_); }
+    // Streaming: reads what is left of the source; returns the data's total size.
+    std::uint64_t drain();
+
+private:
+    [[noreturn]] void fail(const std::string& problem) const { throw PickleError(problem, opAt_, op_); }
+
+    std::uint64_t position() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }
     std::uint64_t remaining() const { return static_cast<std::uint64_t>(end_ - p_); }
 
-    // The next n argument bytes of the current opcode.
+    // The next n argument bytes of the current opcode (valid until the next take).
     const unsigned char* take(std::uint64_t n) {
-        if (n > remaining())
+        if (n > remaining() && !(source_ && fill(n)))
             fail("the data ends early: the opcode needs " + std::to_string(n) + " more bytes, " + std::to_string(remaining()) +
                  " are left");
         const unsigned char* at = p_;
         p_ += n;
         return at;
     }
+    bool fill(std::uint64_t n);
     template <typename T>
     T takeLittle() {
         T v;
@@ -96,14 +110,13 @@ private:
     }
 
     Value newContainer(Kind kind) {
-        if (doc_.containers_.size() >= 0x7fffffffu) fail("too many containers");
+        if (doc_.containerCount() >= 0x7fffffffu) fail("too many containers");
         Value v;
         v.kind = kind;
-        v.payload = static_cast<std::int64_t>(doc_.containers_.size());
-        doc_.containers_.emplace_back();
+        v.payload = static_cast<std::int64_t>(doc_.addContainer());
         return v;
     }
-    Document::Container& container(const Value& v) { return doc_.containers_[static_cast<std::size_t>(v.payload)]; }
+    Document::Container& container(const Value& v) { return doc_.at(v.payload); }
 
     // Places `child` inside `target`: seals a container child (it may be shared, never changed
     // again) and keeps the depth exact. A sealed target or a container put inside itself
@@ -136,6 +149,8 @@ private:
     }
 
     void appendItems(std::size_t from, Value listValue);
+    bool streamed(Document::Container& list, std::size_t listIndex);
+    void handOn(Document::Container& list, const Value& listValue, std::size_t from);
     void setItems(std::size_t from, Value dictValue);
     void buildFromMark(Kind kind);
     void buildTuple(std::size_t n);
@@ -144,14 +159,25 @@ private:
     void memoPut(std::uint64_t index);
     void memoGet(std::uint64_t index);
 
-    Document doc_;
+    Document own_;
+    Document& doc_;
     Limits limits_;
+    const ReadProgress noProgress_;
     const ReadProgress& progress_;
     const unsigned char* begin_ = nullptr;
     const unsigned char* p_ = nullptr;
     const unsigned char* end_ = nullptr;
-    const unsigned char* opStart_ = nullptr;
+    std::uint64_t opAt_ = 0; // byte offset of the current opcode
     std::uint8_t op_ = 0;
+    // Streaming only.
+    const ByteSource* source_ = nullptr;
+    StreamSink* sink_ = nullptr;
+    std::string window_;
+    std::uint64_t base_ = 0; // offset of begin_ in the data
+    bool eof_ = false;
+    std::uint64_t frameEnd_ = 0; // the furthest end a FRAME announced
+    std::unordered_map<std::size_t, std::uint64_t> streamedItems_; // items handed on, per claimed list
+    std::vector<Value> releasing_;
     std::vector<Value> stack_;
     std::vector<std::size_t> marks_;
     std::vector<Value> memo_;
@@ -167,7 +193,12 @@ void Reader::pushText(Kind kind, std::uint64_t length) {
     Value v;
     v.kind = kind;
     v.length = static_cast<std::uint32_t>(length);
-    v.payload = at - begin_;
+    if (source_) { // the window moves on: the string goes into the document
+        v.payload = static_cast<std::int64_t>(doc_.bytes_.size());
+        doc_.bytes_.append(reinterpret_cast<const char*>(at), length);
+    } else {
+        v.payload = at - begin_;
+    }
     if (kind == Kind::Str && !isValidUtf8(doc_.text(v), true)) fail("a string that is not valid UTF-8");
     push(v);
 }
@@ -225,8 +256,46 @@ void Reader::memoGet(std::uint64_t index) {
     push(it->second);
 }
 
+// Streaming: whether the items appended to `list` (at stack_[listIndex]) go to the sink. The
+// sink decides when the list gets its first items, from what is on the stack below it.
+bool Reader::streamed(Document::Container& list, std::size_t listIndex) {
+    if (!sink_) return false;
+    if (list.stream == Document::kUndecided)
+        list.stream = list.items.empty() && sink_->claim(doc_, std::span<const Value>(stack_.data(), listIndex))
+                          ? Document::kStreamed
+                          : Document::kKept;
+    return list.stream == Document::kStreamed;
+}
+
+// Hands stack_[from..] (appended to a claimed list) to the sink with the checks an ordinary
+// append makes, then releases the containers among them and those inside that the sink allows.
+void Reader::handOn(Document::Container& list, const Value& listValue, std::size_t from) {
+    std::uint64_t& count = streamedItems_[static_cast<std::size_t>(listValue.payload)];
+    checkItemCount(count + (stack_.size() - from));
+    for (std::size_t i = from; i < stack_.size(); ++i) adopt(list, listValue, stack_[i]);
+    count += stack_.size() - from;
+    sink_->take(doc_, listValue, std::span<const Value>(stack_.data() + from, stack_.size() - from));
+    const auto release = [this](const Value& v) {
+        Document::Container& c = doc_.at(v.payload);
+        if (c.stream >= Document::kStreamed) return;
+        c.stream = Document::kReleased;
+        for (const Value& item : c.items)
+            if (item.isContainer()) releasing_.push_back(item);
+        std::vector<Value>().swap(c.items);
+    };
+    for (std::size_t i = from; i < stack_.size(); ++i)
+        if (stack_[i].isContainer()) release(stack_[i]);
+    while (!releasing_.empty()) {
+        const Value v = releasing_.back();
+        releasing_.pop_back();
+        if (doc_.at(v.payload).stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v);
+    }
+    stack_.resize(from);
+}
+
 void Reader::appendItems(std::size_t from, Value listValue) {
     Document::Container& list = mutableTarget(listValue, Kind::List);
+    if (streamed(list, from - 1)) return handOn(list, listValue, from);
     const std::size_t n = stack_.size() - from;
     checkItemCount(list.items.size() + n);
     for (std::size_t i = from; i < stack_.size(); ++i) adopt(list, listValue, stack_[i]);
@@ -275,31 +344,68 @@ void Reader::buildTuple(std::size_t n) {
     push(v);
 }
 
-Document Reader::run() {
+// Streaming: moves the unread bytes to the front of the window and reads until n bytes are
+// there (the window grows only as data arrives, so a hostile length costs no memory) and the
+// window is full or the data ends. False when the data ends first.
+bool Reader::fill(std::uint64_t n) {
+    const std::size_t keep = static_cast<std::size_t>(end_ - p_);
+    base_ += static_cast<std::uint64_t>(p_ - begin_);
+    if (keep && p_ != reinterpret_cast<const unsigned char*>(window_.data())) std::memmove(window_.data(), p_, keep);
+    std::size_t have = keep;
+    while (!eof_ && (have < n || have < window_.size())) {
+        if (have == window_.size()) window_.resize(window_.size() * 2);
+        const std::size_t got = (*source_)(window_.data() + have, window_.size() - have);
+        if (got == 0) eof_ = true;
+        have += got;
+    }
+    begin_ = p_ = reinterpret_cast<const unsigned char*>(window_.data());
+    end_ = begin_ + have;
+    return have >= n;
+}
+
+std::uint64_t Reader::drain() {
+    std::uint64_t total = base_ + static_cast<std::uint64_t>(end_ - begin_);
+    while (!eof_) {
+        const std::size_t got = (*source_)(window_.data(), window_.size());
+        if (got == 0) eof_ = true;
+        total += got;
+    }
+    begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.data());
+    return total;
+}
+
+void Reader::run() {
+    if (source_) fill(1);
     if (p_ == end_) throw PickleError("the data is empty", 0);
     if (*p_ != static_cast<std::uint8_t>(Op::Proto)) {
-        opStart_ = p_;
+        opAt_ = 0;
         op_ = *p_;
         fail("the data does not start with PROTO: not a pickle of protocol 2 or newer");
     }
     std::uint64_t nextProgress = kProgressEvery;
     const std::uint64_t total = doc_.bytes_.size();
-    while (p_ < end_) {
-        if (static_cast<std::uint64_t>(p_ - begin_) >= nextProgress) {
-            if (progress_) progress_(static_cast<std::uint64_t>(p_ - begin_), total);
+    for (;;) {
+        if (p_ == end_ && !(source_ && fill(1))) break;
+        if (progress_ && static_cast<std::uint64_t>(p_ - begin_) >= nextProgress) {
+            progress_(static_cast<std::uint64_t>(p_ - begin_), total);
             nextProgress += kProgressEvery;
         }
-        opStart_ = p_;
+        opAt_ = position();
         op_ = *p_++;
         switch (static_cast<Op>(op_)) {
         case Op::Proto: {
             const std::uint8_t version = *take(1);
             if (version < 2 || version > 5)
                 fail("pickle protocol " + std::to_string(version) + " (memviz reads protocols 2 to 5)");
+            doc_.protocol_ = version;
             break;
         }
         case Op::Frame: {
             const auto length = takeLittle<std::uint64_t>();
+            if (source_) { // how much follows is known only at the end (checked after STOP)
+                frameEnd_ = std::max<std::uint64_t>(frameEnd_, length > ~0ull - position() ? ~0ull : position() + length);
+                break;
+            }
             if (length > remaining())
                 fail("a frame of " + std::to_string(length) + " bytes, but only " + std::to_string(remaining()) +
                      " bytes follow");
@@ -310,7 +416,8 @@ Document Reader::run() {
             if (stack_.size() != 1) fail("STOP with " + std::to_string(stack_.size()) + " values on the stack (expected 1)");
             doc_.root_ = stack_.back();
             if (progress_) progress_(total, total);
-            return std::move(doc_);
+            if (source_ && drain() < frameEnd_) throw StreamFallback("a FRAME announces more bytes than follow");
+            return;
         }
         case Op::Mark:
             if (marks_.size() >= limits_.maxMarks) fail("more than " + std::to_string(limits_.maxMarks) + " open MARKs (limit)");
@@ -360,6 +467,11 @@ Document Reader::run() {
             const Value item = pop();
             const Value list = top();
             Document::Container& c = mutableTarget(list, Kind::List);
+            if (streamed(c, stack_.size() - 1)) {
+                stack_.push_back(item); // already counted
+                handOn(c, list, stack_.size() - 1);
+                break;
+            }
             checkItemCount(c.items.size() + 1);
             adopt(c, list, item);
             c.items.push_back(item);
@@ -408,12 +520,24 @@ Document Reader::run() {
             }
         }
     }
-    throw PickleError("the data ends before STOP (truncated file?)", static_cast<std::uint64_t>(end_ - begin_));
+    throw PickleError("the data ends before STOP (truncated file?)", base_ + static_cast<std::uint64_t>(end_ - begin_));
 }
 
 Document parse(std::string bytes, const Limits& limits, const ReadProgress& progress) {
     Reader reader(std::move(bytes), limits, progress);
-    return reader.run();
+    reader.run();
+    return reader.takeDocument();
+}
+
+void parseStream(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits) {
+    Reader reader(doc, source, sink, limits);
+    try {
+        reader.run();
+    } catch (const PickleError&) {
+        // Read whole, a damaged compressed tail is reported before any pickle problem.
+        reader.drain();
+        throw;
+    }
 }
 
 } // namespace memviz::pickle

@@ -38,6 +38,8 @@ const char* kindWithArticle(Kind k) {
     return "a value of unknown kind";
 }
 
+void Document::throwReleased() { throw StreamFallback("a value already handed on and released was read again"); }
+
 double Document::real(const Value& v) const {
     if (v.kind == Kind::Float) return std::bit_cast<double>(v.payload);
     if (v.kind == Kind::Int || v.kind == Kind::Bool) return static_cast<double>(v.payload);

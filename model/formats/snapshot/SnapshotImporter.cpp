@@ -2,6 +2,10 @@
 #include "formats/snapshot/SnapshotImporter.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 #include "core/Errors.h"
@@ -10,9 +14,11 @@
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotReader.h"
 #include "formats/snapshot/SnapshotRows.h"
+#include "formats/snapshot/SnapshotStream.h"
 #include "formats/snapshot/StackTable.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
+#include "pickle/PickleStream.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -27,7 +33,71 @@ std::uint64_t physicalMemory() {
     return pages > 0 && pageSize > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) : (8ull << 30);
 }
 
+std::atomic<int> fallbacks{0};
+std::atomic<std::uint64_t> entriesStreamed{0};
+
+pickle::Limits limitsFor(std::uint64_t memory) {
+    pickle::Limits limits;
+    limits.maxValues = std::max<std::uint64_t>(1u << 20, memory / 64); // 16-byte values in a quarter of memory
+    return limits;
+}
+
+struct Warning {
+    std::string kind, where, message;
+};
+
+// The streaming path (SnapshotStream): the file is read through a window and the value tree
+// is never held whole. False when the pickle does something it cannot honour exactly; nothing
+// has been written then.
+bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, std::uint64_t memory) {
+    in.holdWhole(); // the same ceiling against decompression bombs as a file read whole
+    const std::int64_t total = in.fileSize() > 0 ? in.fileSize() : 1;
+    std::vector<Warning> warnings; // given only if the stream succeeds (a fallback warns again)
+    const snapshot::WarnFn warn = [&warnings](std::string_view kind, std::string_view where, std::string_view msg) {
+        warnings.push_back({std::string(kind), std::string(where), std::string(msg)});
+    };
+    pickle::Document doc;
+    snapshot::StackTable stacks(doc);
+    std::optional<snapshot::SnapshotData> data;
+    try {
+        snapshot::SnapshotStream sink(doc, stacks, progress, warn);
+        std::int64_t nextProgress = 0;
+        const pickle::ByteSource source = [&](char* dst, std::size_t n) {
+            if (in.fileOffset() >= nextProgress) {
+                progress.update(in.fileOffset() * 7 / 10, total);
+                nextProgress = in.fileOffset() + (16 << 20);
+            }
+            return in.read(dst, n);
+        };
+        pickle::parseStream(doc, source, sink, limitsFor(memory));
+        data = sink.finish();
+        entriesStreamed += sink.streamedEntries();
+    } catch (const pickle::StreamFallback& e) {
+        if (std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG")) std::fprintf(stderr, "memviz: %s; reading the whole tree\n", e.what());
+        ++fallbacks;
+        return false;
+    }
+    const int protocol = doc.protocol();
+    doc = pickle::Document(); // the records hold everything now
+    stacks.doneReading();
+    for (const Warning& w : warnings) out.warn(w.kind, w.where, w.message);
+    progress.update(total * 7 / 10, total);
+    snapshot::SnapshotBuilder builder(out, stacks, *data);
+    builder.setPickleProtocol(protocol);
+    builder.build(progress);
+    progress.update(total, total);
+    return true;
+}
+
 } // namespace
+
+int SnapshotImporter::streamFallbacks() { return fallbacks.load(); }
+std::uint64_t SnapshotImporter::streamedEntries() { return entriesStreamed.load(); }
+
+bool SnapshotImporter::streamingEnabled() {
+    const char* v = std::getenv("MEMVIZ_SNAPSHOT_STREAM");
+    return !v || std::strcmp(v, "0") != 0;
+}
 
 std::string SnapshotImporter::id() const { return format_id::kSnapshot; }
 
@@ -48,15 +118,24 @@ int SnapshotImporter::sniff(std::string_view head, std::string_view) const {
 
 void SnapshotImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
     const std::uint64_t memory = physicalMemory();
+    if (streamingEnabled()) {
+        if (importStreaming(in, out, progress, memory)) return;
+        // Read the whole tree, from the start of the file again.
+        InputFile again(in.path());
+        readWhole(again, out, progress, memory);
+        return;
+    }
+    readWhole(in, out, progress, memory);
+}
+
+void SnapshotImporter::readWhole(InputFile& in, TraceWriter& out, const Progress& progress, std::uint64_t memory) {
     const std::uint64_t limit = memory / 5;
     std::string bytes = in.readAll(static_cast<std::size_t>(limit));
     const std::int64_t total = in.fileSize() > 0 ? in.fileSize() : 1;
     progress.update(total / 10, total);
     const int protocol = bytes.size() > 1 ? static_cast<unsigned char>(bytes[1]) : 0;
 
-    pickle::Limits limits;
-    limits.maxValues = std::max<std::uint64_t>(1u << 20, memory / 64); // 16-byte values in a quarter of memory
-    const pickle::Document doc = pickle::parse(std::move(bytes), limits, [&](std::uint64_t done, std::uint64_t all) {
+    const pickle::Document doc = pickle::parse(std::move(bytes), limitsFor(memory), [&](std::uint64_t done, std::uint64_t all) {
         progress.update(total / 10 + static_cast<std::int64_t>(static_cast<double>(done) / static_cast<double>(all) *
                                                                static_cast<double>(total) * 0.5),
                         total);

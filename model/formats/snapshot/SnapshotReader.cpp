@@ -7,16 +7,16 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
-#include "formats/snapshot/KeyDispatch.h"
+#include "formats/snapshot/SnapshotReaderImpl.h"
 
 namespace memviz::snapshot {
 
 namespace {
 
-using pickle::Document;
-using pickle::Kind;
-using pickle::Value;
-using Where = std::function<std::string()>;
+using detail::Document;
+using detail::Kind;
+using detail::Value;
+using detail::Where;
 
 [[noreturn]] void wrongType(const Where& where, std::string_view field, const Value& v, const char* expected) {
     throw ImportError(where() + ": '" + std::string(field) + "' is " + pickle::kindWithArticle(v.kind) + ", not " + expected);
@@ -65,100 +65,9 @@ std::string textOf(const Document& doc, const Value& v) {
     }
 }
 
-enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree, CompileContext, UserMetadata, ForwardFrames };
-enum class SF : std::uint8_t {
-    Unknown,
-    Device,
-    Address,
-    TotalSize,
-    AllocatedSize,
-    ActiveSize,
-    RequestedSize,
-    Stream,
-    SegmentType,
-    PoolId,
-    Expandable,
-    Frames,
-    Blocks,
-};
-enum class BF : std::uint8_t { Unknown, Address, Size, RequestedSize, State, Frames, History };
+} // namespace
 
-class Reader {
-public:
-    Reader(const Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
-        : doc_(doc), stacks_(stacks), progress_(progress), warn_(warn) {}
-
-    SnapshotData run();
-
-private:
-    void readTopDict(const Value& root);
-    void readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice);
-    Segment readSegment(const Value& v, const Where& where);
-    Block readBlock(const Value& v, std::int64_t runningAddress, const Where& where);
-    std::vector<Entry> readTrace(const Value& list, const std::string& name);
-    Entry readEntry(const Value& v, const Where& where);
-    void readAnnotations(const Value& list);
-    void flattenSettings(const std::string& prefix, const Value& v, int depth);
-    void readHost(const Value* segments, const Value* traces);
-    std::int32_t contextText(const Value& v, const Where& where, std::string_view field);
-
-    const Document& doc_;
-    StackTable& stacks_;
-    const Progress& progress_;
-    const WarnFn& warn_;
-    SnapshotData out_;
-    std::unordered_map<std::string, std::int32_t> unknownActions_;
-    std::int64_t entriesRead_ = 0;
-
-    KeyDispatch<EF, 9> entryKeys_{{{{"action", EF::Action},
-                                    {"addr", EF::Addr},
-                                    {"size", EF::Size},
-                                    {"time_us", EF::TimeUs},
-                                    {"frames", EF::Frames},
-                                    {"device_free", EF::DeviceFree},
-                                    {"compile_context", EF::CompileContext},
-                                    {"user_metadata", EF::UserMetadata},
-                                    {"forward_frames", EF::ForwardFrames}}},
-                                  EF::Unknown};
-    std::unordered_map<std::string, std::int32_t> contextIds_;
-    std::unordered_map<std::int64_t, std::int32_t> contextByValue_; // str values by their place in the pickle
-    KeyDispatch<Action, 11> actions_{{{{"alloc", Action::Alloc},
-                                       {"free_requested", Action::FreeRequested},
-                                       {"free_completed", Action::FreeCompleted},
-                                       {"free", Action::Free},
-                                       {"segment_alloc", Action::SegmentAlloc},
-                                       {"segment_free", Action::SegmentFree},
-                                       {"segment_map", Action::SegmentMap},
-                                       {"segment_unmap", Action::SegmentUnmap},
-                                       {"snapshot", Action::Snapshot},
-                                       {"oom", Action::Oom},
-                                       {"annotate", Action::Annotate}}},
-                                     Action::Unknown};
-    KeyDispatch<SF, 12> segmentKeys_{{{{"device", SF::Device},
-                                       {"address", SF::Address},
-                                       {"total_size", SF::TotalSize},
-                                       {"allocated_size", SF::AllocatedSize},
-                                       {"active_size", SF::ActiveSize},
-                                       {"requested_size", SF::RequestedSize},
-                                       {"stream", SF::Stream},
-                                       {"segment_type", SF::SegmentType},
-                                       {"segment_pool_id", SF::PoolId},
-                                       {"is_expandable", SF::Expandable},
-                                       {"frames", SF::Frames},
-                                       {"blocks", SF::Blocks}}},
-                                     SF::Unknown};
-    KeyDispatch<BF, 6> blockKeys_{{{{"address", BF::Address},
-                                    {"size", BF::Size},
-                                    {"requested_size", BF::RequestedSize},
-                                    {"state", BF::State},
-                                    {"frames", BF::Frames},
-                                    {"history", BF::History}}},
-                                  BF::Unknown};
-    KeyDispatch<BlockState, 3> states_{{{{"active_allocated", BlockState::ActiveAllocated},
-                                         {"active_pending_free", BlockState::ActivePendingFree},
-                                         {"inactive", BlockState::Inactive}}},
-                                       BlockState::Unknown};
-};
+namespace detail {
 
 // compile_context (a str), user_metadata (a str, or a dict shown as "key: value" lines) and
 // forward_frames (a list of str: the forward pass's traceback lines, joined as memory_viz
@@ -265,9 +174,46 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
     return e;
 }
 
+// A list the streaming reader handed on: its records, or null for a list read from the tree.
+// First uses must come in the order the lists were streamed (stacks, unknown actions and
+// context texts are numbered in the order they are met), or the whole tree is read instead.
+Reader::StreamedList* Reader::streamed(const Value& list, bool trace) {
+    if (!doc_.isStreamed(list)) return nullptr;
+    StreamedList& s = streamed_.at(doc_.containerId(list));
+    if (s.trace != trace) throw pickle::StreamFallback("a streamed list read as another kind");
+    if (!s.used && s.order != firstUses_++) throw pickle::StreamFallback("streamed lists used out of order");
+    return &s;
+}
+
+void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
+    auto [it, inserted] = streamed_.try_emplace(list);
+    if (inserted) {
+        it->second.trace = true;
+        it->second.order = streamedLists_++;
+    }
+    std::vector<Entry>& entries = it->second.entries;
+    for (const Value& item : items) {
+        // Errors fall back to the whole tree, which names the entry; this name is not shown.
+        entries.push_back(readEntry(item, [] { return std::string("device_traces"); }));
+        if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
+    }
+}
+
+void Reader::streamSegments(std::size_t list, std::span<const Value> items) {
+    auto [it, inserted] = streamed_.try_emplace(list);
+    if (inserted) it->second.order = streamedLists_++;
+    for (const Value& item : items) it->second.segments.push_back(readSegment(item, [] { return std::string("segments"); }));
+}
+
 std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name) {
     std::vector<Entry> entries;
     if (list.kind == Kind::None) return entries;
+    if (StreamedList* s = streamed(list, true)) {
+        if (s->used) return out_.traces[s->usedAt].second; // the same list again (a copy, as the tree reads it twice)
+        s->used = true;
+        s->usedAt = out_.traces.size(); // both callers append the result next
+        return std::move(s->entries);
+    }
     if (list.kind != Kind::List)
         throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
@@ -372,6 +318,21 @@ void Reader::readSegments(const Value& list, const std::string& name, std::optio
     if (list.kind == Kind::None) return;
     if (list.kind != Kind::List)
         throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
+    if (StreamedList* s = streamed(list, false)) {
+        const std::size_t from = out_.segments.size();
+        if (s->used) {
+            const std::size_t n = s->segments.size();
+            out_.segments.insert(out_.segments.end(), out_.segments.begin() + static_cast<std::ptrdiff_t>(s->usedAt),
+                                 out_.segments.begin() + static_cast<std::ptrdiff_t>(s->usedAt + n));
+        } else {
+            s->used = true;
+            s->usedAt = from;
+            out_.segments.insert(out_.segments.end(), s->segments.begin(), s->segments.end());
+        }
+        if (forcedDevice)
+            for (std::size_t i = from; i < out_.segments.size(); ++i) out_.segments[i].cudaDevice = *forcedDevice;
+        return;
+    }
     const auto items = doc_.items(list);
     for (std::size_t i = 0; i < items.size(); ++i) {
         out_.segments.push_back(readSegment(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
@@ -468,10 +429,14 @@ SnapshotData Reader::run() {
         throw ImportError(std::string("not a CUDA memory snapshot: the pickle holds ") + pickle::kindWithArticle(root.kind) +
                           ", not a dict with 'segments' and 'device_traces'");
     }
+    // A streamed list the tree does not hold where run() reads: its records would be missing,
+    // and its stacks or texts numbered where the whole tree would not number them.
+    for (const auto& [id, s] : streamed_)
+        if (!s.used) throw pickle::StreamFallback("a streamed list is not where the snapshot is read");
     return std::move(out_);
 }
 
-} // namespace
+} // namespace detail
 
 const char* actionName(Action a) {
     switch (a) {
@@ -502,7 +467,7 @@ const char* blockStateName(BlockState s) {
 }
 
 SnapshotData readSnapshot(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn) {
-    Reader reader(doc, stacks, progress, warn);
+    detail::Reader reader(doc, stacks, progress, warn);
     return reader.run();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formats/snapshot/StackTable.h"
 
+#include <algorithm>
+
 #include "core/Errors.h"
 #include "trace/Event.h"
 #include "trace/StackSite.h"
@@ -27,11 +29,23 @@ std::size_t StackTable::FrameKeyHash::operator()(const FrameKey& k) const noexce
 }
 
 StackTable::StackTable(const pickle::Document& doc)
-    : doc_(doc), stackByContainer_(doc.containerCount(), kUnseen), frameByContainer_(doc.containerCount(), kUnseen) {}
+    : doc_(doc), byContainer_(doc.containerCount(), kUnseen) {}
+
+// A document read as a stream grows while stacks are interned.
+std::int32_t& StackTable::slot(std::size_t id) {
+    if (id >= byContainer_.size()) byContainer_.resize(std::max(id + 1, doc_.containerCount()), kUnseen);
+    return byContainer_[id];
+}
+
+void StackTable::doneReading() {
+    std::vector<std::int32_t>().swap(byContainer_);
+    frameIds_.clear();
+    stackIds_.clear();
+}
 
 std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::function<std::string()>& where) {
     if (frame.kind != pickle::Kind::Dict) throw ImportError(where() + ": a frame that is not a dict");
-    std::int32_t& cached = frameByContainer_[doc_.containerId(frame)];
+    std::int32_t& cached = slot(doc_.containerId(frame));
     if (cached != kUnseen) return cached;
     FrameKey key{{}, {}, 0};
     const auto kv = doc_.items(frame);
@@ -53,8 +67,13 @@ std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::func
             key.line = v.kind == pickle::Kind::Int && v.payload > 0 ? v.payload : kUnknownLine;
         }
     }
-    auto [it, inserted] = frameIds_.try_emplace(key, static_cast<std::int32_t>(frames_.size()));
-    if (inserted) frames_.push_back({std::string(key.name), std::string(key.filename), key.line});
+    auto it = frameIds_.find(key);
+    if (it == frameIds_.end()) {
+        it = frameIds_.emplace(StoredFrameKey{std::string(key.name), std::string(key.filename), key.line},
+                               static_cast<std::int32_t>(frames_.size()))
+                 .first;
+        frames_.push_back({std::string(key.name), std::string(key.filename), key.line});
+    }
     cached = it->second;
     return cached;
 }
@@ -63,13 +82,14 @@ std::int32_t StackTable::intern(const pickle::Value& list, const std::function<s
     if (list.kind == pickle::Kind::None) return kNoName;
     if (list.kind != pickle::Kind::List && list.kind != pickle::Kind::Tuple)
         throw ImportError(where() + ": 'frames' is " + pickle::kindWithArticle(list.kind) + ", not a list");
-    std::int32_t& cached = stackByContainer_[doc_.containerId(list)];
-    if (cached != kUnseen) return cached;
+    if (slot(doc_.containerId(list)) != kUnseen) return byContainer_[doc_.containerId(list)];
     const auto items = doc_.items(list);
-    if (items.empty()) return cached = kNoName;
+    if (items.empty()) return byContainer_[doc_.containerId(list)] = kNoName;
     scratch_.clear();
     for (std::size_t i = 0; i < items.size(); ++i)
         scratch_.push_back(internFrame(items[i], [&] { return where() + "[" + std::to_string(i) + "]"; }));
+    // internFrame may have grown the document's tables: look the slot up again.
+    std::int32_t& cached = slot(doc_.containerId(list));
     auto it = stackIds_.find(scratch_);
     if (it == stackIds_.end()) {
         if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");

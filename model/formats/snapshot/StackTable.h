@@ -28,6 +28,12 @@ public:
     // error messages; it is called only when something is wrong. Throws ImportError.
     std::int32_t intern(const pickle::Value& framesList, const std::function<std::string()>& where);
 
+    // Whether the container (a frames list or a frame dict) has been interned: intern() knows
+    // it again by identity alone.
+    bool interned(std::size_t containerId) const { return containerId < byContainer_.size() && byContainer_[containerId] != -2; }
+    // Reading is over: frees what only interning needs (the document may go away now).
+    void doneReading();
+
     const std::vector<Frame>& frames() const { return frames_; }
     // Frame ids of each stack, innermost first (as the snapshot lists them).
     const std::vector<std::vector<std::int32_t>>& stacks() const { return stacks_; }
@@ -36,24 +42,40 @@ public:
     std::string siteOf(std::int32_t stack) const;
 
 private:
+    // The stack id of a frames list or the frame id of a frame dict (lists and dicts are
+    // different containers), by container; -2 = not seen yet.
+    std::int32_t& slot(std::size_t id);
     std::int32_t internFrame(const pickle::Value& frame, const std::function<std::string()>& where);
 
     struct SequenceHash {
         std::size_t operator()(const std::vector<std::int32_t>& v) const noexcept;
     };
+    // Looked up with views into the pickle's text, stored with copies: a document read as a
+    // stream moves its text as it grows.
     struct FrameKey {
         std::string_view name, filename;
         std::int64_t line;
-        bool operator==(const FrameKey&) const = default;
+    };
+    struct StoredFrameKey {
+        std::string name, filename;
+        std::int64_t line;
+        operator FrameKey() const { return {name, filename, line}; }
     };
     struct FrameKeyHash {
+        using is_transparent = void;
         std::size_t operator()(const FrameKey& k) const noexcept;
+        std::size_t operator()(const StoredFrameKey& k) const noexcept { return (*this)(FrameKey(k)); }
+    };
+    struct FrameKeyEqual {
+        using is_transparent = void;
+        bool operator()(const FrameKey& a, const FrameKey& b) const {
+            return a.line == b.line && a.name == b.name && a.filename == b.filename;
+        }
     };
 
     const pickle::Document& doc_;
-    std::vector<std::int32_t> stackByContainer_; // -2 = not seen yet
-    std::vector<std::int32_t> frameByContainer_;
-    std::unordered_map<FrameKey, std::int32_t, FrameKeyHash> frameIds_; // views into the pickle's bytes
+    std::vector<std::int32_t> byContainer_;
+    std::unordered_map<StoredFrameKey, std::int32_t, FrameKeyHash, FrameKeyEqual> frameIds_;
     std::unordered_map<std::vector<std::int32_t>, std::int32_t, SequenceHash> stackIds_;
     std::vector<Frame> frames_;
     std::vector<std::vector<std::int32_t>> stacks_;

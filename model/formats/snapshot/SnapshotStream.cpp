@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "formats/snapshot/SnapshotStream.h"
+
+#include "core/Errors.h"
+#include "formats/snapshot/SnapshotReaderImpl.h"
+
+namespace memviz::snapshot {
+
+using pickle::Kind;
+using pickle::Value;
+
+SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
+    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)) {}
+
+SnapshotStream::~SnapshotStream() = default;
+
+// The lists PyTorch writes, recognised by what is on the stack while they fill. Python's
+// pickler writes the root dict, then its keys and values on the stack above it until SETITEMS:
+// [root, key, value, ..., "segments", SEGMENTS] and [root, ..., "device_traces", TRACES,
+// DEVICE_0, ..., DEVICE_d-1] under DEVICE_d. The 2022 form is a bare list of segments at the
+// bottom. Device traces are streamed only after a streamed (or empty) segments list, so that
+// stacks are numbered in the order the whole tree numbers them (segments first).
+bool SnapshotStream::claim(const pickle::Document& doc, std::span<const Value> below) {
+    const auto isKey = [&](const Value& v, std::string_view key) { return v.kind == Kind::Str && doc.text(v) == key; };
+    if (below.empty()) return claimed(Role::Segments);
+    if (below[0].kind != Kind::Dict) return false;
+    // below[1], below[3], ... are keys; the value of the last key may be what is filling.
+    bool segmentsDone = false;
+    for (std::size_t k = 1; k < below.size(); k += 2) {
+        if (below[k].kind != Kind::Str) return false;
+        if (k + 1 == below.size()) return isKey(below[k], "segments") && claimed(Role::Segments);
+        const Value& value = below[k + 1];
+        if (isKey(below[k], "segments"))
+            segmentsDone = value.kind == Kind::List && (doc.isStreamed(value) || doc.size(value) == 0);
+        if (isKey(below[k], "device_traces") && value.kind == Kind::List) {
+            for (std::size_t i = k + 2; i < below.size(); ++i)
+                if (below[i].kind != Kind::List) return false;
+            return segmentsDone && claimed(Role::Trace);
+        }
+    }
+    return false;
+}
+
+bool SnapshotStream::claimed(Role role) {
+    claimed_ = role; // take() follows at once, for this list
+    return true;
+}
+
+void SnapshotStream::take(const pickle::Document&, const Value& list, std::span<const Value> items) {
+    const std::size_t id = doc_.containerId(list);
+    auto it = roles_.find(id);
+    if (it == roles_.end()) it = roles_.emplace(id, claimed_).first;
+    try {
+        if (it->second == Role::Segments) {
+            reader_->streamSegments(id, items);
+        } else {
+            reader_->streamEntries(id, items);
+            entries_ += items.size();
+        }
+    } catch (const ImportError& e) {
+        // The whole tree names the entry or segment and the problem exactly.
+        throw pickle::StreamFallback(e.what());
+    }
+}
+
+bool SnapshotStream::mayRelease(const pickle::Document& doc, const Value& container) {
+    return stacks_.interned(doc.containerId(container));
+}
+
+SnapshotData SnapshotStream::finish() {
+    try {
+        return reader_->run();
+    } catch (const ImportError& e) {
+        throw pickle::StreamFallback(e.what());
+    }
+}
+
+} // namespace memviz::snapshot

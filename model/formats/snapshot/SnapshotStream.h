@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Reads a CUDA snapshot pickle as a stream (issue 12): the pickle reader hands each segment of
+// `segments` and each entry of `device_traces[d]` to this sink as soon as it is built; the
+// sink turns it into its SnapshotData record at once and the pickle's values for it are
+// released. Frame lists and frame dicts shared through the memo are recognised by identity
+// (StackTable), so a released one met again still gives its stack. What is left of the tree
+// (settings, annotations, pinned host memory) is read at the end, as readSnapshot() reads it.
+// A pickle the stream cannot honour exactly (a released value read again, lists in an
+// unexpected place or order, any error) ends in pickle::StreamFallback: the caller then reads
+// the whole tree, which also gives the exact error message.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+#include "formats/snapshot/SnapshotReader.h"
+#include "pickle/PickleStream.h"
+
+namespace memviz::snapshot {
+
+namespace detail {
+class Reader;
+}
+
+class SnapshotStream : public pickle::StreamSink {
+public:
+    SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn);
+    ~SnapshotStream() override;
+
+    bool claim(const pickle::Document& doc, std::span<const pickle::Value> below) override;
+    void take(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> items) override;
+    // Frames lists and frame dicts already interned: StackTable knows them again by identity.
+    // Anything else inside an entry or segment (a pool id tuple, a history list) stays, as
+    // PyTorch's pickler shares some of them and the end of the tree may read them.
+    bool mayRelease(const pickle::Document& doc, const pickle::Value& container) override;
+
+    // After the pickle reached STOP: reads the rest of the tree. Throws StreamFallback, ImportError.
+    SnapshotData finish();
+    // Trace entries handed on while the pickle was read.
+    std::uint64_t streamedEntries() const { return entries_; }
+
+private:
+    enum class Role : std::uint8_t { Segments, Trace };
+    bool claimed(Role role);
+    const pickle::Document& doc_;
+    const StackTable& stacks_;
+    std::unique_ptr<detail::Reader> reader_;
+    std::unordered_map<std::size_t, Role> roles_;
+    Role claimed_ = Role::Segments; // the role of the list claimed last
+    std::uint64_t entries_ = 0;
+};
+
+} // namespace memviz::snapshot

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Reading a pickle as a stream, for files too big to hold whole with their value tree (CUDA
+// snapshots of a gigabyte). The same whitelist, limits and messages as parse(), but the bytes
+// come from a source through a bounded window, strings are copied out of it, and the items
+// appended to lists a StreamSink claims go to the sink as they are built, after which their
+// containers are released (see Document::items). A pickle that later reads a released value
+// surfaces as StreamFallback: the caller then reads the whole tree as before.
+#include <cstddef>
+#include <functional>
+#include <span>
+
+#include "pickle/PickleReader.h"
+#include "pickle/PickleValue.h"
+
+namespace memviz::pickle {
+
+// Reads up to n bytes into dst; returns 0 at the end of the data. May throw (a damaged
+// compressed file, Cancelled).
+using ByteSource = std::function<std::size_t(char* dst, std::size_t n)>;
+
+class StreamSink {
+public:
+    virtual ~StreamSink() = default;
+    // A list gets its first items: should they go to take() instead of into the list?
+    // `below` holds the values on the stack under the list, bottom first (MARKs not shown).
+    virtual bool claim(const Document& doc, std::span<const Value> below) = 0;
+    // Items appended to a claimed list, in order. When it returns, the containers among them
+    // are released, and so are the containers inside them that mayRelease() allows (and so on
+    // down): the sink must have read what it needs of them.
+    virtual void take(const Document& doc, const Value& list, std::span<const Value> items) = 0;
+    // Whether a container inside an item handed on may be released: one the sink will know
+    // again by its identity (a shared frames list), or none of its business.
+    virtual bool mayRelease(const Document& doc, const Value& container) = 0;
+};
+
+// Parses the pickle `source` yields into `doc` (empty on entry). After STOP the rest of the
+// source is read too, so that a damaged compressed tail is reported as when the file is read
+// whole. Throws PickleError (the messages and offsets of parse()), StreamFallback, and what
+// the source and the sink throw.
+void parseStream(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits = {});
+
+} // namespace memviz::pickle
