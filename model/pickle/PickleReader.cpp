@@ -113,7 +113,7 @@ private:
         if (doc_.containerCount() >= 0x7fffffffu) fail("too many containers");
         Value v;
         v.kind = kind;
-        v.payload = static_cast<std::int64_t>(doc_.addContainer());
+        v.payload = doc_.addContainer();
         return v;
     }
     Document::Container& container(const Value& v) { return doc_.at(v.payload); }
@@ -178,6 +178,7 @@ private:
     std::uint64_t frameEnd_ = 0; // the furthest end a FRAME announced
     std::unordered_map<std::size_t, std::uint64_t> streamedItems_; // items handed on, per claimed list
     std::vector<Value> releasing_;
+    std::vector<std::int64_t> recyclable_;
     std::vector<Value> stack_;
     std::vector<std::size_t> marks_;
     std::vector<Value> memo_;
@@ -247,13 +248,19 @@ void Reader::memoPut(std::uint64_t index) {
 }
 
 void Reader::memoGet(std::uint64_t index) {
+    Value v;
     if (index < memo_.size() && memo_[index].kind != kUndefined) {
-        push(memo_[index]);
-        return;
+        v = memo_[index];
+    } else {
+        const auto it = sparseMemo_.find(index);
+        if (it == sparseMemo_.end()) fail("memo entry " + std::to_string(index) + " was never stored");
+        v = it->second;
     }
-    const auto it = sparseMemo_.find(index);
-    if (it == sparseMemo_.end()) fail("memo entry " + std::to_string(index) + " was never stored");
-    push(it->second);
+    if (sink_ && v.isContainer()) {
+        if (doc_.stale(v)) throw StreamFallback("memo entry " + std::to_string(index) + " was handed on and released");
+        container(v).shared = true;
+    }
+    push(v);
 }
 
 // Streaming: whether the items appended to `list` (at stack_[listIndex]) go to the sink. The
@@ -270,9 +277,19 @@ bool Reader::streamed(Document::Container& list, std::size_t listIndex) {
 // Hands stack_[from..] (appended to a claimed list) to the sink with the checks an ordinary
 // append makes, then releases the containers among them and those inside that the sink allows.
 void Reader::handOn(Document::Container& list, const Value& listValue, std::size_t from) {
-    std::uint64_t& count = streamedItems_[static_cast<std::size_t>(listValue.payload)];
+    std::uint64_t& count = streamedItems_[doc_.containerId(listValue)];
     checkItemCount(count + (stack_.size() - from));
-    for (std::size_t i = from; i < stack_.size(); ++i) adopt(list, listValue, stack_[i]);
+    // An item nothing else refers to (not inside another container, never copied by DUP or
+    // fetched from the memo) gives its slot back: only the memo may still name it, and
+    // memoGet() catches that. (Not the containers inside it: a frames list met for the first
+    // time is usually fetched from the memo by later entries, and is kept by identity.)
+    recyclable_.clear();
+    for (std::size_t i = from; i < stack_.size(); ++i) {
+        const Value& v = stack_[i];
+        const bool alone = v.isContainer() && !container(v).sealed && !container(v).shared;
+        adopt(list, listValue, v);
+        if (alone) recyclable_.push_back(v.payload);
+    }
     count += stack_.size() - from;
     sink_->take(doc_, listValue, std::span<const Value>(stack_.data() + from, stack_.size() - from));
     const auto release = [this](const Value& v) {
@@ -288,7 +305,12 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
     while (!releasing_.empty()) {
         const Value v = releasing_.back();
         releasing_.pop_back();
-        if (doc_.at(v.payload).stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v);
+        const Document::Container& c = doc_.at(v.payload);
+        if (c.stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v);
+    }
+    for (const std::int64_t payload : recyclable_) {
+        sink_->forget(static_cast<std::size_t>(payload & 0xffffffff));
+        doc_.recycle(payload);
     }
     stack_.resize(from);
 }
@@ -428,7 +450,10 @@ void Reader::run() {
             else pop();
             break;
         case Op::PopMark: stack_.resize(popMark()); break;
-        case Op::Dup: push(top()); break;
+        case Op::Dup:
+            if (sink_ && top().isContainer()) container(top()).shared = true;
+            push(top());
+            break;
         case Op::None: push(Value{}); break;
         case Op::NewTrue:
         case Op::NewFalse: push(Value{Kind::Bool, 0, op_ == static_cast<std::uint8_t>(Op::NewTrue) ? 1 : 0}); break;

@@ -32,6 +32,9 @@ public:
     // Whether a container inside an item handed on may be released: one the sink will know
     // again by its identity (a shared frames list), or none of its business.
     virtual bool mayRelease(const Document& doc, const Value& container) = 0;
+    // A released container that nothing refers to any more gives its slot (containerId) to a
+    // new container: the sink drops what it knew by that identity.
+    virtual void forget(std::size_t containerId) = 0;
 };
 
 // Parses the pickle `source` yields into `doc` (empty on entry). After STOP the rest of the

@@ -40,7 +40,8 @@ struct Value {
     Kind kind = Kind::None;
     std::uint32_t length = 0; // Str/Bytes: byte length
     std::int64_t payload = 0; // Bool/Int/UInt64: the value (bit pattern); Float: the bits;
-                              // Str/Bytes: offset into the document's bytes; containers: index
+                              // Str/Bytes: offset into the document's bytes; containers: slot
+                              // (low 32 bits) and the slot's generation (streaming reuses slots)
 
     bool isContainer() const { return kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict; }
     bool isInt() const { return kind == Kind::Int; }
@@ -76,7 +77,7 @@ public:
     std::span<const Value> items(const Value& v) const {
         if (!v.isContainer()) return {};
         const Container& c = at(v.payload);
-        if (c.stream >= kStreamed) [[unlikely]]
+        if (c.stream >= kStreamed || c.generation != generationOf(v.payload)) [[unlikely]]
             throwReleased();
         return c.items;
     }
@@ -88,8 +89,10 @@ public:
     // nullptr when absent or when v is not a dict.
     const Value* find(const Value& dict, std::string_view key) const;
 
-    // Identity of a container: equal for the same (shared) object.
-    std::size_t containerId(const Value& v) const { return static_cast<std::size_t>(v.payload); }
+    // Identity of a container: equal for the same (shared) object. Read as a stream, the slot
+    // of a container handed on may be given to a new one; a value that still refers to the old
+    // one is caught where it could be met again (the memo), so it never reaches a reader.
+    std::size_t containerId(const Value& v) const { return static_cast<std::size_t>(v.payload & 0xffffffff); }
     std::size_t containerCount() const { return count_; }
     // Nesting depth of a value: 0 for scalars, 1 for an empty container.
     std::uint32_t depth(const Value& v) const { return v.isContainer() ? at(v.payload).depth : 0; }
@@ -102,27 +105,48 @@ public:
 private:
     friend class Reader;
     [[noreturn]] static void throwReleased();
-    static constexpr std::uint8_t kUndecided = 0, kKept = 1, kStreamed = 2, kReleased = 3;
+    static constexpr std::uint32_t kUndecided = 0, kKept = 1, kStreamed = 2, kReleased = 3;
+    static constexpr std::uint32_t kLastGeneration = (1u << 24) - 1;
     struct Container {
         std::vector<Value> items;
         std::uint32_t depth = 1;
-        bool sealed = false;                // placed inside another container: no longer changes
-        std::uint8_t stream = kUndecided;   // streaming: whether a sink takes its items, or released
+        std::uint32_t generation : 24 = 0; // streaming: how often the slot was reused
+        std::uint32_t sealed : 1 = 0;      // placed inside another container: no longer changes
+        std::uint32_t shared : 1 = 0;      // streaming: copied by DUP or fetched from the memo
+        std::uint32_t stream : 2 = kUndecided; // streaming: whether a sink takes its items, or released
     };
+    static std::uint32_t generationOf(std::int64_t payload) { return static_cast<std::uint32_t>(payload >> 32); }
     // Containers in fixed chunks: no copy of the whole table (and no doubled peak) as it grows.
     static constexpr unsigned kChunkBits = 14;
-    const Container& at(std::int64_t id) const {
-        const auto i = static_cast<std::size_t>(id);
+    const Container& at(std::int64_t payload) const {
+        const auto i = static_cast<std::size_t>(payload & 0xffffffff);
         return chunks_[i >> kChunkBits][i & ((std::size_t{1} << kChunkBits) - 1)];
     }
-    Container& at(std::int64_t id) { return const_cast<Container&>(static_cast<const Document*>(this)->at(id)); }
-    std::size_t addContainer() {
+    Container& at(std::int64_t payload) { return const_cast<Container&>(static_cast<const Document*>(this)->at(payload)); }
+    // A new container's payload: a free slot (streaming) or a new one.
+    std::int64_t addContainer() {
+        if (!free_.empty()) {
+            const std::uint32_t slot = free_.back();
+            free_.pop_back();
+            return static_cast<std::int64_t>(slot) | static_cast<std::int64_t>(at(slot).generation) << 32;
+        }
         if ((count_ >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Container[]>(std::size_t{1} << kChunkBits));
-        return count_++;
+        return static_cast<std::int64_t>(count_++);
     }
+    // Streaming: the slot of a container nothing refers to any more (but the memo) is reused.
+    void recycle(std::int64_t payload) {
+        Container& c = at(payload);
+        if (c.generation == kLastGeneration) return; // retired: a stale reference must never match
+        const std::uint32_t next = c.generation + 1;
+        c = Container();
+        c.generation = next;
+        free_.push_back(static_cast<std::uint32_t>(payload & 0xffffffff));
+    }
+    bool stale(const Value& v) const { return v.isContainer() && at(v.payload).generation != generationOf(v.payload); }
     std::string bytes_;
     std::vector<std::unique_ptr<Container[]>> chunks_;
     std::size_t count_ = 0;
+    std::vector<std::uint32_t> free_;
     Value root_;
     int protocol_ = 0;
 };

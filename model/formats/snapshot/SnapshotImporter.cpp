@@ -42,6 +42,15 @@ pickle::Limits limitsFor(std::uint64_t memory) {
     return limits;
 }
 
+void debugRss(const char* stage) {
+    if (!std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG")) return;
+    FILE* f = std::fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && std::fgets(line, sizeof line, f))
+        if (!std::strncmp(line, "VmRSS", 5) || !std::strncmp(line, "VmHWM", 5)) std::fprintf(stderr, "%s: %s", stage, line);
+    if (f) std::fclose(f);
+}
+
 struct Warning {
     std::string kind, where, message;
 };
@@ -70,6 +79,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
             return in.read(dst, n);
         };
         pickle::parseStream(doc, source, sink, limitsFor(memory));
+        debugRss("parsed");
         data = sink.finish();
         entriesStreamed += sink.streamedEntries();
     } catch (const pickle::StreamFallback& e) {
@@ -80,11 +90,13 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     const int protocol = doc.protocol();
     doc = pickle::Document(); // the records hold everything now
     stacks.doneReading();
+    debugRss("freed");
     for (const Warning& w : warnings) out.warn(w.kind, w.where, w.message);
     progress.update(total * 7 / 10, total);
     snapshot::SnapshotBuilder builder(out, stacks, *data);
     builder.setPickleProtocol(protocol);
     builder.build(progress);
+    debugRss("built");
     progress.update(total, total);
     return true;
 }

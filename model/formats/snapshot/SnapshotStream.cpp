@@ -67,6 +67,8 @@ bool SnapshotStream::mayRelease(const pickle::Document& doc, const Value& contai
     return stacks_.interned(doc.containerId(container));
 }
 
+void SnapshotStream::forget(std::size_t containerId) { stacks_.forget(containerId); }
+
 SnapshotData SnapshotStream::finish() {
     try {
         return reader_->run();

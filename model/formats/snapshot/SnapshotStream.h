@@ -34,6 +34,7 @@ public:
     // Anything else inside an entry or segment (a pool id tuple, a history list) stays, as
     // PyTorch's pickler shares some of them and the end of the tree may read them.
     bool mayRelease(const pickle::Document& doc, const pickle::Value& container) override;
+    void forget(std::size_t containerId) override;
 
     // After the pickle reached STOP: reads the rest of the tree. Throws StreamFallback, ImportError.
     SnapshotData finish();
@@ -44,7 +45,7 @@ private:
     enum class Role : std::uint8_t { Segments, Trace };
     bool claimed(Role role);
     const pickle::Document& doc_;
-    const StackTable& stacks_;
+    StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
     std::unordered_map<std::size_t, Role> roles_;
     Role claimed_ = Role::Segments; // the role of the list claimed last

@@ -31,6 +31,10 @@ public:
     // Whether the container (a frames list or a frame dict) has been interned: intern() knows
     // it again by identity alone.
     bool interned(std::size_t containerId) const { return containerId < byContainer_.size() && byContainer_[containerId] != -2; }
+    // The container's slot now holds another container (a document read as a stream).
+    void forget(std::size_t containerId) {
+        if (containerId < byContainer_.size()) byContainer_[containerId] = -2;
+    }
     // Reading is over: frees what only interning needs (the document may go away now).
     void doneReading();
 
