@@ -9,6 +9,7 @@
 #include <exception>
 #include <typeinfo>
 
+#include "FuzzPickleStream.h"
 #include "FuzzStore.h"
 #include "core/Errors.h"
 #include "costmodel/CostModel.h"
@@ -39,7 +40,11 @@ namespace {
 Outcome allocLog(std::string_view d) { return importBytes("memviz-alloc-log", d); }
 Outcome chromeTrace(std::string_view d) { return importBytes("pytorch-profiler", d); }
 Outcome memoryTimeline(std::string_view d) { return importBytes("pytorch-memory-timeline", d); }
-Outcome snapshot(std::string_view d) { return importBytes("pytorch-cuda-snapshot", d); }
+// The importer (which streams), and the streaming reader in chunks against the whole tree.
+Outcome snapshot(std::string_view d) {
+    checkSnapshotStream(d);
+    return importBytes("pytorch-cuda-snapshot", d);
+}
 Outcome heaptrack(std::string_view d) { return importBytes("heaptrack", d); }
 Outcome massif(std::string_view d) { return importBytes("massif", d); }
 Outcome anyFormat(std::string_view d) { return importBytes("", d); }
@@ -55,6 +60,7 @@ Outcome pickleReader(std::string_view d) {
     } catch (const pickle::PickleError& e) {
         o.message = e.what();
     }
+    checkPickleStream(d, o); // the streaming reader, in chunks, must agree
     return o;
 }
 
