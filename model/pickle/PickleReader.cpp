@@ -55,6 +55,7 @@ public:
 
     void run();
     Document takeDocument() { return std::move(own_); }
+    std::uint64_t frameEnd() const { return frameEnd_; }
     // Streaming: reads what is left of the source; returns the data's total size.
     std::uint64_t drain();
 
@@ -559,8 +560,9 @@ void parseStream(Document& doc, const ByteSource& source, StreamSink& sink, cons
     try {
         reader.run();
     } catch (const PickleError&) {
-        // Read whole, a damaged compressed tail is reported before any pickle problem.
-        reader.drain();
+        // Read whole, a damaged compressed tail is reported before any pickle problem, and a
+        // FRAME announcing more bytes than the data holds before anything after it.
+        if (reader.drain() < reader.frameEnd()) throw StreamFallback("a FRAME announces more bytes than follow");
         throw;
     }
 }

@@ -39,8 +39,9 @@ public:
 
 // Parses the pickle `source` yields into `doc` (empty on entry). After STOP the rest of the
 // source is read too, so that a damaged compressed tail is reported as when the file is read
-// whole. Throws PickleError (the messages and offsets of parse()), StreamFallback, and what
-// the source and the sink throw.
+// whole. Throws PickleError (the messages and offsets of parse()), StreamFallback (also where
+// parse() would have refused a FRAME longer than the data: the stream learns that only at the
+// end), and what the source and the sink throw.
 void parseStream(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits = {});
 
 } // namespace memviz::pickle
