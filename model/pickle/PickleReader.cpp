@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "io/Utf8.h"
@@ -26,7 +27,9 @@ std::string describeOp(std::uint8_t op) {
 
 constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
 constexpr std::uint64_t kProgressEvery = 16u << 20;
-constexpr std::size_t kWindow = 4u << 20; // streaming: bytes read from the source at a time
+// Streaming: bytes read from the source at a time, growing from the first size to the second
+// as the data goes on (a small pickle costs no 4 MiB buffer).
+constexpr std::size_t kFirstWindow = 64u << 10, kWindow = 4u << 20;
 
 } // namespace
 
@@ -49,8 +52,8 @@ public:
     }
     Reader(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits)
         : doc_(doc), limits_(limits), progress_(noProgress_), source_(&source), sink_(&sink) {
-        window_.resize(kWindow);
-        begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.data());
+        resizeWindow(kFirstWindow, 0);
+        begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.get());
     }
 
     void run();
@@ -75,6 +78,14 @@ private:
         return at;
     }
     bool fill(std::uint64_t n);
+    // Streaming: a window of `size` bytes keeping its first `keep` (not zeroed: only what the
+    // source wrote is read).
+    void resizeWindow(std::size_t size, std::size_t keep) {
+        auto bigger = std::make_unique_for_overwrite<char[]>(size);
+        if (keep) std::memcpy(bigger.get(), window_.get(), keep);
+        window_ = std::move(bigger);
+        windowSize_ = size;
+    }
     template <typename T>
     T takeLittle() {
         T v;
@@ -173,7 +184,8 @@ private:
     // Streaming only.
     const ByteSource* source_ = nullptr;
     StreamSink* sink_ = nullptr;
-    std::string window_;
+    std::unique_ptr<char[]> window_;
+    std::size_t windowSize_ = 0;
     std::uint64_t base_ = 0; // offset of begin_ in the data
     bool eof_ = false;
     std::uint64_t frameEnd_ = 0; // the furthest end a FRAME announced
@@ -373,15 +385,16 @@ void Reader::buildTuple(std::size_t n) {
 bool Reader::fill(std::uint64_t n) {
     const std::size_t keep = static_cast<std::size_t>(end_ - p_);
     base_ += static_cast<std::uint64_t>(p_ - begin_);
-    if (keep && p_ != reinterpret_cast<const unsigned char*>(window_.data())) std::memmove(window_.data(), p_, keep);
+    if (keep && p_ != reinterpret_cast<const unsigned char*>(window_.get())) std::memmove(window_.get(), p_, keep);
+    if (windowSize_ < kWindow && base_ >= windowSize_) resizeWindow(windowSize_ * 2, keep);
     std::size_t have = keep;
-    while (!eof_ && (have < n || have < window_.size())) {
-        if (have == window_.size()) window_.resize(window_.size() * 2);
-        const std::size_t got = (*source_)(window_.data() + have, window_.size() - have);
+    while (!eof_ && (have < n || have < windowSize_)) {
+        if (have == windowSize_) resizeWindow(windowSize_ * 2, have);
+        const std::size_t got = (*source_)(window_.get() + have, windowSize_ - have);
         if (got == 0) eof_ = true;
         have += got;
     }
-    begin_ = p_ = reinterpret_cast<const unsigned char*>(window_.data());
+    begin_ = p_ = reinterpret_cast<const unsigned char*>(window_.get());
     end_ = begin_ + have;
     return have >= n;
 }
@@ -389,11 +402,11 @@ bool Reader::fill(std::uint64_t n) {
 std::uint64_t Reader::drain() {
     std::uint64_t total = base_ + static_cast<std::uint64_t>(end_ - begin_);
     while (!eof_) {
-        const std::size_t got = (*source_)(window_.data(), window_.size());
+        const std::size_t got = (*source_)(window_.get(), windowSize_);
         if (got == 0) eof_ = true;
         total += got;
     }
-    begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.data());
+    begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.get());
     return total;
 }
 

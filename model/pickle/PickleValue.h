@@ -117,7 +117,7 @@ private:
     };
     static std::uint32_t generationOf(std::int64_t payload) { return static_cast<std::uint32_t>(payload >> 32); }
     // Containers in fixed chunks: no copy of the whole table (and no doubled peak) as it grows.
-    static constexpr unsigned kChunkBits = 14;
+    static constexpr unsigned kChunkBits = 12;
     const Container& at(std::int64_t payload) const {
         const auto i = static_cast<std::size_t>(payload & 0xffffffff);
         return chunks_[i >> kChunkBits][i & ((std::size_t{1} << kChunkBits) - 1)];
