@@ -2,7 +2,10 @@
 // The Compare window (issue 13): two allocation logs whose curves, difference and per-operator
 // changes are worked out by hand below, lined up at the starts and at the peaks; the filter;
 // B given as a raw file (imported by the import child).
+#include <QApplication>
 #include <QComboBox>
+#include <QInputDialog>
+#include <QTimer>
 #include <QJsonDocument>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +24,7 @@
 #include "store/Database.h"
 #include "widgets/compare/ComparePlot.h"
 #include "widgets/compare/CompareWindow.h"
+#include "widgets/compare/TraceChooser.h"
 
 using namespace memviz;
 
@@ -74,6 +78,7 @@ private slots:
     void aLongNameLeavesTheFiguresInSight();
     void snapshotTablesToChooseFrom();
     void choosingARowDrawsItInBoth();
+    void aStoreOfSeveralTracesAsksWhich();
 
 private:
     QTemporaryDir dir_;
@@ -351,5 +356,37 @@ void TestCompare::choosingARowDrawsItInBoth() {
     QCOMPARE(w.plot()->graphRowB()->dataCount(), 0);
 }
 
+// Comparing with a store of several traces asks which one: every trace is offered, and the
+// newest other than the open one comes first (store_ holds a.csv as #1 and b.csv as #2).
+void TestCompare::aStoreOfSeveralTracesAsksWhich() {
+    QStringList offered;
+    QString preselected;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        offered = dialog->comboBoxItems();
+        preselected = dialog->textValue();
+        dialog->accept();
+    });
+    const std::optional<ChosenTrace> chosen = chooseTraceOf(nullptr, store_, 2);
+    QCOMPARE(offered.size(), 2);
+    QVERIFY2(offered[0].startsWith("#1  a.csv") && offered[1].startsWith("#2  b.csv"), qPrintable(offered.join(" | ")));
+    QVERIFY2(preselected.startsWith("#1"), qPrintable(preselected));
+    QVERIFY(chosen.has_value());
+    QCOMPARE(chosen->id, 1);
+    QCOMPARE(chosen->label, QStringLiteral("both.memviz#1"));
+    // A store of one trace is not asked about.
+    QTemporaryDir dir;
+    const QString one = dir.filePath("one.memviz");
+    {
+        Database db(one.toStdString());
+        QCOMPARE(importFile(db, test::writeFile(dir, "a.csv", kDiffLogA).toStdString(), Progress{}), 1);
+    }
+    const std::optional<ChosenTrace> only = chooseTraceOf(nullptr, one, 0);
+    QVERIFY(only.has_value());
+    QCOMPARE(only->id, 1);
+}
+
 QTEST_MAIN(TestCompare)
 #include "tst_compare.moc"
+

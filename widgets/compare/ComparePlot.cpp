@@ -100,6 +100,15 @@ ComparePlot::ComparePlot(QWidget* parent)
 void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QString& nameA, const QString& nameB) {
     a_->setName(tr("A: %1").arg(nameA));
     b_->setName(tr("B: %1").arg(nameB));
+    // Both traces count the same thing along x (time, events, instructions): that is the axis;
+    // two different kinds are drawn on the time axis.
+    const XKind kind = c.a.summary.trace.timeKind == c.b.summary.trace.timeKind ? xKindOf(c.a.summary.trace.timeKind) : XKind::Time;
+    if (kind != xKind_) {
+        xKind_ = kind;
+        timeTicker_.reset(new ScaledAxisTicker(tickerQuantity(kind)));
+        timeTicker_->setTickCount(8);
+        plot_->xAxis->setTicker(timeTicker_);
+    }
     curveA_ = c.a.curve;
     curveB_ = c.b.curve;
     shiftB_ = shownShift_ = shiftB;
@@ -192,7 +201,7 @@ void ComparePlot::resetZoom() {
 void ComparePlot::updateAxes() {
     timeTicker_->updateUnit(plot_->xAxis->range());
     bytesTicker_->updateUnit(plot_->yAxis->range());
-    plot_->xAxis->setLabel(xAxisLabel(XKind::Time, timeTicker_->unitSuffix()));
+    plot_->xAxis->setLabel(xAxisLabel(xKind_, timeTicker_->unitSuffix()));
     plot_->yAxis->setLabel(tr("Memory (%1)").arg(bytesTicker_->unitSuffix()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "compare/TraceComparison.h"
+#include "widgets/TraceAxis.h"
 
 class QCustomPlot;
 class QMouseEvent;
@@ -56,6 +57,7 @@ private:
     double xMin_ = 0, xMax_ = 1, yMin_ = 0, yMax_ = 1;
     std::vector<SeriesPoint> curveA_, curveB_, rowCurveA_, rowCurveB_;
     std::int64_t shiftB_ = 0;
+    XKind xKind_ = XKind::Time;
     bool dragging_ = false;
     double dragFrom_ = 0;          // the time under the pointer when the drag began
     std::int64_t dragBase_ = 0;    // shiftB_ then

@@ -279,7 +279,10 @@ void CompareWindow::showStatus() {
     else if (aligned_.used == CompareAlign::Marker) how = tr("; lined up at marker “%1”").arg(marker_);
     else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
     const std::int64_t shift = aligned_.shift + manualShift_;
-    auto signedDuration = [](std::int64_t ns) { return (ns < 0 ? "−" : "+") + words::duration(std::llabs(ns)); };
+    const bool timed = c.b.summary.trace.timeKind == "time"; // else B's x counts events, instructions, ...
+    auto signedDuration = [timed](std::int64_t x) {
+        return (x < 0 ? "−" : "+") + (timed ? words::duration(std::llabs(x)) : QString::number(std::llabs(x)));
+    };
     QString shifted;
     if (manualShift_) shifted = tr("; B shifted by %1 (%2 of it by Shift+drag)").arg(signedDuration(shift), signedDuration(manualShift_));
     else if (shift) shifted = tr("; B shifted by %1").arg(signedDuration(shift));
