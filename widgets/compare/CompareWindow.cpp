@@ -386,6 +386,10 @@ void CompareWindow::rowChosen() {
 
 void CompareWindow::waitForRowCurves() { rowQuery_->wait(); }
 
+bool CompareWindow::detailsPending() const { return details_->isPending(); }
+
+bool CompareWindow::rowCurvesPending() const { return rowQuery_->isPending(); }
+
 void CompareWindow::waitForResult() {
     while (import_->isRunning()) {
         QEventLoop loop;

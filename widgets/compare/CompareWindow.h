@@ -46,6 +46,10 @@ public:
     void alignAtMarker(const QString& name);
     // Blocks until the comparison is shown (tests, screenshots).
     void waitForResult(); // also the snapshot details
+    // Two CUDA snapshots' blocks and alive-at-peak rows are still being read.
+    bool detailsPending() const;
+    // The chosen row's curves are still being read.
+    bool rowCurvesPending() const;
 
     const std::optional<TraceComparison>& comparison() const { return comparison_; }
     ComparePlot* plot() const { return plot_; }
