@@ -144,7 +144,7 @@ std::vector<std::string> rankFilesIn(const std::string& folder) {
 }
 
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
-                    int curveColumns) {
+                    int curveColumns, bool keepOrder) {
     if (inputs.size() < 2)
         throw RankSetError("a rank set needs at least two traces, got " + std::to_string(inputs.size()) +
                            (inputs.empty() ? std::string() : " (" + inputs[0].source + ")"));
@@ -207,7 +207,7 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
     // By rank when every trace has a distinct one.
     std::vector<std::size_t> order(set.rows.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    bool ranked = true;
+    bool ranked = !keepOrder;
     for (const RankRow& r : set.rows) ranked = ranked && r.rank.has_value();
     if (ranked)
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *set.rows[a].rank < *set.rows[b].rank; });
