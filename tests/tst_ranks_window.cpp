@@ -3,18 +3,28 @@
 // figures worked out by hand there): one lane per rank with that rank's curve, the table and
 // the imbalance in the status line; zooming one lane zooms all; a Shift+drag selection shows in
 // every lane and the table gives each rank's peak inside it (worked out by hand below); a folder
-// without rank files says so.
+// without rank files says so. The window imports rank files in the reader child: a folder with
+// a damaged rank file and one that crashes the reader shows the other ranks and names both;
+// the good folder gives the same figures as `memviz ranks --json` on it.
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QLabel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 #include <qcustomplot.h>
 
 #include "RankLogs.h"
 #include "TestSupport.h"
 #include "widgets/ranks/RanksPlot.h"
+#include "formats/ImportWorkerProtocol.h"
+#include "widgets/ImportTask.h"
 #include "widgets/ranks/RanksWindow.h"
 
 using namespace memviz;
@@ -34,6 +44,9 @@ private slots:
     void initTestCase();
     void lanesTableAndImbalance();
     void folderWithoutRanks();
+    void sameFiguresAsTheCommandLine();
+    void damagedAndCrashingRankFiles();
+    void cancelEndsTheReader();
 
 private:
     QTemporaryDir dir_;
@@ -127,6 +140,122 @@ void TestRanksWindow::folderWithoutRanks() {
     w.waitForResult();
     QVERIFY(!w.rankSet().has_value());
     QVERIFY2(w.status()->text().contains("no rank files"), qPrintable(w.status()->text()));
+}
+
+// The window's figures for the good folder against `memviz ranks --json` on it (which imports
+// in its own process, in-process).
+void TestRanksWindow::sameFiguresAsTheCommandLine() {
+    RanksWindow w;
+    w.open({dir_.filePath("job")});
+    w.waitForResult();
+    QVERIFY2(w.rankSet().has_value(), qPrintable(w.status()->text()));
+    const auto cli = runMemviz({"ranks", dir_.filePath("job"), "--json"});
+    QVERIFY2(cli.exitCode == 0, cli.err.constData());
+    const QJsonObject o = QJsonDocument::fromJson(cli.out).object();
+    const QJsonArray ranks = o["ranks"].toArray();
+    const RankSet& set = *w.rankSet();
+    QCOMPARE(QString::fromStdString(set.device), o["device"].toString());
+    QCOMPARE(qsizetype(set.rows.size()), ranks.size());
+    for (qsizetype i = 0; i < ranks.size(); ++i) {
+        const QJsonObject r = ranks[i].toObject();
+        const RankRow& row = set.rows[static_cast<std::size_t>(i)];
+        QCOMPARE(QString::fromStdString(row.name), r["name"].toString());
+        QCOMPARE(qint64(row.peakBytes), r["peak_bytes"].toInteger());
+        QCOMPARE(qint64(row.peakTimeNs), r["peak_time_ns"].toInteger());
+        QCOMPARE(qint64(row.finalBytes), r["final_bytes"].toInteger());
+        QCOMPARE(QString::fromStdString(row.topOp), r["top_op"].toString());
+        QCOMPARE(qint64(row.topOpBytes), r["top_op_bytes"].toInteger());
+    }
+    const QJsonObject im = o["imbalance"].toObject();
+    QCOMPARE(QString::fromStdString(set.rows[set.imbalance.maxRow].name), im["max_rank"].toString());
+    QCOMPARE(QString::fromStdString(set.rows[set.imbalance.minRow].name), im["min_rank"].toString());
+    QCOMPARE(*set.imbalance.ratio, im["ratio"].toDouble());
+    QCOMPARE(QString::fromStdString(set.imbalance.op), im["op"].toString());
+    QCOMPARE(qint64(set.imbalance.opDeltaBytes), im["op_delta_bytes"].toInteger());
+}
+
+namespace {
+
+// An allocation log long enough that the reader reports progress before its end (where the
+// test-only crash switch fires).
+QByteArray longLog(int allocations) {
+    QByteArray out = "time_ns,action,address,size,op\n";
+    for (int i = 0; i < allocations; ++i) out += QByteArray::number(i) + ",alloc,0x" + QByteArray::number(0x1000 + i, 16) + ",16,op\n";
+    return out;
+}
+
+// Points MEMVIZ_IMPORT_WORKER at a script that runs the real reader with the crash switch
+// (importworker::kCrashVariable) set for the files whose path ends in `crashFor` only.
+struct CrashOneFile {
+    QByteArray realWorker = qgetenv("MEMVIZ_IMPORT_WORKER");
+    CrashOneFile(const QTemporaryDir& dir, const QString& crashFor, const QString& how) {
+        const QString script = dir.filePath("crash-one-worker.sh");
+        writeFile(dir, "crash-one-worker.sh",
+                  ("#!/bin/sh\ncase \"$2\" in *" + crashFor + ") " + importworker::kCrashVariable + "=" + how + "; export " +
+                   importworker::kCrashVariable + ";; esac\nexec '" + QString::fromUtf8(realWorker) + "' \"$@\"\n")
+                      .toUtf8());
+        QFile::setPermissions(script, QFile::permissions(script) | QFileDevice::ExeOwner);
+        qputenv("MEMVIZ_IMPORT_WORKER", script.toUtf8());
+    }
+    ~CrashOneFile() { qputenv("MEMVIZ_IMPORT_WORKER", realWorker); }
+};
+
+} // namespace
+
+void TestRanksWindow::damagedAndCrashingRankFiles() {
+    QDir().mkpath(dir_.filePath("bad"));
+    writeFile(dir_, "bad/rank0.csv", kRank0);
+    writeFile(dir_, "bad/rank1.csv", longLog(200000)); // the reader crashes on it (below)
+    writeFile(dir_, "bad/rank2.csv", kRank2);
+    // rank3: a gzip cut in half.
+    QProcess gzip;
+    gzip.start(QStringLiteral("gzip"), {QStringLiteral("-c")});
+    gzip.write(longLog(5000));
+    gzip.closeWriteChannel();
+    QVERIFY(gzip.waitForFinished(10000));
+    const QByteArray zipped = gzip.readAllStandardOutput();
+    QVERIFY(zipped.size() > 100);
+    writeFile(dir_, "bad/rank3.csv.gz", zipped.left(zipped.size() / 2));
+
+    CrashOneFile crash(dir_, QStringLiteral("/rank1.csv"), QStringLiteral("segv"));
+    RanksWindow w;
+    w.open({dir_.filePath("bad")});
+    w.waitForResult();
+    // The other two ranks, with their hand-worked peaks (RankLogs.h).
+    QVERIFY2(w.rankSet().has_value(), qPrintable(w.status()->text()));
+    const RankSet& set = *w.rankSet();
+    QCOMPARE(set.rows.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(set.rows[0].name), QStringLiteral("rank 0"));
+    QCOMPARE(set.rows[0].peakBytes, std::int64_t(1500));
+    QCOMPARE(QString::fromStdString(set.rows[1].name), QStringLiteral("rank 2"));
+    QCOMPARE(set.rows[1].peakBytes, std::int64_t(1800));
+    // Both failures named, each with its file; the crash as a crash of the reader.
+    QCOMPARE(w.failures().size(), 2);
+    QVERIFY2(w.failures()[0].contains("rank1.csv") && w.failures()[0].contains("SIGSEGV"), qPrintable(w.failures()[0]));
+    QVERIFY2(w.failures()[1].contains("rank3.csv.gz"), qPrintable(w.failures()[1]));
+    const QString status = w.status()->text();
+    qInfo().noquote() << status;
+    QVERIFY2(status.contains("rank1.csv") && status.contains("rank3.csv.gz") && status.contains("left out"), qPrintable(status));
+    QCOMPARE(w.plot()->laneCount(), 2);
+}
+
+// Cancel while the reader child imports: the child is gone, the window says so.
+void TestRanksWindow::cancelEndsTheReader() {
+    QDir().mkpath(dir_.filePath("slow"));
+    writeFile(dir_, "slow/rank0.csv", longLog(200000));
+    writeFile(dir_, "slow/rank1.csv", kRank1);
+    CrashOneFile hang(dir_, QStringLiteral("/rank0.csv"), QStringLiteral("hang")); // the reader waits forever
+    RanksWindow w;
+    w.open({dir_.filePath("slow")});
+    ImportTask* task = w.importTask();
+    QTRY_VERIFY_WITH_TIMEOUT(task->workerPid() > 0, 10000);
+    const qint64 pid = task->workerPid();
+    QTRY_VERIFY_WITH_TIMEOUT(w.status()->text().contains("rank0.csv"), 10000);
+    w.cancel();
+    QVERIFY(!w.isBusy());
+    QVERIFY(!w.rankSet().has_value());
+    QVERIFY2(w.status()->text().contains("Cancelled"), qPrintable(w.status()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(::kill(static_cast<pid_t>(pid), 0) != 0, 10000); // the child is gone
 }
 
 QTEST_MAIN(TestRanksWindow)
