@@ -39,7 +39,7 @@
 #include "store/TraceQueries.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/compare/CompareWindow.h"
-#include "widgets/ranks/RanksWindow.h"
+#include "widgets/ranks/RanksOpener.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -182,13 +182,14 @@ void MainWindow::createActions() {
     });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setObjectName(QStringLiteral("compareAction"));
-    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks.
-    const auto openRanks = [this](const QStringList& paths) {
-        auto* window = new RanksWindow(this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->open(paths);
-        window->show();
-    };
+    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks;
+    // a store holding a job's probe recordings opens the Ranks window by itself.
+    auto* ranksOpener = new RanksOpener(this);
+    ranksOpener->setObjectName(QStringLiteral("ranksOpener"));
+    connect(session_, &TraceSession::traceChanged, ranksOpener, [this, ranksOpener] {
+        if (session_->isOpen()) ranksOpener->storeOpened(session_->storePath());
+    });
+    const auto openRanks = [ranksOpener](const QStringList& paths) { ranksOpener->open(paths); };
     file->addAction(tr("Open Ran&ks…"), this, [this, openRanks] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of rank files (rank0…, rank1…)"),
                                                                   QSettings().value("lastDir").toString());

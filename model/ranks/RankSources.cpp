@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
 
 #include "formats/FormatIds.h"
+#include "formats/live/ProbeProtocol.h"
 #include "ranks/RankSet.h"
 #include "store/Database.h"
 #include "store/StoreFiles.h"
@@ -94,6 +97,28 @@ std::vector<RankSource> storeRankTraces(const std::string& storePath, const std:
             throw RankSetError(storePath + ": trace " + std::to_string(id) + " is given twice");
         out.push_back({storePath, id, storePath + "#" + std::to_string(id)});
     }
+    return out;
+}
+
+std::vector<std::int64_t> jobRankTraces(Database& db) {
+    std::map<long long, std::vector<std::pair<long long, std::int64_t>>> byWorld; // world size -> (rank, trace)
+    for (const TraceRecord& t : listTraces(db)) {
+        std::optional<long long> rank, world;
+        for (const auto& [k, v] : loadMetadata(db, t.id)) {
+            try {
+                if (k == probe_metadata::kRank) rank = std::stoll(v);
+                if (k == probe_metadata::kWorldSize) world = std::stoll(v);
+            } catch (const std::exception&) {
+            }
+        }
+        if (rank && world && *world > 1) byWorld[*world].emplace_back(*rank, t.id);
+    }
+    std::vector<std::pair<long long, std::int64_t>> best;
+    for (auto& [world, traces] : byWorld)
+        if (traces.size() >= 2 && traces.size() > best.size()) best = traces;
+    std::sort(best.begin(), best.end());
+    std::vector<std::int64_t> out;
+    for (const auto& [rank, id] : best) out.push_back(id);
     return out;
 }
 

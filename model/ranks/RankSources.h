@@ -12,6 +12,7 @@
 
 namespace memviz {
 
+class Database;
 class Progress;
 
 struct RankSource {
@@ -44,5 +45,11 @@ std::vector<RankSource> resolveRankPaths(const std::vector<std::string>& paths,
 // --trace ID,...`). Throws RankSetError naming the store and the id that it does not hold, or an
 // id given twice.
 std::vector<RankSource> storeRankTraces(const std::string& storePath, const std::vector<std::int64_t>& traceIds);
+
+// The probe recordings of one distributed job in a store (`record --listen` with several
+// ranks): the traces with a `probe_rank` whose `probe_world_size` is above 1, when two or more
+// share a world size (the largest such group; by rank). Empty otherwise. Reads trace metadata
+// only.
+std::vector<std::int64_t> jobRankTraces(Database& db);
 
 } // namespace memviz
