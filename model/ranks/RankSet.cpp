@@ -87,17 +87,17 @@ std::map<std::string, std::int64_t> heldAtPeak(Database& db, std::int64_t traceI
     return out;
 }
 
-// The device's live bytes: its "allocated" series, else its first series in bytes (as the
-// Compare mode reads a curve).
-std::vector<SeriesPoint> curveOf(Database& db, std::int64_t traceId, int device, int columns) {
+// The series of the device's live bytes: its "allocated" series, else its first series in
+// bytes (as the Compare mode reads a curve).
+std::optional<SeriesInfo> curveSeriesOf(Database& db, std::int64_t traceId, int device) {
     const std::vector<SeriesInfo> series = listSeries(db, traceId);
     const SeriesInfo* chosen = nullptr;
     for (const SeriesInfo& s : series)
         if (s.device == device && s.name == series_name::kAllocated) chosen = &s;
     for (const SeriesInfo& s : series)
         if (!chosen && s.device == device && s.unit == "bytes") chosen = &s;
-    if (!chosen) return {};
-    return querySeries(db, chosen->id, TimeRange{chosen->tFirst, chosen->tLast}, columns).points;
+    if (!chosen) return std::nullopt;
+    return *chosen;
 }
 
 } // namespace
@@ -195,7 +195,12 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         row.peakTimeNs = d.peakTimeNs;
         row.finalBytes = d.finalBytes;
         row.name = nameOf(*in.db, row);
-        if (curveColumns > 0) row.curve = curveOf(*in.db, in.traceId, d.device, curveColumns);
+        row.storePath = in.db->path();
+        if (const auto series = curveSeriesOf(*in.db, in.traceId, d.device)) {
+            row.seriesId = series->id;
+            if (curveColumns > 0)
+                row.curve = querySeries(*in.db, series->id, TimeRange{series->tFirst, series->tLast}, curveColumns).points;
+        }
         held.push_back(heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress));
         for (const auto& [op, bytes] : held.back())
             if (bytes > row.topOpBytes) {

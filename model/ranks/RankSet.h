@@ -51,6 +51,8 @@ struct RankRow {
     std::int64_t startOffsetNs = 0;
     std::optional<std::int64_t> epochNs; // the wall clock at the trace's t = 0, when known
     std::vector<SeriesPoint> curve; // the device's bytes over time (curveColumns > 0), from the trace's start
+    std::string storePath;     // the store the trace is in
+    std::int64_t seriesId = 0; // the series of the device's live bytes the curve is read from (0: none)
 };
 
 struct RankImbalance {

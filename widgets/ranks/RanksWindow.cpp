@@ -19,10 +19,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
 
 #include "core/Progress.h"
 #include "ranks/RankSources.h"
+#include "ranks/SelectionPeak.h"
 #include "store/Database.h"
 #include "store/StoreFiles.h"
 #include "widgets/BackgroundQuery.h"
@@ -87,7 +90,7 @@ std::optional<std::int64_t> peakIn(const std::vector<SeriesPoint>& curve, std::i
 RanksWindow::RanksWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), status_(new QLabel(this)), plot_(new RanksPlot(this)), tableView_(new QTableView(this)),
       table_(new QStandardItemModel(this)), cancel_(new QPushButton(tr("Cancel"), this)), query_(new BackgroundQuery(this)),
-      import_(new ImportTask(this)) {
+      selectionQuery_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     import_->setObjectName(QStringLiteral("ranksImport"));
     setWindowTitle(tr("Ranks — memviz"));
     status_->setWordWrap(true);
@@ -121,6 +124,9 @@ RanksWindow::RanksWindow(QWidget* parent)
         for (const QString& f : failures_) text += QStringLiteral("\n") + f;
         status_->setText(text);
         done();
+    });
+    selectionQuery_->setErrorHandler([this](const QString& message) {
+        status_->setText(status_->text() + tr("\nCannot read the peaks in the selection: %1").arg(message));
     });
     connectImport();
     resize(1100, 800);
@@ -277,14 +283,66 @@ void RanksWindow::showSelection() {
         for (const QString& f : failures_) text += QStringLiteral("\n  ") + f;
     }
     status_->setText(text);
-    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(set.rows.size()); ++i) {
-        const RankRow& r = set.rows[static_cast<std::size_t>(i)];
-        const auto peak = sel ? peakIn(r.curve, r.startOffsetNs, sel->first, sel->second) : std::nullopt;
+
+    // The lanes' curves answer at once (to the pixel); the store then answers exactly.
+    selectionPeaks_.assign(set.rows.size(), std::nullopt);
+    selectionExact_ = false;
+    selectionQuery_->cancel();
+    if (sel) {
+        for (std::size_t i = 0; i < set.rows.size(); ++i)
+            selectionPeaks_[i] = peakIn(set.rows[i].curve, set.rows[i].startOffsetNs, sel->first, sel->second);
+        struct Lane {
+            std::string store;
+            std::int64_t series, begin, end;
+        };
+        std::vector<Lane> lanes;
+        for (const RankRow& r : set.rows) {
+            const double offset = static_cast<double>(r.startOffsetNs);
+            lanes.push_back({r.storePath, r.seriesId, static_cast<std::int64_t>(std::ceil(sel->first - offset)),
+                             static_cast<std::int64_t>(std::floor(sel->second - offset))});
+        }
+        selectionQuery_->run([this, lanes](const Progress& progress) -> BackgroundQuery::Apply {
+            std::map<std::string, std::unique_ptr<Database>> dbs;
+            auto peaks = std::make_shared<std::vector<std::optional<std::int64_t>>>();
+            for (const Lane& l : lanes) {
+                progress.checkCancelled();
+                if (l.series == 0) {
+                    peaks->push_back(std::nullopt);
+                    continue;
+                }
+                auto& db = dbs[l.store];
+                if (!db) db = std::make_unique<Database>(l.store, Database::Mode::ReadOnly);
+                // A window between two whole nanoseconds holds the value of the one before.
+                peaks->push_back(l.end < l.begin ? seriesValueAt(*db, l.series, l.end)
+                                                 : seriesPeakIn(*db, l.series, TimeRange{l.begin, l.end}));
+            }
+            return [this, peaks] {
+                selectionPeaks_ = std::move(*peaks);
+                selectionExact_ = true;
+                showSelectionPeaks();
+            };
+        });
+    }
+    showSelectionPeaks();
+}
+
+void RanksWindow::showSelectionPeaks() {
+    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(selectionPeaks_.size()); ++i) {
+        const auto& peak = selectionPeaks_[static_cast<std::size_t>(i)];
         QStandardItem* item = table_->item(i, kSelectionColumn);
-        item->setText(peak ? words::bytes(*peak) : QStringLiteral("—"));
+        item->setText(!peak ? QStringLiteral("—") : selectionExact_ ? words::bytes(*peak) : QStringLiteral("≈ ") + words::bytes(*peak));
+        item->setToolTip(!peak || selectionExact_ ? QString() : tr("From the lane's curve; the exact value is being read"));
         item->setData(static_cast<double>(peak.value_or(0)), kSortRole);
     }
 }
+
+std::optional<std::int64_t> RanksWindow::selectionPeak(int row, bool* exact) const {
+    if (exact) *exact = selectionExact_;
+    if (row < 0 || row >= static_cast<int>(selectionPeaks_.size())) return std::nullopt;
+    return selectionPeaks_[static_cast<std::size_t>(row)];
+}
+
+void RanksWindow::waitForSelectionPeaks() { selectionQuery_->wait(); }
 
 void RanksWindow::waitForResult() {
     if (!busy_) return;

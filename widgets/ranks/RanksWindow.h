@@ -42,6 +42,11 @@ public:
     // The rank files that could not be read, each message naming its file.
     const QStringList& failures() const { return failures_; }
     ImportTask* importTask() const { return import_; }
+    // Blocks until the exact peaks inside the selection are read (tests).
+    void waitForSelectionPeaks();
+    // Row `row`'s peak inside the selection as the table shows it: exact once read from the
+    // store, the lane curve's value meanwhile (`exact` false); none without a selection.
+    std::optional<std::int64_t> selectionPeak(int row, bool* exact = nullptr) const;
 
     const std::optional<RankSet>& rankSet() const { return set_; }
     RanksPlot* plot() const { return plot_; }
@@ -63,6 +68,7 @@ private:
     void done();
     void showSet();
     void showSelection();
+    void showSelectionPeaks();
 
     QLabel* status_;
     RanksPlot* plot_;
@@ -70,7 +76,10 @@ private:
     QStandardItemModel* table_;
     QPushButton* cancel_;
     BackgroundQuery* query_;
+    BackgroundQuery* selectionQuery_;
     ImportTask* import_;
+    std::vector<std::optional<std::int64_t>> selectionPeaks_;
+    bool selectionExact_ = false;
     std::optional<RankSet> set_;
     bool busy_ = false;
     // The traces being gathered: what the paths name, and what each became (a store's trace;
