@@ -4,6 +4,7 @@
 // the probe recordings of one distributed job (`memviz record --listen` with several ranks:
 // model/ranks/RankSources.h, jobRankTraces): next to the main window, not modal, once per
 // store. The store's trace metadata is read on a worker (BackgroundQuery).
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -33,12 +34,20 @@ public:
     // Blocks until the check of the last store is done (tests).
     void waitForCheck();
 
+protected:
+    // The main window moved soon after the Ranks window was placed (a window manager placing
+    // a window just shown): place it beside again.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     // The check of `storePath` is done; `opened`: a Ranks window was opened for it.
     void checked(const QString& storePath, bool opened);
 
 private:
+    void placeBeside(QWidget* window);
+
     QWidget* main_;
+    QElapsedTimer placed_;
     BackgroundQuery* query_;
     QString checkedStore_;
     QPointer<RanksWindow> last_;
