@@ -127,10 +127,11 @@ const Subcommand kSubcommands[] = {
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
              [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
              [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
-             [--timeline] [--json]
+             [--timeline] [--save STORE.memviz] [--json]
   memviz estimate --model PRESET --print-spec | --list-models
                                       predicted peak memory of one training step and its breakdown
-                                      (--fit: the largest batch that fits; --list-models: the presets)
+                                      (--fit: the largest batch that fits; --list-models: the presets;
+                                      --save: keep the step as a trace, to diff two estimates)
 )",
      [](int, char**, const QStringList& args) { return estimateCommand(args); }, false},
     {"screenshot",
