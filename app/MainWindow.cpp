@@ -40,7 +40,7 @@
 #include "widgets/BackgroundQuery.h"
 #include "widgets/compare/CompareWindow.h"
 #include "widgets/compare/TraceChooser.h"
-#include "widgets/ranks/RanksWindow.h"
+#include "widgets/ranks/RanksOpener.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -186,13 +186,14 @@ void MainWindow::createActions() {
     file->addAction(tr("Compare With a Trace of This Store…"), this, [this] {
             if (session_->isOpen()) compareWith(session_->storePath());
         })->setObjectName(QStringLiteral("compareInStoreAction"));
-    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks.
-    const auto openRanks = [this](const QStringList& paths) {
-        auto* window = new RanksWindow(this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->open(paths);
-        window->show();
-    };
+    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks;
+    // a store holding a job's probe recordings opens the Ranks window by itself.
+    auto* ranksOpener = new RanksOpener(this);
+    ranksOpener->setObjectName(QStringLiteral("ranksOpener"));
+    connect(session_, &TraceSession::traceChanged, ranksOpener, [this, ranksOpener] {
+        if (session_->isOpen()) ranksOpener->storeOpened(session_->storePath());
+    });
+    const auto openRanks = [ranksOpener](const QStringList& paths) { ranksOpener->open(paths); };
     file->addAction(tr("Open Ran&ks…"), this, [this, openRanks] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of rank files (rank0…, rank1…)"),
                                                                   QSettings().value("lastDir").toString());

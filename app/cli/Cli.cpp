@@ -114,11 +114,12 @@ const Subcommand kSubcommands[] = {
 )",
      [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
     {"ranks",
-     R"(  memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]
+     R"(  memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME] [--trace ID[,ID...]]
                                       every rank of a distributed job (a store's probe
                                       recordings, a folder of rank files, or several traces):
                                       peak, time of peak, final bytes and top operator at the
-                                      peak per rank; the imbalance (max/min peak, which op)
+                                      peak per rank; the imbalance (max/min peak, which op);
+                                      --trace: exactly these traces of one STORE, in this order
 )",
      [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
     {"estimate",
