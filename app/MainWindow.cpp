@@ -39,7 +39,8 @@
 #include "store/TraceQueries.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/compare/CompareWindow.h"
-#include "widgets/ranks/RanksWindow.h"
+#include "widgets/compare/TraceChooser.h"
+#include "widgets/ranks/RanksOpener.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
 #include "widgets/ImportTask.h"
@@ -182,13 +183,17 @@ void MainWindow::createActions() {
     });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     compare->setObjectName(QStringLiteral("compareAction"));
-    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks.
-    const auto openRanks = [this](const QStringList& paths) {
-        auto* window = new RanksWindow(this);
-        window->setAttribute(Qt::WA_DeleteOnClose);
-        window->open(paths);
-        window->show();
-    };
+    file->addAction(tr("Compare With a Trace of This Store…"), this, [this] {
+            if (session_->isOpen()) compareWith(session_->storePath());
+        })->setObjectName(QStringLiteral("compareInStoreAction"));
+    // Every rank of a distributed job (issue 13): a folder of rank files, or this store's ranks;
+    // a store holding a job's probe recordings opens the Ranks window by itself.
+    auto* ranksOpener = new RanksOpener(this);
+    ranksOpener->setObjectName(QStringLiteral("ranksOpener"));
+    connect(session_, &TraceSession::traceChanged, ranksOpener, [this, ranksOpener] {
+        if (session_->isOpen()) ranksOpener->storeOpened(session_->storePath());
+    });
+    const auto openRanks = [ranksOpener](const QStringList& paths) { ranksOpener->open(paths); };
     file->addAction(tr("Open Ran&ks…"), this, [this, openRanks] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of rank files (rank0…, rank1…)"),
                                                                   QSettings().value("lastDir").toString());
@@ -439,10 +444,23 @@ void MainWindow::showOpened(const QString& storePath, qint64 traceId, const QStr
 }
 
 void MainWindow::compareWith(const QString& path) {
+    // A store of several traces: which one (a raw file is imported by the window, as before).
+    std::optional<ChosenTrace> chosen;
+    if (isStoreFile(path.toStdString())) {
+        try {
+            chosen = chooseTraceOf(this, path, QFileInfo(path) == QFileInfo(session_->storePath()) ? session_->traceId() : 0);
+            if (!chosen) return; // cancelled, or a store without traces (the window would say so)
+        } catch (const std::exception& e) {
+            QMessageBox::warning(this, tr("Cannot compare"), tr("Cannot read %1: %2").arg(path, QString::fromUtf8(e.what())));
+            return;
+        }
+    }
     auto* window = new CompareWindow(this);
     window->setAttribute(Qt::WA_DeleteOnClose);
-    window->compareWithFile(session_->storePath(), session_->traceId(), QFileInfo(openedSource_).fileName(), path,
-                            importStoreFor(path));
+    QString nameA = QFileInfo(openedSource_).fileName();
+    if (QFileInfo(openedSource_) == QFileInfo(session_->storePath())) nameA += "#" + QString::number(session_->traceId());
+    if (chosen) window->compare(session_->storePath(), session_->traceId(), nameA, path, chosen->id, chosen->label);
+    else window->compareWithFile(session_->storePath(), session_->traceId(), nameA, path, importStoreFor(path));
     window->show();
 }
 

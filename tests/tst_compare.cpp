@@ -2,7 +2,10 @@
 // The Compare window (issue 13): two allocation logs whose curves, difference and per-operator
 // changes are worked out by hand below, lined up at the starts and at the peaks; the filter;
 // B given as a raw file (imported by the import child).
+#include <QApplication>
 #include <QComboBox>
+#include <QInputDialog>
+#include <QTimer>
 #include <QJsonDocument>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +24,7 @@
 #include "store/Database.h"
 #include "widgets/compare/ComparePlot.h"
 #include "widgets/compare/CompareWindow.h"
+#include "widgets/compare/TraceChooser.h"
 
 using namespace memviz;
 
@@ -33,6 +37,26 @@ QList<QPair<double, double>> points(QCPGraph* g) {
     QList<QPair<double, double>> out;
     for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) out.append({it->key, it->value});
     return out;
+}
+
+QString text(const QAbstractItemModel* m, int row, int column) { return m->index(row, column).data().toString(); }
+qlonglong sortValue(const QAbstractItemModel* m, int row, int column) {
+    return m->index(row, column).data(CompareRowsModel::kSortRole).toLongLong();
+}
+QString header(const QAbstractItemModel* m, int column) { return m->headerData(column, Qt::Horizontal).toString(); }
+
+// Makes the row named `name` the current one, as a click does, and waits for its curves;
+// false when no row is so named or the row has no curve.
+bool choose(CompareWindow& w, const QString& name) {
+    QAbstractItemModel* rows = w.rowsProxy();
+    for (int r = 0; r < rows->rowCount(); ++r)
+        if (rows->index(r, 0).data().toString() == name) {
+            w.rowsView()->selectionModel()->setCurrentIndex(rows->index(r, 0),
+                                                            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            w.waitForRowCurves();
+            return !w.markedRow().isEmpty();
+        }
+    return false;
 }
 
 double maxValue(QCPGraph* g) {
@@ -53,6 +77,8 @@ private slots:
     void shiftDragMovesB();
     void aLongNameLeavesTheFiguresInSight();
     void snapshotTablesToChooseFrom();
+    void choosingARowDrawsItInBoth();
+    void aStoreOfSeveralTracesAsksWhich();
 
 private:
     QTemporaryDir dir_;
@@ -124,12 +150,12 @@ void TestCompare::memoryTimelineCategories() {
     CompareWindow w;
     w.compare(store, 1, "A", store, 1, "B");
     w.waitForResult();
-    QStandardItemModel* rows = w.rowsModel();
-    QCOMPARE(rows->horizontalHeaderItem(0)->text(), QStringLiteral("Memory category"));
+    const CompareRowsModel* rows = w.rowsModel();
+    QCOMPARE(header(rows, 0), QStringLiteral("Memory category"));
     QCOMPARE(rows->rowCount(), 8);
     for (int r = 0; r < rows->rowCount(); ++r) {
-        QCOMPARE(rows->item(r, 2)->text(), rows->item(r, 3)->text());
-        QCOMPARE(rows->item(r, 4)->text(), QStringLiteral("0 B"));
+        QCOMPARE(text(rows, r, 2), text(rows, r, 3));
+        QCOMPARE(text(rows, r, 4), QStringLiteral("0 B"));
     }
 }
 
@@ -168,15 +194,15 @@ void TestCompare::linedUpAtTheFirstCommonStep() {
     // (+100 in both) did not change and is not listed.
     QComboBox* choice = w.rowsChoice();
     choice->setCurrentIndex(choice->findData(static_cast<int>(CompareRows::KeyAverages)));
-    QStandardItemModel* rows = w.rowsModel();
+    const CompareRowsModel* rows = w.rowsModel();
     QCOMPARE(rows->rowCount(), 2);
-    auto value = [&](int row, int column) { return rows->item(row, column)->data(Qt::UserRole + 1).toLongLong(); };
-    QCOMPARE(rows->item(0, 0)->text(), QStringLiteral("ProfilerStep#1"));
-    QCOMPARE(rows->item(0, 1)->text(), QStringLiteral("cuda:0"));
+    auto value = [&](int row, int column) { return sortValue(rows, row, column); };
+    QCOMPARE(text(rows, 0, 0), QStringLiteral("ProfilerStep#1"));
+    QCOMPARE(text(rows, 0, 1), QStringLiteral("cuda:0"));
     QCOMPARE(value(0, 5), 200);
     QCOMPARE(value(0, 6), -100);
     QCOMPARE(value(0, 8), 0); // inclusive: -100 in both
-    QCOMPARE(rows->item(1, 0)->text(), QStringLiteral("my_label"));
+    QCOMPARE(text(rows, 1, 0), QStringLiteral("my_label"));
     QCOMPARE(value(1, 7), 300);
 }
 
@@ -263,17 +289,16 @@ void TestCompare::snapshotTablesToChooseFrom() {
     w.waitForResult();
     QComboBox* choice = w.rowsChoice();
     QCOMPARE(choice->count(), 4);
-    QCOMPARE(w.rowsModel()->horizontalHeaderItem(0)->text(), QStringLiteral("Operator")); // the first, as before
+    QCOMPARE(header(w.rowsModel(), 0), QStringLiteral("Operator")); // the first, as before
     auto show = [&](CompareRows rows) { choice->setCurrentIndex(choice->findData(static_cast<int>(rows))); };
-    auto sortValue = [&](int row, int column) { return w.rowsModel()->item(row, column)->data(Qt::UserRole + 1).toLongLong(); };
 
     show(CompareRows::AliveAtPeak);
-    QCOMPARE(w.rowsModel()->horizontalHeaderItem(0)->text(), QStringLiteral("Call site"));
+    QCOMPARE(header(w.rowsModel(), 0), QStringLiteral("Call site"));
     QCOMPARE(w.rowsModel()->rowCount(), 4);
-    QCOMPARE(w.rowsModel()->item(0, 0)->text(), QStringLiteral("f3 (model.py:30)"));
-    QCOMPARE(sortValue(0, 4), -(1LL << 20));
-    QCOMPARE(w.rowsModel()->item(1, 0)->text(), QStringLiteral("f4 (model.py:40)"));
-    QCOMPARE(sortValue(1, 4), 3000);
+    QCOMPARE(text(w.rowsModel(), 0, 0), QStringLiteral("f3 (model.py:30)"));
+    QCOMPARE(sortValue(w.rowsModel(), 0, 4), -(1LL << 20));
+    QCOMPARE(text(w.rowsModel(), 1, 0), QStringLiteral("f4 (model.py:40)"));
+    QCOMPARE(sortValue(w.rowsModel(), 1, 4), 3000);
 
     show(CompareRows::Blocks);
     QCOMPARE(w.rowsModel()->rowCount(), 7);
@@ -289,7 +314,79 @@ void TestCompare::snapshotTablesToChooseFrom() {
     QCOMPARE(w.rowsModel()->rowCount(), 3);
     w.filter()->setText("0x400000");
     QCOMPARE(w.rowsProxy()->rowCount(), 1);
+    w.filter()->clear();
+
+    // f2's allocations over time, from the script's entries (ns from each trace's first entry):
+    // A holds 1000 from 20 µs on; B holds 2000 from 20 µs, its temporary 1000 from 26 to 27 µs.
+    show(CompareRows::AliveAtPeak);
+    QVERIFY(choose(w, "f2 (model.py:20)"));
+    QCOMPARE(points(w.plot()->graphRowA()), (QList<QPair<double, double>>{{20'000, 1000}}));
+    QCOMPARE(points(w.plot()->graphRowB()), (QList<QPair<double, double>>{{20'000, 2000}, {26'000, 3000}, {27'000, 2000}}));
+    // Segments have no curve: nothing is drawn and the status line says why.
+    show(CompareRows::Segments);
+    QVERIFY(w.plot()->graphRowA()->dataCount() == 0 && w.plot()->graphRowB()->dataCount() == 0);
+    QVERIFY(!choose(w, "0x400000"));
+    QVERIFY2(w.status()->text().contains("no curve"), qPrintable(w.status()->text()));
+}
+
+// Choosing an operator draws, in each trace, the bytes its allocations hold over time (DiffLogs.h):
+// b holds 300 in A and 500 in B from 10 to 20 ns; d exists in B only (70 from 15 ns on).
+void TestCompare::choosingARowDrawsItInBoth() {
+    CompareWindow w;
+    w.resize(1100, 760);
+    w.show();
+    w.compare(store_, 1, "a.csv", store_, 2, "b.csv");
+    w.waitForResult();
+    w.setAlignment(CompareAlign::Start);
+    QVERIFY(choose(w, "b"));
+    QCOMPARE(w.markedRow(), QStringLiteral("b"));
+    QCOMPARE(points(w.plot()->graphRowA()), (QList<QPair<double, double>>{{10, 300}, {20, 0}}));
+    QCOMPARE(points(w.plot()->graphRowB()), (QList<QPair<double, double>>{{10, 500}, {20, 0}}));
+    QVERIFY(w.plot()->plot()->legend->hasItemWithPlottable(w.plot()->graphRowA()));
+    QVERIFY2(w.status()->text().contains("dotted: b"), qPrintable(w.status()->text()));
+    // B's row curve moves with B: lined up at the peaks, by 10 - 15 = -5 ns.
+    w.setAlignment(CompareAlign::Peak);
+    QCOMPARE(points(w.plot()->graphRowB()), (QList<QPair<double, double>>{{5, 500}, {15, 0}}));
+    QVERIFY(choose(w, "d"));
+    QCOMPARE(w.plot()->graphRowA()->dataCount(), 0);
+    QVERIFY(!w.plot()->plot()->legend->hasItemWithPlottable(w.plot()->graphRowA()));
+    QCOMPARE(points(w.plot()->graphRowB()), (QList<QPair<double, double>>{{10, 70}}));
+    QVERIFY(choose(w, "c"));
+    QCOMPARE(points(w.plot()->graphRowA()), (QList<QPair<double, double>>{{30, 50}}));
+    QCOMPARE(w.plot()->graphRowB()->dataCount(), 0);
+}
+
+// Comparing with a store of several traces asks which one: every trace is offered, and the
+// newest other than the open one comes first (store_ holds a.csv as #1 and b.csv as #2).
+void TestCompare::aStoreOfSeveralTracesAsksWhich() {
+    QStringList offered;
+    QString preselected;
+    QTimer::singleShot(0, [&] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        offered = dialog->comboBoxItems();
+        preselected = dialog->textValue();
+        dialog->accept();
+    });
+    const std::optional<ChosenTrace> chosen = chooseTraceOf(nullptr, store_, 2);
+    QCOMPARE(offered.size(), 2);
+    QVERIFY2(offered[0].startsWith("#1  a.csv") && offered[1].startsWith("#2  b.csv"), qPrintable(offered.join(" | ")));
+    QVERIFY2(preselected.startsWith("#1"), qPrintable(preselected));
+    QVERIFY(chosen.has_value());
+    QCOMPARE(chosen->id, 1);
+    QCOMPARE(chosen->label, QStringLiteral("both.memviz#1"));
+    // A store of one trace is not asked about.
+    QTemporaryDir dir;
+    const QString one = dir.filePath("one.memviz");
+    {
+        Database db(one.toStdString());
+        QCOMPARE(importFile(db, test::writeFile(dir, "a.csv", kDiffLogA).toStdString(), Progress{}), 1);
+    }
+    const std::optional<ChosenTrace> only = chooseTraceOf(nullptr, one, 0);
+    QVERIFY(only.has_value());
+    QCOMPARE(only->id, 1);
 }
 
 QTEST_MAIN(TestCompare)
 #include "tst_compare.moc"
+

@@ -58,6 +58,7 @@ private slots:
     void snapshotBlocksAndPeakSites();
     void realSnapshotsPeakSitesAddUp();
     void memoryCategoriesAtThePeaks();
+    void twoEstimatesByCategory();
     void profilerKeyAveragesMatchTheOracle();
     void alignment_data();
     void alignment();
@@ -404,6 +405,45 @@ void TestDiffCli::memoryCategoriesAtThePeaks() {
         previous = std::llabs(at["delta"].toInteger());
     }
     QCOMPARE(categories[0].toObject()["category"].toString(), QStringLiteral("activation"));
+}
+
+// Two cost-model estimates saved as traces (--save) compare category by category: each side's
+// figures are what `memviz estimate --json` printed for it (its peak and its breakdown at the
+// peak, computed by the cost model, not read back from the store). A bigger batch leaves the
+// parameters and the optimizer state as they were.
+void TestDiffCli::twoEstimatesByCategory() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("estimates.memviz");
+    auto estimateJson = [&](const QString& batch) {
+        const ProcessResult r = runMemviz({"estimate", "--model", "resnet18", "--batch", batch, "--save", store, "--json"});
+        if (r.exitCode != 0) qWarning("%s", r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    };
+    const QJsonObject a = estimateJson("8"), b = estimateJson("32");
+    QCOMPARE(a["saved"].toObject()["trace_id"].toInteger(), 1);
+    QCOMPARE(b["saved"].toObject()["trace_id"].toInteger(), 2);
+    const QJsonObject o = diffJson({store + "#1", store + "#2"});
+    const QJsonArray devices = o["devices"].toArray();
+    QCOMPARE(devices.size(), 1);
+    QCOMPARE(devices[0].toObject()["device"].toString(), QStringLiteral("cpu"));
+    compareValue(devices[0].toObject()["peak_bytes"].toObject(), a["peak_bytes"].toInteger(), b["peak_bytes"].toInteger());
+    const QJsonArray categories = o["categories"].toArray();
+    QCOMPARE(categories.size(), 7);
+    // The JSON keys of `memviz estimate` (parameters_bytes, ...) by the names the trace uses.
+    const QMap<QString, QString> key{{"parameters", "parameters_bytes"},        {"gradients", "gradients_bytes"},
+                                     {"optimizer state", "optimizer_state_bytes"}, {"activations", "activations_bytes"},
+                                     {"input batch", "input_bytes"},            {"temporaries", "temporaries_bytes"},
+                                     {"allocator overhead", "allocator_overhead_bytes"}};
+    for (const QJsonValue& v : categories) {
+        const QJsonObject c = v.toObject();
+        const QString name = c["category"].toString();
+        QVERIFY2(key.contains(name), qPrintable(name));
+        QVERIFY2(a.contains(key[name]), qPrintable(key[name]));
+        compareValue(c["at_peak_bytes"].toObject(), a[key[name]].toInteger(), b[key[name]].toInteger());
+    }
+    QCOMPARE(rowNamed(categories, "category", "parameters")["at_peak_bytes"].toObject()["delta"].toInteger(), 0);
+    QCOMPARE(rowNamed(categories, "category", "optimizer state")["at_peak_bytes"].toObject()["delta"].toInteger(), 0);
+    QVERIFY(rowNamed(categories, "category", "activations")["at_peak_bytes"].toObject()["delta"].toInteger() > 0);
 }
 
 // --align: B's shift and where B's peak lands, worked out from the times written above.

@@ -100,6 +100,7 @@ private slots:
     void twoHandWrittenProbesAtOnce();
     void oneProbeStillEndsTheRecording();
     void glooJobUnderOneListen();
+    void torchrunJobUnderOneListen();
 };
 
 // Two probes connected at the same time, their lines interleaved: two traces, each with
@@ -282,6 +283,67 @@ void TestLiveRanks::glooJobUnderOneListen() {
     QCOMPARE(im["max_rank"].toString(), QStringLiteral("rank 2"));
     QCOMPARE(im["min_rank"].toString(), QStringLiteral("rank 0"));
     QCOMPARE(im["ratio"].toDouble(), double(peak[2]) / double(peak[0]));
+}
+
+// The same job launched by torchrun (`python3 -m torch.distributed.run`, two ranks on this
+// host), the probe put under it with torchrun's -m: torchrun sets RANK, LOCAL_RANK and
+// WORLD_SIZE, the probe sends them. PyTorch 1.13's torchrun under Python 3.11 needs
+// `--redirects 1 --tee 1` (its default "0" parses to None there: Flag enums no longer iterate
+// their zero member), as docs/cli.md says. Expected, from the script's own printout: two
+// traces, ranks 0 and 1 of 2, rank 1's peak at least one activation (16 MiB) above rank 0's.
+void TestLiveRanks::torchrunJobUnderOneListen() {
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");
+    QTemporaryDir dir;
+    const QString store = dir.filePath("torchrun.memviz");
+    const QString address = "unix:" + dir.filePath("ranks.sock");
+    QProcess memviz;
+    memviz.start(QStringLiteral(MEMVIZ_BINARY),
+                 {"record", "--listen", address, "--out", store, "--json", "--wait", "120", "--grace", "1"});
+    QVERIFY(memviz.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("ranks.sock")), 10000);
+    QProcess torchrun;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PYTHONPATH", QStringLiteral(MEMVIZ_PROBE_DIR));
+    env.insert("OMP_NUM_THREADS", "1");
+    env.insert("GLOO_SOCKET_IFNAME", "lo");
+    torchrun.setProcessEnvironment(env);
+    torchrun.start(kPython, {"-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", "--redirects", "1",
+                             "--tee", "1", "--log_dir", dir.filePath("logs"), "-m", "memviz_probe", "--connect", address,
+                             QStringLiteral(MEMVIZ_GLOO_SCRIPT), "1"});
+    QVERIFY(torchrun.waitForFinished(300000));
+    const QByteArray out = torchrun.readAllStandardOutput();
+    QVERIFY2(torchrun.exitCode() == 0, (out + torchrun.readAllStandardError()).constData());
+    // "[default0]:rank 0 batch 16 activation_bytes N", one line per rank, in any order.
+    std::vector<std::int64_t> activation(2, 0);
+    for (const QByteArray& line : out.split('\n')) {
+        const int at = line.indexOf("rank ");
+        if (at < 0 || !line.contains("activation_bytes")) continue;
+        const QList<QByteArray> words = line.mid(at).trimmed().split(' ');
+        QCOMPARE(words.size(), 6);
+        const int rank = words[1].toInt();
+        QVERIFY(rank == 0 || rank == 1);
+        activation[rank] = words[5].toLongLong();
+    }
+    QCOMPARE(activation[0], std::int64_t(16) * 16 * 128 * 128 * 4);
+    QCOMPARE(activation[1], std::int64_t(32) * 16 * 128 * 128 * 4);
+    QVERIFY(memviz.waitForFinished(60000));
+    QVERIFY2(memviz.exitCode() == 0, memviz.readAllStandardError().constData());
+
+    Database db(store.toStdString(), Database::Mode::ReadOnly);
+    const auto traces = listTraces(db);
+    QCOMPARE(int(traces.size()), 2);
+    std::vector<std::int64_t> peak(2, -1);
+    for (const auto& t : traces) {
+        const int rank = std::stoi(metadataValue(db, t.id, probe_metadata::kRank));
+        QVERIFY(rank == 0 || rank == 1);
+        QVERIFY2(peak[rank] < 0, "two traces for one rank");
+        QCOMPARE(metadataValue(db, t.id, probe_metadata::kLocalRank), std::to_string(rank));
+        QCOMPARE(metadataValue(db, t.id, probe_metadata::kWorldSize), std::string("2"));
+        QCOMPARE(findLiveRecording(db, t.id)->exitCode.value_or(-1), 0);
+        peak[rank] = loadSummary(db, t.id).devices.at(0).peakBytes;
+    }
+    QVERIFY2(peak[1] - peak[0] >= activation[1] - activation[0],
+             qPrintable(QStringLiteral("rank 0 peak %1, rank 1 peak %2").arg(peak[0]).arg(peak[1])));
 }
 
 QTEST_GUILESS_MAIN(TestLiveRanks)

@@ -63,6 +63,7 @@ private slots:
     void folderOfRankFiles();
     void severalFiles();
     void eachRanksOwnGpu();
+    void tracesOfOneStore();
     void badInput();
 };
 
@@ -117,6 +118,70 @@ void TestRanksCli::eachRanksOwnGpu() {
     // --device cpu still compares the host side: 7 B on each.
     const auto cpu = runMemviz({"ranks", r0, r1, "--json", "--device", "CPU"});
     QCOMPARE(QJsonDocument::fromJson(cpu.out).object()["imbalance"].toObject()["ratio"].toDouble(), 1.0);
+}
+
+// --trace ID[,ID...]: exactly those traces of one store, in the order given. The three logs are
+// imported into one store (no rank in its name: the rows are named by store#id and stay in the
+// order given). Expected, from the hand-worked figures in RankLogs.h: rank 2's log (peak 1800
+// at 12, final 1300, weights 1000) then rank 0's (1500 at 10, 1100, weights 1000); imbalance
+// 1800/1500 = 1.2, 300 apart, activations 800 - 500 = +300.
+void TestRanksCli::tracesOfOneStore() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("job.memviz");
+    QList<qint64> ids; // the id each import got, as `memviz import --json` reports it
+    for (const auto& [name, log] : {std::pair{"a.csv", kRank0}, std::pair{"b.csv", kRank1}, std::pair{"c.csv", kRank2}}) {
+        const auto r = runMemviz({"import", writeFile(dir, name, log), "--db", store, "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        ids << QJsonDocument::fromJson(r.out).object()["trace_id"].toInteger();
+    }
+    QVERIFY(ids[0] > 0 && ids[1] > 0 && ids[2] > 0);
+    const QString id0 = QString::number(ids[0]), id2 = QString::number(ids[2]);
+    auto check = [&](const QJsonObject& o) {
+        const QJsonArray ranks = o["ranks"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        const QJsonObject first = ranks[0].toObject(), second = ranks[1].toObject();
+        QCOMPARE(first["trace_id"].toInteger(), ids[2]);
+        QCOMPARE(first["source"].toString(), store + "#" + id2);
+        QCOMPARE(first["peak_bytes"].toInteger(), 1800);
+        QCOMPARE(first["peak_time_ns"].toInteger(), 12);
+        QCOMPARE(first["final_bytes"].toInteger(), 1300);
+        QCOMPARE(first["top_op"].toString(), QStringLiteral("weights"));
+        QCOMPARE(second["trace_id"].toInteger(), ids[0]);
+        QCOMPARE(second["peak_bytes"].toInteger(), 1500);
+        QCOMPARE(second["peak_time_ns"].toInteger(), 10);
+        QCOMPARE(second["final_bytes"].toInteger(), 1100);
+        const QJsonObject im = o["imbalance"].toObject();
+        QCOMPARE(im["ratio"].toDouble(), 1.2);
+        QCOMPARE(im["spread_bytes"].toInteger(), 300);
+        QCOMPARE(im["op"].toString(), QStringLiteral("activations"));
+        QCOMPARE(im["op_delta_bytes"].toInteger(), 300);
+    };
+    const auto listed = runMemviz({"ranks", store, "--trace", id2 + "," + id0, "--json"});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    check(QJsonDocument::fromJson(listed.out).object());
+    const auto repeated = runMemviz({"ranks", store, "--trace", id2, "--trace", id0, "--json"});
+    QVERIFY2(repeated.exitCode == 0, repeated.err.constData());
+    check(QJsonDocument::fromJson(repeated.out).object());
+    // Without --trace: all three.
+    const auto all = runMemviz({"ranks", store, "--json"});
+    QCOMPARE(QJsonDocument::fromJson(all.out).object()["ranks"].toArray().size(), 3);
+
+    // A missing id is named (status 1); so is one given twice; --trace with two paths is a usage error.
+    const qint64 missingId = std::max({ids[0], ids[1], ids[2]}) + 5;
+    const auto missing = runMemviz({"ranks", store, "--trace", id0 + "," + QString::number(missingId)});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains(("no trace with id " + QString::number(missingId)).toUtf8()) && missing.err.contains(store.toUtf8()),
+             missing.err.constData());
+    const auto twice = runMemviz({"ranks", store, "--trace", id0 + "," + id0});
+    QCOMPARE(twice.exitCode, 1);
+    QVERIFY2(twice.err.contains("given twice"), twice.err.constData());
+    const auto bad = runMemviz({"ranks", store, "--trace", "x"});
+    QCOMPARE(bad.exitCode, 2);
+    const auto two = runMemviz({"ranks", store, store, "--trace", id0});
+    QCOMPARE(two.exitCode, 2);
+    const auto one = runMemviz({"ranks", store, "--trace", id0});
+    QCOMPARE(one.exitCode, 1);
+    QVERIFY2(one.err.contains("at least two traces"), one.err.constData());
 }
 
 void TestRanksCli::badInput() {

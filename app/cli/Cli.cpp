@@ -114,11 +114,12 @@ const Subcommand kSubcommands[] = {
 )",
      [](int, char**, const QStringList& args) { return diffCommand(args); }, false},
     {"ranks",
-     R"(  memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]
+     R"(  memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME] [--trace ID[,ID...]]
                                       every rank of a distributed job (a store's probe
                                       recordings, a folder of rank files, or several traces):
                                       peak, time of peak, final bytes and top operator at the
-                                      peak per rank; the imbalance (max/min peak, which op)
+                                      peak per rank; the imbalance (max/min peak, which op);
+                                      --trace: exactly these traces of one STORE, in this order
 )",
      [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
     {"estimate",
@@ -126,10 +127,11 @@ const Subcommand kSubcommands[] = {
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
              [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
              [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
-             [--timeline] [--json]
+             [--timeline] [--save STORE.memviz] [--json]
   memviz estimate --model PRESET --print-spec | --list-models
                                       predicted peak memory of one training step and its breakdown
-                                      (--fit: the largest batch that fits; --list-models: the presets)
+                                      (--fit: the largest batch that fits; --list-models: the presets;
+                                      --save: keep the step as a trace, to diff two estimates)
 )",
      [](int, char**, const QStringList& args) { return estimateCommand(args); }, false},
     {"screenshot",

@@ -47,7 +47,6 @@ using words::bytes;
 using words::signedBytes;
 QString count(std::int64_t n) { return words::count(n, QLocale::c()); }
 QString signedCount(std::int64_t n) { return words::signedCount(n, QLocale::c()); }
-QString seconds(std::int64_t ns) { return words::duration(ns); }
 
 QJsonObject valueJson(const DiffValue& v) {
     return {{"a", static_cast<qint64>(v.a)}, {"b", static_cast<qint64>(v.b)}, {"delta", static_cast<qint64>(v.delta())}};
@@ -216,15 +215,13 @@ int diffCommand(const QStringList& args) {
                        .arg(p.positionalArguments()[0], QString::fromStdString(c.a.summary.trace.format),
                             p.positionalArguments()[1], QString::fromStdString(c.b.summary.trace.format),
                             QString::fromStdString(alignSpecText(usedSpec)),
-                            aligned.shift < 0 ? "-" + seconds(-aligned.shift) : "+" + seconds(aligned.shift));
+                            signedShift(c.b.summary, aligned.shift));
     std::vector<QStringList> rows;
     for (const DeviceDiff& d : devices)
         rows.push_back({QString::fromStdString(d.name), bytes(d.peakBytes.a), bytes(d.peakBytes.b),
-                        signedBytes(d.peakBytes.delta()), d.inA ? seconds(d.peakTimeNs.a) : "-",
-                        d.inB ? seconds(d.peakTimeNs.b) : "-",
-                        !(d.inA && d.inB)     ? "-"
-                        : peakOffset(d) < 0 ? "-" + seconds(-peakOffset(d))
-                                              : "+" + seconds(peakOffset(d)),
+                        signedBytes(d.peakBytes.delta()), d.inA ? position(c.a.summary, d.peakTimeNs.a) : "-",
+                        d.inB ? position(c.b.summary, d.peakTimeNs.b) : "-",
+                        !(d.inA && d.inB) ? "-" : signedShift(c.b.summary, peakOffset(d)),
                         bytes(d.finalBytes.a), bytes(d.finalBytes.b), signedBytes(d.finalBytes.delta())});
     text += formatTable({"device", "peak A", "peak B", "delta", "peak at A", "peak at B", "B's peak, lined up", "final A",
                          "final B", "delta"},

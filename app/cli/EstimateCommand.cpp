@@ -10,7 +10,9 @@
 #include "cli/CostModelOptions.h"
 #include "cli/Output.h"
 #include "core/Units.h"
+#include "store/Database.h"
 #include "costmodel/CostModel.h"
+#include "costmodel/EstimateTrace.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
@@ -27,7 +29,7 @@ const char* const kUsage =
     "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]\n"
     "       [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]\n"
     "       [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings] [--timeline]\n"
-    "       [--json] | --print-spec | --list-models";
+    "       [--save STORE.memviz] [--json] | --print-spec | --list-models";
 
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
 using words::bytes;
@@ -113,6 +115,18 @@ QString estimateText(const ModelSpec& spec, const EstimateOptions& o, const Esti
     return out;
 }
 
+// The name a saved estimate's trace gets: "estimate: resnet18, batch 32, fp32, adam, cpu".
+QString estimateDescription(const ModelSpec& spec, const EstimateOptions& o, const Estimate& e) {
+    QString out = QStringLiteral("estimate: %1, batch %2, %3%4").arg(QString::fromStdString(spec.name)).arg(o.batch).arg(dtypeName(o.dtype), o.amp ? " + amp" : "");
+    if (o.training) {
+        out += QStringLiteral(", %1").arg(optimizerName(o.optimizer));
+        if (e.checkpointSegments) out += QStringLiteral(", checkpoint K=%1").arg(e.checkpointSegments);
+    } else {
+        out += QStringLiteral(", inference");
+    }
+    return out + QStringLiteral(", %1").arg(deviceName(o.device));
+}
+
 QString timelineText(const Estimate& e) {
     QString out = "sample\tphase\top\tbytes\n";
     for (std::size_t i = 0; i < e.timeline.size(); ++i)
@@ -130,7 +144,7 @@ int estimateCommand(const QStringList& args) {
     for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models"})
         p.addOption({flag, flag});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
-                               "device", "cuda-context", "step", "fit"})
+                               "device", "cuda-context", "step", "fit", "save"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {
@@ -147,7 +161,7 @@ int estimateCommand(const QStringList& args) {
     }
     if (!p.isSet("batch") && !p.isSet("fit")) throw UsageError{QStringLiteral("--batch N is required\nusage: %1").arg(kUsage)};
     EstimateOptions o = estimateOptionsFrom(p);
-    o.timeline = p.isSet("timeline");
+    o.timeline = p.isSet("timeline") || p.isSet("save"); // a saved estimate keeps its samples
     const ResolvedModel model = resolveModel(spec);
     std::int64_t limit = -1, largest = -1;
     if (p.isSet("fit")) {
@@ -158,6 +172,15 @@ int estimateCommand(const QStringList& args) {
     const Estimate e = orUsage([&] { return estimate(model, o); });
     std::vector<KnobSaving> savings;
     if (p.isSet("savings")) savings = knobSavings(model, o);
+    std::int64_t savedId = 0;
+    if (p.isSet("save")) {
+        Database db(p.value("save").toStdString());
+        savedId = saveEstimateTrace(db, estimateDescription(spec, o, e).toStdString(), o, e);
+    }
+    const QString savedText = savedId ? QStringLiteral("\nsaved as trace %1 of %2 (compare two with memviz diff %2#A %2#B)\n")
+                                            .arg(savedId)
+                                            .arg(p.value("save"))
+                                      : QString();
     if (p.isSet("json")) {
         QJsonObject j = estimateJson(spec, o, e);
         if (limit >= 0) {
@@ -174,7 +197,8 @@ int estimateCommand(const QStringList& args) {
                                      {"saved_bytes", num(s.savedBytes)}});
             j.insert("savings", a);
         }
-        if (o.timeline) {
+        if (savedId) j.insert("saved", QJsonObject{{"store", p.value("save")}, {"trace_id", num(savedId)}});
+        if (p.isSet("timeline")) {
             QJsonArray t;
             for (const TimelineSample& s : e.timeline)
                 t.append(QJsonObject{{"op", s.op}, {"phase", phaseName(s.phase)}, {"bytes", num(s.bytes)}});
@@ -183,8 +207,8 @@ int estimateCommand(const QStringList& args) {
         printOut(QString::fromUtf8(QJsonDocument(j).toJson(QJsonDocument::Indented)));
         return 0;
     }
-    if (o.timeline) {
-        printOut(timelineText(e));
+    if (p.isSet("timeline")) {
+        printOut(timelineText(e) + savedText);
         return 0;
     }
     QString out = estimateText(spec, o, e);
@@ -202,7 +226,7 @@ int estimateCommand(const QStringList& args) {
                 {QString::fromStdString(s.knob), QString::fromStdString(s.description), bytes(s.peakBytes), bytes(s.savedBytes)});
         out += "\n" + formatTable({"knob", "change", "peak", "saves"}, rows);
     }
-    printOut(out);
+    printOut(out + savedText);
     return 0;
 }
 

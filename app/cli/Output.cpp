@@ -12,14 +12,21 @@ using words::bytes;
 QString duration(std::int64_t ns) { return words::duration(ns); }
 // Exact 64-bit integers in JSON (std::int64_t is not qint64 on LP64).
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
-// A position on the trace's time axis, in its own unit (massif counts instructions or bytes).
+} // namespace
+
 QString position(const TraceSummary& s, std::int64_t x) {
     if (s.trace.timeKind == "instructions") return QStringLiteral("%1 instr").arg(x);
     if (s.trace.timeKind == "bytes") return QStringLiteral("%1 B alloc'd").arg(x);
     if (s.trace.timeKind == "index") return QStringLiteral("event %1").arg(x);
     return duration(x);
 }
-} // namespace
+
+QString signedShift(const TraceSummary& s, std::int64_t x) {
+    const QString sign = x < 0 ? QStringLiteral("-") : QStringLiteral("+");
+    const std::int64_t magnitude = x < 0 ? -x : x;
+    if (s.trace.timeKind == "time") return sign + duration(magnitude);
+    return sign + QString::number(magnitude) + (s.trace.timeKind == "index" ? QStringLiteral(" events") : QStringLiteral(" ") + QString::fromStdString(s.trace.timeKind));
+}
 
 QJsonObject summaryJson(const TraceSummary& s) {
     QJsonArray devices;

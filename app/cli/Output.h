@@ -12,6 +12,11 @@
 namespace memviz::cli {
 
 QJsonObject summaryJson(const TraceSummary& summary);
+// A position on the trace's time axis, in its own unit (massif counts instructions or bytes;
+// logs without times and saved estimates count events): "1.2 ms", "event 95".
+QString position(const TraceSummary& summary, std::int64_t x);
+// A shift along that axis, with its sign: "+1.2 ms", "-3 events".
+QString signedShift(const TraceSummary& summary, std::int64_t x);
 QString summaryText(const TraceSummary& summary);
 
 QJsonObject opsJson(const TraceSummary& summary, const std::vector<OpRow>& rows, const QString& device);

@@ -24,7 +24,20 @@ namespace memviz::cli {
 
 namespace {
 
-const char* const kUsage = "memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME]";
+const char* const kUsage = "memviz ranks STORE | FOLDER | FILE_OR_DB... [--json] [--device NAME] | STORE --trace ID[,ID...]";
+
+// --trace 3,5 --trace 7: the ids in the order given; UsageError for one that is not a positive id.
+std::vector<std::int64_t> traceIds(const QCommandLineParser& p) {
+    std::vector<std::int64_t> out;
+    for (const QString& value : p.values("trace"))
+        for (const QString& part : value.split(QLatin1Char(','))) {
+            bool ok = false;
+            const qint64 id = part.trimmed().toLongLong(&ok);
+            if (!ok || id <= 0) throw UsageError{"--trace needs positive trace ids, got \"" + value + "\""};
+            out.push_back(id);
+        }
+    return out;
+}
 
 QJsonValue optionalInt(const std::optional<int>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 
@@ -36,6 +49,8 @@ int ranksCommand(const QStringList& args) {
     p.addOption({"device", "The figure to compare: this device's bytes; cuda: each trace's one CUDA device (the default when "
                            "each has one; else the first device every trace has).",
                  "NAME"});
+    p.addOption({"trace", "Exactly these traces of the one STORE given, in this order (ID,ID,... or the option repeated).",
+                 "ID[,ID...]"});
     p.addPositionalArgument("paths", "A store, a folder of rank files, or several files or stores.", "PATH...");
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!p.parse(QStringList{QStringLiteral("memviz")} + args)) throw UsageError{p.errorText() + "\nusage: " + kUsage};
@@ -46,16 +61,24 @@ int ranksCommand(const QStringList& args) {
     int imported = 0;
     std::vector<std::string> given;
     for (const QString& path : paths) given.push_back(path.toStdString());
-    const std::vector<RankSource> sources = resolveRankPaths(
-        given, [&](const std::string&) { return (imports.path() + QStringLiteral("/rank%1.memviz").arg(imported++)).toStdString(); },
-        Progress{});
+    const std::vector<std::int64_t> ids = traceIds(p);
+    if (!ids.empty() && paths.size() != 1)
+        throw UsageError{QStringLiteral("--trace picks traces of one store: give exactly one STORE\nusage: ") + kUsage};
+    const std::vector<RankSource> sources =
+        !ids.empty() ? storeRankTraces(given[0], ids)
+                     : resolveRankPaths(
+                           given,
+                           [&](const std::string&) {
+                               return (imports.path() + QStringLiteral("/rank%1.memviz").arg(imported++)).toStdString();
+                           },
+                           Progress{});
     std::vector<std::unique_ptr<Database>> dbs;
     std::vector<RankInput> inputs;
     for (const RankSource& s : sources) {
         dbs.push_back(std::make_unique<Database>(s.storePath, Database::Mode::ReadOnly));
         inputs.push_back({dbs.back().get(), s.traceId, s.name});
     }
-    const RankSet set = readRankSet(inputs, p.value("device").toStdString(), Progress{});
+    const RankSet set = readRankSet(inputs, p.value("device").toStdString(), Progress{}, 0, !ids.empty());
     const RankImbalance& im = set.imbalance;
 
     if (p.isSet("json")) {

@@ -99,7 +99,7 @@ void compareSnapshotDevice(TraceComparison& c, Database& a, std::int64_t traceA,
 } // namespace
 
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
-                              int columns, const Progress& progress) {
+                              int columns, const Progress& progress, bool snapshotDetails) {
     TraceComparison c;
     c.a.summary = loadSummary(a, traceA);
     c.b.summary = loadSummary(b, traceB);
@@ -145,23 +145,39 @@ TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std
         c.keyAverages = diffProfilerOps(queryProfilerOps(a, traceA, std::nullopt, false),
                                         queryProfilerOps(b, traceB, std::nullopt, false), device);
     progress.checkCancelled();
-    const bool snapshots = formatA == format_id::kSnapshot && formatB == format_id::kSnapshot;
-    const std::pair<StackCatalog, StackCatalog> stacks =
-        snapshots ? std::pair{loadStackCatalog(a, traceA), loadStackCatalog(b, traceB)} : std::pair<StackCatalog, StackCatalog>{};
-    if (snapshots)
+    if (comparesSnapshots(c))
         for (const DeviceDiff& d : c.devices) {
             const auto ia = deviceIndex(c.a.summary, d.name), ib = deviceIndex(c.b.summary, d.name);
             const auto sa = ia ? loadSegments(a, traceA, *ia) : std::vector<SnapshotSegmentRow>{};
             const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
             for (const SegmentDiff& s : diffSegments(sa, sb)) c.segments.emplace_back(d.name, s);
             progress.checkCancelled();
-            compareSnapshotDevice(c, a, traceA, ia, b, traceB, ib, d, sa, sb, stacks);
-            progress.checkCancelled();
         }
+    if (snapshotDetails) addSnapshotDetails(c, a, traceA, b, traceB, progress);
     c.a.steps = readTraceSteps(a, traceA, formatA);
     c.b.steps = readTraceSteps(b, traceB, formatB);
     c.categories = diffCategories(categoriesAtPeak(a, traceA, c.a.summary, device), categoriesAtPeak(b, traceB, c.b.summary, device));
     return c;
+}
+
+bool comparesSnapshots(const TraceComparison& c) {
+    return c.a.summary.trace.format == format_id::kSnapshot && c.b.summary.trace.format == format_id::kSnapshot;
+}
+
+void addSnapshotDetails(TraceComparison& c, Database& a, std::int64_t traceA, Database& b, std::int64_t traceB,
+                        const Progress& progress) {
+    if (!comparesSnapshots(c)) return;
+    c.blocks.clear();
+    c.peakSites.clear();
+    const std::pair<StackCatalog, StackCatalog> stacks{loadStackCatalog(a, traceA), loadStackCatalog(b, traceB)};
+    for (const DeviceDiff& d : c.devices) {
+        const auto ia = deviceIndex(c.a.summary, d.name), ib = deviceIndex(c.b.summary, d.name);
+        const auto sa = ia ? loadSegments(a, traceA, *ia) : std::vector<SnapshotSegmentRow>{};
+        const auto sb = ib ? loadSegments(b, traceB, *ib) : std::vector<SnapshotSegmentRow>{};
+        progress.checkCancelled();
+        compareSnapshotDevice(c, a, traceA, ia, b, traceB, ib, d, sa, sb, stacks);
+        progress.checkCancelled();
+    }
 }
 
 std::vector<SeriesPoint> differenceCurve(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b,

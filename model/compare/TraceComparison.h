@@ -65,8 +65,15 @@ struct TraceComparison {
 // trace's devices.
 // Each curve is reduced to about `columns` pixel columns (min and max per column; 4096 when
 // `columns` <= 0), the way the timeline reads its series.
+// `snapshotDetails` false leaves out the blocks and the allocations alive at each peak of two
+// CUDA snapshots (they read every allocation of both); addSnapshotDetails adds them later.
 TraceComparison compareTraces(Database& a, std::int64_t traceA, Database& b, std::int64_t traceB, const std::string& device,
-                              int columns, const Progress& progress);
+                              int columns, const Progress& progress, bool snapshotDetails = true);
+// Two CUDA snapshots: fills `c.blocks` and `c.peakSites` (nothing for other traces).
+void addSnapshotDetails(TraceComparison& c, Database& a, std::int64_t traceA, Database& b, std::int64_t traceB,
+                        const Progress& progress);
+// The comparison is of two CUDA snapshots.
+bool comparesSnapshots(const TraceComparison& c);
 
 // B - A as a step function over every time where either changes; B is shifted by `shiftB`
 // (B's point at t is drawn at t + shiftB, to line up the two). Before a curve's first point

@@ -20,6 +20,7 @@ inline constexpr const char* kMassif = "massif";                          // for
 inline constexpr const char* kSnapshot = "pytorch-cuda-snapshot";         // formats/snapshot
 inline constexpr const char* kLiveProc = "memviz-live-proc";              // formats/live, /proc sampler
 inline constexpr const char* kLiveProbe = "memviz-live-probe";            // formats/live, PyTorch probe
+inline constexpr const char* kEstimate = "memviz-estimate";               // costmodel/EstimateTrace (memviz estimate --save)
 } // namespace format_id
 
 // `series.name` of series with a meaning across formats.

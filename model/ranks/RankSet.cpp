@@ -87,17 +87,17 @@ std::map<std::string, std::int64_t> heldAtPeak(Database& db, std::int64_t traceI
     return out;
 }
 
-// The device's live bytes: its "allocated" series, else its first series in bytes (as the
-// Compare mode reads a curve).
-std::vector<SeriesPoint> curveOf(Database& db, std::int64_t traceId, int device, int columns) {
+// The series of the device's live bytes: its "allocated" series, else its first series in
+// bytes (as the Compare mode reads a curve).
+std::optional<SeriesInfo> curveSeriesOf(Database& db, std::int64_t traceId, int device) {
     const std::vector<SeriesInfo> series = listSeries(db, traceId);
     const SeriesInfo* chosen = nullptr;
     for (const SeriesInfo& s : series)
         if (s.device == device && s.name == series_name::kAllocated) chosen = &s;
     for (const SeriesInfo& s : series)
         if (!chosen && s.device == device && s.unit == "bytes") chosen = &s;
-    if (!chosen) return {};
-    return querySeries(db, chosen->id, TimeRange{chosen->tFirst, chosen->tLast}, columns).points;
+    if (!chosen) return std::nullopt;
+    return *chosen;
 }
 
 } // namespace
@@ -144,7 +144,7 @@ std::vector<std::string> rankFilesIn(const std::string& folder) {
 }
 
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
-                    int curveColumns) {
+                    int curveColumns, bool keepOrder) {
     if (inputs.size() < 2)
         throw RankSetError("a rank set needs at least two traces, got " + std::to_string(inputs.size()) +
                            (inputs.empty() ? std::string() : " (" + inputs[0].source + ")"));
@@ -195,7 +195,12 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
         row.peakTimeNs = d.peakTimeNs;
         row.finalBytes = d.finalBytes;
         row.name = nameOf(*in.db, row);
-        if (curveColumns > 0) row.curve = curveOf(*in.db, in.traceId, d.device, curveColumns);
+        row.storePath = in.db->path();
+        if (const auto series = curveSeriesOf(*in.db, in.traceId, d.device)) {
+            row.seriesId = series->id;
+            if (curveColumns > 0)
+                row.curve = querySeries(*in.db, series->id, TimeRange{series->tFirst, series->tLast}, curveColumns).points;
+        }
         held.push_back(heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress));
         for (const auto& [op, bytes] : held.back())
             if (bytes > row.topOpBytes) {
@@ -207,7 +212,7 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
     // By rank when every trace has a distinct one.
     std::vector<std::size_t> order(set.rows.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    bool ranked = true;
+    bool ranked = !keepOrder;
     for (const RankRow& r : set.rows) ranked = ranked && r.rank.has_value();
     if (ranked)
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *set.rows[a].rank < *set.rows[b].rank; });

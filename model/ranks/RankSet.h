@@ -51,6 +51,8 @@ struct RankRow {
     std::int64_t startOffsetNs = 0;
     std::optional<std::int64_t> epochNs; // the wall clock at the trace's t = 0, when known
     std::vector<SeriesPoint> curve; // the device's bytes over time (curveColumns > 0), from the trace's start
+    std::string storePath;     // the store the trace is in
+    std::int64_t seriesId = 0; // the series of the device's live bytes the curve is read from (0: none)
 };
 
 struct RankImbalance {
@@ -77,8 +79,10 @@ struct RankSet {
 // device of the first trace that every trace has. Throws RankSetError (fewer than two traces, no
 // common device, a device missing from one); std::invalid_argument never.
 // With `curveColumns` > 0 each row's curve is read too, reduced to about that many columns.
+// The rows follow the ranks when every trace has one, else the order given; `keepOrder`: always
+// the order given (`memviz ranks STORE --trace 5,3`).
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
-                    int curveColumns = 0);
+                    int curveColumns = 0, bool keepOrder = false);
 
 // The rank a file name gives: "rank3_snapshot.pickle", "rank-0.pt.trace.json.gz",
 // "worker_rank_12.csv" (the digits after "rank", with an optional '-' or '_').

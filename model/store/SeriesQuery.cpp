@@ -74,7 +74,8 @@ void readLevel(Database& db, std::int64_t seriesId, int level, TimeRange r, std:
     }
 }
 
-// Keeps, per pixel column, the first, lowest, highest and last point, in time order.
+} // namespace
+
 std::vector<SeriesPoint> binByColumn(const std::vector<SeriesPoint>& in, TimeRange r, int columns) {
     std::vector<SeriesPoint> out;
     out.reserve(static_cast<std::size_t>(columns) * 4 + 4);
@@ -102,8 +103,6 @@ std::vector<SeriesPoint> binByColumn(const std::vector<SeriesPoint>& in, TimeRan
     }
     return out;
 }
-
-} // namespace
 
 SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int columns) {
     columns = std::max(1, columns);

@@ -24,6 +24,10 @@ struct SeriesWindow {
     int level = 0;                   // 0 = raw points, else the pyramid level used
 };
 
+// Keeps, per pixel column of `r` cut into `columns`, the first, lowest, highest and last point
+// of `in` (time-ordered), in time order; points outside `r` form a column of their own.
+std::vector<SeriesPoint> binByColumn(const std::vector<SeriesPoint>& in, TimeRange r, int columns);
+
 SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange range, int columns);
 
 // Exact value of the series at time t (the last point at or before t), or nullopt before

@@ -78,14 +78,20 @@ ComparePlot::ComparePlot(QWidget* parent)
     a_ = plot_->addGraph();
     b_ = plot_->addGraph();
     diff_ = plot_->addGraph();
-    for (auto [g, color, width] : {std::tuple{a_, kColorA, 2.0}, {b_, kColorB, 2.0}, {diff_, kColorDiff, 1.5}}) {
+    rowA_ = plot_->addGraph();
+    rowB_ = plot_->addGraph();
+    for (auto [g, color, width] : {std::tuple{a_, kColorA, 2.0}, {b_, kColorB, 2.0}, {diff_, kColorDiff, 1.5},
+                                   {rowA_, kColorA.darker(160), 1.5}, {rowB_, kColorB.darker(150), 1.5}}) {
         QPen pen(color, width);
         if (g == diff_) pen.setStyle(Qt::DashLine);
+        if (g == rowA_ || g == rowB_) pen.setStyle(Qt::DotLine);
         pens_.push_back(pen);
         g->setPen(pen);
         g->setLineStyle(QCPGraph::lsStepLeft);
     }
     diff_->setName(tr("difference B − A"));
+    rowA_->removeFromLegend();
+    rowB_->removeFromLegend();
     putLegendAbovePlot(plot_, 3);
     plot_->legend->setMargins(QMargins(8, 4, 8, 0));
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { updateAxes(); });
@@ -94,11 +100,33 @@ ComparePlot::ComparePlot(QWidget* parent)
 void ComparePlot::show(const TraceComparison& c, std::int64_t shiftB, const QString& nameA, const QString& nameB) {
     a_->setName(tr("A: %1").arg(nameA));
     b_->setName(tr("B: %1").arg(nameB));
+    // Both traces count the same thing along x (time, events, instructions): that is the axis;
+    // two different kinds are drawn on the time axis.
+    const XKind kind = c.a.summary.trace.timeKind == c.b.summary.trace.timeKind ? xKindOf(c.a.summary.trace.timeKind) : XKind::Time;
+    if (kind != xKind_) {
+        xKind_ = kind;
+        timeTicker_.reset(new ScaledAxisTicker(tickerQuantity(kind)));
+        timeTicker_->setTickCount(8);
+        plot_->xAxis->setTicker(timeTicker_);
+    }
     curveA_ = c.a.curve;
     curveB_ = c.b.curve;
     shiftB_ = shownShift_ = shiftB;
     draw();
     resetZoom();
+}
+
+void ComparePlot::showRow(const QString& label, std::vector<SeriesPoint> a, std::vector<SeriesPoint> b) {
+    rowCurveA_ = label.isEmpty() ? std::vector<SeriesPoint>{} : std::move(a);
+    rowCurveB_ = label.isEmpty() ? std::vector<SeriesPoint>{} : std::move(b);
+    rowA_->removeFromLegend();
+    rowB_->removeFromLegend();
+    rowA_->setName(tr("A: %1").arg(label));
+    rowB_->setName(tr("B: %1").arg(label));
+    if (!rowCurveA_.empty()) rowA_->addToLegend();
+    if (!rowCurveB_.empty()) rowB_->addToLegend();
+    draw();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ComparePlot::draw() {
@@ -107,10 +135,12 @@ void ComparePlot::draw() {
     fill(a_, curveA_, 0);
     fill(b_, curveB_, shiftB);
     fill(diff_, differenceCurve(curveA_, curveB_, shiftB), 0);
+    fill(rowA_, rowCurveA_, 0);
+    fill(rowB_, rowCurveB_, shiftB);
     // Wide pens on curves of several points per pixel column take seconds to draw.
     const int columns = std::max(1, plot_->axisRect()->width());
-    for (std::size_t i = 0; i < 3; ++i) {
-        QCPGraph* g = std::array{a_, b_, diff_}[i];
+    for (std::size_t i = 0; i < 5; ++i) {
+        QCPGraph* g = std::array{a_, b_, diff_, rowA_, rowB_}[i];
         g->setPen(densityPen(pens_[i], g->dataCount(), columns));
     }
     bool found = false;
@@ -171,7 +201,7 @@ void ComparePlot::resetZoom() {
 void ComparePlot::updateAxes() {
     timeTicker_->updateUnit(plot_->xAxis->range());
     bytesTicker_->updateUnit(plot_->yAxis->range());
-    plot_->xAxis->setLabel(xAxisLabel(XKind::Time, timeTicker_->unitSuffix()));
+    plot_->xAxis->setLabel(xAxisLabel(xKind_, timeTicker_->unitSuffix()));
     plot_->yAxis->setLabel(tr("Memory (%1)").arg(bytesTicker_->unitSuffix()));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -32,7 +32,7 @@ namespace memviz {
 namespace {
 
 constexpr int kCurveColumns = 2000; // about the plot's width in pixels, twice
-constexpr int kSortRole = Qt::UserRole + 1;
+constexpr int kSortRole = CompareRowsModel::kSortRole;
 
 
 // A cell showing `text`, sorted by `value`; deltas are coloured (red: B uses more).
@@ -54,18 +54,14 @@ QStandardItem* nameCell(const QString& text) {
     return item;
 }
 
-QString siteName(const SiteDiff& s) {
-    const QString f = s.function.empty() ? "?? (" + QString::fromStdString(s.module) + ")" : QString::fromStdString(s.function);
-    return s.file.empty() ? f : f + " — " + QFileInfo(QString::fromStdString(s.file)).fileName() + ":" + QString::number(s.line);
-}
-
 } // namespace
 
 CompareWindow::CompareWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), status_(new QLabel(this)), align_(new QComboBox(this)), plot_(new ComparePlot(this)),
       devicesView_(new QTableView(this)), rowsView_(new QTableView(this)), filter_(new QLineEdit(this)),
-      rowsChoice_(new QComboBox(this)), devices_(new QStandardItemModel(this)), rows_(new QStandardItemModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      query_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
+      rowsChoice_(new QComboBox(this)), devices_(new QStandardItemModel(this)), rows_(new CompareRowsModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      query_(new BackgroundQuery(this)), details_(new BackgroundQuery(this)), rowQuery_(new BackgroundQuery(this)),
+      import_(new ImportTask(this)) {
     setWindowTitle(tr("Compare — memviz"));
     // A long status (two long file names, an alignment) wraps instead of widening the window.
     status_->setWordWrap(true);
@@ -119,6 +115,17 @@ CompareWindow::CompareWindow(QWidget* parent)
     rowsChoice_->setToolTip(tr("Which differences the table lists"));
     rowsChoice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(rowsChoice_, &QComboBox::currentIndexChanged, this, &CompareWindow::showRows);
+    rowsView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    rowsView_->setToolTip(tr("Choose a row to draw its curve in both traces"));
+    connect(rowsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareWindow::rowChosen);
+    details_->setErrorHandler([this](const QString& message) {
+        status_->setText(tr("Cannot read the snapshots' blocks: %1").arg(message));
+    });
+    rowQuery_->setErrorHandler([this](const QString& message) {
+        markedRow_.clear();
+        plot_->showRow({}, {}, {});
+        status_->setText(tr("Cannot read the row's curves: %1").arg(message));
+    });
     connect(plot_, &ComparePlot::shiftDragged, this, [this](std::int64_t delta) {
         manualShift_ = delta;
         showStatus();
@@ -223,11 +230,40 @@ void CompareWindow::load() {
     query_->run([this, a, b, ta, tb](const Progress& progress) -> BackgroundQuery::Apply {
         Database dbA(a, Database::Mode::ReadOnly);
         Database dbB(b, Database::Mode::ReadOnly);
-        auto c = std::make_shared<TraceComparison>(compareTraces(dbA, ta, dbB, tb, "", kCurveColumns, progress));
+        auto c = std::make_shared<TraceComparison>(compareTraces(dbA, ta, dbB, tb, "", kCurveColumns, progress, false));
         return [this, c] {
+            details_->cancel();
+            rowQuery_->cancel();
+            rows_->show(nullptr, rows_->rows());
             comparison_ = std::move(*c);
             manualShift_ = 0;
             showComparison();
+            showTables();
+            loadSnapshotDetails();
+        };
+    });
+}
+
+void CompareWindow::loadSnapshotDetails() {
+    if (!comparison_ || !comparesSnapshots(*comparison_)) return;
+    const std::string a = storeA_.toStdString(), b = storeB_.toStdString();
+    const qint64 ta = traceA_, tb = traceB_;
+    auto base = std::make_shared<TraceComparison>(*comparison_); // devices and summaries to read them for
+    details_->run([this, a, b, ta, tb, base](const Progress& progress) -> BackgroundQuery::Apply {
+        Database dbA(a, Database::Mode::ReadOnly);
+        Database dbB(b, Database::Mode::ReadOnly);
+        addSnapshotDetails(*base, dbA, ta, dbB, tb, progress);
+        return [this, base] {
+            if (!comparison_) return;
+            const CompareRows shown = rows_->rows();
+            rows_->show(nullptr, shown);
+            comparison_->blocks = std::move(base->blocks);
+            comparison_->peakSites = std::move(base->peakSites);
+            offerRows();
+            const int again = rowsChoice_->findData(static_cast<int>(shown));
+            const QSignalBlocker blocker(rowsChoice_);
+            rowsChoice_->setCurrentIndex(std::max(0, again));
+            showRows();
         };
     });
 }
@@ -243,13 +279,17 @@ void CompareWindow::showStatus() {
     else if (aligned_.used == CompareAlign::Marker) how = tr("; lined up at marker “%1”").arg(marker_);
     else if (align == CompareAlign::Auto) how = tr("; no step in both, lined up at the starts");
     const std::int64_t shift = aligned_.shift + manualShift_;
-    auto signedDuration = [](std::int64_t ns) { return (ns < 0 ? "−" : "+") + words::duration(std::llabs(ns)); };
+    const bool timed = c.b.summary.trace.timeKind == "time"; // else B's x counts events, instructions, ...
+    auto signedDuration = [timed](std::int64_t x) {
+        return (x < 0 ? "−" : "+") + (timed ? words::duration(std::llabs(x)) : QString::number(std::llabs(x)));
+    };
     QString shifted;
     if (manualShift_) shifted = tr("; B shifted by %1 (%2 of it by Shift+drag)").arg(signedDuration(shift), signedDuration(manualShift_));
     else if (shift) shifted = tr("; B shifted by %1").arg(signedDuration(shift));
-    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6")
+    const QString marked = markedRow_.isEmpty() ? QString() : tr("; dotted: %1 in each").arg(markedRow_);
+    status_->setText(tr("A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6%7")
                          .arg(nameA_, QString::fromStdString(c.a.summary.trace.format), nameB_,
-                              QString::fromStdString(c.b.summary.trace.format), how, shifted));
+                              QString::fromStdString(c.b.summary.trace.format), how, shifted, marked));
 }
 
 void CompareWindow::showComparison() {
@@ -259,7 +299,11 @@ void CompareWindow::showComparison() {
     aligned_ = alignTraces(c, AlignSpec{align, 0, marker_.toStdString()});
     plot_->show(c, aligned_.shift + manualShift_, nameA_, nameB_);
     showStatus();
+}
 
+void CompareWindow::showTables() {
+    if (!comparison_) return;
+    const TraceComparison& c = *comparison_;
     devices_->clear();
     devices_->setHorizontalHeaderLabels(
         {tr("Device"), tr("Peak A"), tr("Peak B"), tr("Δ peak"), tr("Final A"), tr("Final B"), tr("Δ final")});
@@ -276,7 +320,15 @@ void CompareWindow::showComparison() {
                                  2 * devicesView_->frameWidth());
 
     // The tables these traces have; the first is shown, as before the choice existed.
-    const QSignalBlocker blocker(rowsChoice_);
+    {
+        const QSignalBlocker blocker(rowsChoice_);
+        offerRows();
+    }
+    showRows();
+}
+
+void CompareWindow::offerRows() {
+    const TraceComparison& c = *comparison_;
     rowsChoice_->clear();
     auto offer = [this](const QString& text, CompareRows rows) { rowsChoice_->addItem(text, static_cast<int>(rows)); };
     if (!c.sites.empty()) offer(tr("Allocation sites"), CompareRows::Sites);
@@ -287,89 +339,56 @@ void CompareWindow::showComparison() {
     if (!c.blocks.empty()) offer(tr("Blocks only in A, only in B, or changed"), CompareRows::Blocks);
     if (!c.segments.empty()) offer(tr("Segments only in A, only in B, or changed"), CompareRows::Segments);
     rowsChoice_->setVisible(rowsChoice_->count() > 1);
-    showRows();
 }
 
 void CompareWindow::showRows() {
     if (!comparison_) return;
-    const TraceComparison& c = *comparison_;
-    rows_->clear();
-    auto bytesCells = [](const DiffValue& v) {
-        return QList<QStandardItem*>{cell(words::bytes(v.a), v.a), cell(words::bytes(v.b), v.b),
-                                     cell(words::signedBytes(v.delta()), v.delta(), true)};
-    };
-    auto countCells = [](const DiffValue& v) {
-        return QList<QStandardItem*>{cell(words::count(v.a), v.a), cell(words::count(v.b), v.b),
-                                     cell(words::signedCount(v.delta()), v.delta(), true)};
-    };
-    auto inWhich = [](bool a, bool b) { return a && b ? tr("both") : a ? tr("A only") : tr("B only"); };
-    auto hex = [](std::int64_t v) { return "0x" + QString::number(v, 16); };
-    switch (static_cast<CompareRows>(rowsChoice_->currentData().toInt())) {
-    case CompareRows::Sites:
-        rows_->setHorizontalHeaderLabels({tr("Allocation site"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Δ temporary"),
-                                          tr("Δ peak"), tr("Δ leaked")});
-        for (const SiteDiff& s : c.sites)
-            rows_->appendRow(QList<QStandardItem*>{nameCell(siteName(s))} + countCells(s.allocations) +
-                             QList<QStandardItem*>{cell(words::signedCount(s.temporary.delta()), s.temporary.delta(), true),
-                                                   cell(words::signedBytes(s.peakBytes.delta()), s.peakBytes.delta(), true),
-                                                   cell(words::signedBytes(s.leakedBytes.delta()), s.leakedBytes.delta(), true)});
-        break;
-    case CompareRows::Categories: // memory-timeline exports: the categories say more than operators
-        rows_->setHorizontalHeaderLabels({tr("Memory category"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak")});
-        for (const CategoryDiff& d : c.categories)
-            rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(d.device))} +
-                             bytesCells(d.atPeak));
-        break;
-    case CompareRows::Operators:
-        rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Allocated A"), tr("Allocated B"), tr("Δ allocated"), tr("Allocs A"),
-                                          tr("Allocs B"), tr("Δ allocs")});
-        for (const OpDiff& o : c.ops)
-            rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(o.name))} + bytesCells(o.bytesAllocated) +
-                             countCells(o.allocs));
-        break;
-    case CompareRows::KeyAverages: // one row per operator and device
-        rows_->setHorizontalHeaderLabels({tr("Operator"), tr("Device"), tr("Calls A"), tr("Calls B"), tr("Δ calls"), tr("Self mem A"),
-                                          tr("Self mem B"), tr("Δ self mem"), tr("Δ mem")});
-        for (const ProfilerOpDiff& d : c.keyAverages)
-            for (const OpMemoryDiff& m : d.devices)
-                rows_->appendRow(QList<QStandardItem*>{nameCell(QString::fromStdString(d.name)), nameCell(QString::fromStdString(m.device))} +
-                                 countCells(d.calls) + bytesCells(m.selfMem) +
-                                 QList<QStandardItem*>{cell(words::signedBytes(m.mem.delta()), m.mem.delta(), true)});
-        break;
-    case CompareRows::AliveAtPeak:
-        rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("At peak A"), tr("At peak B"), tr("Δ at peak"),
-                                          tr("Allocs A"), tr("Allocs B"), tr("Δ allocs")});
-        for (const auto& [device, p] : c.peakSites)
-            rows_->appendRow(QList<QStandardItem*>{nameCell(p.site.empty() ? tr("(no stack)") : QString::fromStdString(p.site)),
-                                                   nameCell(QString::fromStdString(device))} +
-                             bytesCells(p.bytes) + countCells(p.allocations));
-        break;
-    case CompareRows::Blocks:
-        rows_->setHorizontalHeaderLabels({tr("Call site"), tr("Device"), tr("Segment"), tr("Block"), tr("In"), tr("Size A"),
-                                          tr("Size B"), tr("State A"), tr("State B")});
-        for (const TraceComparison::Block& b : c.blocks) {
-            const BlockDiff& d = b.diff;
-            auto size = [](bool in, std::int64_t v) { return in ? cell(words::bytes(v), v) : cell(QStringLiteral("–"), -1); };
-            rows_->appendRow({nameCell(QString::fromStdString(d.inA ? b.siteA : b.siteB)), nameCell(QString::fromStdString(b.device)),
-                              nameCell(hex(d.segmentAddress)), nameCell(hex(d.address)), nameCell(inWhich(d.inA, d.inB)),
-                              size(d.inA, d.size.a), size(d.inB, d.size.b), nameCell(QString::fromStdString(d.stateA)),
-                              nameCell(QString::fromStdString(d.stateB))});
-        }
-        break;
-    case CompareRows::Segments:
-        rows_->setHorizontalHeaderLabels({tr("Segment"), tr("Device"), tr("Size"), tr("In"), tr("Allocated A"), tr("Allocated B"),
-                                          tr("Δ allocated")});
-        for (const auto& [device, s] : c.segments)
-            rows_->appendRow(QList<QStandardItem*>{nameCell(hex(s.address)), nameCell(QString::fromStdString(device)),
-                                                   cell(words::bytes(s.totalSize), static_cast<double>(s.totalSize)),
-                                                   nameCell(inWhich(s.inA, s.inB))} +
-                             bytesCells(s.allocatedBytes));
-        break;
+    rowQuery_->cancel();
+    if (!markedRow_.isEmpty()) {
+        markedRow_.clear();
+        plot_->showRow({}, {}, {});
     }
+    rows_->show(&*comparison_, static_cast<CompareRows>(rowsChoice_->currentData().toInt()));
     // Most changed first, as the model sorted them, until a header is clicked.
     rowsView_->horizontalHeader()->setSortIndicator(-1, Qt::DescendingOrder);
     proxy_->sort(-1);
 }
+
+void CompareWindow::rowChosen() {
+    if (!comparison_) return;
+    const QModelIndex current = proxy_->mapToSource(rowsView_->selectionModel()->currentIndex());
+    // The row's curves are drawn on the chart's device (A's first, B's of the same name).
+    const std::string plotDevice = comparison_->devices.empty() ? std::string() : comparison_->devices.front().name;
+    const std::optional<RowCurveRequest> request = current.isValid() ? rows_->curveOf(current.row(), plotDevice) : std::nullopt;
+    if (!request) {
+        rowQuery_->cancel();
+        markedRow_.clear();
+        plot_->showRow({}, {}, {});
+        if (current.isValid()) status_->setText(tr("These rows have no curve over time to draw (choose operators, categories or call sites)"));
+        return;
+    }
+    const QString label = request->name.empty() ? tr("(no stack)") : QString::fromStdString(request->name);
+    const std::string a = storeA_.toStdString(), b = storeB_.toStdString();
+    const qint64 ta = traceA_, tb = traceB_;
+    const RowCurveRequest row = *request;
+    rowQuery_->run([this, a, b, ta, tb, row, label](const Progress& progress) -> BackgroundQuery::Apply {
+        Database dbA(a, Database::Mode::ReadOnly);
+        Database dbB(b, Database::Mode::ReadOnly);
+        auto curves = std::make_shared<std::pair<std::vector<SeriesPoint>, std::vector<SeriesPoint>>>(
+            readRowCurve(dbA, ta, row, kCurveColumns, progress), readRowCurve(dbB, tb, row, kCurveColumns, progress));
+        return [this, curves, label] {
+            markedRow_ = curves->first.empty() && curves->second.empty() ? QString() : label;
+            plot_->showRow(markedRow_, std::move(curves->first), std::move(curves->second));
+            showStatus();
+        };
+    });
+}
+
+void CompareWindow::waitForRowCurves() { rowQuery_->wait(); }
+
+bool CompareWindow::detailsPending() const { return details_->isPending(); }
+
+bool CompareWindow::rowCurvesPending() const { return rowQuery_->isPending(); }
 
 void CompareWindow::waitForResult() {
     while (import_->isRunning()) {
@@ -379,6 +398,7 @@ void CompareWindow::waitForResult() {
         loop.exec();
     }
     query_->wait();
+    details_->wait();
 }
 
 } // namespace memviz

@@ -13,10 +13,12 @@
 
 #include "compare/Alignment.h"
 #include "compare/TraceComparison.h"
+#include "widgets/compare/CompareRowsModel.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QItemSelection;
 class QSortFilterProxyModel;
 class QStandardItemModel;
 class QTableView;
@@ -26,9 +28,6 @@ namespace memviz {
 class BackgroundQuery;
 class ComparePlot;
 class ImportTask;
-
-// The tables below the plot.
-enum class CompareRows { Operators, Sites, Categories, KeyAverages, AliveAtPeak, Blocks, Segments };
 
 class CompareWindow : public QWidget {
     Q_OBJECT
@@ -46,12 +45,21 @@ public:
     // the status line names a trace without it. "Line up at a marker…" asks for the name.
     void alignAtMarker(const QString& name);
     // Blocks until the comparison is shown (tests, screenshots).
-    void waitForResult();
+    void waitForResult(); // also the snapshot details
+    // Two CUDA snapshots' blocks and alive-at-peak rows are still being read.
+    bool detailsPending() const;
+    // The chosen row's curves are still being read.
+    bool rowCurvesPending() const;
 
     const std::optional<TraceComparison>& comparison() const { return comparison_; }
     ComparePlot* plot() const { return plot_; }
     QStandardItemModel* devicesModel() const { return devices_; }
-    QStandardItemModel* rowsModel() const { return rows_; }
+    CompareRowsModel* rowsModel() const { return rows_; }
+    QTableView* rowsView() const { return rowsView_; }
+    // What the chart marks for the chosen row: "" when no row is chosen or the row has no curve.
+    const QString& markedRow() const { return markedRow_; }
+    // Blocks until the chosen row's curves are drawn (tests, screenshots).
+    void waitForRowCurves();
     QSortFilterProxyModel* rowsProxy() const { return proxy_; }
     QLineEdit* filter() const { return filter_; }
     // Which rows the table shows (the choices depend on the traces: two CUDA snapshots have
@@ -61,10 +69,16 @@ public:
 
 private:
     void load();
-    void showComparison();
+    void showComparison(); // the chart and the status line, for the alignment chosen
+    void showTables();     // the devices and the rows, once per comparison
     void showStatus();
     void showRows();
     void alignmentChosen();
+    void rowChosen();
+    // Two CUDA snapshots: the blocks and the allocations alive at each peak, read after the
+    // rest is shown (they read every allocation of both).
+    void loadSnapshotDetails();
+    void offerRows();
 
     QLabel* status_;
     QComboBox* align_;
@@ -74,9 +88,12 @@ private:
     QLineEdit* filter_;
     QComboBox* rowsChoice_;
     QStandardItemModel* devices_;
-    QStandardItemModel* rows_;
+    CompareRowsModel* rows_;
     QSortFilterProxyModel* proxy_;
     BackgroundQuery* query_;
+    BackgroundQuery* details_;   // the snapshot details
+    BackgroundQuery* rowQuery_;  // the chosen row's curves
+    QString markedRow_;
     ImportTask* import_;
     QString storeA_, storeB_, nameA_, nameB_;
     QString marker_;        // the marker B is lined up at (CompareAlign::Marker)

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/ranks/RanksWindow.h"
 
+#include <QCloseEvent>
 #include <QCryptographicHash>
+#include <QEventLoop>
+#include <QHBoxLayout>
 #include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
+#include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -15,12 +19,17 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
 
 #include "core/Progress.h"
 #include "ranks/RankSources.h"
+#include "ranks/SelectionPeak.h"
 #include "store/Database.h"
+#include "store/StoreFiles.h"
 #include "widgets/BackgroundQuery.h"
+#include "widgets/ImportTask.h"
 #include "widgets/ranks/RanksPlot.h"
 #include "words/UnitTexts.h"
 
@@ -50,12 +59,12 @@ QStandardItem* nameCell(const QString& text) {
 
 // Where a raw file's import is kept: the window's import cache (the same store the main
 // window uses for that file).
-std::string importStoreFor(const std::string& file) {
+QString importStoreFor(const std::string& file) {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/imports";
     QDir().mkpath(dir);
     const QByteArray key = QCryptographicHash::hash(QFileInfo(QString::fromStdString(file)).absoluteFilePath().toUtf8(),
                                                     QCryptographicHash::Sha1);
-    return (dir + "/" + QString::fromLatin1(key.toHex().left(16)) + ".memviz").toStdString();
+    return dir + "/" + QString::fromLatin1(key.toHex().left(16)) + ".memviz";
 }
 
 // The highest point of `curve` (shifted by `offset`) inside [from, to]; the curve is the
@@ -80,7 +89,9 @@ std::optional<std::int64_t> peakIn(const std::vector<SeriesPoint>& curve, std::i
 
 RanksWindow::RanksWindow(QWidget* parent)
     : QWidget(parent, Qt::Window), status_(new QLabel(this)), plot_(new RanksPlot(this)), tableView_(new QTableView(this)),
-      table_(new QStandardItemModel(this)), query_(new BackgroundQuery(this)) {
+      table_(new QStandardItemModel(this)), cancel_(new QPushButton(tr("Cancel"), this)), query_(new BackgroundQuery(this)),
+      selectionQuery_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
+    import_->setObjectName(QStringLiteral("ranksImport"));
     setWindowTitle(tr("Ranks — memviz"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -95,38 +106,140 @@ RanksWindow::RanksWindow(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({520, 200});
+    auto* top = new QHBoxLayout;
+    top->addWidget(status_, 1);
+    top->addWidget(cancel_, 0, Qt::AlignTop);
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, this, &RanksWindow::cancel);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(status_);
+    layout->addLayout(top);
     layout->addWidget(split, 1);
     connect(plot_, &RanksPlot::selectionChanged, this, &RanksWindow::showSelection);
     connect(tableView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { plot_->highlight(current.isValid() ? current.row() : -1); });
     auto* close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
-    query_->setErrorHandler([this](const QString& message) { status_->setText(tr("Cannot show the ranks: %1").arg(message)); });
+    query_->setErrorHandler([this](const QString& message) {
+        QString text = tr("Cannot show the ranks: %1").arg(message);
+        for (const QString& f : failures_) text += QStringLiteral("\n") + f;
+        status_->setText(text);
+        done();
+    });
+    selectionQuery_->setErrorHandler([this](const QString& message) {
+        status_->setText(status_->text() + tr("\nCannot read the peaks in the selection: %1").arg(message));
+    });
+    connectImport();
     resize(1100, 800);
 }
 
 RanksWindow::~RanksWindow() = default;
 
+void RanksWindow::connectImport() {
+    connect(import_, &ImportTask::progress, this, [this](int permille, const QString& phase) {
+        const RankPathEntry& e = plan_[next_];
+        status_->setText(tr("Importing rank file %1 of %2: %3 — %4 %5%")
+                             .arg(next_ + 1)
+                             .arg(plan_.size())
+                             .arg(QFileInfo(QString::fromStdString(e.path)).fileName(), phase)
+                             .arg(permille / 10));
+    });
+    connect(import_, &ImportTask::succeeded, this, [this](const QString& store, qint64 traceId, bool) {
+        sources_[next_] = RankSource{store.toStdString(), traceId, plan_[next_].name};
+        ++next_;
+        importNext();
+    });
+    connect(import_, &ImportTask::failed, this, [this](const QString& message) {
+        const QString file = QString::fromStdString(plan_[next_].path);
+        failures_ << (message.contains(file) || message.contains(QFileInfo(file).fileName()) ? message
+                                                                                              : tr("%1: %2").arg(file, message));
+        ++next_;
+        importNext();
+    });
+}
+
 void RanksWindow::open(const QStringList& paths) {
+    cancel();
+    busy_ = true;
+    cancel_->show();
+    set_.reset();
+    failures_.clear();
+    plan_.clear();
+    sources_.clear();
+    next_ = 0;
     status_->setText(tr("Reading the ranks of %1…").arg(paths.join(QStringLiteral(", "))));
     std::vector<std::string> given;
     for (const QString& p : paths) given.push_back(p.toStdString());
-    query_->run([this, given](const Progress& progress) -> BackgroundQuery::Apply {
-        const std::vector<RankSource> sources = resolveRankPaths(given, importStoreFor, progress);
+    query_->run([this, given](const Progress&) -> BackgroundQuery::Apply {
+        auto plan = std::make_shared<std::vector<RankPathEntry>>(planRankPaths(given));
+        return [this, plan] {
+            plan_ = std::move(*plan);
+            sources_.assign(plan_.size(), std::nullopt);
+            importNext();
+        };
+    });
+}
+
+// The next raw file to the reader child; stores need no import. When none is left: readSet.
+void RanksWindow::importNext() {
+    while (next_ < plan_.size() && !plan_[next_].raw) ++next_;
+    if (next_ >= plan_.size()) return readSet();
+    const QString file = QString::fromStdString(plan_[next_].path);
+    status_->setText(tr("Importing rank file %1 of %2: %3…").arg(next_ + 1).arg(plan_.size()).arg(QFileInfo(file).fileName()));
+    import_->start(file, importStoreFor(plan_[next_].path));
+}
+
+void RanksWindow::readSet() {
+    const auto plan = plan_;
+    const auto sources = sources_;
+    const QStringList failures = failures_;
+    query_->run([this, plan, sources, failures](const Progress& progress) -> BackgroundQuery::Apply {
         std::vector<std::unique_ptr<Database>> dbs;
         std::vector<RankInput> inputs;
-        for (const RankSource& s : sources) {
-            dbs.push_back(std::make_unique<Database>(s.storePath, Database::Mode::ReadOnly));
-            inputs.push_back({dbs.back().get(), s.traceId, s.name});
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            std::optional<RankSource> s = sources[i];
+            if (!plan[i].raw) { // a store's trace (0: its latest)
+                const OpenedTrace t = openTrace(plan[i].path, std::string(), progress, plan[i].traceId, ImportStore::Keep);
+                s = RankSource{t.storePath, t.traceId, plan[i].name};
+            }
+            if (!s) continue; // its import failed: named in the status line
+            dbs.push_back(std::make_unique<Database>(s->storePath, Database::Mode::ReadOnly));
+            inputs.push_back({dbs.back().get(), s->traceId, s->name});
         }
+        if (inputs.size() < 2 && !failures.isEmpty())
+            throw RankSetError(std::to_string(failures.size()) + " of " + std::to_string(plan.size()) +
+                               " rank files could not be read, fewer than two ranks are left");
         auto set = std::make_shared<RankSet>(readRankSet(inputs, "", progress, kCurveColumns));
         return [this, set] {
             set_ = std::move(*set);
             showSet();
+            done();
         };
     });
+}
+
+void RanksWindow::done() {
+    cancel_->hide();
+    if (!busy_) return;
+    busy_ = false;
+    emit finished();
+}
+
+void RanksWindow::cancel() {
+    if (!busy_) return;
+    query_->cancel();
+    if (import_->isRunning()) { // a new task: deleting the running one ends its child (and drops its empty cache store)
+        delete import_;
+        import_ = new ImportTask(this);
+        import_->setObjectName(QStringLiteral("ranksImport"));
+        connectImport();
+    }
+    status_->setText(tr("Cancelled: no ranks shown."));
+    done();
+}
+
+void RanksWindow::closeEvent(QCloseEvent* event) {
+    cancel();
+    QWidget::closeEvent(event);
 }
 
 void RanksWindow::showSet() {
@@ -165,16 +278,77 @@ void RanksWindow::showSelection() {
     text += set.wallClock ? tr(" · lanes lined up by the clock they recorded") : tr(" · lanes lined up at their starts");
     const auto sel = plot_->selection();
     if (sel) text += tr(" · selected %1").arg(words::duration(static_cast<std::int64_t>(sel->second - sel->first)));
+    if (!failures_.isEmpty()) {
+        text += tr("\n%1 of %2 rank files could not be read and are left out:").arg(failures_.size()).arg(plan_.size());
+        for (const QString& f : failures_) text += QStringLiteral("\n  ") + f;
+    }
     status_->setText(text);
-    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(set.rows.size()); ++i) {
-        const RankRow& r = set.rows[static_cast<std::size_t>(i)];
-        const auto peak = sel ? peakIn(r.curve, r.startOffsetNs, sel->first, sel->second) : std::nullopt;
+
+    // The lanes' curves answer at once (to the pixel); the store then answers exactly.
+    selectionPeaks_.assign(set.rows.size(), std::nullopt);
+    selectionExact_ = false;
+    selectionQuery_->cancel();
+    if (sel) {
+        for (std::size_t i = 0; i < set.rows.size(); ++i)
+            selectionPeaks_[i] = peakIn(set.rows[i].curve, set.rows[i].startOffsetNs, sel->first, sel->second);
+        struct Lane {
+            std::string store;
+            std::int64_t series, begin, end;
+        };
+        std::vector<Lane> lanes;
+        for (const RankRow& r : set.rows) {
+            const double offset = static_cast<double>(r.startOffsetNs);
+            lanes.push_back({r.storePath, r.seriesId, static_cast<std::int64_t>(std::ceil(sel->first - offset)),
+                             static_cast<std::int64_t>(std::floor(sel->second - offset))});
+        }
+        selectionQuery_->run([this, lanes](const Progress& progress) -> BackgroundQuery::Apply {
+            std::map<std::string, std::unique_ptr<Database>> dbs;
+            auto peaks = std::make_shared<std::vector<std::optional<std::int64_t>>>();
+            for (const Lane& l : lanes) {
+                progress.checkCancelled();
+                if (l.series == 0) {
+                    peaks->push_back(std::nullopt);
+                    continue;
+                }
+                auto& db = dbs[l.store];
+                if (!db) db = std::make_unique<Database>(l.store, Database::Mode::ReadOnly);
+                // A window between two whole nanoseconds holds the value of the one before.
+                peaks->push_back(l.end < l.begin ? seriesValueAt(*db, l.series, l.end)
+                                                 : seriesPeakIn(*db, l.series, TimeRange{l.begin, l.end}));
+            }
+            return [this, peaks] {
+                selectionPeaks_ = std::move(*peaks);
+                selectionExact_ = true;
+                showSelectionPeaks();
+            };
+        });
+    }
+    showSelectionPeaks();
+}
+
+void RanksWindow::showSelectionPeaks() {
+    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(selectionPeaks_.size()); ++i) {
+        const auto& peak = selectionPeaks_[static_cast<std::size_t>(i)];
         QStandardItem* item = table_->item(i, kSelectionColumn);
-        item->setText(peak ? words::bytes(*peak) : QStringLiteral("—"));
+        item->setText(!peak ? QStringLiteral("—") : selectionExact_ ? words::bytes(*peak) : QStringLiteral("≈ ") + words::bytes(*peak));
+        item->setToolTip(!peak || selectionExact_ ? QString() : tr("From the lane's curve; the exact value is being read"));
         item->setData(static_cast<double>(peak.value_or(0)), kSortRole);
     }
 }
 
-void RanksWindow::waitForResult() { query_->wait(); }
+std::optional<std::int64_t> RanksWindow::selectionPeak(int row, bool* exact) const {
+    if (exact) *exact = selectionExact_;
+    if (row < 0 || row >= static_cast<int>(selectionPeaks_.size())) return std::nullopt;
+    return selectionPeaks_[static_cast<std::size_t>(row)];
+}
+
+void RanksWindow::waitForSelectionPeaks() { selectionQuery_->wait(); }
+
+void RanksWindow::waitForResult() {
+    if (!busy_) return;
+    QEventLoop loop;
+    connect(this, &RanksWindow::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+}
 
 } // namespace memviz
