@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ProbeClient.h"
 #include "TestSupport.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeRecorder.h"
@@ -113,15 +114,6 @@ int connectTo(const ProbeAddress& a) {
         return -1;
     }
     return fd;
-}
-
-void sendAll(int fd, const QByteArray& data) {
-    qsizetype off = 0;
-    while (off < data.size()) {
-        const ssize_t n = ::send(fd, data.constData() + off, static_cast<std::size_t>(data.size() - off), MSG_NOSIGNAL);
-        if (n <= 0) return;
-        off += n;
-    }
 }
 
 } // namespace

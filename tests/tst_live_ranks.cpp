@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ProbeClient.h"
 #include "TestSupport.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeProtocol.h"
@@ -38,37 +39,6 @@ bool torchAvailable() {
         return runProcess(kPython, {"-c", "import torch, torch.distributed"}, 120000).exitCode == 0;
     }();
     return ok;
-}
-
-int connectUnix(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un sa{};
-    sa.sun_family = AF_UNIX;
-    std::strncpy(sa.sun_path, path.c_str(), sizeof sa.sun_path - 1);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-void sendAll(int fd, const QByteArray& data) {
-    qsizetype off = 0;
-    while (off < data.size()) {
-        const ssize_t n = ::send(fd, data.constData() + off, static_cast<std::size_t>(data.size() - off), MSG_NOSIGNAL);
-        if (n <= 0) return;
-        off += n;
-    }
-}
-
-QByteArray opLine(std::int64_t t, const char* name, std::int64_t before, std::int64_t after) {
-    return QStringLiteral(R"({"type":"op","t":%1,"dur":10,"name":"%2","phase":"forward","step":0,"mem":{"cpu":{"before":%3,"after":%4}}})"
-                          "\n")
-        .arg(t)
-        .arg(QString::fromLatin1(name))
-        .arg(before)
-        .arg(after)
-        .toUtf8();
 }
 
 std::string metadataValue(Database& db, std::int64_t trace, const std::string& key) {

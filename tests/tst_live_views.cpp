@@ -19,6 +19,7 @@
 
 #include "LiveActions.h"
 #include "MainWindow.h"
+#include "ProbeClient.h"
 #include "TestSupport.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeRecorder.h"
@@ -34,6 +35,7 @@
 #include "widgets/live/ProcessPickerDialog.h"
 
 using namespace memviz;
+using memviz::test::connectUnix;
 
 namespace {
 
@@ -53,18 +55,6 @@ OpRow op(const char* name, std::int64_t allocated) {
     r.bytesAllocated = allocated;
     r.largestAlloc = allocated;
     return r;
-}
-
-int connectUnix(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un sa{};
-    sa.sun_family = AF_UNIX;
-    std::strncpy(sa.sun_path, path.c_str(), sizeof sa.sun_path - 1);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
 }
 
 void sendLine(int fd, const QByteArray& line) {

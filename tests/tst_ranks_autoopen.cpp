@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "MainWindow.h"
+#include "ProbeClient.h"
 #include "TestSupport.h"
 #include "WindowTestSetup.h"
 #include "formats/live/ProbeProtocol.h"
@@ -27,37 +28,6 @@ using namespace memviz;
 using namespace memviz::test;
 
 namespace {
-
-int connectUnix(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un sa{};
-    sa.sun_family = AF_UNIX;
-    std::strncpy(sa.sun_path, path.c_str(), sizeof sa.sun_path - 1);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-void sendAll(int fd, const QByteArray& data) {
-    qsizetype off = 0;
-    while (off < data.size()) {
-        const ssize_t n = ::send(fd, data.constData() + off, static_cast<std::size_t>(data.size() - off), MSG_NOSIGNAL);
-        if (n <= 0) return;
-        off += n;
-    }
-}
-
-QByteArray opLine(std::int64_t t, const char* name, std::int64_t before, std::int64_t after) {
-    return QStringLiteral(R"({"type":"op","t":%1,"dur":10,"name":"%2","phase":"forward","step":0,"mem":{"cpu":{"before":%3,"after":%4}}})"
-                          "\n")
-        .arg(t)
-        .arg(QString::fromLatin1(name))
-        .arg(before)
-        .arg(after)
-        .toUtf8();
-}
 
 bool waitUntil(const std::function<bool()>& done, int ms) {
     QDeadlineTimer deadline(ms);
