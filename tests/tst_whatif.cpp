@@ -14,6 +14,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QJsonArray>
+#include <QTemporaryDir>
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QtTest>
@@ -83,6 +85,7 @@ private slots:
     void recomputeIsInstant();
     void dockAndShortcut();
     void textFitsInAShortDock();
+    void savedEstimateIsATrace();
 };
 
 void TestWhatIf::everyKnobRecomputes() {
@@ -324,6 +327,42 @@ void TestWhatIf::textFitsInAShortDock() {
                                         .arg(item->outerRect().width())
                                         .arg(item->minimumOuterSizeHint().width())));
     }
+}
+
+// "Save as Trace…": two estimates kept in one store compare with `memviz diff` on the figures
+// `memviz estimate --json` prints for the same knobs (its peak and activations at the peak).
+void TestWhatIf::savedEstimateIsATrace() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("estimates.memviz");
+    WhatIfPanel panel;
+    QVERIFY(panel.selectPreset("small-cnn"));
+    EstimateOptions o = panel.options();
+    QJsonObject expected[2];
+    const int batches[2] = {16, 64};
+    for (int i = 0; i < 2; ++i) {
+        o.batch = batches[i];
+        panel.setOptions(o);
+        panel.saveAsTrace(store);
+        panel.waitForSave();
+        QVERIFY2(panel.savedText().contains(QStringLiteral("trace %1 of estimates.memviz").arg(i + 1)), qPrintable(panel.savedText()));
+        const auto r = test::runMemviz({"estimate", "--model", "small-cnn", "--batch", QString::number(batches[i]), "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        expected[i] = QJsonDocument::fromJson(r.out).object();
+    }
+    const auto d = test::runMemviz({"diff", store + "#1", store + "#2", "--json"});
+    QVERIFY2(d.exitCode == 0, d.err.constData());
+    const QJsonObject diff = QJsonDocument::fromJson(d.out).object();
+    const QJsonObject peak = diff["devices"].toArray()[0].toObject()["peak_bytes"].toObject();
+    QCOMPARE(peak["a"].toInteger(), expected[0]["peak_bytes"].toInteger());
+    QCOMPARE(peak["b"].toInteger(), expected[1]["peak_bytes"].toInteger());
+    bool found = false;
+    for (const QJsonValue& v : diff["categories"].toArray())
+        if (v.toObject()["category"].toString() == "activations") {
+            found = true;
+            QCOMPARE(v.toObject()["at_peak_bytes"].toObject()["a"].toInteger(), expected[0]["activations_bytes"].toInteger());
+            QCOMPARE(v.toObject()["at_peak_bytes"].toObject()["b"].toInteger(), expected[1]["activations_bytes"].toInteger());
+        }
+    QVERIFY(found);
 }
 
 int main(int argc, char** argv) {

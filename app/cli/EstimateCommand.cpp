@@ -115,18 +115,6 @@ QString estimateText(const ModelSpec& spec, const EstimateOptions& o, const Esti
     return out;
 }
 
-// The name a saved estimate's trace gets: "estimate: resnet18, batch 32, fp32, adam, cpu".
-QString estimateDescription(const ModelSpec& spec, const EstimateOptions& o, const Estimate& e) {
-    QString out = QStringLiteral("estimate: %1, batch %2, %3%4").arg(QString::fromStdString(spec.name)).arg(o.batch).arg(dtypeName(o.dtype), o.amp ? " + amp" : "");
-    if (o.training) {
-        out += QStringLiteral(", %1").arg(optimizerName(o.optimizer));
-        if (e.checkpointSegments) out += QStringLiteral(", checkpoint K=%1").arg(e.checkpointSegments);
-    } else {
-        out += QStringLiteral(", inference");
-    }
-    return out + QStringLiteral(", %1").arg(deviceName(o.device));
-}
-
 QString timelineText(const Estimate& e) {
     QString out = "sample\tphase\top\tbytes\n";
     for (std::size_t i = 0; i < e.timeline.size(); ++i)
@@ -175,7 +163,7 @@ int estimateCommand(const QStringList& args) {
     std::int64_t savedId = 0;
     if (p.isSet("save")) {
         Database db(p.value("save").toStdString());
-        savedId = saveEstimateTrace(db, estimateDescription(spec, o, e).toStdString(), o, e);
+        savedId = saveEstimateTrace(db, estimateDescription(spec.name, o, e), o, e);
     }
     const QString savedText = savedId ? QStringLiteral("\nsaved as trace %1 of %2 (compare two with memviz diff %2#A %2#B)\n")
                                             .arg(savedId)

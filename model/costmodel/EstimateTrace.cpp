@@ -12,6 +12,17 @@
 
 namespace memviz::costmodel {
 
+std::string estimateDescription(const std::string& model, const EstimateOptions& o, const Estimate& e) {
+    std::string out = "estimate: " + model + ", batch " + std::to_string(o.batch) + ", " + dtypeName(o.dtype) + (o.amp ? " + amp" : "");
+    if (o.training) {
+        out += ", " + std::string(optimizerName(o.optimizer));
+        if (e.checkpointSegments) out += ", checkpoint K=" + std::to_string(e.checkpointSegments);
+    } else {
+        out += ", inference";
+    }
+    return out + ", " + deviceName(o.device);
+}
+
 std::int64_t saveEstimateTrace(Database& db, const std::string& description, const EstimateOptions& options, const Estimate& e) {
     if (e.timeline.empty()) throw std::invalid_argument("the estimate has no timeline to save (estimate it with a timeline)");
     TraceInfo info;

@@ -17,6 +17,9 @@ class Database;
 
 namespace memviz::costmodel {
 
+// The name a saved estimate's trace gets: "estimate: resnet18, batch 32, fp32, adam, cpu".
+std::string estimateDescription(const std::string& model, const EstimateOptions& options, const Estimate& e);
+
 // Writes `e` (estimated with options.timeline set: it needs the per-op samples) as a new trace
 // of format format_id::kEstimate named `description`; returns its id. Throws
 // std::invalid_argument when the estimate has no timeline.

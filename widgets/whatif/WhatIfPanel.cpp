@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
@@ -23,9 +24,12 @@
 #include <cmath>
 
 #include "core/Units.h"
+#include "costmodel/EstimateTrace.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
+#include "store/Database.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/TraceSession.h"
 #include "widgets/whatif/BreakdownChart.h"
 #include "widgets/whatif/MemoryLimitPicker.h"
@@ -45,8 +49,9 @@ int sliderForBatch(std::int64_t b) {
 }
 } // namespace
 
-WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
+WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent), save_(new BackgroundQuery(this)) {
     setObjectName("whatIfPanel");
+    save_->setErrorHandler([this](const QString& message) { savedLabel_->setText(tr("Cannot save: %1").arg(message)); });
     auto* outer = new QHBoxLayout(this);
     // The knobs scroll when the dock is short (1280×800), instead of being cut off.
     auto* controls = new QScrollArea(this);
@@ -215,6 +220,24 @@ QWidget* WhatIfPanel::buildControls() {
     calibrate_->setEnabled(false);
     clearCalibration_->setEnabled(false);
 
+    auto* keep = new QGroupBox(tr("Compare this estimate"), box);
+    auto* keepLayout = new QVBoxLayout(keep);
+    saveTrace_ = new QPushButton(tr("Save as Trace…"), keep);
+    saveTrace_->setObjectName("saveTraceButton");
+    saveTrace_->setToolTip(tr("Keep this estimate as a trace in a store, to compare it (File › Compare With…) "
+                              "with a recording or another estimate, category by category"));
+    savedLabel_ = new QLabel(keep);
+    savedLabel_->setWordWrap(true);
+    keepLayout->addWidget(saveTrace_);
+    keepLayout->addWidget(savedLabel_);
+    form->addRow(keep);
+    connect(saveTrace_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the estimate into a store"),
+                                                          QDir::home().filePath(QStringLiteral("estimates.memviz")),
+                                                          tr("memviz store (*.memviz)"), nullptr, QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty()) saveAsTrace(path);
+    });
+
     connect(modelCombo_, &QComboBox::currentIndexChanged, this, [this] { modelChanged(); });
     connect(openSpec_, &QPushButton::clicked, this, &WhatIfPanel::chooseSpecFile);
     connect(batchSlider_, &QSlider::valueChanged, this, [this](int v) {
@@ -382,6 +405,28 @@ void WhatIfPanel::recompute() {
 }
 
 QString WhatIfPanel::modelName() const { return modelCombo_->currentText(); }
+
+void WhatIfPanel::saveAsTrace(const QString& storePath) {
+    if (!model_ || !error_.isEmpty()) return;
+    const EstimateOptions o = options();
+    const std::string description = costmodel::estimateDescription(modelName().toStdString(), o, estimate_);
+    const auto e = std::make_shared<const Estimate>(estimate_);
+    const std::string path = storePath.toStdString();
+    savedLabel_->setText(tr("Saving…"));
+    save_->run([this, o, e, description, path, storePath](const Progress&) -> BackgroundQuery::Apply {
+        Database db(path); // an existing store gets one more trace
+        const std::int64_t id = costmodel::saveEstimateTrace(db, description, o, *e);
+        return [this, id, storePath] {
+            savedLabel_->setText(tr("Saved as trace %1 of %2; File › Compare With… compares it.")
+                                     .arg(id)
+                                     .arg(QFileInfo(storePath).fileName()));
+        };
+    });
+}
+
+void WhatIfPanel::waitForSave() { save_->wait(); }
+
+QString WhatIfPanel::savedText() const { return savedLabel_->text(); }
 
 QString WhatIfPanel::peakText() const {
     if (!error_.isEmpty() || !model_) return QString();

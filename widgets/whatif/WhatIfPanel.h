@@ -21,6 +21,7 @@ class QSpinBox;
 
 namespace memviz {
 
+class BackgroundQuery;
 class BreakdownChart;
 class MemoryLimitPicker;
 class StepTimelineChart;
@@ -58,6 +59,14 @@ public:
     void clearCalibration();
     bool isCalibrated() const { return calibration_.has_value(); }
     const std::optional<costmodel::CalibratedProjection>& projection() const { return projection_; }
+
+    // Keeps the current estimate as a trace in the store at `storePath` (created if needed), on a
+    // worker, so File › Compare With… can compare it with a recording or another estimate; the
+    // panel says which trace it became. "Save as Trace…" asks for the store.
+    void saveAsTrace(const QString& storePath);
+    // Blocks until the save is done (tests).
+    void waitForSave();
+    QString savedText() const;
 
 signals:
     void recomputed();
@@ -112,6 +121,9 @@ private:
     QLabel* calibrationLabel_;
     QPushButton* calibrate_;
     QPushButton* clearCalibration_;
+    QPushButton* saveTrace_;
+    QLabel* savedLabel_;
+    BackgroundQuery* save_;
     BreakdownChart* bars_;
     StepTimelineChart* timeline_;
 };
