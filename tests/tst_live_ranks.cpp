@@ -5,6 +5,7 @@
 // real torch.distributed job on CPU with the gloo backend (tests/data/ranks/gloo_ranks.py),
 // three ranks under the probe, rank r on a batch of 16*(r+1): one trace per rank with its
 // operator rows, and the rank with the biggest batch has the biggest peak.
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,6 +61,16 @@ int freePort() {
         port = ntohs(sa.sin_port);
     ::close(fd);
     return port;
+}
+
+// `memviz record --listen unix:DIR/ranks.sock --out STORE`, once its socket exists.
+bool startListening(QProcess& memviz, const QTemporaryDir& dir, const QString& store) {
+    memviz.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--listen", "unix:" + dir.filePath("ranks.sock"), "--out", store,
+                                                  "--json", "--wait", "120", "--grace", "1"});
+    if (!memviz.waitForStarted()) return false;
+    QDeadlineTimer deadline(10000);
+    while (!QFileInfo::exists(dir.filePath("ranks.sock")) && !deadline.hasExpired()) QTest::qWait(20);
+    return QFileInfo::exists(dir.filePath("ranks.sock"));
 }
 
 } // namespace
@@ -162,10 +173,7 @@ void TestLiveRanks::glooJobUnderOneListen() {
     const QString store = dir.filePath("gloo.memviz");
     const QString address = "unix:" + dir.filePath("ranks.sock");
     QProcess memviz;
-    memviz.start(QStringLiteral(MEMVIZ_BINARY),
-                 {"record", "--listen", address, "--out", store, "--json", "--wait", "120", "--grace", "1"});
-    QVERIFY(memviz.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("ranks.sock")), 10000);
+    QVERIFY(startListening(memviz, dir, store));
     const int port = freePort();
     QVERIFY(port > 0);
     std::vector<std::unique_ptr<QProcess>> ranks;
@@ -267,10 +275,7 @@ void TestLiveRanks::torchrunJobUnderOneListen() {
     const QString store = dir.filePath("torchrun.memviz");
     const QString address = "unix:" + dir.filePath("ranks.sock");
     QProcess memviz;
-    memviz.start(QStringLiteral(MEMVIZ_BINARY),
-                 {"record", "--listen", address, "--out", store, "--json", "--wait", "120", "--grace", "1"});
-    QVERIFY(memviz.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath("ranks.sock")), 10000);
+    QVERIFY(startListening(memviz, dir, store));
     QProcess torchrun;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("PYTHONPATH", QStringLiteral(MEMVIZ_PROBE_DIR));

@@ -4,6 +4,7 @@
 // whole tree: the pickle and snapshot targets call these on every input. Disagreement is a
 // finding; the stream may only fall back (StreamFallback), never give other values.
 #include "FuzzPickleStream.h"
+#include "FuzzStore.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,12 +21,6 @@
 namespace memviz::fuzz {
 
 namespace {
-
-[[noreturn]] void finding(const std::string& what) {
-    std::fprintf(stderr, "memviz fuzz finding: %s\n", what.c_str());
-    std::fflush(stderr);
-    std::abort();
-}
 
 // Hands out `d` in chunks of 1 to 61 bytes, sizes drawn from the data itself.
 pickle::ByteSource chunked(std::string_view d) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "FuzzStore.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -69,6 +72,12 @@ Outcome importBytes(std::string_view formatId, std::string_view data) {
         o.message = e.what();
     }
     return o;
+}
+
+void finding(const std::string& what) {
+    std::fprintf(stderr, "memviz fuzz finding: %s\n", what.c_str());
+    std::fflush(stderr);
+    std::abort();
 }
 
 } // namespace memviz::fuzz

@@ -15,6 +15,9 @@ class Database;
 
 namespace memviz::fuzz {
 
+// A disagreement the target found: printed, then abort() (libFuzzer records the input).
+[[noreturn]] void finding(const std::string& what);
+
 // The bytes as a file; the path stays valid until the next call (one file per process).
 std::string asFile(std::string_view data);
 

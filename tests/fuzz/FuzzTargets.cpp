@@ -29,12 +29,6 @@ namespace memviz::fuzz {
 
 namespace {
 
-[[noreturn]] void finding(const std::string& what) {
-    std::fprintf(stderr, "memviz fuzz finding: %s\n", what.c_str());
-    std::fflush(stderr);
-    std::abort();
-}
-
 // Importers, through importFile() as a user's file goes; the format is fixed so that every
 // input reaches the parser under test (the sniffers have a target of their own).
 Outcome allocLog(std::string_view d) { return importBytes("memviz-alloc-log", d); }
