@@ -7,6 +7,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "store/Database.h"
+#include "widgets/WorkerPool.h"
 
 namespace memviz {
 
@@ -40,7 +41,7 @@ void BackgroundQuery::run(Work work) {
 void BackgroundQuery::launch(Work work) {
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     const std::uint64_t id = ++lastId_;
-    QFuture<Outcome> future = QtConcurrent::run([work = std::move(work), cancel] {
+    QFuture<Outcome> future = QtConcurrent::run(workerPool(), [work = std::move(work), cancel] {
         Outcome outcome;
         const Progress progress(Progress::Callback{}, cancel.get());
         try {

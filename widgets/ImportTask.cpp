@@ -16,6 +16,7 @@
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/ImportFailure.h"
+#include "widgets/WorkerPool.h"
 #include "formats/ImportWorkerProtocol.h"
 
 namespace memviz {
@@ -143,7 +144,7 @@ void ImportTask::report(ProgressPhase phase, double share) {
 
 void ImportTask::startStore(qint64 traceId) {
     const std::string file = path_.toStdString();
-    watcher_.setFuture(QtConcurrent::run([this, file, traceId]() {
+    watcher_.setFuture(QtConcurrent::run(workerPool(), [this, file, traceId]() {
         Outcome o;
         try {
             o.trace = openTrace(file, std::string(), Progress({}, &cancel_), traceId, ImportStore::Keep);
