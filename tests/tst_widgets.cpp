@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The GUI offscreen: the main window on the real sample, the timeline's interactions, the
-// operator table model, and the background import with progress and cancel.
+// operator table model, the background import with progress and cancel, and the rules that
+// keep the GUI thread free (our own worker pool, frees on workers, hidden charts not drawn).
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QJsonDocument>
@@ -21,7 +22,10 @@
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"
+#include "widgets/PlotReplot.h"
+#include "widgets/WorkerPool.h"
 #include "widgets/OpsTableModel.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
@@ -66,6 +70,9 @@ private slots:
     void traceOfOneMomentGetsAReadableAxis();
     void importTaskReportsProgress();
     void importTaskCancels();
+    void ourWorkersLeaveQtsPoolFree();
+    void releaseOnWorkerFreesOffThisThread();
+    void hiddenChartReplotsWhenShown();
 };
 
 void TestWidgets::initTestCase() {
@@ -295,6 +302,76 @@ void TestWidgets::importTaskCancels() {
     // "Nothing was stored": not even an empty store is left behind (issue 19).
     QVERIFY(!QFileInfo::exists(dir.filePath("s.memviz")));
     QVERIFY(!QFileInfo::exists(dir.filePath("s.memviz-wal")));
+}
+
+// Qt's raster engine runs parallel fills on QThreadPool::globalInstance() and the GUI thread
+// waits for them. With every thread of our pool held by long queries, a job on Qt's pool must
+// still run at once; when the queries ran on Qt's pool, it waited for them (the stall).
+void TestWidgets::ourWorkersLeaveQtsPoolFree() {
+    const int workers = workerPool()->maxThreadCount();
+    QSemaphore started, release;
+    std::vector<std::unique_ptr<BackgroundQuery>> queries;
+    for (int i = 0; i < workers; ++i) {
+        queries.push_back(std::make_unique<BackgroundQuery>());
+        queries.back()->run([&](const Progress&) -> BackgroundQuery::Apply {
+            started.release();
+            release.acquire(); // a long query
+            return {};
+        });
+    }
+    QVERIFY(started.tryAcquire(workers, 30000)); // every worker is busy now
+    QSemaphore ran;
+    QThreadPool::globalInstance()->start([&ran] { ran.release(); });
+    const bool qtJobRan = ran.tryAcquire(1, 10000);
+    release.release(workers);
+    for (auto& q : queries) q->wait();
+    if (!qtJobRan) ran.acquire(); // it ran after the queries: keep `ran` alive until then
+    QVERIFY2(qtJobRan, "a job on Qt's global pool waited for our queries");
+}
+
+// The destructor of what releaseOnWorker() gets runs on another thread than the caller's.
+void TestWidgets::releaseOnWorkerFreesOffThisThread() {
+    struct Noted {
+        QThread** where;
+        QSemaphore* done;
+        ~Noted() {
+            if (!where) return; // moved from
+            *where = QThread::currentThread();
+            done->release();
+        }
+        Noted(QThread** w, QSemaphore* d) : where(w), done(d) {}
+        Noted(Noted&& o) noexcept : where(std::exchange(o.where, nullptr)), done(o.done) {}
+    };
+    QThread* where = nullptr;
+    QSemaphore done;
+    releaseOnWorker(Noted(&where, &done));
+    QVERIFY(done.tryAcquire(1, 30000));
+    QVERIFY(where != nullptr);
+    QVERIFY(where != QThread::currentThread());
+}
+
+// A chart on a hidden tab is not drawn when its data changes, and is drawn once shown.
+void TestWidgets::hiddenChartReplotsWhenShown() {
+    QWidget window;
+    auto* plot = new QCustomPlot(&window);
+    plot->resize(400, 300);
+    window.resize(400, 300);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    int replots = 0;
+    connect(plot, &QCustomPlot::beforeReplot, this, [&replots] { ++replots; });
+    replotWhenShown(plot); // shown: drawn (queued)
+    QTRY_COMPARE(replots, 1);
+    plot->hide();
+    replotWhenShown(plot);
+    replotWhenShown(plot, QCustomPlot::rpRefreshHint);
+    QCoreApplication::processEvents();
+    QTest::qWait(50);
+    QCOMPARE(replots, 1); // hidden: not drawn
+    plot->show();         // the same size: no resize replot, only the pending one
+    QTRY_COMPARE(replots, 2);
+    QTest::qWait(50);
+    QCOMPARE(replots, 2); // once, however many changes came while hidden
 }
 
 QTEST_MAIN(TestWidgets)

@@ -67,7 +67,8 @@ void BackgroundQuery::launch(Work work) {
 
 void BackgroundQuery::take(std::uint64_t id) {
     if (!running_ || running_->id != id) return; // already taken by wait()
-    const Outcome outcome = running_->future.result();
+    // Moved, not copied: the result may hold a whole layout or table for the GUI thread.
+    Outcome outcome = running_->future.takeResult();
     const bool superseded = running_->cancel->load();
     running_.reset();
     if (queued_) {

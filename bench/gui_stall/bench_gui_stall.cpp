@@ -6,7 +6,7 @@
 // as long as the work; "action ms" is the time of the step's own call (setDevice, setMoment,
 // setCurrentIndex) before it returns to the event loop. A measurement, not a test.
 //
-//   bench_gui_stall FILE [--devices A,B] [--dwell-ms 600] [--no-reopen]
+//   bench_gui_stall FILE [--devices A,B] [--dwell-ms 600] [--no-reopen] [--shots DIR]
 //
 // Works for every kind of trace memviz opens (snapshots, profiler traces, memory timelines,
 // heaptrack, massif, allocation logs, stores). Run it in a real window (xvfb-run) or with
@@ -97,8 +97,8 @@ struct Result {
 
 class StallMeter : public QObject {
 public:
-    explicit StallMeter(MainWindow* window, std::deque<Step> steps, int dwellMs, const bool* opening)
-        : window_(window), steps_(std::move(steps)), dwellMs_(dwellMs), opening_(opening) {
+    explicit StallMeter(MainWindow* window, std::deque<Step> steps, int dwellMs, const bool* opening, QString shots)
+        : window_(window), steps_(std::move(steps)), dwellMs_(dwellMs), opening_(opening), shots_(std::move(shots)) {
         tick_.setTimerType(Qt::PreciseTimer);
         tick_.setInterval(5);
         connect(&tick_, &QTimer::timeout, this, [this] { onTick(); });
@@ -140,6 +140,8 @@ private:
         const auto [eventMs, event] = app->take();
         if (!results_.empty()) {
             Result& r = results_.back();
+            if (!shots_.isEmpty()) // what the step left on screen (after the gaps were measured)
+                window_->grab().save(QStringLiteral("%1/step%2.png").arg(shots_).arg(results_.size(), 2, 10, QChar('0')));
             r.longestEventMs = eventMs;
             r.longestEvent = event;
             std::printf("%-48s %9.1f %10.1f %8d %12.0f %9.1f  %s\n", qPrintable(r.name), r.actionMs, r.maxGapMs, r.gapsOver50,
@@ -179,6 +181,7 @@ private:
     std::deque<Step> steps_;
     int dwellMs_;
     const bool* opening_; // an import runs in the child process
+    QString shots_;       // a folder for a screenshot after each step, or empty
     QTimer tick_, poll_;
     QElapsedTimer clock_;
     qint64 last_ = 0, stepStart_ = 0;
@@ -231,6 +234,7 @@ int main(int argc, char** argv) {
     p.addOption({"devices", "snapshot devices to switch between", "A,B", "0,1"});
     p.addOption({"dwell-ms", "the least time one step lasts", "ms", "600"});
     p.addOption({"no-reopen", "do not open the file a second time at the end"});
+    p.addOption({"shots", "save a screenshot of the window after each step into DIR (stepNN.png)", "DIR"});
     p.addHelpOption();
     p.process(app);
     if (p.positionalArguments().size() != 1) p.showHelp(2);
@@ -284,7 +288,7 @@ int main(int argc, char** argv) {
 
     std::printf("%-48s %9s %10s %8s %12s %9s  %s\n", "step", "action ms", "max gap ms", ">50 ms", "settled ms", "event ms",
                 "longest event");
-    StallMeter stallMeter(&window, std::move(steps), p.value("dwell-ms").toInt(), &opening);
+    StallMeter stallMeter(&window, std::move(steps), p.value("dwell-ms").toInt(), &opening, p.value("shots"));
     meter = &stallMeter;
     QTimer::singleShot(500, &stallMeter, [&] { stallMeter.start(); });
     app.exec();

@@ -11,6 +11,7 @@
 #include "core/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/PlotReplot.h"
 #include "widgets/TraceAxis.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/AllocationBands.h"
@@ -48,7 +49,7 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
         plot_->rescaleAxes();
         plot_->yAxis->setRangeLower(0);
         updateAxes();
-        plot_->replot();
+        replotWhenShown(plot_, QCustomPlot::rpRefreshHint);
     });
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -76,11 +77,11 @@ void ActiveMemoryView::waitForLayout() {
 }
 
 void ActiveMemoryView::rebuild() {
-    bands_->setLayout({}, {});
+    bands_->clear();
     if (!session_->isActive()) {
         layoutJob_.cancel();
         headline_->clear();
-        plot_->replot();
+        replotWhenShown(plot_, QCustomPlot::rpRefreshHint);
         return;
     }
     if (session_->loading() || !session_->loadError().isEmpty()) {
@@ -88,7 +89,7 @@ void ActiveMemoryView::rebuild() {
         layoutJob_.cancel();
         headline_->setText(session_->loading() ? tr("Reading the allocations\u2026")
                                                : tr("Cannot read the allocations: %1").arg(session_->loadError()));
-        plot_->replot();
+        replotWhenShown(plot_, QCustomPlot::rpRefreshHint);
         return;
     }
     headline_->setText(tr("Stacking the allocations…"));
@@ -109,12 +110,13 @@ void ActiveMemoryView::rebuild() {
         Computed c;
         c.layout = layoutActiveMemory(spans, kMaxBands);
         for (const ActiveBand& b : c.layout.bands) c.sites.push_back((*allocations)[b.span].stack);
+        c.blocks = AllocationBands::summaryBlocksOf(c.layout);
         return [this, c = std::move(c)]() mutable { applyLayout(std::move(c)); };
     });
 }
 
 void ActiveMemoryView::applyLayout(Computed c) {
-    bands_->setLayout(std::move(c.layout), std::move(c.sites));
+    bands_->setLayout(std::move(c.layout), std::move(c.sites), std::move(c.blocks));
     const QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
     headline_->setText(tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
                           "when one is freed, those above it drop. ")
@@ -125,13 +127,13 @@ void ActiveMemoryView::applyLayout(Computed c) {
     updateAxes();
     showMoment();
     stack_->showMessage(tr("Hover over a band to name the allocation; click it for its stack."));
-    plot_->replot();
+    replotWhenShown(plot_, QCustomPlot::rpRefreshHint);
 }
 
 void ActiveMemoryView::setXRange(double lower, double upper) {
     if (upper <= lower || plot_->xAxis->range() == QCPRange(lower, upper)) return;
     plot_->xAxis->setRange(lower, upper);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown(plot_);
 }
 
 void ActiveMemoryView::showMoment() {
@@ -141,7 +143,7 @@ void ActiveMemoryView::showMoment() {
         momentLine_->point1->setCoords(static_cast<double>(*t), 0);
         momentLine_->point2->setCoords(static_cast<double>(*t), 1);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    replotWhenShown(plot_);
 }
 
 QString ActiveMemoryView::headline() const {
@@ -190,7 +192,7 @@ void ActiveMemoryView::onMouseMove(QMouseEvent* event) {
     const auto band = bandUnder(event->position());
     if (band != bands_->highlighted()) { // redraw only when the band under the pointer changes
         bands_->setHighlighted(band);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        replotWhenShown(plot_);
     }
     if (band) QToolTip::showText(event->globalPosition().toPoint(), describe(bands_->layout().bands[*band].span), plot_);
     else QToolTip::hideText();

@@ -53,6 +53,7 @@ private:
     struct Computed {
         ActiveLayout layout;
         std::vector<std::int32_t> sites;
+        std::vector<std::pair<std::int64_t, std::int64_t>> blocks; // AllocationBands::summaryBlocksOf
     };
     void rebuild();
     void applyLayout(Computed c);

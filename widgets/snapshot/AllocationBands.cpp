@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+
+#include "widgets/WorkerPool.h"
 
 namespace memviz {
 
@@ -20,20 +23,27 @@ AllocationBands::AllocationBands(QCPAxis* keyAxis, QCPAxis* valueAxis) : QCPAbst
     setName(tr("allocations"));
 }
 
-void AllocationBands::setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys) {
-    layout_ = std::move(layout);
-    colourKeys_ = std::move(colourKeys);
-    highlighted_.reset();
-    summaryBlocks_.clear();
-    const auto& sum = layout_.summary;
+AllocationBands::SummaryBlocks AllocationBands::summaryBlocksOf(const ActiveLayout& layout) {
+    SummaryBlocks blocks;
+    const auto& sum = layout.summary;
+    blocks.reserve((sum.size() + kBlock - 1) / kBlock);
     for (std::size_t b = 0; b < sum.size(); b += kBlock) {
         std::pair<std::int64_t, std::int64_t> e{sum[b].base, sum[b].base + sum[b].bytes};
         for (std::size_t k = b; k < std::min(sum.size(), b + kBlock); ++k) {
             e.first = std::min(e.first, sum[k].base);
             e.second = std::max(e.second, sum[k].base + sum[k].bytes);
         }
-        summaryBlocks_.push_back(e);
+        blocks.push_back(e);
     }
+    return blocks;
+}
+
+void AllocationBands::setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys, SummaryBlocks blocks) {
+    if (!layout_.bands.empty() || !layout_.summary.empty()) releaseOnWorker(std::exchange(layout_, {}));
+    layout_ = std::move(layout);
+    colourKeys_ = std::move(colourKeys);
+    summaryBlocks_ = std::move(blocks);
+    highlighted_.reset();
 }
 
 std::pair<std::int64_t, std::int64_t> AllocationBands::summaryExtremes(std::size_t from, std::size_t to) const {

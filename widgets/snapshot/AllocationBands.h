@@ -17,8 +17,16 @@ class AllocationBands : public QCPAbstractPlottable {
 public:
     AllocationBands(QCPAxis* keyAxis, QCPAxis* valueAxis);
 
-    // `colourKeys`: one per band (a call site id); equal keys get equal colours.
-    void setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys);
+    // The lowest base and highest top of the summary per block of kBlock points: a pixel
+    // column's extremes come from whole blocks, so drawing costs the pixels, not the points.
+    // O(summary points): computed on the worker that made the layout.
+    using SummaryBlocks = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    static SummaryBlocks summaryBlocksOf(const ActiveLayout& layout);
+
+    // `colourKeys`: one per band (a call site id); equal keys get equal colours. `blocks`:
+    // summaryBlocksOf(layout). The layout shown before is freed on a worker.
+    void setLayout(ActiveLayout layout, std::vector<std::int32_t> colourKeys, SummaryBlocks blocks);
+    void clear() { setLayout({}, {}, {}); }
     const ActiveLayout& layout() const { return layout_; }
     QColor bandColour(std::size_t band) const;
     // The band to show raised (hovered), or none.
@@ -38,13 +46,11 @@ private:
     QPolygonF bandPolygon(const ActiveBand& band) const;
     QPolygonF summaryPolygon() const;
 
-    // The lowest base and highest top of the summary per block of kBlock points: a pixel
-    // column's extremes come from whole blocks, so drawing costs the pixels, not the points.
     static constexpr std::size_t kBlock = 256;
     std::pair<std::int64_t, std::int64_t> summaryExtremes(std::size_t from, std::size_t to) const;
 
     ActiveLayout layout_;
-    std::vector<std::pair<std::int64_t, std::int64_t>> summaryBlocks_;
+    SummaryBlocks summaryBlocks_;
     std::vector<std::int32_t> colourKeys_;
     std::optional<std::size_t> highlighted_;
 };

@@ -151,8 +151,8 @@ void AllocatorStateView::refresh() {
                      } catch (const std::exception&) {
                          state = {};
                      }
-                     return [this, state = std::move(state)] {
-                         state_ = state;
+                     return [this, state = std::move(state)]() mutable {
+                         state_ = std::move(state);
                          applyState();
                      };
                  });

@@ -7,6 +7,7 @@
 #include "core/Progress.h"
 #include "core/Units.h"
 #include "widgets/TraceSession.h"
+#include "widgets/WorkerPool.h"
 
 namespace memviz {
 
@@ -17,7 +18,8 @@ struct SnapshotSession::Loaded {
     std::optional<StackCatalog> stacks;
     int device = 0;
     std::shared_ptr<const std::vector<SnapshotAllocationRow>> allocations;
-    std::int64_t moment = -1; // the device's peak entry; -2: the GUI thread's overview names it
+    std::int64_t moment = -1; // the device's peak entry
+    std::optional<std::int64_t> momentTime;
 };
 
 SnapshotSession::SnapshotSession(TraceSession* trace, QObject* parent)
@@ -49,15 +51,20 @@ void SnapshotSession::reload() {
 // Clears what the views show, starts the read (of the overview and stacks too when
 // `withOverview`) and tells the views that it runs.
 void SnapshotSession::loadDevice(bool withOverview) {
-    allocations_ = std::make_shared<const std::vector<SnapshotAllocationRow>>();
+    // The previous device's rows (up to millions) are freed on a worker, not here.
+    releaseOnWorker(std::exchange(allocations_, std::make_shared<const std::vector<SnapshotAllocationRow>>()));
     moment_ = -1;
     momentTime_.reset();
     loadError_.clear();
     if (active_) {
         const std::int64_t trace = trace_->traceId();
         const int device = device_;
+        // A device switch keeps the overview: its peak entry is known here.
+        const SnapshotDeviceStats* known = withOverview ? nullptr : overview_.device(device);
+        const std::int64_t knownPeak = known ? known->peakSeq : -1;
         load_.run(trace_->storePath(),
-                  [this, trace, device, withOverview](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
+                  [this, trace, device, withOverview, knownPeak](Database& db,
+                                                                 const Progress& cancel) -> BackgroundQuery::Apply {
                       auto loaded = std::make_shared<Loaded>();
                       Loaded& l = *loaded;
                       l.device = device;
@@ -72,7 +79,9 @@ void SnapshotSession::loadDevice(bool withOverview) {
                           loadAllocations(db, trace, l.device));
                       cancel.checkCancelled();
                       const SnapshotDeviceStats* stats = l.overview ? l.overview->device(l.device) : nullptr;
-                      l.moment = stats ? stats->peakSeq : -2;
+                      l.moment = stats ? stats->peakSeq : knownPeak;
+                      // Decoding the moment's chunk of entries costs tens of ms: done here.
+                      l.momentTime = entryTime(db, trace, l.device, l.moment);
                       return [this, loaded] { apply(std::move(*loaded)); };
                   });
     }
@@ -85,9 +94,8 @@ void SnapshotSession::apply(Loaded l) {
     if (l.stacks) stacks_ = std::move(*l.stacks);
     device_ = l.device;
     allocations_ = std::move(l.allocations);
-    moment_ = l.moment == -2 ? peakMoment() : l.moment;
-    // One chunk of entries: bounded, read here.
-    momentTime_ = entryTime(trace_->database(), trace_->traceId(), device_, moment_);
+    moment_ = l.moment;
+    momentTime_ = l.momentTime;
     emit reloaded();
     emit momentChanged();
 }
