@@ -113,25 +113,31 @@ void TestSnapshotViews::allocationListFollowsTheMomentAndSearches() {
     std::int64_t sum = 0;
     for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
     QCOMPARE(sum, d->peakBytes);
+    // The rows are found on a worker: each change is followed by a wait.
     s->setMoment(-1);
+    view->waitForRows();
     QCOMPARE(view->model()->rowCount(), 0); // nothing before the first entry of this trace
     s->setMoment(s->lastMoment());
+    view->waitForRows();
     sum = 0;
     for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
     QCOMPARE(sum, d->finalReplayed);
     // Search by address: the hex digits of one row find it.
     const SnapshotAllocationRow first = view->model()->allocation(0);
     view->searchEdit()->setText(QStringLiteral("0x%1").arg(static_cast<quint64>(first.address), 0, 16));
+    view->waitForRows();
     QCOMPARE(view->model()->rowCount(), 1);
     QCOMPARE(view->model()->allocation(0).address, first.address);
     // Search by frame text: every row's stack has such a frame.
     view->searchEdit()->setText(QStringLiteral("OPTIM.py"));
+    view->waitForRows();
     QVERIFY(view->model()->rowCount() > 0);
     const auto matching = s->stacks().stacksMatching("optim.py");
     for (int r = 0; r < view->model()->rowCount(); ++r) QVERIFY(matching.count(view->model()->allocation(r).stack));
     QVERIFY(view->totalsText().contains("match the search"));
     // Selecting a row shows its stack.
     view->searchEdit()->clear();
+    view->waitForRows();
     view->table()->selectRow(0);
     QVERIFY(view->stackPane()->toPlainText().contains("0x"));
 }
@@ -266,6 +272,7 @@ void TestSnapshotViews::allocationsAreReadOffTheGuiThread() {
     panel->stateView()->waitForQuery();
     QVERIFY(!s->loading());
     QCOMPARE(s->moment(), s->peakMoment());
+    panel->allocationsView()->waitForRows();
     std::int64_t sum = 0;
     for (int r = 0; r < panel->allocationsView()->model()->rowCount(); ++r)
         sum += panel->allocationsView()->model()->allocation(r).requestedSize;
@@ -279,7 +286,7 @@ void TestSnapshotViews::allocationsAreReadOffTheGuiThread() {
     QCOMPARE(s->device(), other);
     QVERIFY(s->allocations().empty());
     QCOMPARE(panel->allocationsView()->model()->rowCount(), 0);
-    s->waitForLoad();
+    panel->allocationsView()->waitForRows();
     sum = 0;
     for (int r = 0; r < panel->allocationsView()->model()->rowCount(); ++r)
         sum += panel->allocationsView()->model()->allocation(r).requestedSize;
@@ -308,6 +315,7 @@ void TestSnapshotViews::anotherDeviceSupersedesTheRead() {
     QCOMPARE(s->device(), a);
     QCOMPARE(s->allocations().size(), countA);
     AllocationsView* view = w.snapshotPanel()->allocationsView();
+    view->waitForRows();
     std::int64_t sum = 0;
     for (int r = 0; r < view->model()->rowCount(); ++r) sum += view->model()->allocation(r).requestedSize;
     QCOMPARE(sum, s->overview().device(a)->peakBytes);

@@ -16,7 +16,9 @@
 #include <QVBoxLayout>
 
 #include "core/Units.h"
+#include "core/Progress.h"
 #include "formats/snapshot/SnapshotQueries.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/snapshot/AliveAllocationsModel.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
@@ -31,7 +33,8 @@ using words::bytes;
 AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new AliveAllocationsModel(session, this)),
       proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)), device_(new QComboBox(this)),
-      moment_(new QLabel(this)), totals_(new QLabel(this)), search_(new QLineEdit(this)), stack_(new StackPane(this)) {
+      moment_(new QLabel(this)), totals_(new QLabel(this)), search_(new QLineEdit(this)), stack_(new StackPane(this)),
+      rowsQuery_(new BackgroundQuery(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(AliveAllocationsModel::SortRole);
     table_->setModel(proxy_);
@@ -96,6 +99,7 @@ void AllocationsView::onReloaded() {
 
 void AllocationsView::refresh() {
     if (!session_->isActive()) {
+        rowsQuery_->cancel();
         model_->setRows({});
         moment_->clear();
         totals_->clear();
@@ -103,6 +107,7 @@ void AllocationsView::refresh() {
     }
     if (session_->loading() || !session_->loadError().isEmpty()) {
         // The session reads the allocations on a worker; its reloaded() comes again when done.
+        rowsQuery_->cancel();
         model_->setRows({});
         moment_->setText(session_->describeMoment());
         totals_->setText(session_->loading() ? tr("Reading the allocations\u2026")
@@ -110,29 +115,50 @@ void AllocationsView::refresh() {
         stack_->showMessage(QString());
         return;
     }
-    const auto& all = session_->allocations();
-    const std::vector<std::size_t> alive = aliveAt(all, session_->moment());
+    moment_->setText(session_->describeMoment());
+    // Which allocations are alive and match: a pass over all of the device's allocations (up
+    // to millions) and a sort, on a worker. The rows shown meanwhile stay valid (they index the
+    // same allocations) until the new ones land.
+    const auto all = session_->sharedAllocations();
+    const std::int64_t moment = session_->moment();
     AllocationSearch search;
     search.text = search_->text().toStdString();
-    const std::vector<std::size_t> shown = filterAllocations(all, alive, search, session_->stacks());
-    std::int64_t requested = 0, before = 0, beforeBytes = 0;
-    for (const std::size_t i : alive) {
-        requested += all[i].requestedSize;
-        if (all[i].allocSeq < 0) {
-            ++before;
-            beforeBytes += all[i].requestedSize;
+    AllocationFilter filter = allocationFilter(search, session_->stacks());
+    const bool searching = !search.text.empty();
+    rowsQuery_->run([this, all, moment, filter = std::move(filter), searching](const Progress& cancel) -> BackgroundQuery::Apply {
+        const std::vector<std::size_t> alive = aliveAt(*all, moment);
+        cancel.checkCancelled();
+        Rows rows;
+        rows.shown = filterAllocations(*all, alive, filter);
+        rows.alive = alive.size();
+        for (const std::size_t i : alive) {
+            const SnapshotAllocationRow& a = (*all)[i];
+            rows.requested += a.requestedSize;
+            if (a.allocSeq < 0) {
+                ++rows.before;
+                rows.beforeBytes += a.requestedSize;
+            }
         }
-    }
-    moment_->setText(session_->describeMoment());
-    QString totals = tr("%L1 allocations alive, %2 requested").arg(alive.size()).arg(bytes(requested));
-    if (before)
+        return [this, all, searching, rows = std::move(rows)]() mutable { applyRows(all, searching, std::move(rows)); };
+    });
+}
+
+void AllocationsView::applyRows(const std::shared_ptr<const std::vector<SnapshotAllocationRow>>& all, bool searching, Rows rows) {
+    if (all != session_->sharedAllocations()) return; // another device or trace since: its own refresh follows
+    QString totals = tr("%L1 allocations alive, %2 requested").arg(rows.alive).arg(bytes(rows.requested));
+    if (rows.before)
         totals += tr("; %L1 of them (%2) were made before the trace began, so their alloc is not in it")
-                      .arg(before)
-                      .arg(bytes(beforeBytes));
-    if (!search.text.empty()) totals += tr(" \u2014 %L1 match the search").arg(shown.size());
+                      .arg(rows.before)
+                      .arg(bytes(rows.beforeBytes));
+    if (searching) totals += tr(" \u2014 %L1 match the search").arg(rows.shown.size());
     totals_->setText(totals);
-    model_->setRows(shown);
+    model_->setRows(std::move(rows.shown));
     stack_->showMessage(tr("Select an allocation to see where it was made."));
+}
+
+void AllocationsView::waitForRows() {
+    session_->waitForLoad(); // its reloaded() starts the rows' query
+    rowsQuery_->wait();
 }
 
 QString AllocationsView::totalsText() const { return totals_->text(); }

@@ -3,6 +3,10 @@
 // The allocations alive at a moment of a CUDA memory snapshot (default: the peak), largest
 // first, with their call stack beside them; search by address or by frame text.
 #include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "formats/snapshot/SnapshotRows.h"
 
 class QComboBox;
 class QLabel;
@@ -13,6 +17,7 @@ class QTableView;
 namespace memviz {
 
 class AliveAllocationsModel;
+class BackgroundQuery;
 class SnapshotSession;
 class StackPane;
 
@@ -27,10 +32,19 @@ public:
     StackPane* stackPane() const { return stack_; }
     // "2,042 allocations, 12.97 GiB requested".
     QString totalsText() const;
+    // Blocks until the rows for the current moment and search are shown (tests).
+    void waitForRows();
 
 private:
+    // What the worker finds: the rows alive at the moment that match the search, and totals.
+    struct Rows {
+        std::vector<std::size_t> shown;
+        std::size_t alive = 0;
+        std::int64_t requested = 0, before = 0, beforeBytes = 0;
+    };
     void onReloaded();
     void refresh();
+    void applyRows(const std::shared_ptr<const std::vector<SnapshotAllocationRow>>& all, bool searching, Rows rows);
     void showSelected();
 
     SnapshotSession* session_;
@@ -42,6 +56,7 @@ private:
     QLabel* totals_;
     QLineEdit* search_;
     StackPane* stack_;
+    BackgroundQuery* rowsQuery_;
 };
 
 } // namespace memviz

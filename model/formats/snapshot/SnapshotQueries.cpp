@@ -159,14 +159,23 @@ bool AllocationSearch::isAddress(std::string_view text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+AllocationFilter allocationFilter(const AllocationSearch& search, const StackCatalog& stacks) {
+    AllocationFilter f;
+    f.text = search.text;
+    while (!f.text.empty() && std::isspace(static_cast<unsigned char>(f.text.back()))) f.text.pop_back();
+    while (!f.text.empty() && std::isspace(static_cast<unsigned char>(f.text.front()))) f.text.erase(f.text.begin());
+    if (f.text.empty()) return f;
+    f.address = AllocationSearch::isAddress(f.text);
+    if (!f.address) f.stacks = stacks.stacksMatching(f.text);
+    return f;
+}
+
 std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
-                                           const AllocationSearch& search, const StackCatalog& stacks) {
-    std::string text = search.text;
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.erase(text.begin());
-    if (text.empty()) return indexes;
+                                           const AllocationFilter& filter) {
+    if (filter.text.empty()) return indexes;
     std::vector<std::size_t> out;
-    if (AllocationSearch::isAddress(text)) {
+    if (filter.address) {
+        const std::string& text = filter.text;
         const bool hex = text.size() > 1 && (text[1] == 'x' || text[1] == 'X');
         const std::string needle = lower(hex ? text.substr(2) : text);
         char buf[32];
@@ -177,10 +186,14 @@ std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationR
         }
         return out;
     }
-    const std::unordered_set<std::int32_t> matching = stacks.stacksMatching(text);
     for (const std::size_t i : indexes)
-        if (matching.count(all[i].stack) || matching.count(all[i].freeStack)) out.push_back(i);
+        if (filter.stacks.count(all[i].stack) || filter.stacks.count(all[i].freeStack)) out.push_back(i);
     return out;
+}
+
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
+                                           const AllocationSearch& search, const StackCatalog& stacks) {
+    return filterAllocations(all, indexes, allocationFilter(search, stacks));
 }
 
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t) {

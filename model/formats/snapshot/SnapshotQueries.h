@@ -62,6 +62,17 @@ struct AllocationSearch {
 // Keeps the indexes (into `all`) that match; `stacks` answers frame-text searches.
 std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
                                            const AllocationSearch& search, const StackCatalog& stacks);
+// The same in two steps, for a worker: allocationFilter() looks up the stacks a frame-text
+// search matches (in the catalog, on the thread that owns it; bounded by the catalog, not the
+// allocations), and filterAllocations() with it needs no catalog.
+struct AllocationFilter {
+    std::string text; // trimmed; empty: everything matches
+    bool address = false;
+    std::unordered_set<std::int32_t> stacks; // a frame-text search: the stacks that match
+};
+AllocationFilter allocationFilter(const AllocationSearch& search, const StackCatalog& stacks);
+std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationRow>& all, const std::vector<std::size_t>& indexes,
+                                           const AllocationFilter& filter);
 // The entry (index in the device's trace) in effect at time t: the last one at or before t;
 // -1 before the first.
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t);
