@@ -78,6 +78,7 @@ private slots:
     void oomsAndAnnotations();
     void stacksAndSearch();
     void pinnedHostAndUnknownActions();
+    void freesFindTheirAllocations();
     void hostileSnapshotsAreRejected_data();
     void hostileSnapshotsAreRejected();
     void truncationAtEveryByteStoresNothing();
@@ -413,6 +414,81 @@ void TestSnapshot::pinnedHostAndUnknownActions() {
     for (const ImportWarning& w : s.warnings)
         warned |= w.kind == "unknown_action" && w.message.find("user_defined") != std::string::npos;
     QVERIFY(warned);
+}
+
+// The builder matches frees to allocations again while it emits (it keeps no per-entry index):
+// an alloc over a live address, a free whose alloc the trace lacks, a double free and a time
+// that goes backwards, in one trace. Expectations worked out by hand below.
+void TestSnapshot::freesFindTheirAllocations() {
+    const QByteArray python =
+        "e=lambda a,addr,size,t: {'action':a,'addr':addr,'size':size,'stream':0,'time_us':t,'frames':[]}\n"
+        "seg={'device':0,'address':4096,'total_size':2097152,'allocated_size':512,'active_size':512,"
+        "'requested_size':120,'stream':0,'segment_type':'large','segment_pool_id':(0,0),'is_expandable':False,'frames':[],"
+        "'blocks':[{'address':12288,'size':512,'requested_size':120,'state':'active_allocated','frames':[]}]}\n"
+        "snap={'segments':[seg],'device_traces':[[e('alloc',4096,100,10),e('alloc',4096,200,20),"
+        "e('free_completed',8192,50,15),e('free_completed',4096,200,30),e('free_completed',4096,200,40),"
+        "e('alloc',12288,120,50)]]}\n";
+    const QString script = memviz::test::writeFile(
+        dir_, "frees.py", "import pickle, sys\n" + python + "pickle.dump(snap, open(sys.argv[1], 'wb'), protocol=4)\n");
+    const QString path = dir_.filePath("frees.pickle");
+    const auto made = memviz::test::runProcess(memviz::test::python(), {script, path});
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+    const Imported imp = importSnapshot(path);
+
+    // Times: t0 = 10 us; entry 2 (15 us) comes after entry 1 (20 us), so it is drawn at 20 us.
+    // Allocated bytes: baseline 50 (entry 2 frees what was allocated before the trace);
+    // 0: 50+100 = 150; 1: the alloc displaces the 100 and adds 200 = 250 (the peak);
+    // 2: 250-50 = 200; 3: 200-200 = 0; 4: a double free, ignored = 0; 5: 0+120 = 120.
+    const SnapshotOverview o = loadSnapshotOverview(*imp.db, imp.traceId);
+    const SnapshotDeviceStats& d = o.devices.at(0);
+    QCOMPARE(d.baselineBytes, std::int64_t{50});
+    QCOMPARE(d.baselineFreedBlocks, std::int64_t{1});
+    QCOMPARE(d.peakSeq, std::int64_t{1});
+    QCOMPARE(d.peakBytes, std::int64_t{250});
+    QCOMPARE(d.finalReplayed, std::int64_t{120});
+    std::int64_t allocated = -1;
+    for (const SeriesInfo& s : listSeries(*imp.db, imp.traceId))
+        if (s.name == "allocated") allocated = s.id;
+    QVERIFY(allocated >= 0);
+    const std::pair<std::int64_t, std::int64_t> expected[] = {{0, 150}, {10000, 200}, {20000, 0}, {30000, 0}, {40000, 120}};
+    for (const auto& [t, v] : expected) QCOMPARE(seriesValueAt(*imp.db, allocated, t), std::optional<std::int64_t>(v));
+
+    const std::vector<Event> entries = loadEntries(*imp.db, imp.traceId, 0, 0);
+    QCOMPARE(entries.size(), std::size_t{6});
+    const std::int64_t times[] = {0, 10000, 10000, 20000, 30000, 40000};
+    for (std::size_t k = 0; k < 6; ++k) QCOMPARE(entries[k].timeNs, times[k]);
+    QCOMPARE(entries[2].size, std::int64_t{50});
+    QCOMPARE(entries[2].flags, std::uint8_t{kFlagPreexisting});
+    QCOMPARE(entries[3].size, std::int64_t{200});
+    QCOMPARE(entries[3].flags, std::uint8_t{kFlagNone});
+    QCOMPARE(entries[4].size, std::int64_t{0});
+    QCOMPARE(entries[4].flags, std::uint8_t{kFlagUnmatched});
+
+    // In the order the replay meets them: the displaced alloc, its successor, the pre-existing
+    // one (at its free), the one alive at the end (its block: 512 bytes).
+    const auto all = loadAllocations(*imp.db, imp.traceId, 0);
+    QCOMPARE(all.size(), std::size_t{4});
+    QCOMPARE(all[0].requestedSize, std::int64_t{100});
+    QCOMPARE(all[0].freeSeq, std::optional<std::int64_t>(1));
+    QCOMPARE(all[0].tFree, std::optional<std::int64_t>(10000));
+    QCOMPARE(all[1].requestedSize, std::int64_t{200});
+    QCOMPARE(all[1].allocSeq, std::int64_t{1});
+    QCOMPARE(all[1].freeSeq, std::optional<std::int64_t>(3));
+    QCOMPARE(all[1].tFree, std::optional<std::int64_t>(20000));
+    QCOMPARE(all[2].address, std::int64_t{8192});
+    QCOMPARE(all[2].allocSeq, std::int64_t{-1});
+    QCOMPARE(all[2].freeSeq, std::optional<std::int64_t>(2));
+    QCOMPARE(all[2].tFree, std::optional<std::int64_t>(10000)); // drawn at 20 us, not 15
+    QCOMPARE(all[2].origin, 1);
+    QCOMPARE(all[3].allocSeq, std::int64_t{5});
+    QCOMPARE(all[3].tAlloc, std::optional<std::int64_t>(40000));
+    QVERIFY(!all[3].freeSeq.has_value());
+    QCOMPARE(all[3].blockSize, std::optional<std::int64_t>(512));
+
+    QStringList kinds;
+    for (const ImportWarning& w : loadSummary(*imp.db, imp.traceId).warnings) kinds << QString::fromStdString(w.kind);
+    for (const char* k : {"alloc_over_live", "double_free", "out_of_order_time", "pre_existing_allocations"})
+        QVERIFY2(kinds.contains(k), qPrintable(kinds.join(' ')));
 }
 
 void TestSnapshot::hostileSnapshotsAreRejected_data() {

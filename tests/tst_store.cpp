@@ -64,6 +64,7 @@ private slots:
     void rejectsForeignFiles();
     void eventCodecRoundTrip();
     void damagedChunkIsAnError();
+    void pageCacheLimitLastsOneImport();
 };
 
 void TestStore::newStoreHasCurrentSchemaAndWal() {
@@ -340,5 +341,47 @@ void TestStore::damagedChunkIsAnError() {
     QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(junk));
 }
 
+// limitPageCache(): the transaction's pages spill to the WAL (16 pages here, far fewer than
+// the trace needs) and the rows still read back; the connection's 64 MiB cache (Database.cpp:
+// cache_size = -65536) comes back after a commit and after a writer that never committed.
+void TestStore::pageCacheLimitLastsOneImport() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("cache.memviz").toStdString();
+    Database db(path);
+    QCOMPARE(queryInt(db, "PRAGMA cache_size"), std::optional<std::int64_t>(-65536));
+    std::vector<Event> written;
+    std::int64_t traceId = 0;
+    {
+        TraceInfo info;
+        info.format = "test-format";
+        TraceWriter w(db, info);
+        w.limitPageCache(64);
+        QCOMPARE(queryInt(db, "PRAGMA cache_size"), std::optional<std::int64_t>(-64));
+        const auto cpu = w.device("cpu");
+        for (int i = 0; i < 300000; ++i) {
+            Event e;
+            e.timeNs = i;
+            e.address = 0x7f0000000000 + static_cast<std::int64_t>(i) * 4096 * 7919 % (1ll << 40);
+            e.size = 1 + (i * 2654435761ll) % 100000; // poorly compressible
+            e.device = cpu;
+            w.addEvent(e);
+            written.push_back(e);
+        }
+        traceId = w.commit();
+    }
+    QCOMPARE(queryInt(db, "PRAGMA cache_size"), std::optional<std::int64_t>(-65536));
+    QVERIFY(readAllEvents(db, traceId) == written);
+    {
+        TraceInfo info;
+        info.format = "test-format";
+        TraceWriter w(db, info);
+        w.limitPageCache(64);
+        w.addEvent(written[0]);
+    } // rolled back
+    QCOMPARE(queryInt(db, "PRAGMA cache_size"), std::optional<std::int64_t>(-65536));
+    QCOMPARE(listTraces(db).size(), std::size_t{1});
+}
+
 QTEST_GUILESS_MAIN(TestStore)
+
 #include "tst_store.moc"

@@ -69,7 +69,7 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
     // per import was most of a small import's time; flushEvents() reserves once a chunk filled.
 }
 
-TraceWriter::~TraceWriter() = default; // tx_ rolls back unless commit() ran
+TraceWriter::~TraceWriter() { restorePageCache(); } // then tx_ rolls back unless commit() ran
 
 std::uint16_t TraceWriter::device(std::string_view name) {
     const std::int32_t id = devices_.intern(name);
@@ -112,6 +112,22 @@ Database& TraceWriter::database() {
     queue_.drain();
     queue_.setSynchronous(true);
     return db_;
+}
+
+void TraceWriter::limitPageCache(std::int64_t kib) {
+    Database& db = database(); // no job of the worker uses the connection from here on
+    if (!cacheSizeBefore_) cacheSizeBefore_ = queryInt(db, "PRAGMA cache_size");
+    db.exec("PRAGMA cache_size = " + std::to_string(-kib));
+}
+
+void TraceWriter::restorePageCache() noexcept {
+    if (!cacheSizeBefore_) return;
+    try {
+        db_.exec("PRAGMA cache_size = " + std::to_string(*cacheSizeBefore_));
+    } catch (...) {
+        // Only the connection's speed depends on it.
+    }
+    cacheSizeBefore_.reset();
 }
 
 std::int32_t TraceWriter::thread(std::string_view label) { return threads_.intern(label); }
@@ -319,6 +335,7 @@ std::int64_t TraceWriter::commit() {
     writeDerivedTables();
     tx_.commit();
     committed_ = true;
+    restorePageCache();
     return traceId_;
 }
 

@@ -111,6 +111,12 @@ public:
     // this import's transaction. From the first call on, the writer stops handing work to its
     // worker thread (the connection must not be used by two threads at once).
     Database& database();
+    // For an importer that holds much else in memory while it writes (a streamed snapshot's
+    // records): at most `kib` KiB of the transaction's pages stay in memory, the others spill
+    // to the WAL before the commit (the connection's cache is 64 MiB). The connection's own
+    // setting comes back when the writer commits or is destroyed. Hands over the connection
+    // as database() does.
+    void limitPageCache(std::int64_t kib);
 
 private:
     struct DeviceState;
@@ -128,6 +134,7 @@ private:
     void noteTime(std::int64_t t);
     DeviceState& deviceState(std::uint16_t device);
     void writeDerivedTables();
+    void restorePageCache() noexcept;
 
     Database& db_;
     TraceInfo info_;
@@ -157,6 +164,7 @@ private:
     std::map<std::string, Warning, std::less<>> warnings_;
     std::map<std::string, std::string, std::less<>> metadata_;
     bool committed_ = false;
+    std::optional<std::int64_t> cacheSizeBefore_; // PRAGMA cache_size before limitPageCache()
     // Last member: destroyed (joined) first, before the statements and the transaction.
     WorkQueue queue_;
 };

@@ -129,13 +129,18 @@ std::string describe(const SnapshotData& s, const snapshot::StackTable& stacks, 
             out += " block " + std::to_string(b.address) + " " + std::to_string(b.size) + " " + std::to_string(b.requestedSize) +
                    " " + std::to_string(b.stack) + " " + std::to_string(static_cast<int>(b.state)) + "\n";
     }
-    for (const auto& [device, entries] : s.traces) {
+    for (const auto& [device, trace] : s.traces) {
         out += "trace " + std::to_string(device) + "\n";
-        for (const auto& e : entries)
-            out += " " + std::to_string(static_cast<int>(e.action)) + " " + std::to_string(e.timeUs) + " " + std::to_string(e.addr) +
-                   " " + std::to_string(e.size) + " " + std::to_string(e.stack) + " " + std::to_string(e.unknownAction) + " " +
-                   std::to_string(e.compileContext) + " " + std::to_string(e.userMetadata) + " " +
-                   std::to_string(e.forwardFrames) + " " + std::to_string(e.hasTime) + std::to_string(e.hasAddr) + "\n";
+        for (std::size_t k = 0; k < trace.entries.size(); ++k) {
+            const auto& e = trace.entries[k];
+            const auto x = trace.extrasAt(k);
+            out += " " + std::to_string(static_cast<int>(e.action)) + " " + std::to_string(e.timeUs) + " " +
+                   std::to_string(e.addr) + " " + std::to_string(e.size) + " " + std::to_string(e.stack) + " " +
+                   std::to_string(x.unknownAction) + " " + std::to_string(x.compileContext) + " " +
+                   std::to_string(x.userMetadata) + " " + std::to_string(x.forwardFrames) + " " + std::to_string(e.hasTime) +
+                   std::to_string(e.hasAddr) + "\n";
+        }
+        out += "runs " + std::to_string(trace.extras.size()) + "\n";
     }
     for (const auto& a : s.annotations)
         out += "annotation " + a.stage + " " + a.name + " " + std::to_string(a.cudaDevice.value_or(-7)) + " " +

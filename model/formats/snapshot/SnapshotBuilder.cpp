@@ -2,6 +2,7 @@
 #include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "core/Errors.h"
@@ -15,6 +16,12 @@ namespace memviz::snapshot {
 namespace {
 
 constexpr std::size_t kEntriesPerChunk = 65536;
+
+// Sums the replay has checked for overflow, added up again in another order: intermediate
+// values may wrap, the result is exact.
+std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
 
 EventKind eventKindOf(Action a) {
     switch (a) {
@@ -44,10 +51,10 @@ std::string SnapshotBuilder::where(const Device& d, std::int64_t seq) const {
 }
 
 void SnapshotBuilder::createDevices() {
-    static const std::vector<Entry> kNoEntries;
+    static const TraceEntries kNoEntries;
     std::vector<std::int64_t> numbers;
-    for (const auto& [number, entries] : data_.traces)
-        if (!entries.empty()) numbers.push_back(number);
+    for (const auto& [number, trace] : data_.traces)
+        if (!trace.entries.empty()) numbers.push_back(number);
     for (const Segment& s : data_.segments) numbers.push_back(s.cudaDevice);
     // CUDA devices in order, pinned host memory last.
     std::sort(numbers.begin(), numbers.end(),
@@ -58,9 +65,11 @@ void SnapshotBuilder::createDevices() {
         Device& d = devices_[i];
         d.number = numbers[i];
         d.index = out_.device(deviceName(d.number));
-        d.entries = &kNoEntries;
-        for (const auto& [number, entries] : data_.traces)
-            if (number == d.number && !entries.empty()) d.entries = &entries;
+        const TraceEntries* trace = &kNoEntries;
+        for (const auto& [number, t] : data_.traces)
+            if (number == d.number && !t.entries.empty()) trace = &t;
+        d.entries = &trace->entries;
+        d.extras = &trace->extras;
         for (const Segment& s : data_.segments)
             if (s.cudaDevice == d.number) d.segments.push_back(&s);
     }
@@ -91,29 +100,38 @@ void SnapshotBuilder::computeTimes() {
             throw ImportError("snapshot: time_us " + std::to_string(t0Us_) + " is out of range");
         out_.setEpochNs(epochNs);
     }
+    if (!timed_) return; // entry numbers: nothing to check
     for (Device& d : devices_) {
         const auto& entries = *d.entries;
-        d.times.resize(entries.size());
         std::int64_t last = 0;
         for (std::size_t k = 0; k < entries.size(); ++k) {
-            std::int64_t t = static_cast<std::int64_t>(k);
-            if (timed_) {
-                std::int64_t deltaUs = 0;
-                if (__builtin_sub_overflow(entries[k].timeUs, t0Us_, &deltaUs) ||
-                    __builtin_mul_overflow(deltaUs, std::int64_t{1000}, &t))
-                    throw ImportError(where(d, static_cast<std::int64_t>(k)) + ": time_us " + std::to_string(entries[k].timeUs) +
-                                      " is out of range");
-                if (t < last) {
-                    if (!d.outOfOrder++)
-                        out_.warn("out_of_order_time", where(d, static_cast<std::int64_t>(k)),
-                                  "entries with a time_us earlier than the entry before them; drawn at the earlier "
-                                  "entry's time");
-                    t = last;
-                }
+            std::int64_t deltaUs = 0, t = 0;
+            if (__builtin_sub_overflow(entries[k].timeUs, t0Us_, &deltaUs) ||
+                __builtin_mul_overflow(deltaUs, std::int64_t{1000}, &t))
+                throw ImportError(where(d, static_cast<std::int64_t>(k)) + ": time_us " + std::to_string(entries[k].timeUs) +
+                                  " is out of range");
+            if (t < last) {
+                if (!d.outOfOrder++)
+                    out_.warn("out_of_order_time", where(d, static_cast<std::int64_t>(k)),
+                              "entries with a time_us earlier than the entry before them; drawn at the earlier "
+                              "entry's time");
+                t = last;
             }
-            d.times[k] = last = t;
+            last = t;
         }
+        if (!d.outOfOrder) continue;
+        // Rare: keep the clamped times rather than work them out again for every lookup.
+        d.clampedTimes.resize(entries.size());
+        last = 0;
+        for (std::size_t k = 0; k < entries.size(); ++k)
+            d.clampedTimes[k] = last = std::max(last, (entries[k].timeUs - t0Us_) * 1000);
     }
+}
+
+std::int64_t SnapshotBuilder::timeOf(const Device& d, std::size_t k) const {
+    if (!d.clampedTimes.empty()) return d.clampedTimes[k];
+    if (!timed_) return static_cast<std::int64_t>(k);
+    return ((*d.entries)[k].timeUs - t0Us_) * 1000; // computeTimes() checked that it fits
 }
 
 std::int32_t SnapshotBuilder::opOf(std::int32_t stack) {
@@ -126,15 +144,41 @@ std::int32_t SnapshotBuilder::opOf(std::int32_t stack) {
     return op;
 }
 
+// The allocation that the free entry `seq` closes, as the replay matched it (entries are
+// emitted in order): an open allocation whose free is this entry, or the next allocation in
+// the replay's order when the replay made it here (its alloc is not in the trace); -1 for a
+// free of an address already freed.
+std::int32_t SnapshotBuilder::allocationFreedAt(Device& d, std::int64_t seq) {
+    auto& ahead = d.freesAhead;
+    const auto later = std::greater<>{};
+    // Allocations displaced by an alloc at their address were freed there, not at a free entry.
+    while (!ahead.empty() && ahead.front().first < seq) {
+        std::pop_heap(ahead.begin(), ahead.end(), later);
+        ahead.pop_back();
+    }
+    if (!ahead.empty() && ahead.front().first == seq) {
+        const std::int32_t id = ahead.front().second;
+        std::pop_heap(ahead.begin(), ahead.end(), later);
+        ahead.pop_back();
+        return id;
+    }
+    const auto& all = d.replay.allocations;
+    if (d.nextAllocation < all.size() && all[d.nextAllocation].origin == Origin::BeforeTraceFreed &&
+        all[d.nextAllocation].freeSeq == seq)
+        return static_cast<std::int32_t>(d.nextAllocation++);
+    return -1;
+}
+
 void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables) {
     const Entry& en = (*d.entries)[k];
     const auto seq = static_cast<std::int64_t>(k);
-    const std::int64_t t = d.times[k];
+    const std::int64_t t = d.nextTime;
     DeviceReplay& r = d.replay;
 
     // An alloc at a live address: the allocation it displaces counts as freed here.
     while (d.nextImplicit < r.implicitFrees.size() && r.implicitFrees[d.nextImplicit].first == seq) {
         const Allocation& old = r.allocations[static_cast<std::size_t>(r.implicitFrees[d.nextImplicit++].second)];
+        d.allocated = wrappingAdd(d.allocated, -old.requestedSize);
         Event f;
         f.timeNs = t;
         f.address = old.address;
@@ -157,8 +201,17 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
     e.device = d.index;
     e.kind = eventKindOf(en.action);
     e.op = opOf(en.stack);
-    if (e.kind == EventKind::Free) {
-        const std::int32_t id = r.allocationOfEntry[k];
+    if (e.kind == EventKind::Alloc) {
+        // The replay made one allocation per alloc entry, in entry order.
+        const auto id = static_cast<std::int32_t>(d.nextAllocation++);
+        const Allocation& a = r.allocations[static_cast<std::size_t>(id)];
+        d.allocated = wrappingAdd(d.allocated, a.requestedSize);
+        if (a.freeSeq >= 0) {
+            d.freesAhead.emplace_back(a.freeSeq, id);
+            std::push_heap(d.freesAhead.begin(), d.freesAhead.end(), std::greater<>{});
+        }
+    } else if (e.kind == EventKind::Free) {
+        const std::int32_t id = allocationFreedAt(d, seq);
         if (id < 0) {
             e.size = 0;
             e.flags = kFlagUnmatched;
@@ -166,6 +219,7 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         } else {
             const Allocation& a = r.allocations[static_cast<std::size_t>(id)];
             e.size = a.requestedSize;
+            d.allocated = wrappingAdd(d.allocated, -a.requestedSize);
             if (a.origin == Origin::Traced) {
                 e.op = opOf(a.stack); // memory per site: a free goes where its allocation came from
                 if (en.size != a.requestedSize)
@@ -178,7 +232,7 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         }
     }
     out_.addEvent(e);
-    if (e.kind == EventKind::Alloc || e.kind == EventKind::Free) out_.addPoint(d.allocatedSeries, t, r.allocatedAfter[k]);
+    if (e.kind == EventKind::Alloc || e.kind == EventKind::Free) out_.addPoint(d.allocatedSeries, t, d.allocated);
     if (e.kind >= EventKind::SegmentAlloc && e.kind <= EventKind::SegmentUnmap) {
         d.reserved += (e.kind == EventKind::SegmentAlloc || e.kind == EventKind::SegmentMap) ? en.size : -en.size;
         out_.addPoint(d.reservedSeries, t, d.reserved);
@@ -206,6 +260,8 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
         d.allocatedSeries = out_.createSeries(d.index, series_name::kAllocated, "bytes", true);
         d.reservedSeries = out_.createSeries(d.index, series_name::kReserved, "bytes", false);
         d.reserved = d.replay.reservedInitial;
+        d.allocated = d.replay.baselineBytes;
+        if (!d.entries->empty()) d.nextTime = timeOf(d, 0);
         // Before the first entry: what was allocated before the trace, and the reserved memory.
         out_.addPoint(d.allocatedSeries, 0, d.replay.baselineBytes);
         out_.addPoint(d.reservedSeries, 0, d.reserved);
@@ -214,9 +270,10 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
     for (;;) {
         Device* best = nullptr;
         for (Device& d : devices_)
-            if (d.next < d.entries->size() && (!best || d.times[d.next] < best->times[best->next])) best = &d;
+            if (d.next < d.entries->size() && (!best || d.nextTime < best->nextTime)) best = &d;
         if (!best) break;
         emitEntry(*best, best->next++, tables);
+        if (best->next < best->entries->size()) best->nextTime = timeOf(*best, best->next);
         if ((++emitted & 0xffff) == 0) progress.checkCancelled();
     }
     for (Device& d : devices_) {
@@ -224,6 +281,7 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
             tables.addEntryChunk(d.index, d.chunks++, static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), d.chunk);
         d.chunk.clear();
         d.chunk.shrink_to_fit();
+        d.freesAhead = {};
     }
 }
 
@@ -256,7 +314,7 @@ void SnapshotBuilder::build(const Progress& progress) {
     createDevices();
     computeTimes();
     for (Device& d : devices_) {
-        d.replay = replayDevice(*d.entries, d.segments, data_.unknownActions.size());
+        d.replay = replayDevice(*d.entries, *d.extras, d.segments, data_.unknownActions.size());
         progress.checkCancelled();
     }
     SnapshotTablesWriter tables(out_.database(), out_.traceId());

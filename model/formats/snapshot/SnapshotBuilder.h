@@ -8,6 +8,7 @@
 // when the file has no times.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/snapshot/SnapshotData.h"
@@ -36,12 +37,22 @@ private:
         std::int64_t number = 0; // CUDA device, or kHostDevice
         std::uint16_t index = 0; // memviz device
         const std::vector<Entry>* entries = nullptr;
+        const std::vector<ExtrasRun>* extras = nullptr;
         std::vector<const Segment*> segments;
-        std::vector<std::int64_t> times; // per entry: ns from t0, or the entry number
+        // Per entry, ns from t0, only when time_us goes backwards somewhere (each entry is then
+        // drawn at the latest time so far); else timeOf() computes it from the entry.
+        std::vector<std::int64_t> clampedTimes;
         DeviceReplay replay;
         std::int64_t allocatedSeries = 0, reservedSeries = 0;
         std::int64_t reserved = 0;
         std::size_t next = 0;     // next entry to emit
+        std::int64_t nextTime = 0; // its time
+        // While emitting: allocated bytes after the entry emitted last, the next allocation in
+        // the replay's order, and (free entry, allocation) of the open allocations whose free
+        // is still ahead (a min-heap by entry).
+        std::int64_t allocated = 0;
+        std::size_t nextAllocation = 0;
+        std::vector<std::pair<std::int64_t, std::int32_t>> freesAhead;
         std::vector<Event> chunk; // this device's entries, for snapshot_entry_chunks
         std::int64_t chunks = 0;
         std::size_t nextImplicit = 0; // into replay.implicitFrees
@@ -49,6 +60,9 @@ private:
     };
     void createDevices();
     void computeTimes();
+    // The entry's time on the axis: ns from t0, or its number when the trace is not timed.
+    std::int64_t timeOf(const Device& d, std::size_t k) const;
+    std::int32_t allocationFreedAt(Device& d, std::int64_t seq);
     void emitEvents(SnapshotTablesWriter& tables, const Progress& progress);
     void emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables);
     std::int32_t opOf(std::int32_t stack);

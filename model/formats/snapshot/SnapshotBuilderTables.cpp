@@ -1,27 +1,27 @@
 // SPDX-License-Identifier: MIT
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
+#include <algorithm>
+
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
+#include "formats/snapshot/SnapshotCodec.h"
 #include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
 namespace memviz::snapshot {
 
-namespace {
-
-std::optional<std::int64_t> timeAt(const std::vector<std::int64_t>& times, std::int64_t seq) {
-    if (seq < 0 || static_cast<std::size_t>(seq) >= times.size()) return std::nullopt;
-    return times[static_cast<std::size_t>(seq)];
-}
-
-} // namespace
-
 void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
     for (const Device& d : devices_) {
         const DeviceReplay& r = d.replay;
+        const auto timeAt = [&](std::int64_t seq) -> std::optional<std::int64_t> {
+            if (seq < 0 || static_cast<std::size_t>(seq) >= d.entries->size()) return std::nullopt;
+            return timeOf(d, static_cast<std::size_t>(seq));
+        };
+        // Rows for one chunk at a time (a row is twice an Allocation's size).
         std::vector<SnapshotAllocationRow> rows;
-        rows.reserve(r.allocations.size());
+        rows.reserve(std::min(kAllocationsPerChunk, r.allocations.size()));
+        std::int64_t chunk = 0;
         for (const Allocation& a : r.allocations) {
             SnapshotAllocationRow row;
             row.device = d.index;
@@ -30,14 +30,18 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
             if (a.blockSize >= 0) row.blockSize = a.blockSize;
             row.allocSeq = a.allocSeq;
             if (a.freeSeq >= 0) row.freeSeq = a.freeSeq;
-            row.tAlloc = timeAt(d.times, a.allocSeq);
-            row.tFree = timeAt(d.times, a.freeSeq);
+            row.tAlloc = timeAt(a.allocSeq);
+            row.tFree = timeAt(a.freeSeq);
             row.stack = a.stack;
             row.freeStack = a.freeStack;
             row.origin = static_cast<int>(a.origin);
             rows.push_back(row);
+            if (rows.size() == kAllocationsPerChunk) {
+                tables.addAllocationChunk(d.index, chunk++, rows);
+                rows.clear();
+            }
         }
-        tables.addAllocations(d.index, rows);
+        if (!rows.empty()) tables.addAllocationChunk(d.index, chunk++, rows);
         for (const Segment* s : d.segments) {
             SnapshotSegmentRow seg;
             seg.device = d.index;
@@ -88,11 +92,12 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
     // compile_context, user_metadata, forward_frames: runs of entries that share them.
     std::vector<SnapshotContextRun> runs;
     for (const Device& d : devices_) {
-        const auto& entries = *d.entries;
-        for (std::size_t k = 0; k < entries.size(); ++k) {
-            const Entry& e = entries[k];
-            const SnapshotContextRun run{d.index, static_cast<std::int64_t>(k), static_cast<std::int64_t>(k), e.compileContext,
-                                         e.userMetadata, e.forwardFrames};
+        const auto& extras = *d.extras;
+        for (std::size_t i = 0; i < extras.size(); ++i) {
+            const EntryExtras& x = extras[i].extras;
+            const std::int64_t end = i + 1 < extras.size() ? extras[i + 1].firstSeq
+                                                           : static_cast<std::int64_t>(d.entries->size());
+            const SnapshotContextRun run{d.index, extras[i].firstSeq, end - 1, x.compileContext, x.userMetadata, x.forwardFrames};
             if (!run.hasAny()) continue;
             if (!runs.empty() && runs.back().device == run.device && runs.back().lastSeq + 1 == run.firstSeq &&
                 runs.back().sameTexts(run))

@@ -30,18 +30,57 @@ enum class Action : std::uint8_t {
 
 const char* actionName(Action a);
 
+// 32 bytes: a snapshot can hold tens of millions of entries, and their records are what a
+// streamed import keeps (issue 12). The rare fields are in EntryExtras, per run of entries.
 struct Entry {
     std::int64_t timeUs = 0; // valid when hasTime
     std::int64_t addr = 0;   // for oom: the device's free bytes (device_free), when known
     std::int64_t size = 0;   // bytes; the size the caller asked for (not the allocator's rounding)
     std::int32_t stack = kNoName;
+    Action action = Action::Unknown;
+    bool hasTime = false;
+    bool hasAddr = false;
+};
+
+struct EntryExtras {
     std::int32_t unknownAction = -1; // index into SnapshotData::unknownActions for Action::Unknown
     // compile_context, user_metadata and forward_frames (as text), indexes into
     // SnapshotData::contextTexts; -1 when the entry has none (or an empty one).
     std::int32_t compileContext = -1, userMetadata = -1, forwardFrames = -1;
-    Action action = Action::Unknown;
-    bool hasTime = false;
-    bool hasAddr = false;
+
+    bool operator==(const EntryExtras&) const = default;
+};
+
+// The extras of entries firstSeq, firstSeq + 1, ... up to the next run (or the end).
+struct ExtrasRun {
+    std::int64_t firstSeq = 0;
+    EntryExtras extras;
+};
+
+// One trace's entries, and their extras as runs: a new run only where they change (files
+// have none, or one compile context for thousands of entries).
+struct TraceEntries {
+    std::vector<Entry> entries;
+    std::vector<ExtrasRun> extras; // by firstSeq; entries before the first run have none
+
+    void push(const Entry& e, const EntryExtras& x) {
+        if (extras.empty() ? x != EntryExtras{} : x != extras.back().extras)
+            extras.push_back({static_cast<std::int64_t>(entries.size()), x});
+        entries.push_back(e);
+    }
+    EntryExtras extrasAt(std::size_t k) const {
+        EntryExtras x;
+        for (auto lo = extras.begin(), hi = extras.end(); lo != hi;) {
+            const auto mid = lo + (hi - lo) / 2;
+            if (mid->firstSeq <= static_cast<std::int64_t>(k)) {
+                x = mid->extras;
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return x;
+    }
 };
 
 enum class BlockState : std::uint8_t { ActiveAllocated, ActivePendingFree, Inactive, Unknown };
@@ -91,7 +130,7 @@ struct Annotation {
 struct SnapshotData {
     bool legacySegmentList = false; // a 2022 file: a bare list of segments
     std::vector<Segment> segments;
-    std::vector<std::pair<std::int64_t, std::vector<Entry>>> traces; // (device number, its entries)
+    std::vector<std::pair<std::int64_t, TraceEntries>> traces; // (device number, its entries)
     std::vector<Annotation> annotations;
     std::vector<std::pair<std::string, std::string>> settings; // allocator_settings, flattened
     std::vector<std::string> unknownActions;

@@ -114,7 +114,7 @@ std::int32_t Reader::contextText(const Value& v, const Where& where, std::string
     return id;
 }
 
-Entry Reader::readEntry(const Value& v, const Where& where) {
+Entry Reader::readEntry(const Value& v, const Where& where, EntryExtras& x) {
     if (v.kind != Kind::Dict)
         throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
@@ -135,6 +135,7 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
         }
     }
     Entry e;
+    x = {};
     if (!action) throw ImportError(where() + ": an entry without 'action'");
     if (action->kind != Kind::Str) wrongType(where, "action", *action, "a str");
     e.action = actions_(doc_, *action);
@@ -142,7 +143,7 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
         const std::string name(doc_.text(*action));
         auto [it, inserted] = unknownActions_.try_emplace(name, static_cast<std::int32_t>(out_.unknownActions.size()));
         if (inserted) out_.unknownActions.push_back(name);
-        e.unknownAction = it->second;
+        x.unknownAction = it->second;
     }
     const bool needsAddr = e.action != Action::Oom && e.action != Action::Snapshot && e.action != Action::Annotate &&
                            e.action != Action::Unknown;
@@ -168,9 +169,9 @@ Entry Reader::readEntry(const Value& v, const Where& where) {
         e.hasTime = true;
     }
     if (frames) e.stack = stacks_.intern(*frames, [&] { return where() + ".frames"; });
-    if (compile) e.compileContext = contextText(*compile, where, "compile_context");
-    if (metadata) e.userMetadata = contextText(*metadata, where, "user_metadata");
-    if (forward) e.forwardFrames = contextText(*forward, where, "forward_frames");
+    if (compile) x.compileContext = contextText(*compile, where, "compile_context");
+    if (metadata) x.userMetadata = contextText(*metadata, where, "user_metadata");
+    if (forward) x.forwardFrames = contextText(*forward, where, "forward_frames");
     return e;
 }
 
@@ -191,10 +192,13 @@ void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
         it->second.trace = true;
         it->second.order = streamedLists_++;
     }
-    std::vector<Entry>& entries = it->second.entries;
+    TraceEntries& entries = it->second.entries;
+    EntryExtras extras;
     for (const Value& item : items) {
         // Errors fall back to the whole tree, which names the entry; this name is not shown.
-        entries.push_back(readEntry(item, [] { return std::string("device_traces"); }));
+        const Entry e = readEntry(
+            item, [] { return std::string("device_traces"); }, extras);
+        entries.push(e, extras);
         if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
     }
 }
@@ -205,8 +209,8 @@ void Reader::streamSegments(std::size_t list, std::span<const Value> items) {
     for (const Value& item : items) it->second.segments.push_back(readSegment(item, [] { return std::string("segments"); }));
 }
 
-std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name) {
-    std::vector<Entry> entries;
+TraceEntries Reader::readTrace(const Value& list, const std::string& name) {
+    TraceEntries entries;
     if (list.kind == Kind::None) return entries;
     if (StreamedList* s = streamed(list, true)) {
         if (s->used) return out_.traces[s->usedAt].second; // the same list again (a copy, as the tree reads it twice)
@@ -217,9 +221,12 @@ std::vector<Entry> Reader::readTrace(const Value& list, const std::string& name)
     if (list.kind != Kind::List)
         throw ImportError(name + ": " + std::string(pickle::kindWithArticle(list.kind)) + ", not a list");
     const auto items = doc_.items(list);
-    entries.reserve(items.size());
+    entries.entries.reserve(items.size());
+    EntryExtras extras;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        entries.push_back(readEntry(items[i], [&] { return name + "[" + std::to_string(i) + "]"; }));
+        const Entry e = readEntry(
+            items[i], [&] { return name + "[" + std::to_string(i) + "]"; }, extras);
+        entries.push(e, extras);
         if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
     }
     return entries;

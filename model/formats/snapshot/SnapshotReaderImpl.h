@@ -59,7 +59,7 @@ private:
     struct StreamedList {
         bool trace = false;          // entries (else segments)
         std::size_t order = 0;       // handed on as the order-th streamed list
-        std::vector<Entry> entries;  // moved out at the first use
+        TraceEntries entries;        // moved out at the first use
         std::vector<Segment> segments;
         bool used = false;
         std::size_t usedAt = 0;      // where the first use put them (out_.traces / out_.segments)
@@ -69,8 +69,8 @@ private:
     void readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice);
     Segment readSegment(const Value& v, const Where& where);
     Block readBlock(const Value& v, std::int64_t runningAddress, const Where& where);
-    std::vector<Entry> readTrace(const Value& list, const std::string& name);
-    Entry readEntry(const Value& v, const Where& where);
+    TraceEntries readTrace(const Value& list, const std::string& name);
+    Entry readEntry(const Value& v, const Where& where, EntryExtras& extras);
     void readAnnotations(const Value& list);
     void flattenSettings(const std::string& prefix, const Value& v, int depth);
     void readHost(const Value* segments, const Value* traces);

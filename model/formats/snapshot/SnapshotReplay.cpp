@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotReplay.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -18,14 +19,21 @@ void addChecked(std::int64_t& total, std::int64_t delta, const char* what) {
 
 } // namespace
 
-DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segment* const> segments,
-                          std::size_t unknownActionNames) {
+DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const ExtrasRun> extras,
+                          std::span<const Segment* const> segments, std::size_t unknownActionNames) {
     DeviceReplay r;
     const std::size_t n = entries.size();
     r.actionCounts.assign(static_cast<std::size_t>(Action::Unknown) + 1, 0);
     r.unknownActionCounts.assign(unknownActionNames, 0);
-    r.allocationOfEntry.assign(n, -1);
-    r.allocatedAfter.resize(n);
+    // At most one allocation per alloc or free entry and per allocated block at the end. Space
+    // reserved but never written costs address space, not memory, and growing by doubling would
+    // hold the old and the new array at once.
+    std::size_t most = 0;
+    for (const Entry& e : entries)
+        most += e.action == Action::Alloc || e.action == Action::FreeCompleted || e.action == Action::Free;
+    for (const Segment* s : segments)
+        for (const Block& b : s->blocks) most += isAllocatedState(b.state);
+    r.allocations.reserve(std::min<std::size_t>(most, 0x7fffffff));
     std::unordered_map<std::int64_t, std::int32_t> live; // address -> open allocation
     std::unordered_set<std::int64_t> freed;              // addresses whose last record is a free
     live.reserve(1024);
@@ -35,15 +43,21 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
         return static_cast<std::int32_t>(r.allocations.size() - 1);
     };
 
+    // Only entries of an unknown action have one, so a run that names one is all such entries.
+    for (std::size_t i = 0; i < extras.size(); ++i) {
+        const std::int32_t u = extras[i].extras.unknownAction;
+        if (u < 0 || static_cast<std::size_t>(u) >= r.unknownActionCounts.size()) continue;
+        const std::int64_t end = i + 1 < extras.size() ? extras[i + 1].firstSeq : static_cast<std::int64_t>(n);
+        r.unknownActionCounts[static_cast<std::size_t>(u)] += end - extras[i].firstSeq;
+    }
+
     std::int64_t running = 0; // allocated bytes relative to the baseline
+    std::int64_t lowest = 0, highest = 0, peak = 0; // of `running` after each entry
     std::int64_t reservedDelta = 0;
     for (std::size_t k = 0; k < n; ++k) {
         const Entry& e = entries[k];
         const auto seq = static_cast<std::int64_t>(k);
         ++r.actionCounts[static_cast<std::size_t>(e.action)];
-        if (e.action == Action::Unknown && e.unknownAction >= 0 &&
-            static_cast<std::size_t>(e.unknownAction) < r.unknownActionCounts.size())
-            ++r.unknownActionCounts[static_cast<std::size_t>(e.unknownAction)];
         switch (e.action) {
         case Action::Alloc: {
             if (const auto it = live.find(e.addr); it != live.end()) {
@@ -58,7 +72,6 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
             const std::int32_t id = newAllocation({e.addr, e.size, -1, seq, -1, e.stack, kNoName, Origin::Traced});
             live.emplace(e.addr, id);
             addChecked(running, e.size, "allocated bytes");
-            r.allocationOfEntry[k] = id;
             break;
         }
         case Action::FreeCompleted:
@@ -68,19 +81,17 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
                 a.freeSeq = seq;
                 a.freeStack = e.stack;
                 addChecked(running, -a.requestedSize, "allocated bytes");
-                r.allocationOfEntry[k] = it->second;
                 live.erase(it);
                 freed.insert(e.addr);
             } else if (freed.count(e.addr)) {
                 ++r.doubleFrees;
             } else {
                 // Allocated before the trace began (the ring buffer dropped its alloc).
-                const std::int32_t id = newAllocation({e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
+                newAllocation({e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
                 addChecked(r.baselineBytes, e.size, "pre-existing bytes");
                 ++r.baselineBlocks;
                 ++r.baselineFreedBlocks;
                 addChecked(running, -e.size, "allocated bytes");
-                r.allocationOfEntry[k] = id;
                 freed.insert(e.addr);
             }
             break;
@@ -91,7 +102,13 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
         case Action::SegmentUnmap: addChecked(reservedDelta, -e.size, "reserved bytes"); break;
         default: break;
         }
-        r.allocatedAfter[k] = running;
+        // Allocated bytes after this entry, relative to the baseline (known only at the end).
+        if (k == 0 || running < lowest) lowest = running;
+        if (k == 0 || running > highest) highest = running;
+        if (running > peak) {
+            peak = running;
+            r.peakSeq = seq; // the first entry at the maximum
+        }
     }
 
     // The end state: what the segments show allocated, matched against the trace.
@@ -123,15 +140,16 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segmen
     r.reservedInitial = r.reservedFinal;
     addChecked(r.reservedInitial, -reservedDelta, "reserved bytes");
 
-    r.peakBytes = r.baselineBytes;
-    for (std::size_t k = 0; k < n; ++k) {
-        addChecked(r.allocatedAfter[k], r.baselineBytes, "allocated bytes");
-        if (r.allocatedAfter[k] > r.peakBytes) {
-            r.peakBytes = r.allocatedAfter[k];
-            r.peakSeq = static_cast<std::int64_t>(k);
-        }
+    // Every entry's allocated bytes lie between the lowest and the highest: when both fit in 64
+    // bits with the baseline, so do all of them (the builder adds them up again while emitting).
+    if (n) {
+        std::int64_t bound = r.baselineBytes;
+        addChecked(bound, lowest, "allocated bytes");
+        bound = r.baselineBytes;
+        addChecked(bound, highest, "allocated bytes");
     }
-    r.finalReplayed = n ? r.allocatedAfter.back() : r.baselineBytes;
+    r.peakBytes = r.baselineBytes + peak;
+    r.finalReplayed = r.baselineBytes + (n ? running : 0);
     return r;
 }
 

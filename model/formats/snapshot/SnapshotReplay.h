@@ -36,10 +36,13 @@ struct Allocation {
     Origin origin = Origin::Traced;
 };
 
+// Nothing here grows with the number of entries, only with the number of allocations: the
+// builder recomputes per-entry figures (allocated bytes after an entry, the allocation a free
+// closes) while it emits the entries in order (issue 12: memory of a streamed import).
 struct DeviceReplay {
+    // In the order the replay made them: at their alloc entry (Traced) or at their free entry
+    // (BeforeTraceFreed), in entry order, then the BeforeTraceAlive ones of the final segments.
     std::vector<Allocation> allocations;
-    std::vector<std::int32_t> allocationOfEntry;                      // per entry: allocation opened or closed, else -1
-    std::vector<std::int64_t> allocatedAfter;                         // per entry: allocated bytes after it
     std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
     std::vector<std::int64_t> actionCounts;                           // per Action
     std::vector<std::int64_t> unknownActionCounts;                    // per SnapshotData::unknownActions
@@ -62,7 +65,7 @@ struct DeviceReplay {
 };
 
 // `segments`: the final segments of this device. Throws ImportError when byte counts overflow.
-DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Segment* const> segments,
-                          std::size_t unknownActionNames);
+DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const ExtrasRun> extras,
+                          std::span<const Segment* const> segments, std::size_t unknownActionNames);
 
 } // namespace memviz::snapshot

@@ -105,18 +105,14 @@ void SnapshotTablesWriter::addBlock(const SnapshotBlockRow& r) {
         .run();
 }
 
-void SnapshotTablesWriter::addAllocations(int device, std::span<const SnapshotAllocationRow> rows) {
-    std::int64_t chunk = 0;
-    for (std::size_t at = 0; at < rows.size(); at += kAllocationsPerChunk) {
-        const auto part = rows.subspan(at, std::min(kAllocationsPerChunk, rows.size() - at));
-        allocation_.bind(1, traceId_)
-            .bind(2, device)
-            .bind(3, chunk++)
-            .bind(4, static_cast<std::int64_t>(part.size()))
-            .bind(5, kCodecZstdAllocationColumns)
-            .bindBlob(6, encodeAllocations(part))
-            .run();
-    }
+void SnapshotTablesWriter::addAllocationChunk(int device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows) {
+    allocation_.bind(1, traceId_)
+        .bind(2, device)
+        .bind(3, chunk)
+        .bind(4, static_cast<std::int64_t>(rows.size()))
+        .bind(5, kCodecZstdAllocationColumns)
+        .bindBlob(6, encodeAllocations(rows))
+        .run();
 }
 
 void SnapshotTablesWriter::addOom(const SnapshotOomRow& r) {

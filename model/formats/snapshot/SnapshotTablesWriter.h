@@ -25,8 +25,9 @@ public:
     void addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events);
     void addSegment(const SnapshotSegmentRow& row);
     void addBlock(const SnapshotBlockRow& row);
-    // All allocations of one device (written as chunks of kAllocationsPerChunk).
-    void addAllocations(int device, std::span<const SnapshotAllocationRow> rows);
+    // One chunk of a device's allocations (at most kAllocationsPerChunk rows; chunk 0, 1, ...
+    // hold the allocations in order).
+    void addAllocationChunk(int device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows);
     void addOom(const SnapshotOomRow& row);
     void addAnnotation(const SnapshotAnnotationRow& row);
 
