@@ -276,13 +276,18 @@ void TestLiveRanks::torchrunJobUnderOneListen() {
     const QString address = "unix:" + dir.filePath("ranks.sock");
     QProcess memviz;
     QVERIFY(startListening(memviz, dir, store));
+    // Not --standalone: it always takes port 29400, which another job (or another test run
+    // on the machine) may hold; the same rendezvous on a port that is free now.
+    const int port = freePort();
+    QVERIFY(port > 0);
     QProcess torchrun;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("PYTHONPATH", QStringLiteral(MEMVIZ_PROBE_DIR));
     env.insert("OMP_NUM_THREADS", "1");
     env.insert("GLOO_SOCKET_IFNAME", "lo");
     torchrun.setProcessEnvironment(env);
-    torchrun.start(kPython, {"-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", "--redirects", "1",
+    torchrun.start(kPython, {"-m", "torch.distributed.run", "--nnodes", "1", "--rdzv_backend", "c10d", "--rdzv_endpoint",
+                             QStringLiteral("localhost:%1").arg(port), "--rdzv_id", "memviz-test", "--nproc_per_node", "2", "--redirects", "1",
                              "--tee", "1", "--log_dir", dir.filePath("logs"), "-m", "memviz_probe", "--connect", address,
                              QStringLiteral(MEMVIZ_GLOO_SCRIPT), "1"});
     QVERIFY(torchrun.waitForFinished(300000));
