@@ -32,7 +32,26 @@ private:
     QCustomPlot* plot_;
 };
 
+// The chart's child: takes its resize events (QCustomPlot::resizeEvent would redraw at once).
+class QueuedResizeReplot : public QObject {
+public:
+    explicit QueuedResizeReplot(QCustomPlot* plot) : QObject(plot), plot_(plot) { plot->installEventFilter(this); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched != plot_ || event->type() != QEvent::Resize) return false;
+        plot_->setViewport(plot_->rect());
+        replotWhenShown(plot_);
+        return true; // QCustomPlot::resizeEvent would only have done the same, at once
+    }
+
+private:
+    QCustomPlot* plot_;
+};
+
 } // namespace
+
+void replotQueuedOnResize(QCustomPlot* plot) { new QueuedResizeReplot(plot); }
 
 void replotWhenShown(QCustomPlot* plot, QCustomPlot::RefreshPriority priority) {
     auto* watcher = static_cast<ReplotOnShow*>(plot->findChild<QObject*>(kName, Qt::FindDirectChildrenOnly));

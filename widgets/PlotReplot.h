@@ -10,4 +10,11 @@ namespace memviz {
 
 void replotWhenShown(QCustomPlot* plot, QCustomPlot::RefreshPriority priority = QCustomPlot::rpQueuedReplot);
 
+// QCustomPlot redraws at once on every resize, and allocates its paint buffers anew each time;
+// while a page is laid out (a trace opening) a chart is resized several times in one event:
+// 76 ms of the GUI thread on a snapshot's open (docs/performance.md, "GUI-thread stalls").
+// After this call a resize sets the chart's viewport and queues one replot (requests made
+// meanwhile collapse into it; none while hidden, see replotWhenShown).
+void replotQueuedOnResize(QCustomPlot* plot);
+
 } // namespace memviz

@@ -23,6 +23,7 @@
 #include "widgets/StackedSeries.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/ProcessSeriesLabels.h"
+#include "widgets/PlotReplot.h"
 
 namespace memviz {
 
@@ -85,6 +86,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
       bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)),
       otherTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Count)) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

@@ -11,6 +11,7 @@
 #include "widgets/ChartFit.h"
 #include "widgets/ColumnGraph.h"
 #include "widgets/TraceAxis.h"
+#include "widgets/PlotReplot.h"
 
 namespace memviz {
 
@@ -61,6 +62,7 @@ void markPeak(QCustomPlot* plot, const std::vector<SeriesPoint>& points, std::in
 ComparePlot::ComparePlot(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
       bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

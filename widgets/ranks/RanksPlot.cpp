@@ -8,6 +8,7 @@
 
 #include "widgets/AxisTickers.h"
 #include "widgets/TraceAxis.h"
+#include "widgets/PlotReplot.h"
 
 namespace memviz {
 
@@ -23,6 +24,7 @@ QColor laneColor(std::size_t i) { return kLaneColors[i % (sizeof kLaneColors / s
 RanksPlot::RanksPlot(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
       bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

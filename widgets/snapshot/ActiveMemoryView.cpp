@@ -31,6 +31,7 @@ ActiveMemoryView::ActiveMemoryView(SnapshotSession* session, QWidget* parent)
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)),
       bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)), momentLine_(new QCPItemStraightLine(plot_)),
       layoutJob_(this) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     momentLine_->setPen(QPen(QColor(40, 40, 40), 1, Qt::DashLine));
     momentLine_->setSelectable(false);
     momentLine_->setVisible(false);

@@ -11,6 +11,7 @@
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
+#include "widgets/PlotReplot.h"
 
 namespace memviz {
 
@@ -18,6 +19,7 @@ using costmodel::Category;
 
 BreakdownChart::BreakdownChart(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), ticker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);

@@ -13,6 +13,7 @@
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"
+#include "widgets/PlotReplot.h"
 
 namespace memviz {
 
@@ -25,6 +26,7 @@ constexpr std::size_t kMaxPoints = 2000;
 StepTimelineChart::StepTimelineChart(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), bytesTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Bytes)),
       timeTicker_(new ScaledAxisTicker(ScaledAxisTicker::Quantity::Time)) {
+    replotQueuedOnResize(plot_); // one redraw after a layout settles, not one per resize
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
