@@ -73,6 +73,7 @@ private slots:
     void ourWorkersLeaveQtsPoolFree();
     void releaseOnWorkerFreesOffThisThread();
     void hiddenChartReplotsWhenShown();
+    void resizesCollapseIntoOneReplot();
 };
 
 void TestWidgets::initTestCase() {
@@ -372,6 +373,41 @@ void TestWidgets::hiddenChartReplotsWhenShown() {
     QTRY_COMPARE(replots, 2);
     QTest::qWait(50);
     QCOMPARE(replots, 2); // once, however many changes came while hidden
+}
+
+// Three resizes in one go (a page being laid out): the chart's viewport follows each at once,
+// and it is drawn once, afterwards; QCustomPlot alone draws at every resize.
+void TestWidgets::resizesCollapseIntoOneReplot() {
+    QWidget window;
+    auto* plot = new QCustomPlot(&window);
+    replotQueuedOnResize(plot);
+    plot->resize(400, 300);
+    window.resize(700, 500);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTest::qWait(50);
+    int replots = 0;
+    connect(plot, &QCustomPlot::beforeReplot, this, [&replots] { ++replots; });
+    for (const QSize size : {QSize(500, 300), QSize(600, 350), QSize(640, 360)}) {
+        plot->resize(size);
+        QCOMPARE(plot->viewport(), QRect(QPoint(0, 0), size));
+    }
+    QCOMPARE(replots, 0); // not during the resizes
+    QTRY_COMPARE(replots, 1);
+    QTest::qWait(50);
+    QCOMPARE(replots, 1);
+    QCOMPARE(plot->axisRect()->outerRect().width(), 640); // the replot laid out the new size
+
+    // Without it, QCustomPlot draws at each resize, inside it.
+    auto* plain = new QCustomPlot(&window);
+    plain->resize(300, 200);
+    plain->show();
+    QTest::qWait(50);
+    int plainReplots = 0;
+    connect(plain, &QCustomPlot::beforeReplot, this, [&plainReplots] { ++plainReplots; });
+    plain->resize(320, 220);
+    plain->resize(340, 240);
+    QCOMPARE(plainReplots, 2);
 }
 
 QTEST_MAIN(TestWidgets)
