@@ -22,6 +22,7 @@
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"
+#include "store/SeriesQuery.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"
 #include "widgets/PlotReplot.h"
@@ -67,6 +68,7 @@ private slots:
     void selectionRestrictsTheOperatorTable();
     void shiftDragSelectsAWindow();
     void wheelZoomsAndHomeResets();
+    void timelineReadsTheStoreOnAWorker();
     void traceOfOneMomentGetsAReadableAxis();
     void importTaskReportsProgress();
     void importTaskCancels();
@@ -237,6 +239,45 @@ void TestWidgets::wheelZoomsAndHomeResets() {
     QVERIFY(plot->graph(0)->dataCount() > 0);
     QTest::keyClick(&timeline, Qt::Key_Home);
     QVERIFY(std::abs(plot->xAxis->range().size() - before) < before * 1e-6);
+}
+
+// The timeline's pyramid reads run on a worker: a new trace returns to the event loop with the
+// read pending and nothing drawn, and the data lands later. What it draws is what the pyramid
+// gives for the range and width shown, with the last value held to the trace's end.
+void TestWidgets::timelineReadsTheStoreOnAWorker() {
+    TraceSession session;
+    QTemporaryDir dir;
+    openSample(session, dir);
+    TimelinePlot timeline(&session);
+    timeline.resize(1000, 400);
+    QCustomPlot* plot = timeline.plot();
+    QCOMPARE(plot->graphCount(), 1);
+    bool pending = false;
+    for (const BackgroundQuery* q : timeline.findChildren<BackgroundQuery*>()) pending |= q->isPending();
+    QVERIFY(pending);
+    QCOMPARE(plot->graph(0)->dataCount(), 0); // applied only through the event loop
+    QTRY_VERIFY(plot->graph(0)->dataCount() > 0);
+
+    timeline.refreshNow();
+    const QCPRange xr = plot->xAxis->range();
+    const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
+    const SeriesInfo& info = session.series().at(0);
+    Database db(session.storePath().toStdString(), Database::Mode::ReadOnly);
+    std::vector<SeriesPoint> expected = querySeries(db, info.id, range, std::max(1, plot->axisRect()->width())).points;
+    QVERIFY(!expected.empty());
+    if (expected.back().t >= info.tLast && info.tLast < session.fullRange().end)
+        expected.push_back({session.fullRange().end, info.vFinal});
+    QCPGraphDataContainer& drawn = *plot->graph(0)->data();
+    QCOMPARE(drawn.size(), static_cast<int>(expected.size()));
+    double highest = 0;
+    for (int i = 0; i < drawn.size(); ++i) {
+        QCOMPARE(drawn.at(i)->key, static_cast<double>(expected[static_cast<std::size_t>(i)].t));
+        QCOMPARE(drawn.at(i)->value, static_cast<double>(expected[static_cast<std::size_t>(i)].v));
+        highest = std::max(highest, drawn.at(i)->value);
+    }
+    // The whole trace is shown, so its peak is drawn, and the value axis holds it.
+    QCOMPARE(highest, static_cast<double>(session.summary().devices.at(0).peakBytes));
+    QVERIFY(plot->yAxis->range().upper > highest);
 }
 
 // A trace of one moment (duration 0) gets a time axis of 1 ms from its start, not of one

@@ -16,11 +16,12 @@
 #include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
+#include "widgets/BackgroundQuery.h"
 #include "widgets/ChartFit.h"
 #include "widgets/CallSpanOverlay.h"
 #include "widgets/ColumnGraph.h"
 #include "widgets/PeakMarkers.h"
-#include "widgets/StackedSeries.h"
+#include "widgets/TimelineData.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/ProcessSeriesLabels.h"
 #include "widgets/PlotReplot.h"
@@ -131,6 +132,7 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     plot_->installEventFilter(this);
 
+    refreshQuery_ = new BackgroundQuery(this);
     refreshTimer_.setSingleShot(true);
     refreshTimer_.setInterval(0);
     connect(&refreshTimer_, &QTimer::timeout, this, &TimelinePlot::refreshData);
@@ -166,7 +168,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
 TimelinePlot::~TimelinePlot() = default;
 
 void TimelinePlot::rebuild() {
-    clearHover(); // it read out the previous trace
+    refreshQuery_->cancel(); // it read the previous trace
+    clearHover();            // and so did the read-out
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
     overlayItems_.clear(); // removed below with the peak markers, recreated at the end
@@ -380,55 +383,57 @@ void TimelinePlot::resetZoom() {
     const double span = r.end > r.begin ? static_cast<double>(r.end - r.begin) : moment;
     plot_->xAxis->setRange(static_cast<double>(r.begin) - span * kTimeMarginBefore,
                            static_cast<double>(r.begin) + span * (1 + kTimeMarginAfter));
-    refreshNow();
+    refresh();
 }
 
 void TimelinePlot::scheduleRefresh() { refreshTimer_.start(); }
 
-void TimelinePlot::refreshNow() {
+void TimelinePlot::refresh() {
     refreshTimer_.stop();
     refreshData();
 }
 
+void TimelinePlot::refreshNow() {
+    refresh();
+    refreshQuery_->wait();
+}
+
 void TimelinePlot::refreshData() {
     if (!session_->isOpen()) return;
-    refreshing_ = true;
     const QCPRange xr = plot_->xAxis->range();
-    const TimeRange range{static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
-    const int columns = std::max(1, plot_->axisRect()->width());
-    lastColumns_ = columns;
+    TimelineRequest request;
+    request.live = session_->isLive();
+    request.traceId = session_->traceId();
+    request.range = {static_cast<std::int64_t>(std::floor(xr.lower)), static_cast<std::int64_t>(std::ceil(xr.upper))};
+    request.traceEnd = session_->fullRange().end;
+    request.columns = std::max(1, plot_->axisRect()->width());
+    lastColumns_ = request.columns;
+    lastHeight_ = plot_->axisRect()->height();
+    for (std::size_t i = 0; i < graphs_.size(); ++i) {
+        const SeriesInfo& info = session_->series()[i];
+        request.series.push_back({seriesIds_[i], info.tLast, info.vFinal, stackedOn_[i], graphs_[i]->valueAxis() == plot_->yAxis2});
+    }
+    // The store is read on a worker; a newer range supersedes this one (its result is dropped).
+    refreshQuery_->run(session_->storePath(), [this, request](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
+        auto read = std::make_shared<TimelineData>(readTimelineData(db, request, cancel));
+        return [this, read, columns = request.columns] { applyData(std::move(*read), columns); };
+    });
+}
+
+void TimelinePlot::applyData(TimelineData read, int columns) {
+    if (read.keys.size() != graphs_.size()) return; // another trace's graphs
+    refreshing_ = true;
     const int height = plot_->axisRect()->height();
-    lastHeight_ = height;
     const double headroom = std::max(
         kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
-    double yMax = 0, y2Max = 0;
-    lastPointCount_ = 0;
-    std::vector<std::vector<SeriesPoint>> drawn(graphs_.size()); // stacked graphs, as drawn
+    lastLevels_ = std::move(read.levels);
+    lastPointCount_ = read.pointCount;
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
-        SeriesWindow w = session_->seriesWindow(seriesIds_[i], range, columns);
-        lastLevels_[i] = w.level;
-        lastPointCount_ += static_cast<int>(w.points.size());
-        std::vector<SeriesPoint> points = std::move(w.points);
-        // The last value holds until the end of the trace.
-        const SeriesInfo& info = session_->series()[i];
-        const std::int64_t end = session_->fullRange().end;
-        if (!points.empty() && points.back().t >= info.tLast && info.tLast < end) points.push_back({end, info.vFinal});
-        if (stackedOn_[i] >= 0) points = stackOnto(drawn[static_cast<std::size_t>(stackedOn_[i])], points);
-        QVector<double> keys, values;
-        keys.reserve(static_cast<qsizetype>(points.size()));
-        values.reserve(static_cast<qsizetype>(points.size()));
-        double& axisMax = graphs_[i]->valueAxis() == plot_->yAxis2 ? y2Max : yMax;
-        for (const SeriesPoint& p : points) {
-            keys.push_back(static_cast<double>(p.t));
-            values.push_back(static_cast<double>(p.v));
-            axisMax = std::max(axisMax, static_cast<double>(p.v));
-        }
-        graphs_[i]->setData(keys, values, true);
-        graphs_[i]->setPen(densityPen(pens_[i], keys.size(), columns));
-        if (stackedOn_[i] > -2) drawn[i] = std::move(points);
+        graphs_[i]->setData(read.keys[i], read.values[i], true);
+        graphs_[i]->setPen(densityPen(pens_[i], read.keys[i].size(), columns));
     }
-    plot_->yAxis->setRange(0, yMax > 0 ? yMax * headroom : 1024);
-    plot_->yAxis2->setRange(0, y2Max > 0 ? y2Max * headroom : 10);
+    plot_->yAxis->setRange(0, read.yMax > 0 ? read.yMax * headroom : 1024);
+    plot_->yAxis2->setRange(0, read.y2Max > 0 ? read.y2Max * headroom : 10);
     updateAxisLabels();
     overlay_->update();
     updateLine();

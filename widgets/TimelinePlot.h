@@ -31,7 +31,9 @@ class QWheelEvent;
 
 namespace memviz {
 
+class BackgroundQuery;
 class CallSpanOverlay;
+struct TimelineData;
 class ScaledAxisTicker;
 class TraceSession;
 
@@ -58,7 +60,9 @@ public:
     QCustomPlot* plot() const { return plot_; }
     // Shows the whole trace.
     void resetZoom();
-    // Redraws now instead of on the next event loop turn (screenshots, tests).
+    // Reads the data for the range shown now (on a worker) instead of on the next event loop
+    // turn; refreshNow() also waits for it and applies it (screenshots, tests).
+    void refresh();
     void refreshNow();
     // Marks the calls of the operator the session highlights.
     CallSpanOverlay* callSpans() const { return overlay_; }
@@ -96,6 +100,7 @@ private:
     void rebuild();
     void scheduleRefresh();
     void refreshData();
+    void applyData(TimelineData read, int columns);
     void updateAxisLabels();
     void updateSelectionItem();
     void onMousePress(QMouseEvent* event);
@@ -134,6 +139,7 @@ private:
     QString peakBreakdown_; // stacked charts: the categories at the peak
     CallSpanOverlay* overlay_ = nullptr;
     QTimer refreshTimer_;
+    BackgroundQuery* refreshQuery_ = nullptr; // the store is read on a worker
     // While a selection is dragged the rectangle follows the mouse at once; the session (and
     // with it the tables' queries) gets the range when the drag pauses or ends.
     QTimer selectionTimer_;

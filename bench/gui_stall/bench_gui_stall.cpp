@@ -53,6 +53,7 @@ public:
         // Neither the event nor the receiver may outlive notify() (DeferredDelete).
         const int type = event->type();
         const QMetaObject* meta = receiver ? receiver->metaObject() : nullptr;
+        const QString where = logOverMs_ > 0 && receiver ? whereIs(receiver) : QString();
         const bool r = QApplication::notify(receiver, event);
         --depth_;
         const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
@@ -60,6 +61,8 @@ public:
             longestMs_ = ms;
             longestWhat_ = describe(meta, type);
         }
+        if (logOverMs_ > 0 && ms > logOverMs_)
+            std::fprintf(stderr, "  event %.1f ms: %s (%s)\n", ms, qPrintable(describe(meta, type)), qPrintable(where));
         return r;
     }
     // The longest event since the last call, and what it was; resets.
@@ -75,7 +78,16 @@ private:
         const char* name = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
         return QString::fromLatin1(meta ? meta->className() : "?") + " " + (name ? QString::fromLatin1(name) : QString::number(type));
     }
+    // The receiver's object name and its parents' classes, e.g. "timeline < TimelinePlot".
+    static QString whereIs(const QObject* o) {
+        QStringList parts;
+        for (int i = 0; o && i < 3; o = o->parent(), ++i)
+            parts << (o->objectName().isEmpty() ? QString::fromLatin1(o->metaObject()->className()) : o->objectName());
+        return parts.join(QStringLiteral(" < "));
+    }
     int depth_ = 0;
+    // MEMVIZ_BENCH_LOG_EVENTS_MS=N: every outermost event longer than N ms goes to stderr.
+    const double logOverMs_ = qEnvironmentVariableIntValue("MEMVIZ_BENCH_LOG_EVENTS_MS");
     double longestMs_ = 0;
     QString longestWhat_;
 };

@@ -128,7 +128,7 @@ void ActiveMemoryView::applyLayout(Computed c) {
     updateAxes();
     showMoment();
     stack_->showMessage(tr("Hover over a band to name the allocation; click it for its stack."));
-    replotWhenShown(plot_, QCustomPlot::rpRefreshHint);
+    replotWhenShown(plot_); // drawn in its own event, after this one
 }
 
 void ActiveMemoryView::setXRange(double lower, double upper) {
