@@ -3,6 +3,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <algorithm>
 #include <limits>
 
 #include "core/Units.h"
@@ -29,7 +30,14 @@ QString hexAddress(std::int64_t a) { return QStringLiteral("0x%1").arg(static_ca
 } // namespace
 
 AliveAllocationsModel::AliveAllocationsModel(const SnapshotSession* session, QObject* parent)
-    : QAbstractTableModel(parent), session_(session) {}
+    : QAbstractTableModel(parent), session_(session) {
+    // Another trace's catalog: its site texts and their ranks are made again. Connected before
+    // the view's own reloaded() handler, which may sort by site at once.
+    connect(session_, &SnapshotSession::reloaded, this, [this] {
+        sites_.clear();
+        siteRanks_.reset();
+    });
+}
 
 void AliveAllocationsModel::setRows(std::vector<std::size_t> rows) {
     beginResetModel();
@@ -67,30 +75,51 @@ QVariant AliveAllocationsModel::display(const SnapshotAllocationRow& a, int colu
     }
     case AllocatedAt: return a.allocSeq < 0 || !a.tAlloc ? tr("before the trace") : session_->formatTime(*a.tAlloc);
     case Site: {
-        const std::int32_t stack = a.stack;
-        if (stack < 0) return tr("(no stack recorded)");
-        if (sites_.size() <= static_cast<std::size_t>(stack)) sites_.resize(static_cast<std::size_t>(stack) + 1);
-        QString& site = sites_[static_cast<std::size_t>(stack)];
-        if (site.isEmpty()) site = QString::fromStdString(session_->stacks().siteOf(stack));
+        if (a.stack < 0) return tr("(no stack recorded)");
+        const QString site = siteText(a.stack);
         return a.origin == 1 ? tr("freed at %1").arg(site) : site;
     }
     default: return {};
     }
 }
 
-QVariant AliveAllocationsModel::sortKey(const SnapshotAllocationRow& a, int column) const {
-    switch (column) {
-    case Address: return static_cast<quint64>(a.address);
-    case Size: return static_cast<qint64>(a.blockSize ? *a.blockSize : blockFor(a.requestedSize));
-    case Requested: return static_cast<qint64>(a.requestedSize);
-    case Age: {
-        const auto v = age(a);
-        return static_cast<qint64>(v ? *v : std::numeric_limits<qint64>::max());
+QString AliveAllocationsModel::siteText(std::int32_t stack) const {
+    if (sites_.size() <= static_cast<std::size_t>(stack)) sites_.resize(static_cast<std::size_t>(stack) + 1);
+    QString& site = sites_[static_cast<std::size_t>(stack)];
+    if (site.isEmpty()) site = QString::fromStdString(session_->stacks().siteOf(stack));
+    return site;
+}
+
+void AliveAllocationsModel::sort(int column, Qt::SortOrder order) {
+    if (column < 0 || column >= ColumnCount || (column == sortColumn_ && order == sortOrder_)) return;
+    sortColumn_ = column;
+    sortOrder_ = order;
+    emit orderRequested();
+}
+
+std::shared_ptr<const std::vector<int>> AliveAllocationsModel::siteRanks() const {
+    if (siteRanks_) return siteRanks_;
+    const StackCatalog& catalog = session_->stacks();
+    // The texts the Site column shows: per stack "site" and "freed at site", then no stack.
+    const std::size_t stacks = catalog.stacks.size();
+    std::vector<QString> texts;
+    texts.reserve(2 * stacks + 1);
+    for (std::size_t s = 0; s < stacks; ++s) {
+        texts.push_back(siteText(static_cast<std::int32_t>(s)));
+        texts.push_back(tr("freed at %1").arg(texts.back()));
     }
-    case AllocatedAt: return static_cast<qint64>(a.allocSeq);
-    case Site: return display(a, Site);
-    default: return {};
+    texts.push_back(tr("(no stack recorded)"));
+    std::vector<int> order(texts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return texts[static_cast<std::size_t>(x)] < texts[static_cast<std::size_t>(y)]; });
+    auto ranks = std::make_shared<std::vector<int>>(texts.size());
+    int rank = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i > 0 && texts[static_cast<std::size_t>(order[i])] != texts[static_cast<std::size_t>(order[i - 1])]) rank = static_cast<int>(i);
+        (*ranks)[static_cast<std::size_t>(order[i])] = rank;
     }
+    siteRanks_ = std::move(ranks);
+    return siteRanks_;
 }
 
 QVariant AliveAllocationsModel::exportValue(const SnapshotAllocationRow& a, int column) const {
@@ -132,7 +161,6 @@ QVariant AliveAllocationsModel::data(const QModelIndex& index, int role) const {
     const SnapshotAllocationRow& a = allocation(index.row());
     switch (role) {
     case Qt::DisplayRole: return display(a, index.column());
-    case SortRole: return sortKey(a, index.column());
     case exporting::kExportRole: return exportValue(a, index.column());
     case Qt::ToolTipRole: return toolTip(a, index.column());
     case StackRole: return a.stack;

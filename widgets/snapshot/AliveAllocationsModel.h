@@ -2,8 +2,9 @@
 #pragma once
 // The allocations alive at the chosen moment, as a table: address, block size, requested
 // size, age, when it was allocated and where (the innermost Python frame). Display text is
-// human-readable; SortRole holds raw numbers; StackRole the allocation's stack id.
+// human-readable; StackRole holds the allocation's stack id. Rows come sorted (AliveRowsOrder).
 #include <QAbstractTableModel>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -17,14 +18,22 @@ class AliveAllocationsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { Address, Size, Requested, Age, AllocatedAt, Site, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int StackRole = Qt::UserRole + 2;
     static constexpr int OriginRole = Qt::UserRole + 3;
 
     explicit AliveAllocationsModel(const SnapshotSession* session, QObject* parent = nullptr);
 
-    // Rows: indexes into the session's allocations (of its device).
+    // Rows: indexes into the session's allocations (of its device), in the order shown: the
+    // view sorts them on a worker (AliveRowsOrder) by sortColumn() and sortOrder().
     void setRows(std::vector<std::size_t> rows);
+    // The header asks for an order: remembered, and orderRequested() tells the view.
+    void sort(int column, Qt::SortOrder order) override;
+    int sortColumn() const { return sortColumn_; }
+    Qt::SortOrder sortOrder() const { return sortOrder_; }
+    // The rank of every Site text of the session's catalog (see siteRankIndex), for sorting
+    // by site: ranked once per catalog, on first use (on the GUI thread: a cost in the
+    // catalog's stacks, as the search's allocationFilter).
+    std::shared_ptr<const std::vector<int>> siteRanks() const;
     const SnapshotAllocationRow& allocation(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -32,9 +41,11 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+signals:
+    void orderRequested();
+
 private:
     QVariant display(const SnapshotAllocationRow& a, int column) const;
-    QVariant sortKey(const SnapshotAllocationRow& a, int column) const;
     QVariant toolTip(const SnapshotAllocationRow& a, int column) const;
     // Plain numbers for CSV export: bytes, and times in ns (entries for untimed traces).
     QVariant exportValue(const SnapshotAllocationRow& a, int column) const;
@@ -43,6 +54,10 @@ private:
     const SnapshotSession* session_;
     std::vector<std::size_t> rows_;
     mutable std::vector<QString> sites_; // per stack, filled on first use
+    QString siteText(std::int32_t stack) const;
+    int sortColumn_ = Requested;
+    Qt::SortOrder sortOrder_ = Qt::DescendingOrder;
+    mutable std::shared_ptr<const std::vector<int>> siteRanks_; // until the session reloads
 };
 
 } // namespace memviz

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -20,6 +19,7 @@
 #include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/snapshot/AliveAllocationsModel.h"
+#include "widgets/snapshot/AliveRowsOrder.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
 #include "words/UnitTexts.h"
@@ -32,12 +32,11 @@ using words::bytes;
 
 AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new AliveAllocationsModel(session, this)),
-      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)), device_(new QComboBox(this)),
+      table_(new QTableView(this)), device_(new QComboBox(this)),
       moment_(new QLabel(this)), totals_(new QLabel(this)), search_(new QLineEdit(this)), stack_(new StackPane(this)),
       rowsQuery_(new BackgroundQuery(this)) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(AliveAllocationsModel::SortRole);
-    table_->setModel(proxy_);
+    // The model sorts: the view hands the order to the rows' worker (refresh()).
+    table_->setModel(model_);
     exporting::addExportMenu(table_, QStringLiteral("allocations")); // right-click: CSV
     table_->setSortingEnabled(true);
     table_->sortByColumn(AliveAllocationsModel::Requested, Qt::DescendingOrder);
@@ -63,6 +62,7 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     connect(device_, qOverload<int>(&QComboBox::activated), this,
             [this](int i) { session_->setDevice(device_->itemData(i).toInt()); });
     connect(search_, &QLineEdit::textChanged, this, &AllocationsView::refresh);
+    connect(model_, &AliveAllocationsModel::orderRequested, this, &AllocationsView::refresh);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AllocationsView::showSelected);
 
     auto* top = new QHBoxLayout;
@@ -125,11 +125,21 @@ void AllocationsView::refresh() {
     search.text = search_->text().toStdString();
     AllocationFilter filter = allocationFilter(search, session_->stacks());
     const bool searching = !search.text.empty();
-    rowsQuery_->run([this, all, moment, filter = std::move(filter), searching](const Progress& cancel) -> BackgroundQuery::Apply {
+    AliveOrder order;
+    order.column = model_->sortColumn();
+    order.order = model_->sortOrder();
+    order.timed = session_->timed();
+    order.moment = moment;
+    order.momentTime = session_->momentTime();
+    if (order.column == AliveAllocationsModel::Site) order.siteRanks = model_->siteRanks();
+    rowsQuery_->run([this, all, moment, filter = std::move(filter), searching,
+                     order = std::move(order)](const Progress& cancel) -> BackgroundQuery::Apply {
         const std::vector<std::size_t> alive = aliveAt(*all, moment);
         cancel.checkCancelled();
         Rows rows;
         rows.shown = filterAllocations(*all, alive, filter);
+        cancel.checkCancelled();
+        sortAliveRows(rows.shown, *all, order);
         rows.alive = alive.size();
         for (const std::size_t i : alive) {
             const SnapshotAllocationRow& a = (*all)[i];
@@ -164,7 +174,7 @@ void AllocationsView::waitForRows() {
 QString AllocationsView::totalsText() const { return totals_->text(); }
 
 void AllocationsView::showSelected() {
-    const QModelIndex current = proxy_->mapToSource(table_->currentIndex());
+    const QModelIndex current = table_->currentIndex();
     if (!current.isValid()) return;
     const SnapshotAllocationRow& a = model_->allocation(current.row());
     const QString address = QStringLiteral("0x%1").arg(static_cast<quint64>(a.address), 0, 16);

@@ -11,7 +11,6 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace memviz {
@@ -49,7 +48,6 @@ private:
 
     SnapshotSession* session_;
     AliveAllocationsModel* model_;
-    QSortFilterProxyModel* proxy_;
     QTableView* table_;
     QComboBox* device_;
     QLabel* moment_;
