@@ -83,11 +83,6 @@ void TraceSession::refreshLive() {
     else emit liveAdvanced();
 }
 
-SeriesWindow TraceSession::seriesWindow(std::int64_t seriesId, TimeRange range, int columns) {
-    if (live_) return queryLiveSeries(*db_, traceId_, static_cast<int>(seriesId), range, columns);
-    return querySeries(*db_, seriesId, range, columns);
-}
-
 std::optional<std::int64_t> TraceSession::valueAt(std::int64_t seriesId, std::int64_t t) {
     if (live_) return liveValueAt(*db_, traceId_, static_cast<int>(seriesId), t);
     return seriesValueAt(*db_, seriesId, t);

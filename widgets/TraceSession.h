@@ -34,9 +34,9 @@ public:
     // when a series appeared).
     void refreshLive();
 
-    // What the timeline draws and reads out, from the LOD pyramid or, for a live
-    // recording, from its relational samples.
-    SeriesWindow seriesWindow(std::int64_t seriesId, TimeRange range, int columns);
+    // A series' value at a time (the timeline's read-out), from its chunks or, for a live
+    // recording, from its relational samples. What the timeline draws is read on a worker
+    // (TimelineData.h).
     std::optional<std::int64_t> valueAt(std::int64_t seriesId, std::int64_t t);
 
     Database& database() { return *db_; }
