@@ -16,8 +16,9 @@
 // window is pending any more and at least --dwell-ms passed; its time to settle is printed too.
 // MEMVIZ_BENCH_LOG_EVENTS_MS=N also prints every event longer than N ms as it happens, with
 // its type and its receiver's object names or classes up to two parents (which view held
-// the thread). The meter's own 5 ms tick looks for pending queries in the whole window: it
-// adds about a millisecond to the tick events, never to the others.
+// the thread). The meter's own 5 ms tick looks for pending queries in the whole window
+// (perf: about 0.2 s of GUI-thread time over a whole walk of the 157 MB snapshot, spread
+// over thousands of ticks); it never runs inside another event.
 #include <QApplication>
 #include <QEvent>
 #include <QMetaEnum>
