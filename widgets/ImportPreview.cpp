@@ -18,9 +18,12 @@ namespace memviz {
 
 namespace {
 
-QColor deviceColor(std::size_t i) {
-    static const QColor colors[] = {{31, 119, 180}, {214, 39, 40}, {44, 160, 44}, {148, 103, 189}, {255, 127, 14}};
-    return colors[i % std::size(colors)];
+// The timeline's palette, in its order (a device's allocated, then its reserved series), so the
+// preview's colours are the ones the trace opens with.
+QColor seriesColor(std::size_t i) {
+    static const QColor palette[] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
+                                     QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127)};
+    return palette[i % std::size(palette)];
 }
 
 QString bytesText(std::int64_t bytes) { return QString::fromStdString(formatBytes(static_cast<double>(bytes))); }
@@ -102,7 +105,7 @@ ImportPreview::Curve& ImportPreview::curve(const std::string& device) {
     const auto [it, inserted] = curves_.try_emplace(device);
     Curve& c = it->second;
     if (inserted) {
-        const QColor color = deviceColor(curves_.size() - 1);
+        const QColor color = seriesColor(2 * (curves_.size() - 1)), reservedColor = seriesColor(2 * curves_.size() - 1);
         const QString name = QString::fromStdString(device);
         c.allocated = plot_->addGraph();
         c.allocated->setName(tr("%1 allocated").arg(name));
@@ -110,7 +113,7 @@ ImportPreview::Curve& ImportPreview::curve(const std::string& device) {
         c.allocated->setBrush(QColor(color.red(), color.green(), color.blue(), 35));
         c.reserved = plot_->addGraph();
         c.reserved->setName(tr("%1 reserved").arg(name));
-        c.reserved->setPen(QPen(color.darker(130), 1.2, Qt::DashLine));
+        c.reserved->setPen(QPen(reservedColor, 1.5, Qt::DashLine));
         for (QCPGraph* g : {c.allocated, c.reserved}) {
             g->setLineStyle(QCPGraph::lsStepLeft);
             g->setAdaptiveSampling(true);
