@@ -62,30 +62,38 @@ std::vector<PreviewPoint> PreviewStream::takeClosed() {
 }
 
 void PreviewCurve::add(const PreviewPoint& p) {
-    if (empty() || p.allocated > maxAllocated_) maxAllocated_ = p.allocated;
-    lastPoint_ = p;
-    open_.add(p);
-    if (open_.count < bucketSize_) return;
-    buckets_.push_back(open_);
-    open_ = {};
-    if (buckets_.size() < maxBuckets_) return;
-    // Full: neighbours merge pairwise (an odd one out becomes the open bucket's start).
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i + 1 < buckets_.size(); i += 2) {
-        PreviewBucket b = buckets_[i];
-        b.merge(buckets_[i + 1]);
-        buckets_[kept++] = b;
+    if (empty()) {
+        x0_ = p.x;
+        maxAllocated_ = p.allocated;
     }
-    if (buckets_.size() % 2) open_ = buckets_.back();
-    buckets_.resize(kept);
-    bucketSize_ *= 2;
+    maxAllocated_ = std::max(maxAllocated_, p.allocated);
+    lastPoint_ = p;
+    // x does not go back; should it, the point joins the last cell. Unsigned: no overflow.
+    const std::uint64_t offset = p.x > x0_ ? static_cast<std::uint64_t>(p.x) - static_cast<std::uint64_t>(x0_) : 0;
+    const std::uint64_t index = offset / width_;
+    if (cells_.empty() || cells_.back().index < index) cells_.push_back({index, {}});
+    cells_.back().bucket.add(p);
+    // Too many cells: twice as wide, neighbours merged (cells in the same wider cell).
+    while (cells_.size() > maxBuckets_) {
+        width_ *= 2;
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < cells_.size(); ++i) {
+            const std::uint64_t wider = cells_[i].index / 2;
+            if (kept > 0 && cells_[kept - 1].index == wider) {
+                cells_[kept - 1].bucket.merge(cells_[i].bucket);
+            } else {
+                cells_[kept] = {wider, cells_[i].bucket};
+                ++kept;
+            }
+        }
+        cells_.resize(kept);
+    }
 }
 
 std::vector<PreviewPoint> PreviewCurve::points() const {
     std::vector<PreviewPoint> out;
-    out.reserve(2 * buckets_.size() + 2);
-    for (const PreviewBucket& b : buckets_) b.appendPoints(out);
-    open_.appendPoints(out);
+    out.reserve(2 * cells_.size());
+    for (const Cell& c : cells_) c.bucket.appendPoints(out);
     return out;
 }
 

@@ -7,8 +7,10 @@
 // - PreviewStream (the importer's side): buckets are handed out when they close and forgotten;
 //   O(1) memory. The bucket size doubles as the count grows (see bucketsBeforeDoubling()), so
 //   n values give about maxBuckets * (1 + log2(n / maxBuckets) / 2) buckets in all.
-// - PreviewCurve (the receiver's side): keeps at most maxBuckets buckets; when full it merges
-//   neighbours pairwise and doubles the bucket size.
+// - PreviewCurve (the receiver's side): buckets are cells of equal width on the x axis (from
+//   the first x), so the drawn curve has the same resolution everywhere whatever the sender's
+//   buckets were; when there are more than maxBuckets cells, the width doubles and neighbours
+//   merge.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -51,21 +53,26 @@ class PreviewCurve {
 public:
     explicit PreviewCurve(std::size_t maxBuckets = 1024) : maxBuckets_(maxBuckets < 2 ? 2 : maxBuckets) {}
     void add(const PreviewPoint& p);
-    // At most 2 * maxBuckets + 2 points, x not decreasing.
+    // At most 2 * maxBuckets points, x not decreasing.
     std::vector<PreviewPoint> points() const;
-    bool empty() const { return buckets_.empty() && open_.count == 0; }
+    bool empty() const { return cells_.empty(); }
     // The largest allocated value and the last point added (relative values, as added).
     std::int64_t maxAllocated() const { return maxAllocated_; }
     const PreviewPoint& last() const { return lastPoint_; }
-    std::int64_t bucketSize() const { return bucketSize_; }
+    // Of a cell on the x axis.
+    std::uint64_t cellWidth() const { return width_; }
     std::size_t maxBuckets() const { return maxBuckets_; }
     void clear();
 
 private:
+    struct Cell {
+        std::uint64_t index = 0; // (x - x0) / width
+        PreviewBucket bucket;
+    };
     std::size_t maxBuckets_;
-    std::int64_t bucketSize_ = 1;
-    std::vector<PreviewBucket> buckets_;
-    PreviewBucket open_;
+    std::int64_t x0_ = 0;
+    std::uint64_t width_ = 1;
+    std::vector<Cell> cells_;
     std::int64_t maxAllocated_ = 0;
     PreviewPoint lastPoint_;
 };
