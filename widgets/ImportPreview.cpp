@@ -26,7 +26,10 @@ QColor seriesColor(std::size_t i) {
     return palette[i % std::size(palette)];
 }
 
-QString bytesText(std::int64_t bytes) { return QString::fromStdString(formatBytes(static_cast<double>(bytes))); }
+// base + value in double: values from a file (or a worker) may not add up within 64 bits.
+double sum(std::int64_t base, std::int64_t value) { return static_cast<double>(base) + static_cast<double>(value); }
+
+QString bytesText(double bytes) { return QString::fromStdString(formatBytes(bytes)); }
 
 } // namespace
 
@@ -62,8 +65,8 @@ ImportPreview::ImportPreview(QWidget* parent)
     if (qEnvironmentVariableIsSet("MEMVIZ_PREVIEW_DEBUG"))
         connect(plot_, &QCustomPlot::afterReplot, this, [this] {
             if (hasPoints())
-                qInfo("memviz: preview replotted %d ms after the import started (%s)", static_cast<int>(sinceStart_.elapsed()),
-                      qPrintable(peakText().replace('\n', "; ")));
+                qInfo("memviz: preview replotted %d ms after the import started, in %.1f ms (%s)",
+                      static_cast<int>(sinceStart_.elapsed()), plot_->replotTime(), qPrintable(peakText().replace('\n', "; ")));
         });
     start(QString());
 }
@@ -169,9 +172,11 @@ void ImportPreview::redraw() {
         allocated.reserve(static_cast<qsizetype>(device.size()));
         reserved.reserve(static_cast<qsizetype>(device.size()));
         for (const PreviewPoint& p : device) {
-            const double x = timed ? static_cast<double>(p.x - t0) * 1000.0 : static_cast<double>(p.x);
-            allocated.push_back({x, static_cast<double>(c.allocatedBase + p.allocated)});
-            reserved.push_back({x, static_cast<double>(c.reservedBase + p.reserved)});
+            const double x = timed
+                                 ? static_cast<double>(static_cast<std::uint64_t>(p.x) - static_cast<std::uint64_t>(t0)) * 1000.0
+                                 : static_cast<double>(p.x);
+            allocated.push_back({x, sum(c.allocatedBase, p.allocated)});
+            reserved.push_back({x, sum(c.reservedBase, p.reserved)});
             xMax = std::max(xMax, x);
             yMax = std::max({yMax, allocated.back().value, reserved.back().value});
         }
@@ -179,9 +184,9 @@ void ImportPreview::redraw() {
         c.reserved->data()->set(reserved, true);
         if (!device.empty())
             peaks << tr("%1 – peak so far: %2 (now %3 allocated, %4 reserved)")
-                         .arg(QString::fromStdString(name), bytesText(c.allocatedBase + c.points.maxAllocated()),
-                              bytesText(c.allocatedBase + c.points.last().allocated),
-                              bytesText(c.reservedBase + c.points.last().reserved));
+                         .arg(QString::fromStdString(name), bytesText(sum(c.allocatedBase, c.points.maxAllocated())),
+                              bytesText(sum(c.allocatedBase, c.points.last().allocated)),
+                              bytesText(sum(c.reservedBase, c.points.last().reserved)));
     }
     peak_->setText(peaks.join('\n'));
     const XKind kind = timed ? XKind::Time : XKind::Index;

@@ -80,7 +80,7 @@ void SnapshotPreview::flush() {
         batch.device = deviceName(d.number);
         batch.axis = timed_ ? PreviewAxis::TimeUs : PreviewAxis::Index;
         batch.allocatedBase = d.baseline;
-        batch.reservedBase = -d.lowestReserved;
+        batch.reservedBase = static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(d.lowestReserved)); // no overflow
         batch.points = std::move(points);
         sink_.preview(batch);
     }
