@@ -34,23 +34,19 @@ void SnapshotPreview::addEntry(Device& d, const Entry& e) {
     const auto size = static_cast<std::uint64_t>(e.size);
     switch (e.action) {
     case Action::Alloc: {
-        auto [it, inserted] = d.sizes.try_emplace(e.addr, e.size);
-        if (!inserted) {
-            if (it->second >= 0) d.running -= static_cast<std::uint64_t>(it->second); // displaced: freed here
-            it->second = e.size;
-        }
+        const std::optional<std::int64_t> old = d.sizes.put(e.addr, e.size);
+        if (old && *old >= 0) d.running -= static_cast<std::uint64_t>(*old); // displaced: freed here
         d.running += size;
         break;
     }
     case Action::FreeCompleted:
     case Action::Free: {
-        auto [it, inserted] = d.sizes.try_emplace(e.addr, -1);
-        if (inserted) { // allocated before the trace began
+        const std::optional<std::int64_t> old = d.sizes.put(e.addr, -1);
+        if (!old) { // allocated before the trace began
             d.baseline = static_cast<std::int64_t>(static_cast<std::uint64_t>(d.baseline) + size);
             d.running -= size;
-        } else if (it->second >= 0) {
-            d.running -= static_cast<std::uint64_t>(it->second);
-            it->second = -1;
+        } else if (*old >= 0) {
+            d.running -= static_cast<std::uint64_t>(*old);
         } // else a second free of the address: ignored
         break;
     }

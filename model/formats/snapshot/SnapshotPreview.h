@@ -19,12 +19,12 @@
 // Memory: per device one open bucket and the addresses the replay also tracks (live and freed).
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "core/PreviewCurve.h"
 #include "core/PreviewSink.h"
 #include "formats/snapshot/SnapshotData.h"
+#include "trace/AddressMap.h"
 
 namespace memviz::snapshot {
 
@@ -43,7 +43,7 @@ private:
     struct Device {
         std::int64_t number = 0;
         PreviewStream stream;
-        std::unordered_map<std::int64_t, std::int64_t> sizes; // address -> live allocation's size, -1: freed
+        AddressMap<std::int64_t> sizes; // address -> live allocation's size, -1: freed (open addressing: one put per entry)
         std::uint64_t running = 0, reserved = 0;              // wrapping sums (the replay checks overflow)
         std::int64_t baseline = 0, lowestReserved = 0, entries = 0, lastTime = 0;
     };
