@@ -7,6 +7,7 @@
 // The GUI thread only appends points (each device keeps at most a few thousand,
 // core/PreviewCurve.h) and redraws at most every kReplotIntervalMs.
 #include <QElapsedTimer>
+#include <QPen>
 #include <QSharedPointer>
 #include <QTimer>
 #include <QWidget>
@@ -54,6 +55,7 @@ private:
         std::int64_t allocatedBase = 0, reservedBase = 0;
         QCPGraph* allocated = nullptr;
         QCPGraph* reserved = nullptr;
+        QPen allocatedPen, reservedPen; // as chosen; a dense curve is drawn one pixel wide
     };
     void scheduleRedraw();
     void redraw();
