@@ -43,6 +43,7 @@
 #include "widgets/ranks/RanksOpener.h"
 #include "widgets/EmptyPage.h"
 #include "widgets/Export.h"
+#include "widgets/ImportPreview.h"
 #include "widgets/ImportTask.h"
 #include "widgets/MemoryEventsView.h"
 #include "widgets/NativeTabs.h"
@@ -86,9 +87,9 @@ MainWindow::MainWindow(QWidget* parent)
       memoryEventsView_(new MemoryEventsView(session_, this)), whatIf_(new WhatIfPanel(this)),
       whatIfDock_(new QDockWidget(tr("What-if: memory of one training step"), this)),
       splitter_(new QSplitter(Qt::Vertical, this)), pages_(new QStackedWidget(this)), emptyPage_(new EmptyPage(this)),
-      tabs_(new QTabWidget(this)), import_(new ImportTask(this)), fileLabel_(new QLabel(this)), formatLabel_(new QLabel(this)),
-      devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
-      cancel_(new QPushButton(tr("Cancel"), this)) {
+      tabs_(new QTabWidget(this)), import_(new ImportTask(this)), preview_(new ImportPreview(this)), fileLabel_(new QLabel(this)),
+      formatLabel_(new QLabel(this)), devicesLabel_(new QLabel(this)), peakLabel_(new QLabel(this)),
+      progress_(new QProgressBar(this)), cancel_(new QPushButton(tr("Cancel"), this)) {
     setWindowTitle(tr("memviz"));
     setAcceptDrops(true);
     tabs_->setDocumentMode(true);
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitter_->setStretchFactor(1, 2);
     pages_->addWidget(emptyPage_);
     pages_->addWidget(splitter_);
+    pages_->addWidget(preview_);
     setCentralWidget(pages_);
     connect(emptyPage_, &EmptyPage::openRequested, this,
             [this] { findChild<QAction*>(QStringLiteral("openAction"))->trigger(); });
@@ -133,6 +135,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(import_, &ImportTask::succeeded, this,
             [this](const QString& store, qint64 id, bool) { onImportSucceeded(store, id); });
     connect(import_, &ImportTask::failed, this, &MainWindow::onImportFailed);
+    // The live preview takes the empty page's place; an open trace stays on screen (docs/gui.md).
+    connect(import_, &ImportTask::preview, this, [this](const PreviewBatch& batch) {
+        preview_->add(batch);
+        if (!session_->isOpen() && preview_->hasPoints()) pages_->setCurrentWidget(preview_);
+    });
+    connect(import_, &ImportTask::previewRestarted, preview_, &ImportPreview::restart);
     connect(import_, &ImportTask::cancelled, this, [this] {
         setBusy(false);
         statusBar()->showMessage(tr("Import cancelled; nothing was stored."), 5000);
@@ -375,6 +383,7 @@ void MainWindow::openFile(const QString& path) {
         return;
     }
     setBusy(true);
+    preview_->start(path);
     statusBar()->showMessage(tr("Opening %1…").arg(path));
     import_->start(path, importStoreFor(path));
 }
@@ -479,6 +488,9 @@ void MainWindow::setBusy(bool busy) {
     progress_->setValue(0);
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
+    if (busy) return;
+    preview_->clear(); // the import ended (done, failed or cancelled)
+    if (pages_->currentWidget() == preview_) updateCentralPage();
 }
 
 void MainWindow::updateStatus() {

@@ -22,6 +22,7 @@ namespace memviz {
 class EmptyPage;
 class LiveActions;
 class MemoryEventsView;
+class ImportPreview;
 class ImportTask;
 class LearnWindow;
 struct WhatIfScenario;
@@ -140,6 +141,7 @@ private:
     NativeTabs* nativeTabs_;
     LiveActions* liveActions_ = nullptr;
     ImportTask* import_;
+    ImportPreview* preview_; // the import's live memory curve, while no trace is open
     RecentFiles* recent_;
     QMenu* recentMenu_ = nullptr;
     QLabel* fileLabel_;

@@ -24,6 +24,7 @@
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 #include "widgets/EmptyPage.h"
+#include "widgets/ImportPreview.h"
 #include "widgets/ImportTask.h"
 #include "formats/ImportWorkerProtocol.h"
 #include "widgets/TraceSession.h"
@@ -87,19 +88,24 @@ private slots:
     void badFilesGiveAMessage_data();
     void badFilesGiveAMessage();
     void memoryCeilingSettings();
+    void previewShowsWhileImportingAndClearsOnCancel();
+    void previewOfARealSnapshotImport();
 
 private:
     QTemporaryDir dir_;
+    QByteArray worker_;
 };
 
 void TestImportWindow::initTestCase() {
     startIsolatedWindowSuite("memviz-tests-import-window");
     QVERIFY(dir_.isValid());
+    worker_ = qgetenv("MEMVIZ_IMPORT_WORKER");
 }
 
 void TestImportWindow::cleanup() {
     qunsetenv(importworker::kCrashVariable);
     qunsetenv("MEMVIZ_IMPORT_MEMORY_LIMIT");
+    qputenv("MEMVIZ_IMPORT_WORKER", worker_); // the real one (CTest's environment), after a fake one
 }
 
 // The tests run the real worker: the memviz binary, not this test binary.
@@ -330,6 +336,94 @@ void TestImportWindow::memoryCeilingSettings() {
     const QRegularExpressionMatch m = QRegularExpression("MemTotal:\\s+(\\d+) kB").match(QString::fromLatin1(meminfo.readAll()));
     QVERIFY(m.hasMatch());
     QCOMPARE(ImportTask::memoryCeiling(), m.captured(1).toLongLong() * 1024 / 2);
+}
+
+// Issue 12: a worker (a script here, so that it stops where the test needs it) sends preview
+// lines: with no trace open the window's middle page becomes the preview chart with them; a
+// cancel clears it and the start page says the import was cancelled. With a trace open, the
+// trace stays on screen.
+void TestImportWindow::previewShowsWhileImportingAndClearsOnCancel() {
+    DialogCloser closer;
+    const QString worker = test::writeFile(dir_, "preview_worker.sh",
+                                           "#!/bin/sh\n"
+                                           "printf 'phase reading\\npreview cuda:0 time_us 0 0 100 0 0 200 1048576 2097152\\n'\n"
+                                           "exec sleep 60\n");
+    QFile::setPermissions(worker, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("MEMVIZ_IMPORT_WORKER", worker.toUtf8());
+    const QString file = test::writeFile(dir_, "previewed.pickle", "not read by the script");
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* preview = w.findChild<ImportPreview*>();
+    auto* task = w.findChild<ImportTask*>();
+    QVERIFY(preview && task);
+    task->setCancelGraceMs(300);
+    QVERIFY(!preview->isVisible());
+    w.openFile(file);
+    QTRY_VERIFY_WITH_TIMEOUT(preview->isVisible(), 10000);
+    preview->redrawNow();
+    QCOMPARE(preview->drawnPoints("cuda:0"), 2);
+    QVERIFY2(preview->peakText().contains("peak so far: 1.00 MiB"), qPrintable(preview->peakText()));
+    QSignalSpy cancelled(task, &ImportTask::cancelled);
+    task->cancel();
+    QVERIFY(cancelled.wait(10000));
+    QVERIFY(!preview->isVisible());
+    QVERIFY(!preview->hasPoints());
+    QVERIFY(w.emptyPage()->isVisible());
+    QVERIFY(noticeText(w).contains(QStringLiteral("cancelled")));
+
+    // A trace open: the preview does not take its place.
+    qputenv("MEMVIZ_IMPORT_WORKER", worker_);
+    const QString csv = test::writeFile(dir_, "open_meanwhile.csv", allocationLog(300, 5));
+    QSignalSpy changed(w.session(), &TraceSession::traceChanged);
+    w.openFile(csv);
+    QVERIFY(changed.wait(60000));
+    QVERIFY(w.session()->isOpen());
+    qputenv("MEMVIZ_IMPORT_WORKER", worker.toUtf8());
+    QSignalSpy previewed(task, &ImportTask::preview);
+    w.openFile(file);
+    QVERIFY(previewed.wait(10000));
+    QTest::qWait(50);
+    QVERIFY(!preview->isVisible());
+    QVERIFY(w.session()->isOpen());
+    task->cancel();
+    QVERIFY(cancelled.wait(10000));
+    QVERIFY(closer.seen.isEmpty());
+}
+
+// The real worker on a generated snapshot (30,000 entries): preview lines reach the window;
+// the last line carries the importer's exact bases, and with them the preview's last point
+// is the imported trace's final allocated bytes. After the import the trace is shown.
+void TestImportWindow::previewOfARealSnapshotImport() {
+    if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter for the generator");
+    const QString file = dir_.filePath("previewed_real.pickle");
+    const auto r = test::runProcess(
+        test::python(),
+        {QStringLiteral(MEMVIZ_SOURCE_DIR) + "/tools/bench-snapshot/make_big_snapshot.py", file, "--entries", "30000"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    DialogCloser closer;
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* task = w.findChild<ImportTask*>();
+    QSignalSpy previewed(task, &ImportTask::preview);
+    QSignalSpy changed(w.session(), &TraceSession::traceChanged);
+    w.openFile(file);
+    QVERIFY(changed.wait(60000));
+    QVERIFY(w.session()->isOpen());
+    QVERIFY(!w.findChild<ImportPreview*>()->isVisible());
+    QVERIFY(previewed.size() >= 2);
+    std::int64_t lastAllocated = 0;
+    PreviewBatch last;
+    for (const QList<QVariant>& args : previewed) {
+        last = args.at(0).value<PreviewBatch>();
+        if (!last.points.empty()) lastAllocated = last.points.back().allocated;
+    }
+    // The builder's exact bases go out at once, with any points still held back (rate limit).
+    QCOMPARE(last.device, std::string("cuda:0"));
+    QCOMPARE(last.allocatedBase + lastAllocated, w.session()->summary().devices.at(0).finalBytes);
+    QVERIFY(closer.seen.isEmpty());
 }
 
 QTEST_MAIN(TestImportWindow)

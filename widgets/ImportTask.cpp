@@ -221,6 +221,8 @@ void ImportTask::onWorkerOutput() {
         case Kind::Error: errorMessage_ = QString::fromStdString(line->message); break;
         case Kind::OutOfMemory: outOfMemory_ = true; break;
         case Kind::Cancelled: workerCancelled_ = true; break;
+        case Kind::Preview: emit preview(line->preview); break;
+        case Kind::PreviewRestart: emit previewRestarted(); break;
         }
     }
 }

@@ -10,6 +10,8 @@
 // A .memviz store is opened in-process, on a worker thread (nothing is parsed).
 // Progress only moves forward and names its phase (reading, building, writing the store).
 // A cancelled or failed import leaves no empty store behind in the import cache.
+// While a worker imports, the live preview of its memory curve (core/PreviewSink.h) comes out
+// as preview() signals, one per `preview` line (a few per second at most).
 #include <QFutureWatcher>
 #include <QObject>
 #include <QProcess>
@@ -18,6 +20,7 @@
 #include <atomic>
 #include <optional>
 
+#include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "store/StoreFiles.h"
 
@@ -60,6 +63,10 @@ signals:
     void succeeded(const QString& storePath, qint64 traceId, bool imported);
     void failed(const QString& message);
     void cancelled();
+    // New points of a device's live memory curve, and its bases so far (PreviewSink.h).
+    void preview(const memviz::PreviewBatch& batch);
+    // The points sent so far are void.
+    void previewRestarted();
 
 private:
     struct Outcome {

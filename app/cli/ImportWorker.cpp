@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/ImportWorker.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/Errors.h"
+#include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/ImportWorkerProtocol.h"
 #include "store/StoreFiles.h"
@@ -126,12 +128,67 @@ public:
         if (!crash_.empty() && phase_ == ProgressPhase::Reading && done > 0) crashForTest(crash_, ceiling_);
     }
 
+    // Preview lines (PreviewSink, below), under the same lock as the progress lines.
+    void sendLine(const Line& line) {
+        std::lock_guard lock(mutex_);
+        send(line);
+    }
+
 private:
     std::mutex mutex_;
     ProgressPhase phase_ = ProgressPhase::Reading;
     int lastPermille_ = -1;
     std::string crash_;
     std::int64_t ceiling_;
+};
+
+// The importer's live preview, as `preview` lines: points are gathered per device and go out
+// every kPreviewIntervalMs at most (the window replots a few times a second anyway); bases that
+// came without points (the importer's exact ones) and restarts go out at once.
+class PreviewLines : public PreviewSink {
+public:
+    explicit PreviewLines(Reporter& reporter) : reporter_(reporter) {}
+
+    void preview(const PreviewBatch& batch) override {
+        PreviewBatch* pending = nullptr;
+        for (PreviewBatch& p : pending_)
+            if (p.device == batch.device) pending = &p;
+        if (!pending) pending = &pending_.emplace_back();
+        pending->device = batch.device;
+        pending->axis = batch.axis;
+        pending->allocatedBase = batch.allocatedBase;
+        pending->reservedBase = batch.reservedBase;
+        pending->points.insert(pending->points.end(), batch.points.begin(), batch.points.end());
+        const auto now = std::chrono::steady_clock::now();
+        if (batch.points.empty() || now - lastSent_ >= std::chrono::milliseconds(kPreviewIntervalMs)) flush();
+    }
+    void restart() override {
+        pending_.clear();
+        reporter_.sendLine(Line::previewRestarts());
+    }
+    void flush() {
+        for (PreviewBatch& p : pending_) {
+            // Lines of a few KiB: at most kPointsPerLine points each.
+            std::size_t at = 0;
+            do {
+                PreviewBatch part{p.device, p.axis, p.allocatedBase, p.reservedBase, {}};
+                const std::size_t n = std::min(kPointsPerLine, p.points.size() - at);
+                part.points.assign(p.points.begin() + static_cast<std::ptrdiff_t>(at),
+                                   p.points.begin() + static_cast<std::ptrdiff_t>(at + n));
+                reporter_.sendLine(Line::previewed(std::move(part)));
+                at += n;
+            } while (at < p.points.size());
+        }
+        pending_.clear();
+        lastSent_ = std::chrono::steady_clock::now();
+    }
+
+private:
+    static constexpr int kPreviewIntervalMs = 200;
+    static constexpr std::size_t kPointsPerLine = 64;
+    Reporter& reporter_;
+    std::vector<PreviewBatch> pending_;
+    std::chrono::steady_clock::time_point lastSent_{};
 };
 
 int usage() {
@@ -170,8 +227,11 @@ int runImportWorker(int argc, char** argv) {
     auto reporter = std::make_shared<Reporter>(crash ? crash : "", ceiling);
     const Progress progress([reporter](std::int64_t done, std::int64_t total) { reporter->progress(done, total); },
                             &cancelRequested, [reporter](ProgressPhase phase) { reporter->phase(phase); });
+    PreviewLines previewLines(*reporter);
+    const ScopedPreviewSink previewScope(&previewLines);
     try {
         const OpenedTrace t = openTrace(file, store, progress, 0, ImportStore::Cache);
+        previewLines.flush();
         send(Line::finished(t.traceId, t.imported));
         return importworker::kExitDone;
     } catch (const Cancelled&) {

@@ -7,11 +7,13 @@ namespace memviz::importworker {
 
 namespace {
 
-std::string escape(std::string_view s) {
+// `word`: a space becomes \s too, so that the text stays one word of the line.
+std::string escape(std::string_view s, bool word = false) {
     std::string out;
     out.reserve(s.size());
     for (const char c : s) {
         if (c == '\\') out += "\\\\";
+        else if (word && c == ' ') out += "\\s";
         else if (c == '\n') out += "\\n";
         else if (c == '\r') out += "\\r";
         else out += c;
@@ -28,7 +30,7 @@ std::string unescape(std::string_view s) {
             continue;
         }
         const char next = s[++i];
-        out += next == 'n' ? '\n' : next == 'r' ? '\r' : next;
+        out += next == 'n' ? '\n' : next == 'r' ? '\r' : next == 's' ? ' ' : next;
     }
     return out;
 }
@@ -46,6 +48,33 @@ std::optional<std::int64_t> number(std::string_view w) {
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
     if (ec != std::errc() || end != w.data() + w.size() || w.empty()) return std::nullopt;
     return v;
+}
+
+const char* axisWord(PreviewAxis axis) { return axis == PreviewAxis::Index ? "index" : "time_us"; }
+
+std::optional<Line> parsePreview(std::string_view rest) {
+    Line line;
+    line.kind = Line::Kind::Preview;
+    const std::string_view device = word(rest);
+    if (device.empty()) return std::nullopt;
+    line.preview.device = unescape(device);
+    const std::string_view axis = word(rest);
+    if (axis == "time_us") line.preview.axis = PreviewAxis::TimeUs;
+    else if (axis == "index") line.preview.axis = PreviewAxis::Index;
+    else return std::nullopt;
+    const auto allocatedBase = number(word(rest));
+    const auto reservedBase = number(word(rest));
+    if (!allocatedBase || !reservedBase) return std::nullopt;
+    line.preview.allocatedBase = *allocatedBase;
+    line.preview.reservedBase = *reservedBase;
+    while (!rest.empty()) {
+        const auto x = number(word(rest));
+        const auto allocated = number(word(rest));
+        const auto reserved = number(word(rest));
+        if (!x || !allocated || !reserved) return std::nullopt;
+        line.preview.points.push_back({*x, *allocated, *reserved});
+    }
+    return line;
 }
 
 } // namespace
@@ -67,6 +96,15 @@ std::string format(const Line& line) {
     case Line::Kind::Error: return "error " + escape(line.message) + "\n";
     case Line::Kind::OutOfMemory: return "oom\n";
     case Line::Kind::Cancelled: return "cancelled\n";
+    case Line::Kind::Preview: {
+        const PreviewBatch& b = line.preview;
+        std::string text = "preview " + escape(b.device, true) + " " + axisWord(b.axis) + " " + std::to_string(b.allocatedBase) +
+                           " " + std::to_string(b.reservedBase);
+        for (const PreviewPoint& p : b.points)
+            text += " " + std::to_string(p.x) + " " + std::to_string(p.allocated) + " " + std::to_string(p.reserved);
+        return text + "\n";
+    }
+    case Line::Kind::PreviewRestart: return "preview-restart\n";
     }
     return {};
 }
@@ -108,6 +146,11 @@ std::optional<Line> parse(std::string_view text) {
     }
     if (keyword == "oom" && rest.empty()) {
         line.kind = Line::Kind::OutOfMemory;
+        return line;
+    }
+    if (keyword == "preview") return parsePreview(rest);
+    if (keyword == "preview-restart" && rest.empty()) {
+        line.kind = Line::Kind::PreviewRestart;
         return line;
     }
     if (keyword == "cancelled" && rest.empty()) {

@@ -11,12 +11,25 @@
 //   error MESSAGE                         bad input or a store error; nothing was stored
 //   oom                                   an allocation failed under the memory ceiling
 //   cancelled                             stopped on SIGTERM; nothing was stored
-// MESSAGE is UTF-8 with backslash and newline escaped as \\ and \n.
+//   preview DEVICE AXIS ABASE RBASE [X A R]...
+//                                         new points of DEVICE's live memory curve
+//                                         (core/PreviewSink.h): AXIS is time_us or index,
+//                                         ABASE and RBASE the allocated and reserved bases so
+//                                         far (they apply to all of DEVICE's points), then
+//                                         triples of x, allocated and reserved bytes relative
+//                                         to them; at most a few hundred per line, and a line
+//                                         every 200 ms at most while reading (bases that
+//                                         became exact go out at once, possibly without points)
+//   preview-restart                       the preview points sent so far are void
+// MESSAGE is UTF-8 with backslash and newline escaped as \\ and \n. DEVICE is escaped the same
+// way, and a space in it as \s, so that it stays one word.
+// The command line's `memviz import` sets no preview sink, so it never writes preview lines.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/PreviewSink.h"
 #include "core/Progress.h"
 
 namespace memviz::importworker {
@@ -37,13 +50,14 @@ inline constexpr int kExitOutOfMemory = 3;
 inline constexpr int kExitCancelled = 4;
 
 struct Line {
-    enum class Kind { Phase, Progress, Done, Error, OutOfMemory, Cancelled };
+    enum class Kind { Phase, Progress, Done, Error, OutOfMemory, Cancelled, Preview, PreviewRestart };
     Kind kind = Kind::Error;
     ProgressPhase phase = ProgressPhase::Reading;
     std::int64_t done = 0, total = 0; // Progress
     std::int64_t traceId = 0;         // Done
     bool imported = false;            // Done
     std::string message;              // Error
+    PreviewBatch preview;             // Preview
 
     static Line phaseStarts(ProgressPhase p) {
         Line l;
@@ -79,6 +93,17 @@ struct Line {
     static Line cancelled() {
         Line l;
         l.kind = Kind::Cancelled;
+        return l;
+    }
+    static Line previewed(PreviewBatch batch) {
+        Line l;
+        l.kind = Kind::Preview;
+        l.preview = std::move(batch);
+        return l;
+    }
+    static Line previewRestarts() {
+        Line l;
+        l.kind = Kind::PreviewRestart;
         return l;
     }
 };

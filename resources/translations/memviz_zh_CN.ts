@@ -1346,6 +1346,33 @@
     </message>
 </context>
 <context>
+    <name>memviz::ImportPreview</name>
+    <message>
+        <source>Memory read so far. The timeline, the allocations and the other views open when the import ends.</source>
+        <translation>目前已读取的内存。导入结束后将打开时间线、分配列表和其他视图。</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>%1 allocated</source>
+        <translation>%1 已分配</translation>
+    </message>
+    <message>
+        <source>%1 reserved</source>
+        <translation>%1 已保留</translation>
+    </message>
+    <message>
+        <source>%1 – peak so far: %2 (now %3 allocated, %4 reserved)</source>
+        <translation>%1 – 目前峰值：%2（当前已分配 %3，已保留 %4）</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>内存（%1）</translation>
+    </message>
+</context>
+<context>
     <name>memviz::LaunchDialog</name>
     <message>
         <source>Launch and Record</source>

@@ -12,6 +12,7 @@
 #include "FuzzPickleStream.h"
 #include "FuzzStore.h"
 #include "core/Errors.h"
+#include "core/PreviewSink.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/SpecParser.h"
 #include "formats/live/HeaptrackStream.h"
@@ -34,9 +35,27 @@ namespace {
 Outcome allocLog(std::string_view d) { return importBytes("memviz-alloc-log", d); }
 Outcome chromeTrace(std::string_view d) { return importBytes("pytorch-profiler", d); }
 Outcome memoryTimeline(std::string_view d) { return importBytes("pytorch-memory-timeline", d); }
-// The importer (which streams), and the streaming reader in chunks against the whole tree.
+// The live preview of a streamed import (core/PreviewSink.h): a device's points never go back
+// in x between restarts.
+struct PreviewOrder : PreviewSink {
+    std::vector<std::pair<std::string, std::int64_t>> lastX;
+    void preview(const PreviewBatch& b) override {
+        auto it = std::find_if(lastX.begin(), lastX.end(), [&](const auto& d) { return d.first == b.device; });
+        if (it == lastX.end()) it = lastX.insert(lastX.end(), {b.device, INT64_MIN});
+        for (const PreviewPoint& p : b.points) {
+            if (p.x < it->second) finding("preview points of a device go back in x");
+            it->second = p.x;
+        }
+    }
+    void restart() override { lastX.clear(); }
+};
+
+// The importer (which streams, with a preview), and the streaming reader in chunks against the
+// whole tree.
 Outcome snapshot(std::string_view d) {
     checkSnapshotStream(d);
+    PreviewOrder preview;
+    const ScopedPreviewSink scope(&preview);
     return importBytes("pytorch-cuda-snapshot", d);
 }
 Outcome heaptrack(std::string_view d) { return importBytes("heaptrack", d); }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/Errors.h"
+#include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
@@ -316,6 +317,13 @@ void SnapshotBuilder::build(const Progress& progress) {
     for (Device& d : devices_) {
         d.replay = replayDevice(*d.entries, *d.extras, d.segments, data_.unknownActions.size());
         progress.checkCancelled();
+        // The live preview's exact bases (SnapshotPreview): from here its curve is the timeline's.
+        if (PreviewSink* preview = previewSink(); preview && !d.entries->empty())
+            preview->preview({deviceName(d.number),
+                              timed_ ? PreviewAxis::TimeUs : PreviewAxis::Index,
+                              d.replay.baselineBytes,
+                              d.replay.reservedInitial,
+                              {}});
     }
     SnapshotTablesWriter tables(out_.database(), out_.traceId());
     emitEvents(tables, progress);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/Errors.h"
+#include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
@@ -87,6 +88,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     } catch (const pickle::StreamFallback& e) {
         if (std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG")) std::fprintf(stderr, "memviz: %s; reading the whole tree\n", e.what());
         ++fallbacks;
+        if (PreviewSink* preview = previewSink()) preview->restart(); // its points may be wrong
         return false;
     }
     const int protocol = doc.protocol();

@@ -54,6 +54,8 @@ public:
     // away into records that run() then uses where the tree holds that list.
     void streamEntries(std::size_t list, std::span<const Value> items);
     void streamSegments(std::size_t list, std::span<const Value> items);
+    // The records of a streamed list of entries so far (until run() takes them).
+    const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
 
 private:
     struct StreamedList {

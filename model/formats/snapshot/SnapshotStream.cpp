@@ -2,6 +2,7 @@
 #include "formats/snapshot/SnapshotStream.h"
 
 #include "core/Errors.h"
+#include "formats/snapshot/SnapshotPreview.h"
 #include "formats/snapshot/SnapshotReaderImpl.h"
 
 namespace memviz::snapshot {
@@ -10,7 +11,9 @@ using pickle::Kind;
 using pickle::Value;
 
 SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
-    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)) {}
+    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)) {
+    if (PreviewSink* sink = previewSink()) preview_ = std::make_unique<SnapshotPreview>(*sink);
+}
 
 SnapshotStream::~SnapshotStream() = default;
 
@@ -35,14 +38,14 @@ bool SnapshotStream::claim(const pickle::Document& doc, std::span<const Value> b
         if (isKey(below[k], "device_traces") && value.kind == Kind::List) {
             for (std::size_t i = k + 2; i < below.size(); ++i)
                 if (below[i].kind != Kind::List) return false;
-            return segmentsDone && claimed(Role::Trace);
+            return segmentsDone && claimed(Role::Trace, static_cast<std::int64_t>(below.size() - (k + 2)));
         }
     }
     return false;
 }
 
-bool SnapshotStream::claimed(Role role) {
-    claimed_ = role; // take() follows at once, for this list
+bool SnapshotStream::claimed(Role role, std::int64_t device) {
+    claimed_ = {role, device}; // take() follows at once, for this list
     return true;
 }
 
@@ -51,11 +54,16 @@ void SnapshotStream::take(const pickle::Document&, const Value& list, std::span<
     auto it = roles_.find(id);
     if (it == roles_.end()) it = roles_.emplace(id, claimed_).first;
     try {
-        if (it->second == Role::Segments) {
+        if (it->second.role == Role::Segments) {
             reader_->streamSegments(id, items);
         } else {
             reader_->streamEntries(id, items);
             entries_ += items.size();
+            if (preview_) {
+                const auto& all = reader_->streamedEntries(id);
+                preview_->add(it->second.device, std::span(all).last(items.size()));
+                preview_->flush();
+            }
         }
     } catch (const ImportError& e) {
         // The whole tree names the entry or segment and the problem exactly.
@@ -70,6 +78,7 @@ bool SnapshotStream::mayRelease(const pickle::Document& doc, const Value& contai
 void SnapshotStream::forget(std::size_t containerId) { stacks_.forget(containerId); }
 
 SnapshotData SnapshotStream::finish() {
+    if (preview_) preview_->finish();
     try {
         return reader_->run();
     } catch (const ImportError& e) {

@@ -22,6 +22,7 @@ namespace memviz::snapshot {
 namespace detail {
 class Reader;
 }
+class SnapshotPreview;
 
 class SnapshotStream : public pickle::StreamSink {
 public:
@@ -43,12 +44,17 @@ public:
 
 private:
     enum class Role : std::uint8_t { Segments, Trace };
-    bool claimed(Role role);
+    bool claimed(Role role, std::int64_t device = 0);
     const pickle::Document& doc_;
     StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
-    std::unordered_map<std::size_t, Role> roles_;
-    Role claimed_ = Role::Segments; // the role of the list claimed last
+    struct Claim {
+        Role role = Role::Segments;
+        std::int64_t device = 0; // for a trace: its place in device_traces
+    };
+    std::unordered_map<std::size_t, Claim> roles_;
+    Claim claimed_; // the list claimed last
+    std::unique_ptr<SnapshotPreview> preview_;
     std::uint64_t entries_ = 0;
 };
 
