@@ -5,17 +5,8 @@
 
 namespace memviz {
 
-void PreviewBucket::add(const PreviewPoint& p) {
-    if (count == 0 || p.allocated > atMax.allocated) {
-        const std::int64_t reserved = count == 0 ? p.reserved : std::max(atMax.reserved, p.reserved);
-        atMax = p;
-        atMax.reserved = reserved;
-    } else {
-        atMax.reserved = std::max(atMax.reserved, p.reserved);
-    }
-    last = p;
-    ++count;
-}
+// A point is a bucket of one.
+void PreviewBucket::add(const PreviewPoint& p) { merge(PreviewBucket{p, p, 1}); }
 
 void PreviewBucket::merge(const PreviewBucket& later) {
     if (later.count == 0) return;

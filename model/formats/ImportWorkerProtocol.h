@@ -59,53 +59,41 @@ struct Line {
     std::string message;              // Error
     PreviewBatch preview;             // Preview
 
-    static Line phaseStarts(ProgressPhase p) {
+    static Line of(Kind k) {
         Line l;
-        l.kind = Kind::Phase;
+        l.kind = k;
+        return l;
+    }
+    static Line phaseStarts(ProgressPhase p) {
+        Line l = of(Kind::Phase);
         l.phase = p;
         return l;
     }
     static Line progressed(std::int64_t d, std::int64_t t) {
-        Line l;
-        l.kind = Kind::Progress;
+        Line l = of(Kind::Progress);
         l.done = d;
         l.total = t;
         return l;
     }
     static Line finished(std::int64_t id, bool imp) {
-        Line l;
-        l.kind = Kind::Done;
+        Line l = of(Kind::Done);
         l.traceId = id;
         l.imported = imp;
         return l;
     }
     static Line failed(std::string m) {
-        Line l;
-        l.kind = Kind::Error;
+        Line l = of(Kind::Error);
         l.message = std::move(m);
         return l;
     }
-    static Line outOfMemory() {
-        Line l;
-        l.kind = Kind::OutOfMemory;
-        return l;
-    }
-    static Line cancelled() {
-        Line l;
-        l.kind = Kind::Cancelled;
-        return l;
-    }
+    static Line outOfMemory() { return of(Kind::OutOfMemory); }
+    static Line cancelled() { return of(Kind::Cancelled); }
     static Line previewed(PreviewBatch batch) {
-        Line l;
-        l.kind = Kind::Preview;
+        Line l = of(Kind::Preview);
         l.preview = std::move(batch);
         return l;
     }
-    static Line previewRestarts() {
-        Line l;
-        l.kind = Kind::PreviewRestart;
-        return l;
-    }
+    static Line previewRestarts() { return of(Kind::PreviewRestart); }
 };
 
 // One line, with its '\n'.
