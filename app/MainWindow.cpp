@@ -32,7 +32,7 @@
 #include "LiveActions.h"
 #include "RecentFiles.h"
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatRegistry.h"
 #include "formats/profiler/ProfilerQuery.h"
 #include "store/StoreFiles.h"

@@ -12,7 +12,7 @@
 
 #include "MainWindow.h"
 #include "TestSupport.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"

@@ -25,7 +25,7 @@
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "core/SystemMemory.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
 #include "store/StoreFiles.h"

@@ -18,7 +18,7 @@
 #include "MainWindow.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatRegistry.h"
 #include "store/Database.h"
 #include "store/OpsQuery.h"

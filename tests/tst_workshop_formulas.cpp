@@ -4,12 +4,15 @@
 // density, and views vs copies (strides, ATen's view rule, bytes each statement allocates).
 #include <QtTest>
 
-#include "workshop/HumanBytes.h"
+#include <stdexcept>
+
+#include "words/Units.h"
 #include "workshop/ShapeGuesses.h"
 #include "workshop/SparseFormulas.h"
 #include "workshop/StrideSim.h"
 #include "workshop/TensorSize.h"
 
+using namespace memviz;
 using namespace memviz::workshop;
 
 Q_DECLARE_METATYPE(Dims)
@@ -69,7 +72,7 @@ void TestWorkshopFormulas::tensorSize() {
     QTEST(qint64(s->elements), "elements");
     QTEST(qint64(s->bytes), "bytes");
     QTEST(QString::fromStdString(formatDecimalBytes(double(s->bytes))), "decimal");
-    QTEST(QString::fromStdString(formatBinaryBytes(double(s->bytes))), "binary");
+    QTEST(QString::fromStdString(formatBytes(double(s->bytes), 1)), "binary");
     QCOMPARE(s->megabytes(), double(s->bytes) / 1e6);
     QCOMPARE(s->mebibytes(), double(s->bytes) / 1048576.0);
 }
@@ -115,9 +118,22 @@ void TestWorkshopFormulas::formatsBothUnitSystems() {
     QCOMPARE(QString::fromStdString(formatBothUnits(717574400.0)), QStringLiteral("717.6 MB = 684.3 MiB"));
     QCOMPARE(QString::fromStdString(formatBothUnits(999.0)), QStringLiteral("999 B"));
     QCOMPARE(QString::fromStdString(formatDecimalBytes(1000.0)), QStringLiteral("1.0 kB"));
-    QCOMPARE(QString::fromStdString(formatBinaryBytes(1024.0)), QStringLiteral("1.0 KiB"));
+    QCOMPARE(QString::fromStdString(formatBytes(1024.0, 1)), QStringLiteral("1.0 KiB"));
     // 999,960 B is 999.96 kB, which rounds to 1000.0: shown as 1.0 MB instead.
     QCOMPARE(QString::fromStdString(formatDecimalBytes(999960.0)), QStringLiteral("1.0 MB"));
+    // 1,048,575 B is 1023.999 KiB, which rounds to 1024.00 at two decimals: shown as 1.00 MiB
+    // (the binary formatter carries like the decimal one; it used to print "1024.00 KiB").
+    QCOMPARE(QString::fromStdString(formatBytes(1048575.0)), QStringLiteral("1.00 MiB"));
+    QCOMPARE(QString::fromStdString(formatBytes(1048063.0)), QStringLiteral("1023.50 KiB"));
+    QCOMPARE(QString::fromStdString(formatBytes(-1536.0)), QStringLiteral("-1.50 KiB"));
+    // 2^60 bytes is 1 EiB (the old formatter stopped at TiB: "1048576.00 TiB").
+    QCOMPARE(QString::fromStdString(formatBytes(1152921504606846976.0)), QStringLiteral("1.00 EiB"));
+    QCOMPARE(QString::fromStdString(decimalByteUnitOfPower(2).suffix), QStringLiteral("MB"));
+    QCOMPARE(QString::fromStdString(binaryByteUnitOfPower(9).suffix), QStringLiteral("EiB"));
+    QCOMPARE(QString::fromStdString(formatDuration(1500000.0)), QStringLiteral("1.500 ms"));
+    QCOMPARE(parseByteSize("1.5 KiB"), qint64(1536));
+    QCOMPARE(parseByteSize("80GB"), qint64(80000000000));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseByteSize("12 parsecs"));
     QCOMPARE(QString::fromStdString(groupDigits(717574400)), QStringLiteral("717,574,400"));
     QCOMPARE(QString::fromStdString(groupDigits(-1000)), QStringLiteral("-1,000"));
     QCOMPARE(QString::fromStdString(groupDigits(999)), QStringLiteral("999"));

@@ -4,7 +4,7 @@
 
 #include <QFileInfo>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

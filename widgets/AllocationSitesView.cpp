@@ -12,7 +12,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "widgets/AllocationSitesModel.h"
 #include "widgets/ColumnFit.h"

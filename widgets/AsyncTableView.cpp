@@ -11,7 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/ColumnFit.h"
 #include "widgets/TraceSession.h"
 #include "widgets/WindowShortcuts.h"

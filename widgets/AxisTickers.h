@@ -4,7 +4,7 @@
 // times in ns/µs/ms/s. The owning plot puts the unit into the axis label.
 #include <qcustomplot.h>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

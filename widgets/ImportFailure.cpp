@@ -5,7 +5,7 @@
 #include <csignal>
 #include <cstring>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

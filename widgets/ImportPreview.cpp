@@ -8,7 +8,7 @@
 #include <limits>
 #include <qcustomplot.h>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/ColumnGraph.h"

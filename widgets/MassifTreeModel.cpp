@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/MassifTreeModel.h"
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <cstdlib>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/MassifTreeModel.h"
 #include "widgets/TraceAxis.h"
 #include "widgets/TraceSession.h"

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/Export.h"
 
 namespace memviz {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/OpsTableModel.h"
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/Export.h"
 
 #include <unordered_map>

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceWriter.h"
 #include "widgets/TraceSession.h"

@@ -2,7 +2,7 @@
 #include "widgets/ProfilerOpsModel.h"
 #include "widgets/Export.h"
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

@@ -3,7 +3,7 @@
 
 #include <QFileInfo>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

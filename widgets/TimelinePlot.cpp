@@ -12,7 +12,7 @@
 #include <limits>
 #include <map>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatIds.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"

@@ -5,7 +5,7 @@
 #include <QLocale>
 #include <cmath>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

@@ -9,7 +9,7 @@
 #include "cli/CliSupport.h"
 #include "cli/CostModelOptions.h"
 #include "cli/Output.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "store/Database.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/EstimateTrace.h"

@@ -11,7 +11,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "formats/live/LiveQueries.h"
 #include "formats/live/NativeRecorder.h"

@@ -17,7 +17,7 @@
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/live/AttachedProbeRecorder.h"
 #include "cli/NativeRecording.h"
 #include "formats/live/LiveQueries.h"

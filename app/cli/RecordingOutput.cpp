@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "cli/Output.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/live/Launcher.h"
 
 namespace memviz::cli {

@@ -26,7 +26,4 @@ const std::vector<std::string>& optimizerImplNames(); // auto for-loop foreach f
 const std::vector<std::string>& deviceNames();        // cpu cuda
 const char* deviceName(DeviceKind d);
 
-// "1073741824", "16GiB", "16G" (binary), "80GB" (decimal), "512MiB", "1.5TiB".
-std::int64_t parseByteSize(const std::string& text);
-
 } // namespace memviz::costmodel

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "words/CostModelLabels.h"
 #include "workshop/CheckpointPlan.h"
-#include "workshop/HumanBytes.h"
+#include "words/Units.h"
 #include "workshop/ModelFixes.h"
 
 namespace memviz {
@@ -18,9 +18,9 @@ using namespace workshop;
 namespace {
 
 QString both(qint64 bytes) { return QString::fromStdString(formatBothUnits(double(bytes))); }
-QString binary(qint64 bytes) { return QString::fromStdString(formatBinaryBytes(double(bytes), 2)); }
+QString binary(qint64 bytes) { return QString::fromStdString(formatBytes(double(bytes), 2)); }
 // "20 MiB": the allocator's constants, whole numbers of their unit.
-QString whole(qint64 bytes) { return QString::fromStdString(formatBinaryBytes(double(bytes), 0)); }
+QString whole(qint64 bytes) { return QString::fromStdString(formatBytes(double(bytes), 0)); }
 // Rounded up in the last decimal, for "a device of at least this much".
 QString binaryAtLeast(qint64 bytes) {
     const ScaledUnit u = byteUnitFor(double(bytes));

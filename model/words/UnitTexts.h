@@ -7,7 +7,7 @@
 #include <QString>
 #include <cstdint>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz::words {
 

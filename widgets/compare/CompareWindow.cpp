@@ -19,7 +19,7 @@
 #include <QVBoxLayout>
 #include <cstdlib>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "store/Database.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"

@@ -9,7 +9,7 @@
 #include <QToolTip>
 #include <algorithm>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

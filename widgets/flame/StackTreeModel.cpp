@@ -4,7 +4,7 @@
 #include <QLocale>
 #include <algorithm>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

@@ -7,7 +7,7 @@
 #include <QVector>
 #include <vector>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "workshop/LessonSweeps.h"
 
 class QCustomPlot;

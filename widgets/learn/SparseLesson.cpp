@@ -13,9 +13,9 @@
 #include <QTableView>
 #include <cmath>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/learn/LessonCharts.h"
-#include "workshop/HumanBytes.h"
+#include "words/Units.h"
 #include "workshop/SparseFormulas.h"
 
 namespace memviz {
@@ -25,7 +25,7 @@ using namespace workshop;
 namespace {
 
 QString both(double bytes) { return QString::fromStdString(formatBothUnits(bytes)); }
-QString binary(double bytes) { return QString::fromStdString(formatBinaryBytes(bytes)); }
+QString binary(double bytes) { return QString::fromStdString(formatBytes(bytes, 1)); }
 QString percent(double fraction) { return QStringLiteral("%1%").arg(fraction * 100.0, 0, 'g', 4); }
 
 } // namespace

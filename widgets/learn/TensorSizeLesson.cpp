@@ -15,7 +15,7 @@
 #include <QPushButton>
 
 #include "costmodel/Presets.h"
-#include "workshop/HumanBytes.h"
+#include "words/Units.h"
 #include "workshop/TensorSize.h"
 
 namespace memviz {
@@ -26,7 +26,7 @@ namespace {
 
 QString grouped(std::int64_t v) { return QString::fromStdString(groupDigits(v)); }
 QString decimal(double b) { return QString::fromStdString(formatDecimalBytes(b)); }
-QString binary(double b) { return QString::fromStdString(formatBinaryBytes(b)); }
+QString binary(double b) { return QString::fromStdString(formatBytes(b, 1)); }
 
 // The per-sample input shape of every preset, resolved once.
 const std::vector<std::pair<std::string, Dims>>& presetInputs() {
@@ -181,8 +181,6 @@ void TensorSizeLesson::refresh() {
         mib << b;
     }
     // One unit pair for all bars, the one that suits the largest: kB/KiB ... TB/TiB.
-    static const char* const decimalUnits[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    static const char* const binaryUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     // The unit that suits the chosen dtype, so its bars read like the numbers above.
     int k = 0;
     while (k < 5 && double(size->bytes) >= std::pow(1000.0, k + 1)) ++k;
@@ -191,8 +189,8 @@ void TensorSizeLesson::refresh() {
     st.applyTo(plot);
     auto* bytesBars = new QCPBars(plot->xAxis, plot->yAxis);
     auto* binaryBars = new QCPBars(plot->xAxis, plot->yAxis);
-    bytesBars->setName(tr("%1 (1000^%2 bytes)").arg(QLatin1String(decimalUnits[k])).arg(k));
-    binaryBars->setName(tr("%1 (1024^%2 bytes)").arg(QLatin1String(binaryUnits[k])).arg(k));
+    bytesBars->setName(tr("%1 (1000^%2 bytes)").arg(QLatin1String(decimalByteUnitOfPower(k).suffix)).arg(k));
+    binaryBars->setName(tr("%1 (1024^%2 bytes)").arg(QLatin1String(binaryByteUnitOfPower(k).suffix)).arg(k));
     for (auto [bars, i] : {std::pair{bytesBars, 0}, std::pair{binaryBars, 1}}) {
         bars->setWidth(0.38);
         bars->setPen(QPen(st.series(i).darker(120), st.lineWidth(1.0)));

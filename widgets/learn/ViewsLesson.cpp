@@ -10,9 +10,9 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/learn/LessonCharts.h"
-#include "workshop/HumanBytes.h"
+#include "words/Units.h"
 #include "workshop/ShapeGuesses.h"
 
 namespace memviz {
@@ -21,7 +21,7 @@ using namespace workshop;
 
 namespace {
 
-QString binary(double bytes) { return QString::fromStdString(formatBinaryBytes(bytes)); }
+QString binary(double bytes) { return QString::fromStdString(formatBytes(bytes, 1)); }
 
 } // namespace
 

@@ -17,7 +17,7 @@
 #include <QVBoxLayout>
 #include <cstring>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatIds.h"
 #include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"

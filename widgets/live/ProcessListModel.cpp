@@ -3,7 +3,7 @@
 
 #include <unordered_map>
 
-#include "core/Units.h"
+#include "words/Units.h"
 
 namespace memviz {
 

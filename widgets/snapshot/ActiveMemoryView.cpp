@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/PlotReplot.h"

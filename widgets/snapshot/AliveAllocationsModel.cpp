@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "trace/CudaAllocatorRules.h"
 #include "widgets/Export.h"

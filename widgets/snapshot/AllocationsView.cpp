@@ -14,7 +14,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "core/Progress.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "widgets/BackgroundQuery.h"

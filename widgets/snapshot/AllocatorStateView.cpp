@@ -13,7 +13,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "store/Database.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SegmentMapWidget.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/snapshot/SnapshotQueries.h"
 #include "words/UnitTexts.h"
 

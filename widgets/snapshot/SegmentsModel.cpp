@@ -3,7 +3,7 @@
 
 #include <QFont>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/Export.h"
 
 namespace memviz {

@@ -4,7 +4,7 @@
 #include <QTabWidget>
 #include <qcustomplot.h>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/ActiveMemoryView.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/TraceSession.h"
 #include "widgets/WorkerPool.h"
 

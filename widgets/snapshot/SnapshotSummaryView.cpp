@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/snapshot/SnapshotSummaryView.h"
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SnapshotSession.h"
 

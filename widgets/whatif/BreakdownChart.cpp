@@ -7,7 +7,7 @@
 
 #include <QVBoxLayout>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "core/SystemMemory.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "costmodel/OptionNames.h"
 
 namespace memviz {
@@ -71,7 +71,7 @@ void MemoryLimitPicker::update() {
     std::optional<std::int64_t> next;
     if (typed) {
         try {
-            next = costmodel::parseByteSize(typed_->text().trimmed().toStdString());
+            next = parseByteSize(typed_->text().trimmed().toStdString());
             typed_->setStyleSheet({});
         } catch (const std::invalid_argument&) {
             typed_->setStyleSheet(typed_->text().isEmpty() ? QString() : QStringLiteral("color: #b00"));

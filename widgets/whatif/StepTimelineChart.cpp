@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/ChartFit.h"
 #include "widgets/whatif/CategoryColors.h"

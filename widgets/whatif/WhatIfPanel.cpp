@@ -23,7 +23,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "costmodel/EstimateTrace.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"

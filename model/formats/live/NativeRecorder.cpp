@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "core/Progress.h"
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatIds.h"
 #include "formats/FormatRegistry.h"
 #include "formats/live/HeaptrackSession.h"

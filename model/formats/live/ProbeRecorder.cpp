@@ -10,7 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatIds.h"
 #include "formats/live/LiveFinalizer.h"
 #include "formats/live/LiveWriter.h"

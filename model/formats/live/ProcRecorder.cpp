@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <sys/wait.h>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/FormatIds.h"
 #include "formats/live/Launcher.h"
 #include "formats/live/LiveFinalizer.h"

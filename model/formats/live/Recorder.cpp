@@ -4,7 +4,7 @@
 #include <chrono>
 #include <csignal>
 
-#include "core/Units.h"
+#include "words/Units.h"
 #include "formats/live/Launcher.h"
 #include "formats/live/LiveWriter.h"
 #include "formats/live/ProcSampler.h"
