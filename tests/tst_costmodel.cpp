@@ -10,8 +10,10 @@
 #include "costmodel/OptionNames.h"
 #include "costmodel/Presets.h"
 #include "costmodel/SpecParser.h"
+#include "words/Units.h"
 
 using namespace memviz::costmodel;
+using memviz::parseByteSize;
 
 namespace {
 

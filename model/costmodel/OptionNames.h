@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "costmodel/CostModel.h"
+#include "words/Units.h" // parseByteSize: sizes are read in one place
 
 namespace memviz::costmodel {
 

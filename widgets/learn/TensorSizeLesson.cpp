@@ -210,7 +210,7 @@ void TensorSizeLesson::refresh() {
     plot->xAxis->setLabel(tr("element type"));
     plot->yAxis->setRange(0, (mb.isEmpty() ? 1.0 : *std::max_element(mb.begin(), mb.end())) * 1.15);
     plot->yAxis->setLabel(
-        tr("the number printed (%1 and %2)").arg(QLatin1String(decimalUnits[k]), QLatin1String(binaryUnits[k])));
+        tr("the number printed (%1 and %2)").arg(QLatin1String(decimalByteUnitOfPower(k).suffix), QLatin1String(binaryByteUnitOfPower(k).suffix)));
     plot->legend->setVisible(true);
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     plot->replot();
