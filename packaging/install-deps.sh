@@ -28,8 +28,9 @@ packages=(
   # memviz record --pid PID --probe attaches the PyTorch probe through gdb (tst_live_attach)
   gdb
   # the probe's pytest plugin and its tests (ctest probe_pytest, python/memviz_probe/tests),
-  # and the package check's "pytest --help lists the plugin"
-  python3-pytest
+  # and the package check's "pytest --help lists the plugin"; setuptools builds the package
+  # from its pyproject.toml in those tests (what pip install python/memviz_probe does)
+  python3-pytest python3-setuptools
 )
 
 missing=()

@@ -41,3 +41,32 @@ def test_light():
     assert "torch" not in sys.modules
 """)
     pytester.runpytest_subprocess("-p", "memviz_probe.pytest").assert_outcomes(passed=1)
+
+
+def test_pyproject_builds_a_wheel_with_the_plugin_entry_point(tmp_path):
+    """setuptools (Debian's python3-setuptools) builds what pip would install from
+    pyproject.toml: every module of the package and the pytest11 entry point."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    from conftest import skip_or_fail
+    try:
+        import setuptools  # noqa: F401
+    except ImportError as e:
+        skip_or_fail("setuptools is not installed (python3-setuptools): %s" % e)
+    source = tmp_path / "src"
+    shutil.copytree(PACKAGE_ROOT, source, ignore=shutil.ignore_patterns("__pycache__", "tests", "build", "*.egg-info"))
+    out = tmp_path / "dist"
+    out.mkdir()
+    built = subprocess.run([sys.executable, "-c", "import setuptools.build_meta as b; print(b.build_wheel(%r))" % str(out)],
+                           cwd=source, capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    wheel = out / built.stdout.strip().splitlines()[-1]
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        modules = {n.split("/", 1)[1] for n in names if n.startswith("memviz_probe/")}
+        assert modules == set(n for n in os.listdir(os.path.join(PACKAGE_ROOT, "memviz_probe")) if n.endswith(".py"))
+        entry_points = z.read("memviz_probe-%s.dist-info/entry_points.txt" % memviz_probe.__version__).decode()
+    assert "[pytest11]\nmemviz_probe.pytest = memviz_probe.pytest" in entry_points
