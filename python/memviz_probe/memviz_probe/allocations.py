@@ -173,7 +173,7 @@ def read_log_peaks(path):
     return peaks
 
 
-class TestRecorder:
+class CallRecorder:
     """Records one test's call: start() before it, stop() after (returns a Recording)."""
 
     def __init__(self, torch):

@@ -47,6 +47,10 @@ def pytest_configure(config):
             os.makedirs(record, exist_ok=True)
         except OSError as e:
             raise pytest.UsageError("--memviz-record %s: cannot create the folder (%s)" % (record, e))
+        try:
+            import torch  # noqa: F401
+        except ImportError as e:
+            raise pytest.UsageError("--memviz-record records PyTorch's memory, but PyTorch is not importable (%s)" % e)
     baseline = config.getoption("--memviz-baseline", None)
     if baseline and not os.path.isdir(baseline):
         raise pytest.UsageError("--memviz-baseline %s: no such folder (record one with --memviz-record)" % baseline)
@@ -111,8 +115,9 @@ def pytest_runtest_call(item):
     if not folder and getattr(item, "_memviz_budget", None) is None:
         yield
         return
-    from .allocations import TestRecorder
-    recorder = TestRecorder(_torch())
+    from .allocations import CallRecorder
+    import torch  # importable: checked at configure (--memviz-record) or setup (a budget)
+    recorder = CallRecorder(torch)
     item._memviz_recording = None
     item._memviz_error = None
     try:

@@ -153,3 +153,27 @@ def test_freed_before_the_next():
         summary = json.loads(imported.stdout)
         peaks = {d["device"]: d["peak_bytes"] for d in summary["devices"]}
         assert peaks == ({"cpu": peak} if peak else {}), (test, summary)
+
+
+def test_without_pytorch_budgets_and_recording_say_so(pytester, monkeypatch):
+    # A torch that cannot be imported, ahead of the real one on the path.
+    fake = pytester.mkdir("no_torch")
+    (fake / "torch").mkdir()
+    (fake / "torch" / "__init__.py").write_text("raise ImportError('torch is broken here')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(fake), os.environ["PYTHONPATH"]]))
+    pytester.makepyfile(test_plain="""
+import pytest
+
+@pytest.mark.memory_budget(peak="1GiB")
+def test_budget():
+    pass
+
+def test_plain():
+    pass
+""")
+    result = run(pytester)
+    result.assert_outcomes(passed=1, errors=1)
+    assert "memviz_probe: PyTorch is needed to record memory (torch is broken here)" in result.stdout.str()
+    result = run(pytester, "--memviz-record", str(pytester.path / "rec"))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--memviz-record records PyTorch's memory, but PyTorch is not importable (torch is broken here)" in result.stderr.str()
