@@ -177,3 +177,13 @@ def test_plain():
     result = run(pytester, "--memviz-record", str(pytester.path / "rec"))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--memviz-record records PyTorch's memory, but PyTorch is not importable (torch is broken here)" in result.stderr.str()
+
+
+def test_a_baseline_that_is_not_a_recording_is_an_error(pytester, torch):
+    baseline = pytester.mkdir("baseline")
+    (baseline / recording_name("test_g.py::test_grows")).write_text("not a recording\n")
+    pytester.makepyfile(test_g=GROWTH_TEST % ("5%", 16))
+    result = run(pytester, "--memviz-baseline", str(baseline))
+    result.assert_outcomes(errors=1)
+    assert "memory_budget: cannot read the baseline recording: " in result.stdout.str()
+    assert "line 1: not JSON" in result.stdout.str()
