@@ -60,11 +60,12 @@ run "memviz screenshot (offscreen platform plugin)" "memviz screenshot $sample -
 run "memviz screenshot --lang zh_CN" "memviz screenshot $sample --lang zh_CN --out /tmp/shot-zh.png"
 run "memviz screenshot --whatif (QtSvg, QCustomPlot)" "memviz screenshot --whatif --model gpt2 --batch 4 --out /tmp/whatif.png"
 run "/usr/bin/python3 -c 'import memviz_probe'" "/usr/bin/python3 -c 'import memviz_probe; print(memviz_probe.__file__)'"
+run "/usr/bin/python3 -m memviz_probe --help" "/usr/bin/python3 -m memviz_probe --help"
 if [ -n "$out" ]; then mkdir -p "$out" && cp "$target"/tmp/*.png "$out/" && echo "screenshots copied to $out"; fi
 
 in_root apt-get purge -y -qq memviz >/dev/null
 run "nothing of memviz is left after apt-get purge" \
-  "! ls /usr/bin/memviz /usr/share/memviz /usr/lib/python3/dist-packages/memviz_probe.py /usr/lib/python3/dist-packages/__pycache__/memviz_probe.* 2>/dev/null | grep -q ."
+  "! ls /usr/bin/memviz /usr/share/memviz /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
 in_root apt-get autoremove -y -qq --purge >/dev/null
 echo "== clean install: $failures failure(s)"
 [ "$failures" -eq 0 ]

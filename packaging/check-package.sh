@@ -9,7 +9,8 @@
 #   - the installed memviz runs: --version, summary of the installed sample (its peak must
 #     equal the standard-library oracle's), an offscreen screenshot;
 #   - man -w memviz, xdg-mime query default application/x-memviz, gio on a store,
-#     /usr/bin/python3 -c 'import memviz_probe';
+#     the probe package for /usr/bin/python3: python3 -m memviz_probe --help, and pytest --help
+#     lists the pytest plugin's options (found through the .dist-info's entry points);
 #   - after removal nothing of it is left behind.
 # Runs as root or through sudo. Refuses to touch a memviz that is already installed.
 # usage: check-package.sh PATH/memviz_VERSION_ARCH.deb
@@ -54,11 +55,13 @@ grep -E "^(Setting up|Processing triggers)" "$scratch/apt.log" | sed 's/^/      
 echo "== the installed files"
 for f in /usr/bin/memviz /usr/share/applications/memviz.desktop /usr/share/metainfo/io.github.memviz.metainfo.xml \
          /usr/share/mime/packages/memviz.xml /usr/share/icons/hicolor/scalable/apps/memviz.svg \
-         /usr/share/man/man1/memviz.1.gz /usr/lib/python3/dist-packages/memviz_probe.py \
-         /usr/share/memviz/python/memviz_probe.py /usr/share/memviz/sample/sample_training_step.csv.gz \
+         /usr/share/man/man1/memviz.1.gz /usr/lib/python3/dist-packages/memviz_probe/__init__.py \
+         /usr/lib/python3/dist-packages/memviz_probe/pytest.py \
+         /usr/lib/python3/dist-packages/memviz_probe-*.dist-info/entry_points.txt \
+         /usr/share/memviz/python/memviz_probe/__init__.py /usr/share/memviz/sample/sample_training_step.csv.gz \
          /usr/share/doc/memviz/copyright /usr/share/doc/memviz/LICENSE /usr/share/doc/memviz/README.md \
          /usr/share/doc/memviz/docs/cli.md; do
-  check "$f" test -s "$f"
+  check "$f" bash -c "test -s $f"
 done
 for size in 16 22 24 32 48 64 128 256; do
   check "icon ${size}x${size}" bash -c "file /usr/share/icons/hicolor/${size}x${size}/apps/memviz.png | grep -q 'PNG image data, $size x $size'"
@@ -102,12 +105,23 @@ cp run.memviz store-without-extension
 check "gio: a store, even without its extension, is application/x-memviz" bash -c \
   "for f in run.memviz store-without-extension; do gio info -a standard::content-type \$f | grep -q 'content-type: application/x-memviz' || exit 1; done"
 check "/usr/bin/python3 -c 'import memviz_probe' (from dist-packages)" bash -c \
-  "[ \"\$(cd / && /usr/bin/python3 -c 'import memviz_probe; print(memviz_probe.__file__)')\" = /usr/lib/python3/dist-packages/memviz_probe.py ]"
+  "[ \"\$(cd / && /usr/bin/python3 -c 'import memviz_probe; print(memviz_probe.__file__)')\" = /usr/lib/python3/dist-packages/memviz_probe/__init__.py ]"
+check "/usr/bin/python3 -m memviz_probe --help" bash -c \
+  "cd / && /usr/bin/python3 -m memviz_probe --help | grep -q 'usage: python3 -m memviz_probe'"
+check "the probe's metadata: version $version, the pytest11 entry point" bash -c \
+  "cd / && /usr/bin/python3 -c \"import importlib.metadata as m, sys; d = m.distribution('memviz-probe'); eps = [e.value for e in d.entry_points if e.group == 'pytest11']; sys.exit(0 if d.version == '$version' and eps == ['memviz_probe.pytest'] else 1)\""
+if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
+  check "pytest --help lists the plugin's options (found through its entry point)" bash -c \
+    "cd '$scratch' && /usr/bin/python3 -m pytest --help | grep -q -- '--memviz-record=DIR' && /usr/bin/python3 -m pytest --markers | grep -q '@pytest.mark.memory_budget'"
+else
+  echo "FAIL  pytest is not installed (python3-pytest, packaging/install-deps.sh): the plugin was not checked"
+  failures=$((failures + 1))
+fi
 
 echo "== apt-get purge memviz"
 apt_get purge memviz >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; echo "FAIL  apt-get purge"; exit 1; }
 installed=0
-check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe.py /usr/lib/python3/dist-packages/__pycache__/memviz_probe.* 2>/dev/null | grep -q ."
+check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
 check "xdg-mime no longer names memviz.desktop" bash -c "[ \"\$(xdg-mime query default application/x-memviz)\" != memviz.desktop ]"
 
 echo "== package stage: $((failures)) failure(s), $(( $(date +%s) - started )) s"

@@ -27,6 +27,10 @@ packages=(
   clang libclang-rt-14-dev
   # memviz record --pid PID --probe attaches the PyTorch probe through gdb (tst_live_attach)
   gdb
+  # the probe's pytest plugin and its tests (ctest probe_pytest, python/memviz_probe/tests),
+  # and the package check's "pytest --help lists the plugin"; setuptools builds the package
+  # from its pyproject.toml in those tests (what pip install python/memviz_probe does)
+  python3-pytest python3-setuptools
 )
 
 missing=()

@@ -125,6 +125,7 @@ private slots:
     void notPython();
     void noSuchProcess();
     void torchNotImported();
+    void findsTheProbePackage();
     void probeDeclines_data();
     void probeDeclines();
     void gdbMissing();
@@ -133,13 +134,13 @@ private slots:
 };
 
 // The snippet gdb hands to PyRun_SimpleString, run by Python itself against a stand-in
-// memviz_probe that prints what attach() got: the directory (with a quote and a backslash)
-// lands on sys.path and the address and mode arrive unchanged.
+// memviz_probe package that prints what attach() got: the directory (with a quote and a
+// backslash) lands on sys.path and the address and mode arrive unchanged.
 void TestLiveAttach::snippetCallsAttachWithItsArguments() {
     QTemporaryDir dir;
     const QString odd = dir.filePath("it's a \\dir");
-    QVERIFY(QDir().mkpath(odd));
-    QFile f(odd + "/memviz_probe.py");
+    QVERIFY(QDir().mkpath(odd + "/memviz_probe"));
+    QFile f(odd + "/memviz_probe/__init__.py");
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("import sys\ndef attach(address, mode):\n    print(address)\n    print(mode)\n    print(sys.path[0])\n");
     f.close();
@@ -148,6 +149,35 @@ void TestLiveAttach::snippetCallsAttachWithItsArguments() {
     const ProcessResult r = runProcess(kPython, {"-c", QString::fromStdString(snippet)});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(QString::fromUtf8(r.out), "unix:/run/x y.sock\nmodule\n" + odd + "\n");
+}
+
+// memviz finds the probe as a package: the installed ../share/memviz/python/memviz_probe/
+// beside the binary first, else the source tree's python/memviz_probe; a folder with only
+// the old single file memviz_probe.py (or nothing) is not the probe.
+void TestLiveAttach::findsTheProbePackage() {
+    QTemporaryDir dir;
+    const QString app = dir.filePath("usr/bin"), installed = dir.filePath("usr/share/memviz/python");
+    const QString source = dir.filePath("src/python/memviz_probe"), oldLayout = dir.filePath("old");
+    for (const QString& d : {app, installed, source + "/memviz_probe", oldLayout}) QVERIFY(QDir().mkpath(d));
+    auto touch = [](const QString& path) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write("# probe\n") > 0;
+    };
+    QVERIFY(touch(oldLayout + "/memviz_probe.py"));
+    QVERIFY(!holdsProbePackage(oldLayout.toStdString()));
+    QVERIFY(touch(source + "/memviz_probe/__init__.py"));
+    // Nothing installed beside the app: the source tree's folder.
+    QCOMPARE(QString::fromStdString(findProbeDirectory(app.toStdString(), source.toStdString())),
+             QFileInfo(source).canonicalFilePath());
+    QVERIFY(findProbeDirectory(app.toStdString(), oldLayout.toStdString()).empty());
+    QVERIFY(findProbeDirectory(app.toStdString(), "").empty());
+    // Installed: found first.
+    QVERIFY(QDir().mkpath(installed + "/memviz_probe"));
+    QVERIFY(touch(installed + "/memviz_probe/__init__.py"));
+    QCOMPARE(QString::fromStdString(findProbeDirectory(app.toStdString(), source.toStdString())),
+             QFileInfo(installed).canonicalFilePath());
+    // The real source tree holds the package the snippet imports.
+    QVERIFY(holdsProbePackage(MEMVIZ_PROBE_DIR));
 }
 
 void TestLiveAttach::attachToARunningTrainingLoop() {

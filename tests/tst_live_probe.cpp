@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The PyTorch probe stream: a hand-written client over both socket kinds, then the real
-// probe (packaging/memviz_probe.py) running a tiny training loop under /usr/bin/python3
+// probe (the memviz_probe package, python/memviz_probe/) running a tiny training loop under /usr/bin/python3
 // with Debian's PyTorch: op names, phases, steps and monotonic times arrive and are stored;
 // memviz absent or going away leaves the script unharmed; `memviz record --listen` end to
 // end. The torch tests skip cleanly when PyTorch is not installed.

@@ -177,7 +177,7 @@ int recordCommand(const QStringList& args) {
         std::unique_ptr<AttachedProbeRecorder> probe;
         try {
             checkProbeTarget(pid); // at once, before listening: no such process, not Python, no PyTorch
-            if (probeDir.empty()) throw ProbeInjectError("memviz_probe.py is not installed beside memviz (../share/memviz/python)");
+            if (probeDir.empty()) throw ProbeInjectError("the memviz_probe package is not installed beside memviz (../share/memviz/python/memviz_probe)");
             probe = std::make_unique<AttachedProbeRecorder>(store.toStdString(), pid, probeDir, mode.toStdString());
         } catch (const std::exception& e) {
             const QString message = QString::fromUtf8(e.what());

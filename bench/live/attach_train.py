@@ -7,7 +7,7 @@ import statistics, sys, time, torch
 import os
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-sys.path.insert(0, os.path.join(here, "..", "..", "packaging"))
+sys.path.insert(0, os.path.join(here, "..", "..", "python", "memviz_probe"))
 from probe_train import make, step, Count
 from torch.utils._python_dispatch import _len_torch_dispatch_stack
 torch.set_num_threads(1)

@@ -11,7 +11,7 @@ memviz=$build/app/memviz
 python=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export PYTHONPATH=$root/packaging OMP_NUM_THREADS=1
+export PYTHONPATH=$root/python/memviz_probe OMP_NUM_THREADS=1
 run() { "$python" "$root/bench/live/probe_train.py" --steps "$steps" "$@"; }
 
 echo "| model | configuration | aten ops/step | median step (ms) | mean step (ms) |"

@@ -21,7 +21,7 @@ public:
     QLineEdit* addressEdit() const { return address_; }
     // What the user runs: PYTHONPATH=... python3 -m memviz_probe --connect ADDRESS script.py
     QString commandHint() const;
-    // Where memviz_probe.py is: beside the installed app, or the source tree of a build.
+    // The folder holding the memviz_probe package: beside the installed app, or the source tree of a build.
     static QString probeDirectory();
 
 private:

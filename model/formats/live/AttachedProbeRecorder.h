@@ -14,7 +14,7 @@ namespace memviz {
 class AttachedProbeRecorder : public ProbeRecorder {
 public:
     // Listens at once (throws std::runtime_error when it cannot); `probeDir` holds
-    // memviz_probe.py; `mode` is "op" or "module".
+    // the package memviz_probe/; `mode` is "op" or "module".
     AttachedProbeRecorder(std::string storePath, int pid, std::string probeDir, std::string mode = "op");
     ~AttachedProbeRecorder() override; // stops, then removes the socket's directory
 

@@ -186,8 +186,9 @@ std::optional<std::string> gdbInjectError(const std::string& output, int exitCod
 
 void injectProbe(const ProbeInjection& in) {
     checkProbeTarget(in.pid);
-    if (in.probeDir.empty() || !fs::exists(fs::path(in.probeDir) / "memviz_probe.py"))
-        throw ProbeInjectError("memviz_probe.py is not in \"" + in.probeDir + "\" (is memviz installed completely?)");
+    if (in.probeDir.empty() || !holdsProbePackage(in.probeDir))
+        throw ProbeInjectError("the memviz_probe package (memviz_probe/__init__.py) is not in \"" + in.probeDir +
+                               "\" (is memviz installed completely?)");
     std::vector<std::string> argv{in.gdb};
     const std::vector<std::string> args = gdbInjectArguments(in);
     argv.insert(argv.end(), args.begin(), args.end());
@@ -211,10 +212,15 @@ void injectProbe(const ProbeInjection& in) {
     if (auto error = gdbInjectError(output, code, in.pid)) throw ProbeInjectError(*error);
 }
 
+bool holdsProbePackage(const std::string& dir) {
+    std::error_code ec;
+    return !dir.empty() && fs::is_regular_file(fs::path(dir) / "memviz_probe" / "__init__.py", ec);
+}
+
 std::string findProbeDirectory(const std::string& appDir, const std::string& sourceDir) {
     std::error_code ec;
     for (const std::string& dir : {appDir + "/../share/memviz/python", sourceDir})
-        if (!dir.empty() && fs::exists(fs::path(dir) / "memviz_probe.py", ec)) return fs::canonical(dir, ec).string();
+        if (holdsProbePackage(dir)) return fs::canonical(dir, ec).string();
     return {};
 }
 

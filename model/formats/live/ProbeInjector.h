@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Attaches the PyTorch probe (packaging/memviz_probe.py) to a Python that is already running,
+// Attaches the PyTorch probe (the memviz_probe package, python/memviz_probe/) to a Python that is already running,
 // the way memray attaches: gdb in batch mode queues a pending call in the interpreter
 // (Py_AddPendingCall(PyRun_SimpleString, snippet)) and detaches at once. CPython runs pending
 // calls on its main thread between two bytecodes with the GIL held, so the snippet, which
-// puts the probe's directory on sys.path and calls memviz_probe.attach(ADDRESS), installs
+// puts the folder holding the package on sys.path and calls memviz_probe.attach(ADDRESS), installs
 // the probe's hooks (PyTorch keeps dispatch modes per thread) on the thread that runs a
 // training loop's operators, at a safe point. The probe then connects to a ProbeRecorder
 // listening on ADDRESS. Nothing here uses Qt; every failure is a ProbeInjectError whose
@@ -24,7 +24,7 @@ public:
 struct ProbeInjection {
     int pid = 0;
     std::string address;       // what the probe connects to: unix:PATH or 127.0.0.1:PORT
-    std::string probeDir;      // the directory holding memviz_probe.py
+    std::string probeDir;      // the folder holding the package memviz_probe/
     std::string mode = "op";   // "op" or "module"
     std::string gdb = "gdb";   // the debugger to run (found on PATH)
     int timeoutMs = 120'000;   // gdb reads the target's symbols first: seconds for a big torch
@@ -52,9 +52,11 @@ std::string ptraceExplanation(int pid);
 // checkProbeTarget, then gdb. Throws ProbeInjectError (gdb not installed included).
 void injectProbe(const ProbeInjection& injection);
 
+// Whether `dir` holds the probe package (dir/memviz_probe/__init__.py).
+bool holdsProbePackage(const std::string& dir);
 // Where the probe must be found when memviz runs from `appDir` (the installed
-// ../share/memviz/python, else the source tree's packaging/ given as `sourceDir`); empty
-// when neither holds memviz_probe.py.
+// ../share/memviz/python, else the source tree's python/memviz_probe given as `sourceDir`):
+// the folder that holds the package memviz_probe/; empty when neither does.
 std::string findProbeDirectory(const std::string& appDir, const std::string& sourceDir);
 
 } // namespace memviz

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The memviz probe protocol, version 1 (docs/formats.md, "The PyTorch probe stream"): one
-// JSON object per line, sent by packaging/memviz_probe.py. This parses one line into a
+// JSON object per line, sent by the memviz_probe package (python/memviz_probe/). This parses one line into a
 // record; it knows nothing about sockets or the store.
 #include <cstdint>
 #include <optional>
