@@ -21,4 +21,9 @@ std::string formatBytes(double bytes, int decimals = 2);
 // "1.234 ms", "12 ns", "3.50 s".
 std::string formatDuration(double nanoseconds, int decimals = 3);
 
+// The one parser of sizes the user types (estimate --fit, check budgets): "1073741824",
+// "16GiB", "16G" (binary), "80GB" (decimal), "512MiB", "1.5 TiB". Throws std::invalid_argument
+// naming the text for a missing number, a negative size or an unknown unit.
+std::int64_t parseByteSize(const std::string& text);
+
 } // namespace memviz

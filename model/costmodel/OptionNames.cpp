@@ -110,34 +110,5 @@ const std::vector<std::string>& deviceNames() {
     return names;
 }
 
-std::int64_t parseByteSize(const std::string& text) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used == 0 || !(value >= 0))
-        throw std::invalid_argument("expected a size in bytes such as 17179869184, 16GiB or 80GB, got \"" + text + "\"");
-    std::string unit = lower(text.substr(used));
-    unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
-    double scale = 1;
-    if (unit.empty() || unit == "b") scale = 1;
-    else if (unit == "k" || unit == "kib") scale = 1024.0;
-    else if (unit == "m" || unit == "mib") scale = 1024.0 * 1024;
-    else if (unit == "g" || unit == "gib") scale = 1024.0 * 1024 * 1024;
-    else if (unit == "t" || unit == "tib") scale = 1024.0 * 1024 * 1024 * 1024;
-    else if (unit == "kb") scale = 1e3;
-    else if (unit == "mb") scale = 1e6;
-    else if (unit == "gb") scale = 1e9;
-    else if (unit == "tb") scale = 1e12;
-    else
-        throw std::invalid_argument("unknown size unit \"" + text.substr(used) +
-                                    "\" (use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB)");
-    const double bytes = value * scale;
-    if (bytes > 9.2e18) throw std::invalid_argument("size too large: \"" + text + "\"");
-    return static_cast<std::int64_t>(std::llround(bytes));
-}
 
 } // namespace memviz::costmodel

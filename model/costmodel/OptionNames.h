@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Units.h"
 #include "costmodel/CostModel.h"
 
 namespace memviz::costmodel {
@@ -26,7 +27,7 @@ const std::vector<std::string>& optimizerImplNames(); // auto for-loop foreach f
 const std::vector<std::string>& deviceNames();        // cpu cuda
 const char* deviceName(DeviceKind d);
 
-// "1073741824", "16GiB", "16G" (binary), "80GB" (decimal), "512MiB", "1.5TiB".
-std::int64_t parseByteSize(const std::string& text);
+// Sizes parse in one place, core/Units (parseByteSize).
+using memviz::parseByteSize;
 
 } // namespace memviz::costmodel
