@@ -56,7 +56,8 @@ std::string flameSvg(const StackTree& tree, bool bytes, std::size_t maxFrames) {
     }
     const double height = (maxDepth + 1) * kRow + 2;
     std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"flame\" viewBox=\"0 0 " + num(kWidth) + " " + num(height) +
-                    "\" width=\"" + num(kWidth) + "\" height=\"" + num(height) + "\" data-frames=\"" +
+                    "\" width=\"" + std::to_string(static_cast<int>(kWidth)) + "\" height=\"" +
+                    std::to_string(static_cast<int>(height)) + "\" data-frames=\"" +
                     std::to_string(boxes.size()) + "\">\n";
     for (const Box& b : boxes) {
         const StackNode& n = tree.nodes[static_cast<std::size_t>(b.node)];

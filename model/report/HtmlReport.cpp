@@ -22,7 +22,7 @@ th[data-dir=desc]::after{content:" \25BE"}td.n{text-align:right;font-variant-num
 tbody tr:nth-child(even){background:#fafafa}.note{color:#666;font-size:12px}
 svg text{font:11px sans-serif;fill:#333}svg .axis line{stroke:#999}svg .grid{stroke:#eee}
 svg .peak circle{fill:#d62728}svg .peak text{fill:#d62728;font-weight:bold}
-.flame text{font:10px monospace;fill:#000;pointer-events:none}.scroll{overflow-x:auto}
+#peaks{display:none}.flame text{font:10px monospace;fill:#000;pointer-events:none}.scroll{overflow-x:auto}
 )";
 
 // Sorting: a click on a header sorts its table by that column (numbers by data-v). The page
@@ -71,7 +71,7 @@ std::string summarySection(const ReportData& d) {
     out += "<div id=\"peaks\">";
     for (const DeviceSummary& dev : s.devices)
         out += "<span class=\"peak-bytes\" data-device=\"" + escapeMarkup(dev.name) + "\" data-bytes=\"" +
-               std::to_string(dev.peakBytes) + "\"></span>";
+               std::to_string(dev.peakBytes) + "\">" + std::to_string(dev.peakBytes) + "</span>";
     out += "</div>\n";
     return out + htmlTable("devices", {{"device", "device"}, {"peak", "peak"}, {"peak at", "peak_at"}, {"final", "final"},
                                        {"allocations", "allocs"}, {"frees", "frees"}, {"events", "events"}},

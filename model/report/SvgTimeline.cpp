@@ -37,7 +37,8 @@ double niceStep(double raw) {
 double niceByteStep(double raw) {
     if (raw <= 1) return 1;
     const ScaledUnit u = byteUnitFor(raw);
-    return niceStep(raw / u.divisor) * u.divisor;
+    const double step = niceStep(raw / u.divisor);
+    return step >= 1000 ? u.divisor * 1024 : step * u.divisor; // 1000 MiB would read as "1 GiB" ticks
 }
 
 } // namespace
@@ -74,10 +75,11 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
                     std::to_string(peak.t) + "\" role=\"img\">\n";
     // Axes and grid.
     s += "<g class=\"axis\">\n";
+    const ScaledUnit yUnit = byteUnitFor(yTop); // one unit for every tick: 0, 0.5, 1.0 ... GiB
     for (double v = 0; v <= yTop + yStep / 2; v += yStep) {
         s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(Y(v)) + "\" y2=\"" + num(Y(v)) +
              "\" class=\"grid\"/><text x=\"" + num(kLeft - 6) + "\" y=\"" + num(Y(v) + 4) + "\" text-anchor=\"end\">" +
-             escapeMarkup(formatBytes(v, 1)) + "</text>\n";
+             escapeMarkup(num(v / yUnit.divisor) + " " + yUnit.suffix) + "</text>\n";
     }
     const double tStep = niceStep((t1 - t0) / 8);
     for (double t = std::ceil(t0 / tStep) * tStep; t <= t1; t += tStep)
