@@ -85,7 +85,7 @@ std::string timelineSection(const ReportData& d) {
         SvgCurve curve{c.device + " " + c.series, kColors[i % 6], 0, false, &c.points};
         out += "<h3>" + escapeMarkup(c.device) + "</h3>\n<div class=\"scroll\" data-device=\"" + escapeMarkup(c.device) + "\">" +
                timelineSvg({curve}, {c.peakTimeNs, c.peakBytes, peakLabel(d.facts.summary, c.peakBytes, c.peakTimeNs)},
-                           d.facts.summary.trace.timeKind, "timeline-" + std::to_string(i)) +
+                           d.facts.summary.trace.timeKind, "timeline-" + std::to_string(i), d.facts.summary.trace.durationNs) +
                "</div>\n";
         ++i;
     }

@@ -15,7 +15,7 @@ namespace memviz {
 namespace {
 
 constexpr double kWidth = 1200, kHeight = 320;
-constexpr double kLeft = 90, kRight = 20, kTop = 30, kBottom = 50;
+constexpr double kLeft = 90, kRight = 40, kTop = 30, kBottom = 50; // room for the last tick's label
 
 std::string num(double v) {
     char buf[32];
@@ -53,7 +53,7 @@ std::string axisPosition(const std::string& timeKind, double x) {
 }
 
 std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak, const std::string& timeKind,
-                        const std::string& id) {
+                        const std::string& id, std::int64_t xEnd) {
     double t0 = std::numeric_limits<double>::max(), t1 = std::numeric_limits<double>::lowest(), vMax = 1;
     for (const SvgCurve& c : curves)
         for (const SeriesPoint& p : *c.points) {
@@ -62,6 +62,8 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
             vMax = std::max(vMax, static_cast<double>(p.v));
         }
     if (t0 > t1) t0 = t1 = 0;
+    t0 = std::min(t0, 0.0);
+    t1 = std::max(t1, static_cast<double>(xEnd));
     if (t1 <= t0) t1 = t0 + 1;
     const double yStep = niceByteStep(vMax / 5);
     const double yTop = std::ceil(vMax / yStep) * yStep;
@@ -81,7 +83,7 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
              "\" class=\"grid\"/><text x=\"" + num(kLeft - 6) + "\" y=\"" + num(Y(v) + 4) + "\" text-anchor=\"end\">" +
              escapeMarkup(num(v / yUnit.divisor) + " " + yUnit.suffix) + "</text>\n";
     }
-    const double tStep = niceStep((t1 - t0) / 8);
+    const double tStep = std::max(niceStep((t1 - t0) / 8), 1.0); // whole ns, events, instructions
     for (double t = std::ceil(t0 / tStep) * tStep; t <= t1; t += tStep)
         s += "<line x1=\"" + num(X(t)) + "\" x2=\"" + num(X(t)) + "\" y1=\"" + num(kTop + plotH) + "\" y2=\"" +
              num(kTop + plotH + 5) + "\"/><text x=\"" + num(X(t)) + "\" y=\"" + num(kTop + plotH + 18) +
@@ -102,6 +104,7 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
             const SeriesPoint& p = (*c.points)[i];
             d += "H" + num(X(static_cast<double>(p.t + c.shift))) + "V" + num(Y(static_cast<double>(p.v)));
         }
+        d += "H" + num(X(t1));
         s += "<path class=\"curve\" fill=\"none\" stroke=\"" + c.color + "\" stroke-width=\"1.2\"" +
              (c.dashed ? " stroke-dasharray=\"5 3\"" : "") + " d=\"" + d + "\"/>\n";
     }

@@ -25,9 +25,11 @@ struct SvgPeak {
     std::string label; // "peak 1.23 GiB at 12.5 ms"
 };
 
-// `timeKind`: the trace's axis ("time" in ns, "index", "instructions", "bytes").
+// `timeKind`: the trace's axis ("time" in ns, "index", "instructions", "bytes"). The x axis runs
+// from the first point (or 0) to the last point or `xEnd` (the trace's duration), whichever is
+// later; each curve holds its last value to the end.
 std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak, const std::string& timeKind,
-                        const std::string& id);
+                        const std::string& id, std::int64_t xEnd = 0);
 
 // A position on an axis of this kind: "12.5 ms", "event 95", "1200 instr".
 std::string axisPosition(const std::string& timeKind, double x);
