@@ -25,6 +25,9 @@ packages=(
   man-db zstd
   # the sanitizer build of the tests and the fuzz targets (docs/reliability.md)
   clang libclang-rt-14-dev
+  # memviz report (issue 32): tst_report renders the HTML page in a real headless browser
+  # (chromium --dump-dom: the inline script ran, the peak is right) and validates it (tidy)
+  chromium tidy
   # memviz record --pid PID --probe attaches the PyTorch probe through gdb (tst_live_attach)
   gdb
   # the probe's pytest plugin and its tests (ctest probe_pytest, python/memviz_probe/tests),

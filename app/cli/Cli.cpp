@@ -122,6 +122,24 @@ const Subcommand kSubcommands[] = {
                                       --trace: exactly these traces of one STORE, in this order
 )",
      [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
+    {"check",
+     R"(  memviz check FILE|STORE[#ID] [--baseline FILE|STORE#ID] [--max-peak [DEVICE=]SIZE]
+             [--max-growth [DEVICE=]N%] [--max category=NAME:SIZE] [--max op=NAME:SIZE]
+             [--max site=PATTERN:SIZE] [--max-leaked [DEVICE=]SIZE] [--budgets FILE.json]
+             [--json] [--junit FILE]
+                                      memory budgets for CI: status 0 within every budget,
+                                      1 over one, 2 for usage or input errors; --junit writes
+                                      one JUnit test case per budget
+)",
+     [](int, char**, const QStringList& args) { return checkCommand(args); }, false},
+    {"report",
+     R"(  memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] -o REPORT.html
+                                      one self-contained HTML page: timeline per device with
+                                      the peak, categories at the peak, operator and site
+                                      tables, flame graph; with --baseline, the comparison
+                                      lined up at the peaks
+)",
+     [](int, char**, const QStringList& args) { return reportCommand(args); }, false},
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]

@@ -23,5 +23,7 @@ int explainCommand(const QStringList& args);
 int stacksCommand(const QStringList& args);
 int diffCommand(const QStringList& args);
 int ranksCommand(const QStringList& args);
+int checkCommand(const QStringList& args);
+int reportCommand(const QStringList& args);
 
 } // namespace memviz::cli

@@ -3,6 +3,7 @@
 
 #include <QTextStream>
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/Progress.h"
 
@@ -38,6 +39,14 @@ OpenedSource::OpenedSource(const QString& path, qint64 traceId) {
         importStore = (tempDir_->path() + "/import.memviz").toStdString();
     }
     opened_ = openTrace(file, importStore, Progress{}, traceId);
+}
+
+TraceRef traceRefOrUsage(const QString& arg) {
+    try {
+        return parseTraceRef(arg.toStdString());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
 }
 
 std::optional<TimeRange> rangeOption(const QString& text) {

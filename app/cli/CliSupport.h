@@ -9,6 +9,7 @@
 
 #include "store/SeriesQuery.h"
 #include "store/StoreFiles.h"
+#include "store/TraceRef.h"
 
 namespace memviz::cli {
 
@@ -36,6 +37,10 @@ private:
     std::unique_ptr<QTemporaryDir> tempDir_;
     OpenedTrace opened_;
 };
+
+// FILE | STORE | STORE#ID through the one reference parser (store/TraceRef.h); a bad #ID is a
+// UsageError.
+TraceRef traceRefOrUsage(const QString& arg);
 
 // --range BEGIN:END in ns from the trace start; nullopt when `text` is empty; UsageError
 // unless two whole numbers with BEGIN <= END.

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // memviz diff A B: two traces compared (model/compare/TraceDiff.h); B - A throughout.
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,29 +15,16 @@
 #include "words/UnitTexts.h"
 #include "formats/FormatIds.h"
 #include "store/Database.h"
+#include "store/TraceRef.h"
 
 namespace memviz::cli {
 
 namespace {
 
-// One side of the comparison: FILE, DB (its latest trace) or DB#ID.
-struct Reference {
-    QString path;
-    qint64 traceId = 0; // 0: the store's latest trace
-};
-
-Reference parseReference(const QString& arg) {
-    const qsizetype hash = arg.lastIndexOf('#');
-    if (hash <= 0 || QFileInfo::exists(arg)) return {arg, 0};
-    bool ok = false;
-    const qint64 id = arg.mid(hash + 1).toLongLong(&ok);
-    if (!ok || id <= 0) throw UsageError{"\"" + arg + "\": the part after # must be a positive trace id"};
-    return {arg.left(hash), id};
-}
-
 struct Side {
-    explicit Side(const Reference& r) : source(r.path, r.traceId), db(source.storePath(), Database::Mode::ReadOnly) {}
-    explicit Side(const QString& arg) : Side(parseReference(arg)) {}
+    explicit Side(const TraceRef& r)
+        : source(QString::fromStdString(r.path), r.traceId), db(source.storePath(), Database::Mode::ReadOnly) {}
+    explicit Side(const QString& arg) : Side(traceRefOrUsage(arg)) {}
     OpenedSource source;
     Database db;
 };

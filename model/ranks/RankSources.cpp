@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "formats/FormatIds.h"
 #include "formats/live/ProbeProtocol.h"
 #include "ranks/RankSet.h"
 #include "store/Database.h"
 #include "store/StoreFiles.h"
+#include "store/TraceRef.h"
 #include "store/TraceQueries.h"
 
 namespace memviz {
@@ -48,19 +50,14 @@ std::vector<RankPathEntry> planRankPaths(const std::vector<std::string>& paths) 
         return out;
     }
     for (const std::string& arg : paths) {
-        const std::size_t hash = arg.rfind('#');
-        if (hash != std::string::npos && hash > 0 && !fs::exists(arg, ec)) {
-            const std::string idText = arg.substr(hash + 1);
-            std::int64_t id = 0;
-            try {
-                std::size_t used = 0;
-                id = std::stoll(idText, &used);
-                if (used != idText.size()) id = 0;
-            } catch (const std::exception&) {
-                id = 0;
-            }
-            if (id <= 0) throw RankSetError("\"" + arg + "\": the part after # must be a positive trace id");
-            add(arg.substr(0, hash), id, arg);
+        TraceRef ref;
+        try {
+            ref = parseTraceRef(arg);
+        } catch (const std::invalid_argument& e) {
+            throw RankSetError(e.what());
+        }
+        if (ref.traceId > 0) {
+            add(ref.path, ref.traceId, arg);
         } else {
             if (!fs::exists(arg, ec)) throw RankSetError(arg + ": no such file or folder");
             add(arg, 0, arg);

@@ -2,7 +2,7 @@
 #pragma once
 // Byte sizes, counts and durations as text, one way for the command line and every widget:
 // "1.35 MiB", "+300 B", "1,234,567", "2.500 s". The numbers themselves are formatted by
-// core/Units (formatBytes, formatDuration); this adds QString and the signs of deltas.
+// words/Units (formatBytes, formatDuration); this adds QString and the signs of deltas.
 #include <QLocale>
 #include <QString>
 #include <cstdint>

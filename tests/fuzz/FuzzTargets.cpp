@@ -14,6 +14,7 @@
 #include "core/Errors.h"
 #include "core/PreviewSink.h"
 #include "costmodel/CostModel.h"
+#include "budget/BudgetFile.h"
 #include "costmodel/SpecParser.h"
 #include "formats/live/HeaptrackStream.h"
 #include "formats/live/LiveFinalizer.h"
@@ -206,6 +207,25 @@ Outcome modelSpec(std::string_view d) {
     return o;
 }
 
+// `memviz check --budgets FILE.json` (BudgetFile): every budget it accepts must print back as an
+// option the command line reads as the same budget.
+Outcome budgetsFile(std::string_view d) {
+    Outcome o;
+    try {
+        for (const Budget& b : parseBudgetFile(d, "fuzz.json")) {
+            const Budget again = b.kind == BudgetKind::Category || b.kind == BudgetKind::Op || b.kind == BudgetKind::Site
+                                     ? parseMaxBudget(b.value, "again")
+                                     : parseBudget(b.kind, b.value, "again");
+            if (again.kind != b.kind || again.maxBytes != b.maxBytes || again.name != b.name || again.device != b.device)
+                finding("a budget reads differently from the command line: " + b.value);
+        }
+        o.accepted = true;
+    } catch (const BudgetError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
 // InputFile's gzip/zstd layer: small odd-sized reads, then everything at once, then the head.
 Outcome inputFile(std::string_view d) {
     const std::string path = asFile(d);
@@ -254,6 +274,7 @@ const std::vector<Target>& targets() {
         {"probe", probeStream, 16384, "probe stream, protocol 1 (ProbeProtocol, ProbeStreamWriter, LiveFinalizer)"},
         {"oom_message", oomMessage, 8192, "OOM messages (OomMessage, OomDiagnosis)"},
         {"model_spec", modelSpec, 16384, "JSON model specs (SpecParser, ResolvedModel, the estimate)"},
+        {"budgets", budgetsFile, 4096, "memviz check's budgets files (BudgetFile, Budget)"},
         {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
         {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
     };

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Sizes and percentages as memviz's command line reads and writes them (the words of
-model/costmodel/OptionNames.cpp parseByteSize and model/core/Units.cpp formatBytes), for the
+model/costmodel/OptionNames.cpp parseByteSize and model/words/Units.cpp formatBytes), for the
 pytest plugin's budgets and messages."""
 
 import re
@@ -70,7 +70,7 @@ def parse_growth(value):
 
 
 def format_bytes(value, decimals=2):
-    """"1.50 MiB", "512 B", "-3.00 KiB" (model/core/Units.cpp formatBytes)."""
+    """"1.50 MiB", "512 B", "-3.00 KiB" (model/words/Units.cpp formatBytes)."""
     units = ((1024.0 ** 4, "TiB"), (1024.0 ** 3, "GiB"), (1024.0 ** 2, "MiB"), (1024.0, "KiB"))
     for divisor, suffix in units:
         if abs(value) >= divisor:

@@ -38,7 +38,7 @@ def test_growth_is_a_percentage_or_a_size():
 
 
 def test_bytes_are_written_as_memviz_writes_them():
-    # model/core/Units.cpp formatBytes: binary units, two decimals, whole bytes below 1 KiB.
+    # model/words/Units.cpp formatBytes: binary units, two decimals, whole bytes below 1 KiB.
     assert format_bytes(512) == "512 B"
     assert format_bytes(1536) == "1.50 KiB"
     assert format_bytes(16 * 1024 ** 2) == "16.00 MiB"

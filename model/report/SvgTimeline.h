@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The report's memory timeline as inline SVG: step lines of one or more curves on shared axes
+// (bytes on y with units, the trace's own time axis on x), a legend, and the peak marked with
+// its exact value. Coordinates are written with one decimal, so a 2,000-column curve stays a
+// few hundred kilobytes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/ChunkCodec.h"
+
+namespace memviz {
+
+struct SvgCurve {
+    std::string label;    // legend text
+    std::string color;    // CSS colour
+    std::int64_t shift = 0; // added to every time (a baseline lined up at the peaks)
+    bool dashed = false;
+    const std::vector<SeriesPoint>* points = nullptr;
+};
+
+struct SvgPeak {
+    std::int64_t t = 0, bytes = 0;
+    std::string label; // "peak 1.23 GiB at 12.5 ms"
+};
+
+// `timeKind`: the trace's axis ("time" in ns, "index", "instructions", "bytes"). The x axis runs
+// from the first point (or 0) to the last point or `xEnd` (the trace's duration), whichever is
+// later; each curve holds its last value to the end.
+std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak, const std::string& timeKind,
+                        const std::string& id, std::int64_t xEnd = 0);
+
+// A position on an axis of this kind: "12.5 ms", "event 95", "1200 instr".
+std::string axisPosition(const std::string& timeKind, double x);
+
+} // namespace memviz
