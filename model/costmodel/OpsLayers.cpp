@@ -220,7 +220,8 @@ Tensor Ops::rmsNorm(const Tensor& xIn, const Tensor& w) {
         v = out(stat, DType::F32);
         g.op("aten.mean");
         const Shape hs = h.shape();
-        g.record("MeanBackward1", {&v}, {&sq}, {}, [hs](Graph& gr, Node&, std::vector<Tensor>& grads) {
+        // 1.13's mean.dim keeps its input for backward (measured: h.pow(2) stays alive)
+        g.record("MeanBackward1", {&v}, {&sq}, {sq}, [hs](Graph& gr, Node&, std::vector<Tensor>& grads) {
             return std::vector<Tensor>{fresh(gr, hs, grads[0].dtype(), "aten.div")};
         });
     }
