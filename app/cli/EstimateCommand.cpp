@@ -60,6 +60,8 @@ QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const 
         {"model", QString::fromStdString(spec.name)},
         {"parameter_count", num(e.parameterCount)},
         {"parameter_bytes", num(e.parameterBytes)},
+        {"adapter_parameter_count", num(e.adapterParameterCount)},
+        {"trainable_parameter_count", num(e.trainableParameterCount)},
         {"batch", num(o.batch)},
         {"dtype", dtypeName(o.dtype)},
         {"amp", o.amp},

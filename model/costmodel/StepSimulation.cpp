@@ -56,14 +56,19 @@ void validate(const ResolvedModel& model, const EstimateOptions& o) {
         throw std::invalid_argument("--weights int8/nf4 trains only with LoRA (QLoRA): add --lora-rank or --inference");
     if (o.weights != WeightFormat::Full && o.dtype == DType::I8)
         throw std::invalid_argument("--weights int8/nf4 and --dtype int8 do not go together");
-    bool blocks = false;
-    for (const ResolvedLayer& l : model.layers) blocks = blocks || isTransformerBlock(l.def.type);
+    bool blocks = false, decoders = false;
+    for (const ResolvedLayer& l : model.layers) {
+        blocks = blocks || isTransformerBlock(l.def.type);
+        decoders = decoders || l.def.type == LayerType::LlamaDecoderLayer || l.def.type == LayerType::Gpt2Block;
+    }
+    if (o.kvCacheTokens > 0 && !decoders)
+        throw std::invalid_argument("--kv-cache needs a decoder model (llama_decoder_layer or gpt2_block layers)");
     const bool blockKnobs = o.lora.rank > 0 || o.checkpoint.mode == CheckpointMode::PerLayer ||
                             o.checkpoint.mode == CheckpointMode::Selective || o.kvCacheTokens > 0 ||
                             o.weights != WeightFormat::Full;
     if (blockKnobs && !blocks)
-        throw std::invalid_argument("LoRA, per-layer/selective checkpointing, quantized weights and the KV cache need a "
-                                    "model with transformer blocks");
+        throw std::invalid_argument("--lora-rank, --checkpoint per-layer/selective, --weights int8/nf4 and --kv-cache need "
+                                    "a model with transformer blocks");
     if (o.kvCacheTokens > 0 && !model.spec.input.shape.empty() && o.kvCacheTokens < model.spec.input.shape[0] + 1)
         throw std::invalid_argument("--kv-cache " + std::to_string(o.kvCacheTokens) + " must hold the " +
                                     std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more");

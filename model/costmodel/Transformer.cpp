@@ -59,9 +59,9 @@ Tensor ModelRunner::selfAttention(const ResolvedLayer& l, const Tensor& x) {
         // nn.MultiheadAttention(batch_first): query.transpose(1, 0), then
         // F.multi_head_attention_forward: linear(q, in_proj).chunk(3), each chunk made
         // contiguous and viewed as (B*H, S, hd).
-        Tensor proj = ops_.linear(ops_.view(x, {s, b, e}, false), param(l, 0), &param(l, 1));
-        std::vector<Tensor> qkv = ops_.chunk(proj, 3);
-        proj.reset();
+        Tensor packed = proj(l, 0, ops_.view(x, {s, b, e}, false), &param(l, 1));
+        std::vector<Tensor> qkv = ops_.chunk(packed, 3);
+        packed.reset();
         Tensor q = ops_.viewWithGradCopy(ops_.clone(qkv[0]), {b * h, s, hd}, false);
         qkv[0].reset();
         Tensor k = ops_.view(ops_.clone(qkv[1]), {b * h, s, hd}, false);
@@ -84,7 +84,7 @@ Tensor ModelRunner::selfAttention(const ResolvedLayer& l, const Tensor& x) {
         }
         Tensor oc = ops_.clone(ops_.view(o, {s, b * h, hd}, false)); // transpose(0, 1).contiguous()
         o.reset();
-        Tensor y = ops_.linear(ops_.view(oc, {s * b, e}), param(l, 2), &param(l, 3));
+        Tensor y = proj(l, 2, ops_.view(oc, {s * b, e}), &param(l, 3));
         oc.reset();
         attnOut = ops_.view(y, {b, s, e}, false); // .view(S, B, E).transpose(1, 0)
     }
@@ -96,12 +96,12 @@ Tensor ModelRunner::feedForward(const ResolvedLayer& l, const Tensor& x) {
     const double p = ops_.cfg.training ? d.p : 0.0;
     Tensor y;
     {
-        Tensor hidden = ops_.linear(x, param(l, 4), &param(l, 5));
+        Tensor hidden = proj(l, 4, x, &param(l, 5));
         Tensor act = d.gelu ? ops_.gelu(hidden) : ops_.relu(hidden);
         hidden.reset();
         Tensor dropped = ops_.dropout(act, p);
         act.reset();
-        y = ops_.linear(dropped, param(l, 6), &param(l, 7));
+        y = proj(l, 6, dropped, &param(l, 7));
     }
     return ops_.dropout(y, p); // dropout2; y lives until the block returns
 }
