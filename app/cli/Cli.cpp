@@ -124,8 +124,11 @@ const Subcommand kSubcommands[] = {
      [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
-             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]
-             [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]
+             [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs|adam8bit|adafactor]
+             [--lbfgs-history H] [--optimizer-impl auto|for-loop|foreach|fused]
+             [--checkpoint none|sqrt|K|per-layer|selective] [--inference] [--seq N]
+             [--lora-rank R] [--lora-targets attn|mlp|all] [--frozen-layers N] [--attention eager|flash]
+             [--weights fp|int8|nf4] [--kv-cache CONTEXT] [--kv-block TOKENS]
              [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
              [--timeline] [--save STORE.memviz] [--json]
   memviz estimate --model PRESET --print-spec | --list-models

@@ -13,7 +13,8 @@ namespace memviz::cli {
 
 // `base` with every knob option that is set on `parser`: --batch, --dtype, --amp, --optimizer,
 // --optimizer-impl, --lbfgs-history, --checkpoint, --inference, --device, --cuda-context and
-// --step. A command declares only the options it accepts; the others are never set. Throws
+// --step, and the language-model knobs --seq, --lora-rank, --lora-targets, --frozen-layers,
+// --attention, --weights, --kv-cache (implies inference) and --kv-block. A command declares only the options it accepts; the others are never set. Throws
 // UsageError for a bad value (`--batch abc`, `--batch 0`, `--dtype fp8`, ...).
 costmodel::EstimateOptions estimateOptionsFrom(const QCommandLineParser& parser, costmodel::EstimateOptions base = {});
 

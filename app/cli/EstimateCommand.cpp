@@ -26,8 +26,10 @@ using namespace memviz::costmodel;
 
 const char* const kUsage =
     "memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8] [--amp]\n"
-    "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs] [--lbfgs-history H]\n"
-    "       [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K] [--inference]\n"
+    "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs|adam8bit|adafactor] [--lbfgs-history H]\n"
+    "       [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K|per-layer|selective] [--inference]\n"
+    "       [--seq N] [--lora-rank R] [--lora-targets attn|mlp|all] [--frozen-layers N] [--attention eager|flash]\n"
+    "       [--weights fp|int8|nf4] [--kv-cache CONTEXT] [--kv-block TOKENS]\n"
     "       [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings] [--timeline]\n"
     "       [--save STORE.memviz] [--json] | --print-spec | --list-models";
 
@@ -58,6 +60,8 @@ QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const 
         {"model", QString::fromStdString(spec.name)},
         {"parameter_count", num(e.parameterCount)},
         {"parameter_bytes", num(e.parameterBytes)},
+        {"adapter_parameter_count", num(e.adapterParameterCount)},
+        {"trainable_parameter_count", num(e.trainableParameterCount)},
         {"batch", num(o.batch)},
         {"dtype", dtypeName(o.dtype)},
         {"amp", o.amp},
@@ -67,7 +71,19 @@ QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const 
         {"peak_phase", phaseName(e.peakPhase)},
         {"peak_op", QString::fromStdString(e.peakOp)},
         {"true_peak_bytes", num(e.truePeakBytes)},
-        {"accelerate_estimate_bytes", num(accelerateEstimate(e.parameterCount, o.amp ? DType::F32 : o.dtype, o.training))}};
+        {"accelerate_estimate_bytes", num(accelerateEstimate(e.parameterCount, o.amp ? DType::F32 : o.dtype, o.training))},
+        {"attention", attentionName(o.attention)},
+        {"weights", weightFormatName(o.weights)}};
+    if (o.seqLen > 0) j.insert("seq", num(o.seqLen));
+    if (o.lora.rank > 0) {
+        j.insert("lora_rank", o.lora.rank);
+        j.insert("lora_targets", loraTargetsName(o.lora.targets));
+    }
+    if (o.frozenLayers > 0) j.insert("frozen_layers", o.frozenLayers);
+    if (o.kvCacheTokens > 0) {
+        j.insert("kv_cache_tokens", num(o.kvCacheTokens));
+        j.insert("kv_block_tokens", o.kvBlockTokens);
+    }
     if (o.training) {
         j.insert("optimizer", optimizerName(o.optimizer));
         if (o.optimizer == OptimizerKind::Lbfgs) j.insert("lbfgs_history", o.lbfgsHistory);
@@ -94,9 +110,17 @@ QString estimateText(const ModelSpec& spec, const EstimateOptions& o, const Esti
                       .arg(bytes(e.parameterBytes))
                       .arg(o.batch)
                       .arg(dtypeName(o.dtype), o.amp ? " + amp" : "", o.training ? "training" : "inference");
+    if (o.seqLen > 0) out += QStringLiteral(", %1 tokens").arg(o.seqLen);
+    if (o.lora.rank > 0) out += QStringLiteral(", LoRA r=%1 on %2").arg(o.lora.rank).arg(loraTargetsName(o.lora.targets));
+    if (o.frozenLayers > 0) out += QStringLiteral(", first %1 layers frozen").arg(o.frozenLayers);
+    if (o.weights != WeightFormat::Full) out += QStringLiteral(", %1 weights").arg(weightFormatName(o.weights));
+    if (o.attention == AttentionKind::Flash) out += QStringLiteral(", flash attention");
+    if (o.kvCacheTokens > 0) out += QStringLiteral(", KV cache for %1 tokens").arg(o.kvCacheTokens);
     if (o.training) {
         out += QStringLiteral(", %1").arg(optimizerName(o.optimizer));
         if (e.checkpointSegments) out += QStringLiteral(", checkpoint_sequential K=%1").arg(e.checkpointSegments);
+        if (o.checkpoint.mode == CheckpointMode::PerLayer) out += QStringLiteral(", every block checkpointed");
+        if (o.checkpoint.mode == CheckpointMode::Selective) out += QStringLiteral(", attention recomputed");
         out += QStringLiteral(", step %1").arg(e.step);
     }
     out += QStringLiteral(", %1\n\n").arg(deviceName(o.device));
@@ -132,7 +156,8 @@ int estimateCommand(const QStringList& args) {
     for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models"})
         p.addOption({flag, flag});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
-                               "device", "cuda-context", "step", "fit", "save"})
+                               "device", "cuda-context", "step", "fit", "save", "seq", "lora-rank", "lora-targets",
+                               "frozen-layers", "attention", "weights", "kv-cache", "kv-block"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {

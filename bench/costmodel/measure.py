@@ -64,22 +64,77 @@ OPTIMIZERS = ("sgd", "momentum", "adam", "adamw", "adagrad", "rmsprop", "lbfgs")
 # the grid
 
 def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=None,
-         lbfgs_history=100):
+         lbfgs_history=100, seq=None, lora=0, lora_targets="attn", frozen=0, kv_cache=0, kv_block=1):
+    """One configuration.  The language-model options (issue 31): seq (the token
+    models' sequence length), lora (rank; targets attn|mlp|all), frozen (first
+    N top-level layers), checkpoint "per-layer"/"selective" (besides K for
+    checkpoint_sequential), kv_cache (inference: cache capacity in tokens,
+    rounded up to kv_block)."""
     name = spec[:-5] if spec.endswith(".json") else spec
     spec = name + ".json"
-    parts = [name, f"b{batch}", dtype]
+    parts = [name] + ([f"s{seq}"] if seq else []) + [f"b{batch}", dtype]
     if mode == "train":
         parts.append(optimizer + (f"{lbfgs_history}" if optimizer == "lbfgs" else ""))
+        if lora:
+            parts.append(f"lora{lora}{lora_targets}")
+        if frozen:
+            parts.append(f"frozen{frozen}")
         if checkpoint:
             parts.append(f"ckpt{checkpoint}")
     else:
         parts.append("infer")
+        if kv_cache:
+            parts.append(f"kv{kv_cache}" + (f"p{kv_block}" if kv_block > 1 else ""))
     c = {"id": "-".join(parts), "spec": spec, "batch": batch, "dtype": dtype,
          "optimizer": optimizer if mode == "train" else None,
          "checkpoint": checkpoint if mode == "train" else None, "mode": mode}
     if mode == "train" and optimizer == "lbfgs":
         c["lbfgs_history"] = lbfgs_history
+    if seq:
+        c["seq"] = seq
+    if mode == "train" and lora:
+        c.update(lora=lora, lora_targets=lora_targets)
+    if mode == "train" and frozen:
+        c["frozen"] = frozen
+    if mode != "train" and kv_cache:
+        c.update(kv_cache=kv_cache, kv_block=kv_block)
     return c
+
+
+def build_llm_grid():
+    """Issue 31: GPT-2- and Llama-style decoder models (specs gpt2-lm, llama-lm)
+    over sequence length, batch, dtype, LoRA rank/targets, checkpointing
+    (none / per layer / selective), optimizer, frozen layers, and inference
+    with and without a KV cache."""
+    g = []
+    add = lambda *a, **k: g.append(_cfg(*a, **k))
+    for arch in ("gpt2-lm", "llama-lm"):
+        for seq in (512, 1024):
+            for b in (1, 2):
+                for ck in (None, "per-layer", "selective"):
+                    add(arch, b, "fp32", "adamw", seq=seq, lora=16, checkpoint=ck)
+                    add(arch, b, "bf16", "adamw", seq=seq, lora=16, checkpoint=ck)
+        for r, t in ((4, "mlp"), (64, "all"), (8, "all"), (32, "mlp")):
+            add(arch, 2, "fp32", "adamw", seq=512, lora=r, lora_targets=t)
+        add(arch, 1, "fp32", "sgd", seq=1024, lora=16, lora_targets="all", checkpoint="per-layer")
+        add(arch, 1, "fp32", "adam", seq=1024, lora=16, lora_targets="all")
+        add(arch, 1, "fp32", "adamw", seq=2048, lora=8)
+        add(arch, 1, "fp32", "adamw", seq=2048, lora=8, checkpoint="selective")
+        # full fine-tune and frozen layers
+        for seq in (256, 512):
+            add(arch, 1, "fp32", "adamw", seq=seq)
+            add(arch, 1, "fp32", "adamw", seq=seq, checkpoint="per-layer")
+        add(arch, 2, "fp32", "sgd", seq=512, frozen=3)
+        add(arch, 1, "bf16", "adamw", seq=512)
+        # inference, with and without a KV cache (prefill of seq tokens + one decoding step)
+        for seq in (512, 1024):
+            for dt in ("fp32", "bf16"):
+                add(arch, 2, dt, mode="inference", seq=seq)
+                add(arch, 2, dt, mode="inference", seq=seq, kv_cache=seq + 1)
+        add(arch, 2, "fp32", mode="inference", seq=512, kv_cache=2048, kv_block=16)
+        add(arch, 4, "fp32", mode="inference", seq=256, kv_cache=1000, kv_block=16)
+        add(arch, 1, "bf16", mode="inference", seq=1024, kv_cache=4096, kv_block=16)
+    return g
 
 
 def build_grid():
@@ -185,6 +240,7 @@ def build_grid():
     for c in g[n_main:]:
         c["holdout"] = True
 
+    g += build_llm_grid()
     ids = [c["id"] for c in g]
     assert len(ids) == len(set(ids)), "duplicate config ids"
     return g
@@ -214,7 +270,11 @@ def worker(cfg):
     import spec_to_torch as S
 
     torch.set_num_threads(1)
+    import llm_blocks as L
     spec = S.load_spec(os.path.join(SPEC_DIR, cfg["spec"]))
+    if cfg.get("seq"):
+        spec["input"]["shape"] = [cfg["seq"]]
+        spec["target"]["shape"] = [cfg["seq"]]
     loss_fn = S.make_loss_fn(spec)
     dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[cfg["dtype"]]
     train = cfg["mode"] == "train"
@@ -274,14 +334,23 @@ def worker(cfg):
 
     torch.manual_seed(0)
     model = S.build_model(spec).to(dtype)
+    if cfg.get("lora"):
+        L.apply_lora(model, cfg["lora"], cfg.get("lora_targets", "attn"))
+    if cfg.get("frozen"):
+        L.freeze_first(model, cfg["frozen"])
+    if K in ("per-layer", "selective"):
+        L.set_checkpointing(model, K)
+        K = None
     x, y = S.make_batch(spec, cfg["batch"], dtype)
     if y.is_floating_point():
         y = y.to(dtype)
     if K and x.is_floating_point():
         x.requires_grad_(True)
-    params = list(model.parameters())
-    res["param_count"] = sum(p.numel() for p in params)
-    res["param_bytes"] = sum(p.numel() * p.element_size() for p in params)
+    all_params = list(model.parameters())
+    params = [p for p in all_params if p.requires_grad]
+    res["param_count"] = sum(p.numel() for p in all_params)
+    res["param_bytes"] = sum(p.numel() * p.element_size() for p in all_params)
+    res["trainable_count"] = sum(p.numel() for p in params)
     res["buffer_bytes"] = sum(b.numel() * b.element_size() for b in model.buffers())
     res["batch_bytes"] = x.numel() * x.element_size() + y.numel() * y.element_size()
 
@@ -298,7 +367,15 @@ def worker(cfg):
         start = probe.sample("start")
         res["build_bytes"] = start - baseline
         with torch.no_grad():
-            out = forward(x)
+            if cfg.get("kv_cache"):
+                blk = cfg.get("kv_block", 1)
+                cap = -(-cfg["kv_cache"] // blk) * blk
+                cache = L.attach_cache(model, cfg["batch"], cap, dtype)
+                out = forward(x)
+                del out
+                out = forward(x[:, -1:])  # one decoding step
+            else:
+                out = forward(x)
         fwd_end = probe.sample("forward_end")
         res.update(peak_bytes=probe.peak - baseline, peak_phase=probe.peak_phase,
                    peak_op=probe.peak_op,

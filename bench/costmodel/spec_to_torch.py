@@ -96,7 +96,13 @@ memviz extensions (used by the built-in presets of ``memviz estimate``; the
 ``llama_decoder_layer``     ``d_model``, ``nhead``, ``dim_feedforward``:
                             transformers' ``LlamaDecoderLayer`` (pre-norm
                             RMSNorm, q/k/v/o without bias, rotary positions,
-                            causal eager attention, SwiGLU MLP).
+                            causal eager attention, SwiGLU MLP);
+                            ``num_key_value_heads=nhead`` (GQA/MQA),
+                            ``num_experts=0``, ``experts_per_token=2``
+                            (Mixtral-style MoE MLP).  See llm_blocks.py.
+``gpt2_block``              ``d_model``, ``nhead``, ``dim_feedforward=4*d_model``,
+                            ``dropout=0.1``: transformers' ``GPT2Block``
+                            (eager).  See llm_blocks.py.
 ==========================  ==================================================
 
 Losses:
@@ -117,6 +123,8 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from llm_blocks import GPT2Block, LlamaDecoderLayer, RMSNorm
 
 __all__ = ["SpecError", "load_spec", "build_model", "make_loss_fn",
            "make_batch", "infer_shapes", "DTYPES"]
@@ -160,7 +168,9 @@ LAYER_FIELDS = {
     "to_sequence": ([], {}),
     "select_token": ([], {"index": 0}),
     "rmsnorm": ([], {}),
-    "llama_decoder_layer": (["d_model", "nhead", "dim_feedforward"], {}),
+    "llama_decoder_layer": (["d_model", "nhead", "dim_feedforward"],
+                            {"num_key_value_heads": None, "num_experts": 0, "experts_per_token": 2}),
+    "gpt2_block": (["d_model", "nhead"], {"dim_feedforward": None, "dropout": 0.1}),
 }
 
 # value kinds: "int" (positive int; padding may be 0), "size" (int or [int, int]),
@@ -172,6 +182,7 @@ FIELD_KINDS = {
     "output_size": "size", "bias": "bool", "batch_first": "bool", "p": "prob",
     "dropout": "prob", "activation": "str", "layers": "layers", "downsample": "layers",
     "tied": "bool", "norm_first": "bool", "causal": "bool", "index": "int",
+    "num_key_value_heads": "int", "num_experts": "int", "experts_per_token": "int",
 }
 
 TOP_LEVEL_FIELDS = {"name", "input", "target", "loss", "layers"}
@@ -372,7 +383,19 @@ def _build_layer(layer, shape, dtype, where, device):
         if f["d_model"] != shape[-1] or f["d_model"] % f["nhead"]:
             raise SpecError(f"{where}: d_model={f['d_model']} must be the input's last dim "
                             f"{shape[-1]} and a multiple of nhead={f['nhead']}")
-        return LlamaDecoderLayer(f["d_model"], f["nhead"], f["dim_feedforward"], device), shape, dtype
+        kvh = f["num_key_value_heads"] or f["nhead"]
+        if f["nhead"] % kvh:
+            raise SpecError(f"{where}: num_key_value_heads={kvh} must divide nhead={f['nhead']}")
+        return LlamaDecoderLayer(f["d_model"], f["nhead"], f["dim_feedforward"], device, kvh,
+                                 f["num_experts"], f["experts_per_token"]), shape, dtype
+
+    if ltype == "gpt2_block":
+        _need_rank(shape, 2, ltype, where)
+        if f["d_model"] != shape[-1] or f["d_model"] % f["nhead"]:
+            raise SpecError(f"{where}: d_model={f['d_model']} must be the input's last dim "
+                            f"{shape[-1]} and a multiple of nhead={f['nhead']}")
+        ff = f["dim_feedforward"] or 4 * f["d_model"]
+        return GPT2Block(f["d_model"], f["nhead"], ff, f["dropout"], device), shape, dtype
 
     if ltype == "residual":
         body, body_shape, _ = _build_list(f["layers"], shape, dtype, where + ".layers", device)
@@ -452,52 +475,6 @@ class SelectToken(nn.Module):
 
     def forward(self, x):
         return x[:, self.index]
-
-
-class RMSNorm(nn.Module):
-    def __init__(self, dim, device, eps=1e-6):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(dim, device=device))
-        self.eps = eps
-
-    def forward(self, x):
-        h = x.to(torch.float32)
-        h = h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + self.eps)
-        return self.weight * h.to(x.dtype)
-
-
-class LlamaDecoderLayer(nn.Module):
-    """transformers' LlamaDecoderLayer (eager attention, rotary base 10000)."""
-
-    def __init__(self, d, heads, ff, device):
-        super().__init__()
-        lin = lambda i, o: nn.Linear(i, o, bias=False, device=device)  # noqa: E731
-        self.heads, self.hd = heads, d // heads
-        self.q_proj, self.k_proj, self.v_proj, self.o_proj = lin(d, d), lin(d, d), lin(d, d), lin(d, d)
-        self.gate_proj, self.up_proj, self.down_proj = lin(d, ff), lin(d, ff), lin(ff, d)
-        self.input_layernorm, self.post_attention_layernorm = RMSNorm(d, device), RMSNorm(d, device)
-
-    def _rope(self, x):
-        s, hd = x.shape[2], self.hd
-        inv = 1.0 / (10000 ** (torch.arange(0, hd, 2, device=x.device).float() / hd))
-        freqs = torch.outer(torch.arange(s, device=x.device).float(), inv)
-        emb = torch.cat((freqs, freqs), dim=-1)
-        x1, x2 = x[..., : hd // 2], x[..., hd // 2:]
-        return x * emb.cos().to(x.dtype) + torch.cat((-x2, x1), dim=-1) * emb.sin().to(x.dtype)
-
-    def forward(self, x):
-        b, s, d = x.shape
-        h = self.input_layernorm(x)
-        q, k, v = (p(h).view(b, s, self.heads, self.hd).transpose(1, 2)
-                   for p in (self.q_proj, self.k_proj, self.v_proj))
-        q, k = self._rope(q), self._rope(k)
-        w = torch.matmul(q, k.transpose(2, 3)) / (self.hd ** 0.5)
-        w = w + torch.triu(torch.full((s, s), float("-inf"), device=x.device), diagonal=1)
-        w = torch.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
-        a = torch.matmul(w, v).transpose(1, 2).contiguous().reshape(b, s, d)
-        x = x + self.o_proj(a)
-        h = self.post_attention_layernorm(x)
-        return x + self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
 
 
 class Residual(nn.Module):

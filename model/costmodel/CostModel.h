@@ -15,11 +15,32 @@
 
 namespace memviz::costmodel {
 
-enum class CheckpointMode { None, Sqrt, Segments };
+// None; Sqrt and Segments: checkpoint_sequential over the top-level layers (K = round(sqrt(n))
+// or K); PerLayer: every transformer block checkpointed on its own (Hugging Face's
+// gradient_checkpointing); Selective: only the core attention (QK^T, softmax, ·V) of every
+// block is recomputed (Korthikanti et al. 2022's selective recomputation).
+enum class CheckpointMode { None, Sqrt, Segments, PerLayer, Selective };
 
 struct Checkpointing {
     CheckpointMode mode = CheckpointMode::None;
     int segments = 0; // for Segments: checkpoint_sequential's K
+};
+
+// Eager: the B·H·S² scores and probabilities are materialised (and saved in training);
+// Flash: memory-efficient / flash attention (SDPA): only the output and a B·H·S log-sum-exp.
+enum class AttentionKind { Eager, Flash };
+
+// Storage of the frozen linear weights of transformer blocks: the training dtype, bitsandbytes'
+// LLM.int8 (1 byte + a fp32 scale per row) or NF4 with double quantization (QLoRA: 4 bits + an
+// 8-bit absmax per 64 weights + a fp32 scale per 256 absmax). Quantized weights never train.
+enum class WeightFormat { Full, Int8, Nf4 };
+
+// Which linear layers of the transformer blocks get LoRA adapters.
+enum class LoraTargets { Attention, Mlp, All };
+
+struct Lora {
+    int rank = 0; // 0 = no LoRA (full fine-tune, or frozen layers)
+    LoraTargets targets = LoraTargets::Attention;
 };
 
 // The CUDA context a process pays on its first CUDA call, outside PyTorch's allocator, when a
@@ -39,7 +60,24 @@ struct EstimateOptions {
     std::int64_t cudaContextBytes = 0; // added on CUDA (the context is outside PyTorch's allocator)
     int step = 0;                      // which training step; 0 = the steady state (2; LBFGS: full history)
     bool timeline = true;              // keep the per-op timeline
+    // Sequence length of a token model (the spec's input is [S] per sample); 0 = the spec's.
+    std::int64_t seqLen = 0;
+    // LoRA: the base weights are frozen (no gradients, no optimizer state), adapters A (r x in)
+    // and B (out x r) train beside the targeted linear layers of every transformer block.
+    Lora lora;
+    int frozenLayers = 0; // the first N top-level layers get no gradients (requires_grad=False)
+    AttentionKind attention = AttentionKind::Eager;
+    WeightFormat weights = WeightFormat::Full; // Int8/Nf4: needs LoRA or inference
+    // Inference with a KV cache: room for this many tokens of context per sequence (prefill of
+    // the input, then one decoding step), rounded up to whole blocks of kvBlockTokens (vLLM's
+    // paged attention uses 16). 0 = no cache (a plain forward).
+    std::int64_t kvCacheTokens = 0;
+    int kvBlockTokens = 1;
 };
+
+// The spec with its sequence length set to `seqLen` (a token model: input [S], target [S]);
+// unchanged for 0. Throws std::invalid_argument for a model without a sequence.
+ModelSpec withSequenceLength(const ModelSpec& spec, std::int64_t seqLen);
 
 struct PhaseMark {
     std::string name; // "step start", "forward end", "backward end", "step end"
@@ -53,8 +91,10 @@ struct Estimate {
     std::string peakOp;
     CategoryBytes breakdown{};      // live bytes by category at the peak; sums to peakBytes
     std::int64_t truePeakBytes = 0; // also counting scratch allocated and freed inside one op
-    std::int64_t parameterCount = 0;
-    std::int64_t parameterBytes = 0;
+    std::int64_t parameterCount = 0;          // the model's own parameters (LoRA adapters not included)
+    std::int64_t parameterBytes = 0;          // in the training dtype (quantized weights: their real bytes)
+    std::int64_t adapterParameterCount = 0;   // LoRA's A and B matrices
+    std::int64_t trainableParameterCount = 0; // what gets gradients and optimizer state
     int checkpointSegments = 0; // K actually used (0: none)
     int step = 0;               // the training step simulated
     int opCount = 0;            // simulated op samples

@@ -21,7 +21,18 @@ const Tensor& ModelRunner::param(const ResolvedLayer& l, int k) const {
 }
 
 Tensor ModelRunner::forward(const Tensor& x, int segments) {
+    blockIndex_ = 0;
     const int n = model_.topLevelLayerCount();
+    if (blocks_ && blocks_->perLayer && g_.gradEnabled) {
+        // transformers' gradient checkpointing: every block under its own reentrant checkpoint
+        Tensor cur = x;
+        for (int i = 0; i < n; ++i) {
+            const ResolvedLayer& l = model_.layers[static_cast<std::size_t>(i)];
+            Tensor out = isTransformerBlock(l.def.type) ? checkpointSegment(i, i, cur) : hooked(i, layer(l, cur));
+            cur = std::move(out);
+        }
+        return cur;
+    }
     if (segments <= 1 || !g_.gradEnabled) return range(0, n - 1, x);
     // Token ids: a reentrant checkpoint of the embedding would give the first segment no
     // gradients at all (1.13), so the embedding runs normally and the rest is split, as
@@ -41,10 +52,17 @@ Tensor ModelRunner::forward(const Tensor& x, int segments) {
 
 Tensor ModelRunner::range(int first, int last, Tensor x) {
     for (int i = first; i <= last; ++i) {
-        Tensor out = layer(model_.layers[static_cast<std::size_t>(i)], x);
+        Tensor out = hooked(i, layer(model_.layers[static_cast<std::size_t>(i)], x));
         x = std::move(out); // Sequential: `input = module(input)` releases the old input now
     }
     return x;
+}
+
+Tensor ModelRunner::hooked(int i, Tensor out) {
+    if (i != 0 || !blocks_ || !blocks_->inputRequiresGrad || !g_.gradEnabled) return out;
+    Tensor leaf = g_.newLeafAlias(out, true, Category::Temporaries); // output.requires_grad_(True)
+    blocks_->hookLeaves.push_back(leaf.leaf);
+    return leaf;
 }
 
 Tensor ModelRunner::list(const std::vector<ResolvedLayer>& layers, Tensor x) {
@@ -114,6 +132,7 @@ Tensor ModelRunner::layer(const ResolvedLayer& l, const Tensor& x) {
     case LayerType::Embedding: return ops_.embedding(x, param(l, 0));
     case LayerType::TransformerEncoderLayer: return encoderLayer(l, x);
     case LayerType::LlamaDecoderLayer: return llamaLayer(l, x);
+    case LayerType::Gpt2Block: return gpt2Block(l, x);
     case LayerType::Residual: {
         Tensor skip = l.skip.empty() ? x : list(l.skip, x);
         Tensor body = list(l.body, x);

@@ -42,10 +42,13 @@ enum class LayerType {
     ToSequence,         // [C, H, W] -> [H*W, C] (ViT patches)
     SelectToken,        // [S, E] -> [E] (token `index`)
     RMSNorm,            // Llama's RMSNorm over the last dim
-    LlamaDecoderLayer,  // pre-norm, RoPE attention without biases, SwiGLU MLP
+    LlamaDecoderLayer,  // pre-norm, RoPE attention without biases, SwiGLU MLP; GQA/MQA; optional MoE
+    Gpt2Block,          // Hugging Face GPT2Block (eager): pre-LayerNorm, fused qkv, causal softmax, gelu MLP
 };
 
 const char* layerTypeName(LayerType t); // the JSON "type" string
+// Attention or MLP block of a transformer (what LoRA, checkpointing per layer and the KV cache act on).
+bool isTransformerBlock(LayerType t);
 
 struct Pair {
     std::int64_t h = 0, w = 0;
@@ -64,6 +67,9 @@ struct Layer {
     double p = 0.5;         // dropout probability (dropout layer, or the transformer's `dropout`)
     std::int64_t numEmbeddings = 0, embeddingDim = 0;
     std::int64_t dModel = 0, nhead = 0, dimFeedforward = 2048;
+    std::int64_t numKvHeads = 0;      // llama: key/value heads (GQA/MQA); 0 = nhead
+    std::int64_t numExperts = 0;      // llama: MoE experts (Mixtral: router + top-k SwiGLU experts); 0 = dense MLP
+    std::int64_t expertsPerToken = 0; // llama MoE: top-k (0 with experts = 2)
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask

@@ -52,13 +52,22 @@ public:
     Tensor mulConst(const Tensor& a, const Tensor& buffer); // times a tensor that needs no grad
     Tensor neg(const Tensor& a);
     Tensor divScalar(const Tensor& a);
+    Tensor scalarOp(const Tensor& a, const char* name); // a (op) a Python number: nothing saved
+    Tensor powScalar(const Tensor& x);                  // x ** c: saves x
+    Tensor where(const Tensor& mask, const Tensor& x);  // torch.where(mask, x, scalar): saves the mask
     Tensor relu(const Tensor& x);
     Tensor gelu(const Tensor& x);
     Tensor silu(const Tensor& x);
     Tensor sigmoid(const Tensor& x);
     Tensor tanh(const Tensor& x);
     Tensor dropout(const Tensor& x, double p);
-    Tensor softmax(const Tensor& x, DType outDtype);
+    Tensor softmax(const Tensor& x, DType outDtype); // softmax(x, dtype=outDtype): a cast first when it differs
+    // scaled_dot_product_attention's flash / memory-efficient kernel over [B*H, S, hd]: the
+    // output and a fp32 log-sum-exp [B*H, S] (saved with q, k, v); backward: dq, dk, dv and a
+    // fp32 dq accumulator. Modelled from FlashAttention-2 / PyTorch 2's SDPA, not measured.
+    Tensor flashAttention(const Tensor& q, const Tensor& k, const Tensor& v);
+    // A frozen quantized weight (flat bytes) dequantized to `dtype` with its logical shape.
+    Tensor dequantize(const Tensor& stored, const Shape& shape, DType dtype);
 
     // --- matrix products
     Tensor linear(const Tensor& x, const Tensor& w, const Tensor* b);

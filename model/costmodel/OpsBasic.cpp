@@ -195,6 +195,48 @@ Tensor Ops::divScalar(const Tensor& a) {
     return y;
 }
 
+Tensor Ops::scalarOp(const Tensor& a, const char* name) {
+    Tensor y = out(a.shape(), a.dtype());
+    g.op(name);
+    const Shape as = a.shape();
+    g.record("MulBackward0", {&y}, {&a}, {}, [as](Graph& gr, Node&, std::vector<Tensor>& grads) {
+        return std::vector<Tensor>{fresh(gr, as, grads[0].dtype(), "aten.mul")};
+    });
+    return y;
+}
+
+Tensor Ops::powScalar(const Tensor& x) {
+    Tensor y = out(x.shape(), x.dtype());
+    g.op("aten.pow");
+    const Shape shape = x.shape();
+    // pow_backward: grad * (c * x.pow(c - 1)): x.pow(c - 1), its product with c, then with grad
+    g.record("PowBackward0", {&y}, {&x}, {x}, [shape](Graph& gr, Node&, std::vector<Tensor>& grads) {
+        const DType dt = grads[0].dtype();
+        Tensor a = fresh(gr, shape, dt, "aten.pow");
+        Tensor b = fresh(gr, shape, dt, "aten.mul");
+        a.reset();
+        return std::vector<Tensor>{fresh(gr, shape, dt, "aten.mul")};
+    });
+    return y;
+}
+
+Tensor Ops::where(const Tensor& mask, const Tensor& x) {
+    Tensor y = out(x.shape(), x.dtype());
+    g.op("aten.where");
+    const Shape shape = x.shape();
+    g.record("WhereBackward0", {&y}, {&x}, {mask}, [shape](Graph& gr, Node&, std::vector<Tensor>& grads) {
+        return std::vector<Tensor>{fresh(gr, shape, grads[0].dtype(), "aten.where")};
+    });
+    return y;
+}
+
+Tensor Ops::dequantize(const Tensor& stored, const Shape& shape, DType dtype) {
+    (void)stored; // read, not differentiated: the quantized weight is frozen
+    Tensor w = out(shape, dtype);
+    g.op("bnb.dequantize");
+    return w;
+}
+
 Tensor Ops::unary(const Tensor& x, const char* name, const char* backwardName, bool savesOutput, const char* node) {
     Tensor y = out(x.shape(), x.dtype());
     g.op(name);
@@ -214,6 +256,7 @@ Tensor Ops::tanh(const Tensor& x) { return unary(x, "aten.tanh", "aten.tanh_back
 
 Tensor Ops::softmax(const Tensor& xIn, DType outDtype) {
     Tensor x = autocast ? forAutocast(xIn, false) : xIn;
+    if (x.dtype() != outDtype) x = castTo(x, outDtype); // softmax(dtype=...) converts its input first
     Tensor y = out(x.shape(), outDtype);
     g.op("aten._softmax");
     const Shape shape = x.shape();

@@ -31,8 +31,12 @@ Tensor Ops::addmm(const Tensor& x, const Tensor& w, const Tensor* b) {
         (void)bShape;
         return r;
     };
-    if (b) g.record("AddmmBackward0", {&y}, {b, &x, &w}, {x, w}, fn);
-    else g.record("MmBackward0", {&y}, {nullptr, &x, &w}, {x, w}, fn);
+    // mat1 is saved only when mat2 needs a gradient and vice versa (a frozen weight: no input).
+    std::vector<Tensor> saved;
+    if (w.requiresGrad()) saved.push_back(x);
+    if (x.requiresGrad()) saved.push_back(w);
+    if (b) g.record("AddmmBackward0", {&y}, {b, &x, &w}, std::move(saved), fn);
+    else g.record("MmBackward0", {&y}, {nullptr, &x, &w}, std::move(saved), fn);
     return y;
 }
 
@@ -42,7 +46,10 @@ Tensor Ops::mm(const Tensor& a, const Tensor& w, Shape outShape) {
     const Shape as = a.shape(), ws = w.shape();
     const DType wt = w.dtype();
     // MmBackward0: mat2's gradient first, then self's.
-    g.record("MmBackward0", {&y}, {&a, &w}, {a, w}, [as, ws, wt](Graph& gr, Node& n, std::vector<Tensor>& grads) {
+    std::vector<Tensor> saved;
+    if (w.requiresGrad()) saved.push_back(a);
+    if (a.requiresGrad()) saved.push_back(w);
+    g.record("MmBackward0", {&y}, {&a, &w}, std::move(saved), [as, ws, wt](Graph& gr, Node& n, std::vector<Tensor>& grads) {
         std::vector<Tensor> r(2);
         if (n.needs(1)) r[1] = fresh(gr, ws, wt, "aten.mm");
         if (n.needs(0)) r[0] = fresh(gr, as, grads[0].dtype(), "aten.mm");
@@ -81,13 +88,39 @@ Tensor Ops::bmm(const Tensor& aIn, const Tensor& bIn) {
     g.op("aten.bmm");
     const Shape as = a.shape(), bs = b.shape();
     // BmmBackward0 saves both operands; mat2's gradient is computed first.
-    g.record("BmmBackward0", {&y}, {&a, &b}, {a, b}, [as, bs](Graph& gr, Node& n, std::vector<Tensor>& grads) {
+    std::vector<Tensor> saved;
+    if (b.requiresGrad()) saved.push_back(a);
+    if (a.requiresGrad()) saved.push_back(b);
+    g.record("BmmBackward0", {&y}, {&a, &b}, std::move(saved), [as, bs](Graph& gr, Node& n, std::vector<Tensor>& grads) {
         std::vector<Tensor> r(2);
         if (n.needs(1)) r[1] = fresh(gr, bs, grads[0].dtype(), "aten.bmm");
         if (n.needs(0)) r[0] = fresh(gr, as, grads[0].dtype(), "aten.bmm");
         return r;
     });
     return y;
+}
+
+Tensor Ops::flashAttention(const Tensor& q, const Tensor& k, const Tensor& v) {
+    const std::int64_t bh = q.dim(0), s = q.dim(1);
+    Tensor o = out(q.shape(), q.dtype());
+    Tensor lse = out({bh, s}, DType::F32);
+    g.op("aten._scaled_dot_product_flash_attention");
+    const Shape qs = q.shape(), ks = k.shape(), vs = v.shape();
+    g.record("ScaledDotProductFlashAttentionBackward0", {&o}, {&q, &k, &v}, {q, k, v, o, lse},
+             [qs, ks, vs, bh, s](Graph& gr, Node& n, std::vector<Tensor>& grads) {
+                 const DType dt = grads[0].dtype();
+                 std::vector<Tensor> r(3);
+                 Tensor accum = freshNoSample(gr, qs, DType::F32); // dq accumulator
+                 Tensor delta = freshNoSample(gr, {bh, s}, DType::F32);
+                 r[0] = freshNoSample(gr, qs, dt);
+                 r[1] = freshNoSample(gr, ks, dt);
+                 r[2] = freshNoSample(gr, vs, dt);
+                 gr.op("aten._scaled_dot_product_flash_attention_backward");
+                 for (std::size_t i = 0; i < 3; ++i)
+                     if (!n.needs(i)) r[i].reset();
+                 return r;
+             });
+    return o;
 }
 
 Tensor Ops::conv2d(const Tensor& xIn, const Tensor& wIn, const Tensor* bIn, const Conv2dGeometry& geo, std::int64_t outChannels) {
@@ -187,7 +220,8 @@ Tensor Ops::rmsNorm(const Tensor& xIn, const Tensor& w) {
         v = out(stat, DType::F32);
         g.op("aten.mean");
         const Shape hs = h.shape();
-        g.record("MeanBackward1", {&v}, {&sq}, {}, [hs](Graph& gr, Node&, std::vector<Tensor>& grads) {
+        // 1.13's mean.dim keeps its input for backward (measured: h.pow(2) stays alive)
+        g.record("MeanBackward1", {&v}, {&sq}, {sq}, [hs](Graph& gr, Node&, std::vector<Tensor>& grads) {
             return std::vector<Tensor>{fresh(gr, hs, grads[0].dtype(), "aten.div")};
         });
     }

@@ -12,6 +12,8 @@ const char* optimizerName(OptimizerKind kind) {
     case OptimizerKind::Adagrad: return "adagrad";
     case OptimizerKind::RMSprop: return "rmsprop";
     case OptimizerKind::Lbfgs: return "lbfgs";
+    case OptimizerKind::Adam8bit: return "adam8bit";
+    case OptimizerKind::Adafactor: return "adafactor";
     }
     return "?";
 }
@@ -35,6 +37,8 @@ double stateElementsPerParameter(OptimizerKind kind, int lbfgsHistory) {
     case OptimizerKind::Adam:
     case OptimizerKind::AdamW: return 2;
     case OptimizerKind::Lbfgs: return 2 + 2.0 * lbfgsHistory;
+    case OptimizerKind::Adam8bit: return 0.5 + 2.0 / 256; // in fp32 elements: 2 bytes + 2 absmax per 256
+    case OptimizerKind::Adafactor: return 0;              // rows + columns per matrix: negligible
     }
     return 0;
 }
@@ -47,7 +51,66 @@ OptimizerSim::OptimizerSim(Graph& g, const std::vector<Tensor>& params, Optimize
     for (const Tensor& p : params_) flatNumel_ += p.numel();
     if (impl_ == OptimizerImpl::Fused && kind_ != OptimizerKind::Adam && kind_ != OptimizerKind::AdamW)
         impl_ = OptimizerImpl::Foreach; // only Adam/AdamW have a fused kernel
-    if (kind_ == OptimizerKind::Lbfgs || kind_ == OptimizerKind::Sgd) impl_ = OptimizerImpl::ForLoop;
+    if (kind_ == OptimizerKind::Lbfgs || kind_ == OptimizerKind::Sgd || kind_ == OptimizerKind::Adafactor)
+        impl_ = OptimizerImpl::ForLoop;
+}
+
+// bitsandbytes Optimizer8bit.init_state: state1/state2 uint8 with a fp32 absmax per 256-value
+// block (blockwise), or fp32 states for parameters under min_8bit_size = 4096 elements.
+void OptimizerSim::adam8bitState() {
+    for (const Tensor& p : params_) {
+        steps_.push_back(g_.empty({}, DType::F32, Category::OptimizerState));
+        if (p.numel() < 4096) {
+            buf1_.push_back(g_.empty(p.shape(), DType::F32, Category::OptimizerState));
+            buf2_.push_back(g_.empty(p.shape(), DType::F32, Category::OptimizerState));
+            continue;
+        }
+        const std::int64_t blocks = (p.numel() + 255) / 256;
+        buf1_.push_back(g_.empty(p.shape(), DType::U8, Category::OptimizerState));
+        buf2_.push_back(g_.empty(p.shape(), DType::U8, Category::OptimizerState));
+        buf1_.push_back(g_.empty({blocks}, DType::F32, Category::OptimizerState));
+        buf2_.push_back(g_.empty({blocks}, DType::F32, Category::OptimizerState));
+    }
+}
+
+// transformers' Adafactor (scale_parameter, relative_step, beta1=None): a matrix keeps
+// exp_avg_sq_row [.., rows] and exp_avg_sq_col [.., cols] in fp32, a vector exp_avg_sq; `step`
+// and `RMS` are Python numbers.
+void OptimizerSim::adafactorState() {
+    for (const Tensor& p : params_) {
+        if (p.rank() >= 2) {
+            Shape row(p.shape().begin(), p.shape().end() - 1), col = p.shape();
+            col.erase(col.end() - 2);
+            buf1_.push_back(g_.empty(row, DType::F32, Category::OptimizerState));
+            buf2_.push_back(g_.empty(col, DType::F32, Category::OptimizerState));
+        } else {
+            buf1_.push_back(g_.empty(p.shape(), DType::F32, Category::OptimizerState));
+        }
+    }
+}
+
+// Adafactor.step per parameter: grad.float() for half precision, update = grad**2 + eps (two
+// full-size tensors, the first freed), the factored approximation r ⊗ c (a third, while the old
+// update is alive), update.mul_(grad), p_data_fp32 for half precision, p.add_(-update).
+void OptimizerSim::adafactorStep() {
+    if (buf1_.empty()) adafactorState();
+    for (const Tensor& p : params_) {
+        const bool half = p.dtype() == DType::BF16 || p.dtype() == DType::F16;
+        Tensor grad32, p32;
+        if (half) grad32 = temp(p.shape(), DType::F32, "aten._to_copy");
+        Tensor update;
+        {
+            Tensor sq = temp(p.shape(), DType::F32, "aten.pow");
+            update = temp(p.shape(), DType::F32, "aten.add");
+        }
+        if (p.rank() >= 2) {
+            Tensor approx = temp(p.shape(), DType::F32, "aten.mul"); // torch.mul(r_factor, c_factor)
+            update = std::move(approx);
+        }
+        if (half) p32 = temp(p.shape(), DType::F32, "aten._to_copy");
+        Tensor neg = temp(p.shape(), DType::F32, "aten.neg"); // p_data_fp32.add_(-update)
+        g_.op("aten.add_");
+    }
 }
 
 Tensor OptimizerSim::temp(const Shape& shape, DType dtype, const char* op) {
@@ -82,6 +145,12 @@ void OptimizerSim::createState() {
     case OptimizerKind::RMSprop:
         if (started)
             for (const Tensor& p : params_) buf1_.push_back(zerosLike(p));
+        break;
+    case OptimizerKind::Adam8bit:
+        if (started) adam8bitState();
+        break;
+    case OptimizerKind::Adafactor:
+        if (started) adafactorState();
         break;
     case OptimizerKind::Lbfgs: {
         if (!started) break;
@@ -167,6 +236,11 @@ void OptimizerSim::step() {
     case OptimizerKind::AdamW: adamLike(); break;
     case OptimizerKind::Adagrad: sqrtUpdate(buf1_, false); break;
     case OptimizerKind::RMSprop: sqrtUpdate(buf1_, true); break;
+    case OptimizerKind::Adam8bit: // one fused kernel per parameter (optimizer_update_8bit_blockwise), no temporaries
+        if (buf1_.empty()) adam8bitState();
+        g_.op("bnb.optimizer_update_8bit_blockwise");
+        break;
+    case OptimizerKind::Adafactor: adafactorStep(); break;
     case OptimizerKind::Lbfgs: break;
     }
 }

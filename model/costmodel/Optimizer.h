@@ -10,7 +10,11 @@
 
 namespace memviz::costmodel {
 
-enum class OptimizerKind { Sgd, Momentum, Adam, AdamW, Adagrad, RMSprop, Lbfgs };
+// Adam8bit: bitsandbytes' blockwise 8-bit Adam (2 uint8 states + a fp32 absmax per 256 values;
+// tensors under 4096 elements keep 32-bit states; one fused kernel per parameter). Adafactor:
+// transformers' Adafactor with its defaults (factored second moments of every matrix: a row
+// and a column vector; no first moment; beta1=None). Both modelled from their sources.
+enum class OptimizerKind { Sgd, Momentum, Adam, AdamW, Adagrad, RMSprop, Lbfgs, Adam8bit, Adafactor };
 enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
 
 const char* optimizerName(OptimizerKind kind); // "adamw"
@@ -37,6 +41,9 @@ private:
     Tensor temp(const Shape& shape, DType dtype, const char* op);
     void adamLike();                                          // Adam and AdamW (whose weight decay is an in-place mul_)
     void sqrtUpdate(std::vector<Tensor>& state, bool lazily); // Adagrad / RMSprop
+    void adam8bitState();
+    void adafactorState();
+    void adafactorStep();
 
     Graph& g_;
     const std::vector<Tensor>& params_;

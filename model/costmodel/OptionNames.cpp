@@ -17,10 +17,13 @@ std::string lower(std::string s) {
 constexpr DType kDTypeChoices[] = {DType::F32, DType::BF16, DType::F16, DType::F64, DType::I8};
 constexpr OptimizerKind kOptimizerChoices[] = {OptimizerKind::Sgd,   OptimizerKind::Momentum, OptimizerKind::Adam,
                                                OptimizerKind::AdamW, OptimizerKind::Adagrad,  OptimizerKind::RMSprop,
-                                               OptimizerKind::Lbfgs};
+                                               OptimizerKind::Lbfgs, OptimizerKind::Adam8bit, OptimizerKind::Adafactor};
 constexpr OptimizerImpl kOptimizerImplChoices[] = {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach,
                                                    OptimizerImpl::Fused};
 constexpr DeviceKind kDeviceChoices[] = {DeviceKind::Cpu, DeviceKind::Cuda};
+constexpr AttentionKind kAttentionChoices[] = {AttentionKind::Eager, AttentionKind::Flash};
+constexpr WeightFormat kWeightChoices[] = {WeightFormat::Full, WeightFormat::Int8, WeightFormat::Nf4};
+constexpr LoraTargets kLoraTargetChoices[] = {LoraTargets::Attention, LoraTargets::Mlp, LoraTargets::All};
 
 // The canonical word of each value, in the order given.
 template <typename T, std::size_t N>
@@ -45,7 +48,7 @@ OptimizerKind parseOptimizer(const std::string& word) {
     const std::string w = lower(word);
     for (OptimizerKind k : kOptimizerChoices)
         if (w == optimizerName(k)) return k;
-    throw std::invalid_argument("unknown optimizer \"" + word + "\" (use sgd, momentum, adam, adamw, adagrad, rmsprop or lbfgs)");
+    throw std::invalid_argument("unknown optimizer \"" + word + "\" (use sgd, momentum, adam, adamw, adagrad, rmsprop, lbfgs, adam8bit or adafactor)");
 }
 
 OptimizerImpl parseOptimizerImpl(const std::string& word) {
@@ -59,6 +62,8 @@ Checkpointing parseCheckpoint(const std::string& word) {
     const std::string w = lower(word);
     if (w == "none" || w == "0") return {};
     if (w == "sqrt") return {CheckpointMode::Sqrt, 0};
+    if (w == "per-layer" || w == "layer" || w == "full") return {CheckpointMode::PerLayer, 0};
+    if (w == "selective") return {CheckpointMode::Selective, 0};
     std::size_t used = 0;
     int k = 0;
     try {
@@ -67,7 +72,7 @@ Checkpointing parseCheckpoint(const std::string& word) {
         used = 0;
     }
     if (used != w.size() || k < 1)
-        throw std::invalid_argument("--checkpoint needs none, sqrt or a number of segments, got \"" + word + "\"");
+        throw std::invalid_argument("--checkpoint needs none, sqrt, a number of segments, per-layer or selective, got \"" + word + "\"");
     if (k == 1) return {};
     return {CheckpointMode::Segments, k};
 }
@@ -84,8 +89,53 @@ std::string checkpointName(const Checkpointing& c) {
     case CheckpointMode::None: return "none";
     case CheckpointMode::Sqrt: return "sqrt";
     case CheckpointMode::Segments: return std::to_string(c.segments);
+    case CheckpointMode::PerLayer: return "per-layer";
+    case CheckpointMode::Selective: return "selective";
     }
     return "none";
+}
+
+AttentionKind parseAttention(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "eager") return AttentionKind::Eager;
+    if (w == "flash" || w == "sdpa" || w == "memory-efficient" || w == "mem-efficient") return AttentionKind::Flash;
+    throw std::invalid_argument("--attention needs eager or flash, got \"" + word + "\"");
+}
+
+WeightFormat parseWeightFormat(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "fp" || w == "full" || w == "none") return WeightFormat::Full;
+    if (w == "int8" || w == "8bit") return WeightFormat::Int8;
+    if (w == "nf4" || w == "4bit") return WeightFormat::Nf4;
+    throw std::invalid_argument("--weights needs fp, int8 or nf4, got \"" + word + "\"");
+}
+
+LoraTargets parseLoraTargets(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "attn" || w == "attention") return LoraTargets::Attention;
+    if (w == "mlp") return LoraTargets::Mlp;
+    if (w == "all" || w == "all-linear") return LoraTargets::All;
+    throw std::invalid_argument("--lora-targets needs attn, mlp or all, got \"" + word + "\"");
+}
+
+const char* attentionName(AttentionKind a) { return a == AttentionKind::Flash ? "flash" : "eager"; }
+
+const char* weightFormatName(WeightFormat w) {
+    switch (w) {
+    case WeightFormat::Full: return "fp";
+    case WeightFormat::Int8: return "int8";
+    case WeightFormat::Nf4: return "nf4";
+    }
+    return "fp";
+}
+
+const char* loraTargetsName(LoraTargets t) {
+    switch (t) {
+    case LoraTargets::Attention: return "attn";
+    case LoraTargets::Mlp: return "mlp";
+    case LoraTargets::All: return "all";
+    }
+    return "attn";
 }
 
 const char* deviceName(DeviceKind d) { return d == DeviceKind::Cuda ? "cuda" : "cpu"; }
@@ -102,6 +152,21 @@ const std::vector<std::string>& optimizerNames() {
 
 const std::vector<std::string>& optimizerImplNames() {
     static const std::vector<std::string> names = wordsOf(kOptimizerImplChoices, optimizerImplName);
+    return names;
+}
+
+const std::vector<std::string>& attentionNames() {
+    static const std::vector<std::string> names = wordsOf(kAttentionChoices, attentionName);
+    return names;
+}
+
+const std::vector<std::string>& weightFormatNames() {
+    static const std::vector<std::string> names = wordsOf(kWeightChoices, weightFormatName);
+    return names;
+}
+
+const std::vector<std::string>& loraTargetsNames() {
+    static const std::vector<std::string> names = wordsOf(kLoraTargetChoices, loraTargetsName);
     return names;
 }
 

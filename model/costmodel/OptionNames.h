@@ -14,14 +14,23 @@ namespace memviz::costmodel {
 DType parseDType(const std::string& word);                 // fp32 fp16 bf16 fp64 int8 (also float32, ...)
 OptimizerKind parseOptimizer(const std::string& word);     // sgd momentum adam adamw adagrad rmsprop lbfgs
 OptimizerImpl parseOptimizerImpl(const std::string& word); // auto for-loop foreach fused
-Checkpointing parseCheckpoint(const std::string& word);    // none sqrt K
+Checkpointing parseCheckpoint(const std::string& word);    // none sqrt K per-layer selective
+AttentionKind parseAttention(const std::string& word);     // eager flash (also sdpa, memory-efficient)
+WeightFormat parseWeightFormat(const std::string& word);   // fp int8 nf4
+LoraTargets parseLoraTargets(const std::string& word);     // attn mlp all
+const char* attentionName(AttentionKind a);                // "eager", "flash"
+const char* weightFormatName(WeightFormat w);              // "fp", "int8", "nf4"
+const char* loraTargetsName(LoraTargets t);                // "attn", "mlp", "all"
 DeviceKind parseDevice(const std::string& word);           // cpu cuda
-std::string checkpointName(const Checkpointing& c);        // "none", "sqrt", "4"
+std::string checkpointName(const Checkpointing& c);        // "none", "sqrt", "4", "per-layer", "selective"
 
 // The canonical word of every value, in the order the what-if panel lists them: the one list
 // the command line's parsers accept and the panel's choices come from.
 const std::vector<std::string>& dtypeNames();         // fp32 bf16 fp16 fp64 int8
-const std::vector<std::string>& optimizerNames();     // sgd momentum adam adamw adagrad rmsprop lbfgs
+const std::vector<std::string>& optimizerNames();     // sgd momentum adam adamw adagrad rmsprop lbfgs adam8bit adafactor
+const std::vector<std::string>& attentionNames();     // eager flash
+const std::vector<std::string>& weightFormatNames();  // fp int8 nf4
+const std::vector<std::string>& loraTargetsNames();   // attn mlp all
 const std::vector<std::string>& optimizerImplNames(); // auto for-loop foreach fused
 const std::vector<std::string>& deviceNames();        // cpu cuda
 const char* deviceName(DeviceKind d);

@@ -43,18 +43,25 @@ public:
     std::vector<ResolvedLayer> list(const std::vector<Layer>& layers, Shape& shape, DType& dtype, const std::string& where) {
         std::vector<ResolvedLayer> out;
         out.reserve(layers.size());
-        for (std::size_t i = 0; i < layers.size(); ++i)
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            if (where == "layers") topLevel_ = static_cast<int>(i);
             out.push_back(layer(layers[i], shape, dtype, where + "[" + std::to_string(i) + "]"));
+        }
         return out;
     }
 
 private:
-    void param(ResolvedLayer& r, const char* name, Shape shape) {
+    void param(ResolvedLayer& r, const std::string& name, Shape shape, ParamRole role = ParamRole::Other) {
         if (r.firstParam < 0) r.firstParam = static_cast<int>(m_.params.size());
-        checkElements(shape, r.where, std::string("parameter '") + name + "' of shape");
-        m_.params.push_back({r.where + "." + name, std::move(shape)});
+        checkElements(shape, r.where, "parameter '" + name + "' of shape");
+        m_.params.push_back({r.where + "." + name, std::move(shape), role, topLevel_});
         ++r.paramCount;
     }
+
+public:
+    int topLevel_ = -1;
+
+private:
 
     ResolvedLayer layer(const Layer& l, Shape& shape, DType& dtype, const std::string& where) {
         ResolvedLayer r;
@@ -135,33 +142,69 @@ private:
             dtype = DType::F32;
             break;
         case LayerType::TransformerEncoderLayer:
-        case LayerType::LlamaDecoderLayer: {
+        case LayerType::LlamaDecoderLayer:
+        case LayerType::Gpt2Block: {
             needRank(shape, 2, type, where);
             if (l.dModel != shape.back())
                 fail(where, "d_model=" + std::to_string(l.dModel) + " does not match the input's last dim " +
                                 std::to_string(shape.back()));
             if (l.dModel % l.nhead) fail(where, "nhead=" + std::to_string(l.nhead) + " must divide d_model");
             const std::int64_t e = l.dModel, f = l.dimFeedforward;
+            constexpr ParamRole A = ParamRole::AttentionWeight, M = ParamRole::MlpWeight;
             if (l.type == LayerType::TransformerEncoderLayer) {
-                param(r, "self_attn.in_proj_weight", {3 * e, e});
+                param(r, "self_attn.in_proj_weight", {3 * e, e}, A);
                 param(r, "self_attn.in_proj_bias", {3 * e});
-                param(r, "self_attn.out_proj.weight", {e, e});
+                param(r, "self_attn.out_proj.weight", {e, e}, A);
                 param(r, "self_attn.out_proj.bias", {e});
-                param(r, "linear1.weight", {f, e});
+                param(r, "linear1.weight", {f, e}, M);
                 param(r, "linear1.bias", {f});
-                param(r, "linear2.weight", {e, f});
+                param(r, "linear2.weight", {e, f}, M);
                 param(r, "linear2.bias", {e});
                 param(r, "norm1.weight", {e});
                 param(r, "norm1.bias", {e});
                 param(r, "norm2.weight", {e});
                 param(r, "norm2.bias", {e});
+            } else if (l.type == LayerType::Gpt2Block) {
+                // transformers' GPT2Block; Conv1D weights are stored [in, out], held here as
+                // [out, in] like nn.Linear (the same elements).
+                param(r, "ln_1.weight", {e});
+                param(r, "ln_1.bias", {e});
+                param(r, "attn.c_attn.weight", {3 * e, e}, A);
+                param(r, "attn.c_attn.bias", {3 * e});
+                param(r, "attn.c_proj.weight", {e, e}, A);
+                param(r, "attn.c_proj.bias", {e});
+                param(r, "ln_2.weight", {e});
+                param(r, "ln_2.bias", {e});
+                param(r, "mlp.c_fc.weight", {f, e}, M);
+                param(r, "mlp.c_fc.bias", {f});
+                param(r, "mlp.c_proj.weight", {e, f}, M);
+                param(r, "mlp.c_proj.bias", {e});
             } else {
-                for (const char* n :
-                     {"self_attn.q_proj.weight", "self_attn.k_proj.weight", "self_attn.v_proj.weight", "self_attn.o_proj.weight"})
-                    param(r, n, {e, e});
-                param(r, "mlp.gate_proj.weight", {f, e});
-                param(r, "mlp.up_proj.weight", {f, e});
-                param(r, "mlp.down_proj.weight", {e, f});
+                const std::int64_t kvh = l.numKvHeads ? l.numKvHeads : l.nhead;
+                if (l.nhead % kvh)
+                    fail(where, "num_key_value_heads=" + std::to_string(kvh) + " must divide nhead=" + std::to_string(l.nhead));
+                if (l.numExperts && l.expertsPerToken > l.numExperts)
+                    fail(where, "experts_per_token=" + std::to_string(l.expertsPerToken) + " exceeds num_experts=" +
+                                    std::to_string(l.numExperts));
+                if (!l.numExperts && l.expertsPerToken) fail(where, "experts_per_token needs num_experts");
+                const std::int64_t kv = kvh * (e / l.nhead);
+                param(r, "self_attn.q_proj.weight", {e, e}, A);
+                param(r, "self_attn.k_proj.weight", {kv, e}, A);
+                param(r, "self_attn.v_proj.weight", {kv, e}, A);
+                param(r, "self_attn.o_proj.weight", {e, e}, A);
+                if (!l.numExperts) {
+                    param(r, "mlp.gate_proj.weight", {f, e}, M);
+                    param(r, "mlp.up_proj.weight", {f, e}, M);
+                    param(r, "mlp.down_proj.weight", {e, f}, M);
+                } else { // Mixtral's block_sparse_moe: gate (router), then w1, w2, w3 per expert
+                    param(r, "block_sparse_moe.gate.weight", {l.numExperts, e}, ParamRole::RouterWeight);
+                    for (std::int64_t x = 0; x < l.numExperts; ++x) {
+                        const std::string p = "block_sparse_moe.experts." + std::to_string(x);
+                        param(r, p + ".w1.weight", {f, e}, M);
+                        param(r, p + ".w2.weight", {e, f}, M);
+                        param(r, p + ".w3.weight", {f, e}, M);
+                    }
+                }
                 param(r, "input_layernorm.weight", {e});
                 param(r, "post_attention_layernorm.weight", {e});
             }

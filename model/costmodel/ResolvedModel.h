@@ -10,9 +10,15 @@
 
 namespace memviz::costmodel {
 
+// What a parameter is to LoRA and weight quantization: a linear weight of a transformer block's
+// attention or MLP (the targets), or anything else (embeddings, norms, biases, heads).
+enum class ParamRole { Other, AttentionWeight, MlpWeight, RouterWeight };
+
 struct ParamInfo {
     std::string name; // "layers[1].weight"
     Shape shape;
+    ParamRole role = ParamRole::Other;
+    int topLevel = -1; // index of the top-level layer it belongs to
 };
 
 struct ResolvedLayer {

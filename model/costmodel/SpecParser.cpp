@@ -73,7 +73,17 @@ const std::vector<TypeRule>& typeRules() {
         {LayerType::SelectToken, {{"index", Kind::Int, false}}},
         {LayerType::RMSNorm, {}},
         {LayerType::LlamaDecoderLayer,
-         {{"d_model", Kind::Int, true}, {"nhead", Kind::Int, true}, {"dim_feedforward", Kind::Int, true}}},
+         {{"d_model", Kind::Int, true},
+          {"nhead", Kind::Int, true},
+          {"dim_feedforward", Kind::Int, true},
+          {"num_key_value_heads", Kind::Int, false},
+          {"num_experts", Kind::Int, false},
+          {"experts_per_token", Kind::Int, false}}},
+        {LayerType::Gpt2Block,
+         {{"d_model", Kind::Int, true},
+          {"nhead", Kind::Int, true},
+          {"dim_feedforward", Kind::Int, false},
+          {"dropout", Kind::Prob, false}}},
     };
     return rules;
 }
@@ -165,7 +175,7 @@ Layer parseLayer(dom::element e, const std::string& where) {
 
     Layer l;
     l.type = rule->type;
-    if (l.type == LayerType::TransformerEncoderLayer) l.p = 0.1;
+    if (l.type == LayerType::TransformerEncoderLayer || l.type == LayerType::Gpt2Block) l.p = 0.1;
     for (const auto& [name, v] : given) {
         const std::string& fieldName = name; // clang before 16 cannot capture a structured binding
         const Kind kind = std::find_if(rule->fields.begin(), rule->fields.end(), [&](const FieldRule& f) {
@@ -184,6 +194,9 @@ Layer parseLayer(dom::element e, const std::string& where) {
             else if (name == "nhead") l.nhead = n;
             else if (name == "dim_feedforward") l.dimFeedforward = n;
             else if (name == "index") l.index = n;
+            else if (name == "num_key_value_heads") l.numKvHeads = n;
+            else if (name == "num_experts") l.numExperts = n;
+            else if (name == "experts_per_token") l.expertsPerToken = n;
             break;
         }
         case Kind::Size: {
@@ -224,6 +237,7 @@ Layer parseLayer(dom::element e, const std::string& where) {
         case Kind::Layers: (name == "layers" ? l.layers : l.downsample) = layerList(v, where + "." + name); break;
         }
     }
+    if (l.type == LayerType::Gpt2Block && !given.count("dim_feedforward")) l.dimFeedforward = 4 * l.dModel;
     if (l.type == LayerType::Conv2d && !l.strideSet) l.stride = {1, 1};
     if (l.type == LayerType::Conv2d) l.strideSet = true;
     return l;
@@ -310,6 +324,15 @@ void writeLayer(std::ostringstream& out, const Layer& l, const std::string& inde
         field("d_model", l.dModel);
         field("nhead", l.nhead);
         field("dim_feedforward", l.dimFeedforward);
+        if (l.numKvHeads && l.numKvHeads != l.nhead) field("num_key_value_heads", l.numKvHeads);
+        if (l.numExperts) field("num_experts", l.numExperts);
+        if (l.numExperts && l.expertsPerToken) field("experts_per_token", l.expertsPerToken);
+        break;
+    case LayerType::Gpt2Block:
+        field("d_model", l.dModel);
+        field("nhead", l.nhead);
+        field("dim_feedforward", l.dimFeedforward);
+        field("dropout", l.p);
         break;
     case LayerType::Residual:
         out << ", \"layers\": ";
@@ -360,8 +383,13 @@ const char* layerTypeName(LayerType t) {
     case LayerType::SelectToken: return "select_token";
     case LayerType::RMSNorm: return "rmsnorm";
     case LayerType::LlamaDecoderLayer: return "llama_decoder_layer";
+    case LayerType::Gpt2Block: return "gpt2_block";
     }
     return "?";
+}
+
+bool isTransformerBlock(LayerType t) {
+    return t == LayerType::TransformerEncoderLayer || t == LayerType::LlamaDecoderLayer || t == LayerType::Gpt2Block;
 }
 
 ModelSpec parseModelSpec(std::string_view json, const std::string& source) {

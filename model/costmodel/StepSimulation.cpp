@@ -46,7 +46,47 @@ void validate(const ResolvedModel& model, const EstimateOptions& o) {
     if (o.checkpoint.mode == CheckpointMode::Segments && o.checkpoint.segments < 1)
         throw std::invalid_argument("checkpoint segments must be at least 1");
     if (o.lbfgsHistory < 1) throw std::invalid_argument("the LBFGS history size must be at least 1");
-    (void)model;
+    if (o.lora.rank < 0) throw std::invalid_argument("--lora-rank must be 0 (off) or positive");
+    if (o.frozenLayers < 0) throw std::invalid_argument("--frozen-layers must be 0 or positive");
+    if (o.kvCacheTokens < 0) throw std::invalid_argument("--kv-cache needs a context of at least 1 token");
+    if (o.kvBlockTokens < 1) throw std::invalid_argument("--kv-block must be at least 1");
+    if (o.kvCacheTokens > 0 && o.training)
+        throw std::invalid_argument("--kv-cache is for inference (add --inference)");
+    if (o.weights != WeightFormat::Full && o.training && o.lora.rank == 0)
+        throw std::invalid_argument("--weights int8/nf4 trains only with LoRA (QLoRA): add --lora-rank or --inference");
+    if (o.weights != WeightFormat::Full && o.dtype == DType::I8)
+        throw std::invalid_argument("--weights int8/nf4 and --dtype int8 do not go together");
+    bool blocks = false, decoders = false;
+    for (const ResolvedLayer& l : model.layers) {
+        blocks = blocks || isTransformerBlock(l.def.type);
+        decoders = decoders || l.def.type == LayerType::LlamaDecoderLayer || l.def.type == LayerType::Gpt2Block;
+    }
+    if (o.kvCacheTokens > 0 && !decoders)
+        throw std::invalid_argument("--kv-cache needs a decoder model (llama_decoder_layer or gpt2_block layers)");
+    const bool blockKnobs = o.lora.rank > 0 || o.checkpoint.mode == CheckpointMode::PerLayer ||
+                            o.checkpoint.mode == CheckpointMode::Selective || o.kvCacheTokens > 0 ||
+                            o.weights != WeightFormat::Full;
+    if (blockKnobs && !blocks)
+        throw std::invalid_argument("--lora-rank, --checkpoint per-layer/selective, --weights int8/nf4 and --kv-cache need "
+                                    "a model with transformer blocks");
+    if (o.kvCacheTokens > 0 && !model.spec.input.shape.empty() && o.kvCacheTokens < model.spec.input.shape[0] + 1)
+        throw std::invalid_argument("--kv-cache " + std::to_string(o.kvCacheTokens) + " must hold the " +
+                                    std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more");
+}
+
+// Bytes one quantized weight of `n` elements is stored in.
+std::int64_t quantizedBytes(std::int64_t n, std::int64_t rows, WeightFormat w) {
+    if (w == WeightFormat::Int8) return n + 4 * rows; // LLM.int8: int8 weights + a fp32 scale per row (SCB)
+    // NF4 with double quantization: 4 bits, an 8-bit absmax per 64 weights, a fp32 scale (and
+    // offset) per 256 absmax blocks
+    const std::int64_t blocks = (n + 63) / 64;
+    return (n + 1) / 2 + blocks + 8 * ((blocks + 255) / 256);
+}
+
+bool loraTarget(ParamRole role, LoraTargets t) {
+    if (role == ParamRole::AttentionWeight) return t != LoraTargets::Mlp;
+    if (role == ParamRole::MlpWeight) return t != LoraTargets::Attention;
+    return false;
 }
 
 class StepSimulation {
@@ -79,8 +119,40 @@ private:
     }
 
     void buildModelAndBatch() {
-        for (const ParamInfo& p : model_.params)
-            params_.push_back(g_.newLeaf(p.shape, paramDtype(), Category::Parameters, o_.training));
+        const std::size_t n = model_.params.size();
+        blocks_.quantized.assign(n, false);
+        blocks_.loraA.resize(n);
+        blocks_.loraB.resize(n);
+        blocks_.flash = o_.attention == AttentionKind::Flash;
+        blocks_.perLayer = o_.training && o_.checkpoint.mode == CheckpointMode::PerLayer;
+        blocks_.selective = o_.training && o_.checkpoint.mode == CheckpointMode::Selective;
+        blocks_.computeDtype = paramDtype();
+        for (std::size_t i = 0; i < n; ++i) {
+            const ParamInfo& p = model_.params[i];
+            const bool matrix = p.role == ParamRole::AttentionWeight || p.role == ParamRole::MlpWeight;
+            const bool quantized = matrix && o_.weights != WeightFormat::Full;
+            const bool frozen = o_.lora.rank > 0 || p.topLevel < o_.frozenLayers || quantized;
+            if (quantized) {
+                blocks_.quantized[i] = true;
+                params_.push_back(
+                    g_.newLeaf({quantizedBytes(numel(p.shape), p.shape[0], o_.weights)}, DType::U8, Category::Parameters, false));
+            } else {
+                params_.push_back(g_.newLeaf(p.shape, paramDtype(), Category::Parameters, o_.training && !frozen));
+            }
+            if (o_.training && !frozen) trainable_.push_back(params_.back());
+            if (o_.lora.rank > 0 && loraTarget(p.role, o_.lora.targets)) { // lora_A (r x in), lora_B (out x r)
+                const bool train = o_.training;
+                blocks_.loraA[i] = g_.newLeaf({o_.lora.rank, p.shape[1]}, paramDtype(), Category::Parameters, train);
+                blocks_.loraB[i] = g_.newLeaf({p.shape[0], o_.lora.rank}, paramDtype(), Category::Parameters, train);
+                if (train) {
+                    trainable_.push_back(blocks_.loraA[i]);
+                    trainable_.push_back(blocks_.loraB[i]);
+                }
+            }
+        }
+        if (o_.training && !model_.layers.empty() && model_.layers[0].def.type == LayerType::Embedding &&
+            model_.layers[0].firstParam >= 0 && !params_[static_cast<std::size_t>(model_.layers[0].firstParam)].requiresGrad())
+            blocks_.inputRequiresGrad = true;
         for (const ParamInfo& b : model_.buffers) buffers_.push_back(g_.empty(b.shape, paramDtype(), Category::Parameters));
         for (std::int64_t i = 0; i < model_.int64BufferCount(); ++i)
             buffers_.push_back(g_.empty({}, DType::I64, Category::Parameters));
@@ -111,7 +183,7 @@ private:
         mem_.setPhase(Phase::Forward);
         for (sim::Leaf& leaf : g_.leaves) leaf.grad.reset(); // set_to_none; x.grad = None
         g_.op("aten.zeros");                                 // zero_grad's profiler record_function
-        sim::ModelRunner runner(ops_, model_, params_);
+        sim::ModelRunner runner(ops_, model_, params_, &blocks_);
         Tensor loss;
         {
             ops_.autocast = o_.amp;
@@ -137,7 +209,8 @@ private:
     }
 
     void train(Estimate& e) {
-        sim::OptimizerSim opt(g_, params_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber());
+        if (trainable_.empty()) throw std::invalid_argument("nothing to train: every parameter is frozen");
+        sim::OptimizerSim opt(g_, trainable_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber());
         opt.createState();
         if (stepNumber() >= 2)                // the gradients of the previous step are alive until zero_grad
             for (sim::Leaf& leaf : g_.leaves) // params, and x when checkpointing made it require grad
@@ -153,6 +226,9 @@ private:
             opt.step();
         }
         mem_.setPhase(Phase::Optimizer);
+        // the hooked embedding output and its .grad go with the graph, when `loss` is dropped
+        for (int leaf : blocks_.hookLeaves) g_.retireLeaf(leaf);
+        blocks_.hookLeaves.clear();
         mark(e, "step end");
     }
 
@@ -165,12 +241,40 @@ private:
         g_.gradEnabled = false;
         mem_.setPhase(Phase::Forward);
         mark(e, "start");
-        sim::ModelRunner runner(ops_, model_, params_);
+        sim::ModelRunner runner(ops_, model_, params_, &blocks_);
+        ops_.autocast = o_.amp;
+        if (o_.kvCacheTokens > 0) {
+            allocateCache();
+            {
+                Tensor out = runner.forward(x_, 0); // prefill
+                runner.endForward();
+            }
+            blocks_.cached = x_.dim(1);
+            Tensor last = g_.alias(x_, {x_.dim(0), 1}, false); // x[:, -1:]: one decoding step
+            Tensor out = runner.forward(last, 0);
+            runner.endForward();
+            mark(e, "forward end");
+            return;
+        }
         {
-            ops_.autocast = o_.amp;
             Tensor out = runner.forward(x_, 0);
             runner.endForward();
             mark(e, "forward end");
+        }
+    }
+
+    // Per attention block a key and a value buffer [B, kv heads, capacity, head dim], capacity
+    // rounded up to whole blocks of kvBlockTokens (vLLM's paged blocks).
+    void allocateCache() {
+        const std::int64_t blockTokens = o_.kvBlockTokens;
+        const std::int64_t capacity = (o_.kvCacheTokens + blockTokens - 1) / blockTokens * blockTokens;
+        for (const ResolvedLayer& l : model_.layers) {
+            if (!isTransformerBlock(l.def.type)) continue;
+            const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = l.def.dModel / l.def.nhead;
+            for (std::vector<Tensor>* c : {&blocks_.cacheK, &blocks_.cacheV}) {
+                c->push_back(g_.empty({o_.batch, kvh, capacity, hd}, paramDtype(), Category::KvCache));
+                g_.op("aten.zeros");
+            }
         }
     }
 
@@ -185,7 +289,13 @@ private:
         e.breakdown[static_cast<std::size_t>(Category::Overhead)] = e.peakBytes - raw;
         e.truePeakBytes = std::max(mem_.truePeakBytes(), e.peakBytes);
         e.parameterCount = model_.parameterCount();
-        e.parameterBytes = e.parameterCount * elementSize(paramDtype());
+        e.parameterBytes = 0;
+        for (const Tensor& p : params_) e.parameterBytes += p.bytes();
+        for (const Tensor& a : blocks_.loraA)
+            if (a.defined()) e.adapterParameterCount += a.numel();
+        for (const Tensor& b : blocks_.loraB)
+            if (b.defined()) e.adapterParameterCount += b.numel();
+        for (const Tensor& t : trainable_) e.trainableParameterCount += t.numel();
         e.opCount = mem_.sampleCount();
         e.timeline = mem_.timeline();
         if (o_.training && model_.spec.input.dtype == DType::I64 && e.checkpointSegments > 1)
@@ -198,7 +308,8 @@ private:
     MemorySim mem_;
     Graph g_;
     sim::Ops ops_;
-    std::vector<Tensor> params_, buffers_;
+    sim::BlockConfig blocks_;
+    std::vector<Tensor> params_, buffers_, trainable_;
     Tensor x_, y_;
 };
 
@@ -210,13 +321,36 @@ int checkpointSegmentsFor(const ResolvedModel& model, const Checkpointing& c) {
     case CheckpointMode::None: return 0;
     case CheckpointMode::Sqrt: return std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(n)))));
     case CheckpointMode::Segments: return std::clamp(c.segments, 1, n);
+    case CheckpointMode::PerLayer:
+    case CheckpointMode::Selective: return 0; // not checkpoint_sequential
     }
     return 0;
 }
 
 Estimate estimate(const ResolvedModel& model, const EstimateOptions& options) {
+    if (options.seqLen > 0 && (model.spec.input.shape.empty() || model.spec.input.shape[0] != options.seqLen)) {
+        const ResolvedModel resized = resolveModel(withSequenceLength(model.spec, options.seqLen));
+        validate(resized, options);
+        return StepSimulation(resized, options).run();
+    }
     validate(model, options);
     return StepSimulation(model, options).run();
+}
+
+ModelSpec withSequenceLength(const ModelSpec& spec, std::int64_t seqLen) {
+    if (seqLen <= 0) return spec;
+    if (spec.input.dtype != DType::I64 || spec.input.shape.size() != 1)
+        throw std::invalid_argument("--seq needs a token model (an int64 input of shape [S]); " + spec.name + " takes " +
+                                    shapeText(spec.input.shape));
+    ModelSpec s = spec;
+    s.input.shape = {seqLen};
+    if (s.target.shape.size() == 1) s.target.shape = {seqLen};
+    try {
+        resolveModel(s);
+    } catch (const SpecError& e) {
+        throw std::invalid_argument("--seq " + std::to_string(seqLen) + ": " + e.what());
+    }
+    return s;
 }
 
 Estimate estimate(const ModelSpec& spec, const EstimateOptions& options) { return estimate(resolveModel(spec), options); }

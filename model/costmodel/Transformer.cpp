@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // nn.TransformerEncoderLayer (batch_first, PyTorch 1.13's unfused path for training) and a
 // Llama decoder layer (transformers' eager LlamaDecoderLayer), op by op.
+#include <tuple>
+
 #include "costmodel/ModelRunner.h"
 
 namespace memviz::costmodel::sim {
@@ -57,9 +59,9 @@ Tensor ModelRunner::selfAttention(const ResolvedLayer& l, const Tensor& x) {
         // nn.MultiheadAttention(batch_first): query.transpose(1, 0), then
         // F.multi_head_attention_forward: linear(q, in_proj).chunk(3), each chunk made
         // contiguous and viewed as (B*H, S, hd).
-        Tensor proj = ops_.linear(ops_.view(x, {s, b, e}, false), param(l, 0), &param(l, 1));
-        std::vector<Tensor> qkv = ops_.chunk(proj, 3);
-        proj.reset();
+        Tensor packed = proj(l, 0, ops_.view(x, {s, b, e}, false), &param(l, 1));
+        std::vector<Tensor> qkv = ops_.chunk(packed, 3);
+        packed.reset();
         Tensor q = ops_.viewWithGradCopy(ops_.clone(qkv[0]), {b * h, s, hd}, false);
         qkv[0].reset();
         Tensor k = ops_.view(ops_.clone(qkv[1]), {b * h, s, hd}, false);
@@ -82,7 +84,7 @@ Tensor ModelRunner::selfAttention(const ResolvedLayer& l, const Tensor& x) {
         }
         Tensor oc = ops_.clone(ops_.view(o, {s, b * h, hd}, false)); // transpose(0, 1).contiguous()
         o.reset();
-        Tensor y = ops_.linear(ops_.view(oc, {s * b, e}), param(l, 2), &param(l, 3));
+        Tensor y = proj(l, 2, ops_.view(oc, {s * b, e}), &param(l, 3));
         oc.reset();
         attnOut = ops_.view(y, {b, s, e}, false); // .view(S, B, E).transpose(1, 0)
     }
@@ -94,83 +96,120 @@ Tensor ModelRunner::feedForward(const ResolvedLayer& l, const Tensor& x) {
     const double p = ops_.cfg.training ? d.p : 0.0;
     Tensor y;
     {
-        Tensor hidden = ops_.linear(x, param(l, 4), &param(l, 5));
+        Tensor hidden = proj(l, 4, x, &param(l, 5));
         Tensor act = d.gelu ? ops_.gelu(hidden) : ops_.relu(hidden);
         hidden.reset();
         Tensor dropped = ops_.dropout(act, p);
         act.reset();
-        y = ops_.linear(dropped, param(l, 6), &param(l, 7));
+        y = proj(l, 6, dropped, &param(l, 7));
     }
     return ops_.dropout(y, p); // dropout2; y lives until the block returns
 }
 
-Tensor ModelRunner::rotary(const Tensor& q) {
+Tensor ModelRunner::rotary(const Tensor& q, const Tensor& cos, const Tensor& sin) {
     // apply_rotary_pos_emb: q * cos + rotate_half(q) * sin, rotate_half = cat(-x2, x1)
     Shape half = q.shape();
     half.back() /= 2;
-    Tensor a = ops_.mulConst(q, rotaryCos_);
+    Tensor a = ops_.mulConst(q, cos);
     Tensor r;
     {
         Tensor x2 = ops_.neg(ops_.select(q, half));
         r = ops_.cat({x2, ops_.select(q, half)}, -1);
     }
-    Tensor b = ops_.mulConst(r, rotarySin_);
+    Tensor b = ops_.mulConst(r, sin);
     r.reset();
     Tensor out = ops_.add(a, b);
     out.contiguous = false; // follows q's (transposed) layout
     return out;
 }
 
+std::pair<Tensor, Tensor> ModelRunner::ropeTables(std::int64_t s, std::int64_t hd, DType dt) {
+    // inv_freq [hd/2]; t = arange(s).float(); freqs = outer(t, inv); emb = cat(freqs, freqs);
+    // emb.cos().to(dtype), emb.sin().to(dtype). Temporaries die when the helper returns.
+    Tensor t = g_.empty({s}, DType::F32);
+    g_.op("aten._to_copy");
+    Tensor freqs = g_.empty({s, hd / 2}, DType::F32);
+    g_.op("aten.outer");
+    Tensor emb = g_.empty({s, hd}, DType::F32);
+    g_.op("aten.cat");
+    Tensor cos = g_.empty({s, hd}, DType::F32);
+    g_.op("aten.cos");
+    if (dt != DType::F32) {
+        Tensor c = g_.empty({s, hd}, dt);
+        g_.op("aten._to_copy");
+        cos = std::move(c);
+    }
+    Tensor sin = g_.empty({s, hd}, DType::F32);
+    g_.op("aten.sin");
+    if (dt != DType::F32) {
+        Tensor c = g_.empty({s, hd}, dt);
+        g_.op("aten._to_copy");
+        sin = std::move(c);
+    }
+    return {cos, sin};
+}
+
+Tensor ModelRunner::repeatKv(const Tensor& x, std::int64_t n) {
+    if (n == 1) return x;
+    // x[:, :, None].expand(B, kvh, n, T, hd).reshape(B, kvh * n, T, hd): a copy
+    const std::int64_t b = x.dim(0), kvh = x.dim(1), t = x.dim(2), hd = x.dim(3);
+    Tensor e = ops_.expand(ops_.view(x, {b, kvh, 1, t, hd}, x.contiguous), {b, kvh, n, t, hd});
+    Tensor c = ops_.clone(e);
+    return ops_.view(c, {b, kvh * n, t, hd});
+}
+
 Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     const Layer& d = l.def;
     const std::int64_t b = hs.dim(0), s = hs.dim(1), e = hs.dim(2), h = d.nhead, hd = e / h;
-    if (!rotaryCos_.defined()) { // rotary_emb's cos/sin caches (buffers)
-        rotaryCos_ = g_.empty({s, hd}, DType::F32, Category::Parameters);
-        rotarySin_ = g_.empty({s, hd}, DType::F32, Category::Parameters);
-    }
+    const std::int64_t kvh = d.numKvHeads ? d.numKvHeads : h;
     const DType dt = hs.dtype();
-    Tensor o;
+    // The locals q, k, v (and the tables) live until _attention returns, o_proj included.
+    Tensor qRaw = ops_.view(proj(l, 0, hs, nullptr), {b, h, s, hd}, false);
+    Tensor kRaw = ops_.view(proj(l, 1, hs, nullptr), {b, kvh, s, hd}, false);
+    Tensor v = ops_.view(proj(l, 2, hs, nullptr), {b, kvh, s, hd}, false);
+    auto [cos, sin] = ropeTables(s, hd, dt);
+    Tensor q = rotary(qRaw, cos, sin);
+    Tensor k = rotary(kRaw, cos, sin);
+    qRaw.reset();
+    kRaw.reset();
+    std::tie(k, v) = useCache(k, v);
     {
-        // q/k/v_proj(h).view(B, S, H, hd).transpose(1, 2), RoPE on q and k
-        Tensor q = rotary(ops_.view(ops_.linear(hs, param(l, 0), nullptr), {b, h, s, hd}, false));
-        Tensor k = rotary(ops_.view(ops_.linear(hs, param(l, 1), nullptr), {b, h, s, hd}, false));
-        Tensor v = ops_.view(ops_.linear(hs, param(l, 2), nullptr), {b, h, s, hd}, false);
-        // torch.matmul on non-contiguous 4-d operands copies them to (B*H, S, hd)
-        Tensor scores = ops_.bmm(ops_.reshape(q, {b * h, s, hd}),
-                                 ops_.reshape(ops_.view(k, {b * h, hd, s}, false), {b * h, hd, s}));
-        q.reset();
-        k.reset();
-        Tensor scaled = ops_.divScalar(scores);
-        scores.reset();
-        Tensor masked = ops_.add(scaled, causalMask({b, 1, s, s}, dt));
-        scaled.reset();
-        Tensor probs = ops_.castTo(ops_.softmax(masked, DType::F32), dt); // softmax(dtype=float32).to(dtype)
-        masked.reset();
-        o = ops_.bmm(probs, ops_.reshape(v, {b * h, s, hd}));
+        Tensor k2 = repeatKv(k, h / kvh);
+        Tensor v2 = repeatKv(v, h / kvh);
+        k = std::move(k2);
+        v = std::move(v2);
     }
-    Tensor oc = ops_.clone(ops_.view(o, {b, s, h, hd}, false)); // transpose(1, 2).contiguous()
-    o.reset();
-    return ops_.linear(ops_.view(oc, {b, s, e}), param(l, 3), nullptr);
+    Tensor a;
+    {
+        Tensor o = coreAttention(q, k, v, s, k.dim(2), true, 0.0);
+        a = ops_.clone(ops_.view(o, {b, s, h, hd}, false)); // transpose(1, 2).contiguous()
+    }
+    Tensor out = proj(l, 3, ops_.view(a, {b, s, e}), nullptr);
+    return out;
 }
 
 Tensor ModelRunner::llamaLayer(const ResolvedLayer& l, const Tensor& x) {
+    const int norms = l.def.numExperts ? 5 + static_cast<int>(3 * l.def.numExperts) : 7;
     Tensor attn;
     {
-        Tensor normed = ops_.rmsNorm(x, param(l, 7));
+        Tensor normed = ops_.rmsNorm(x, param(l, norms));
         attn = llamaAttention(l, normed);
     }
     Tensor h = ops_.add(x, attn); // residual + attention
     attn.reset();
     Tensor mlp;
     {
-        Tensor normed = ops_.rmsNorm(h, param(l, 8));
-        // down_proj(act_fn(gate_proj(x)) * up_proj(x))
-        Tensor gate = ops_.silu(ops_.linear(normed, param(l, 4), nullptr));
-        Tensor up = ops_.linear(normed, param(l, 5), nullptr);
-        Tensor prod = ops_.mul(gate, up);
-        gate.reset();
-        up.reset();
-        mlp = ops_.linear(prod, param(l, 6), nullptr);
+        Tensor normed = ops_.rmsNorm(h, param(l, norms + 1));
+        if (l.def.numExperts) {
+            mlp = llamaMoe(l, normed);
+        } else { // down_proj(act_fn(gate_proj(x)) * up_proj(x))
+            Tensor gate = ops_.silu(proj(l, 4, normed, nullptr));
+            Tensor up = proj(l, 5, normed, nullptr);
+            Tensor prod = ops_.mul(gate, up);
+            gate.reset();
+            up.reset();
+            mlp = proj(l, 6, prod, nullptr);
+        }
     }
     return ops_.add(h, mlp);
 }

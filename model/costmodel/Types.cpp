@@ -56,6 +56,7 @@ const char* categoryName(Category c) {
     case Category::Activations: return "activations";
     case Category::Input: return "input batch";
     case Category::Temporaries: return "temporaries";
+    case Category::KvCache: return "kv cache";
     case Category::Overhead: return "allocator overhead";
     }
     return "?";
@@ -69,6 +70,7 @@ const char* categoryKey(Category c) {
     case Category::Activations: return "activations_bytes";
     case Category::Input: return "input_bytes";
     case Category::Temporaries: return "temporaries_bytes";
+    case Category::KvCache: return "kv_cache_bytes";
     case Category::Overhead: return "allocator_overhead_bytes";
     }
     return "?";

@@ -30,9 +30,10 @@ enum class Category {
     Activations,    // forward outputs: saved for backward, or alive until the next layer returns
     Input,          // the batch: inputs and targets
     Temporaries,    // gradients of activations, loss and optimizer scratch
+    KvCache,        // inference: the keys and values of past tokens kept per attention layer
     Overhead,       // allocator rounding, cached-but-free memory, runtime caches, CUDA context
 };
-inline constexpr int kCategoryCount = 7;
+inline constexpr int kCategoryCount = 8;
 const char* categoryName(Category c); // "optimizer state"
 const char* categoryKey(Category c);  // "optimizer_state_bytes" (JSON field)
 using CategoryBytes = std::array<std::int64_t, kCategoryCount>;

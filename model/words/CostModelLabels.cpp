@@ -35,6 +35,7 @@ QString categoryLabel(Category c) {
     case Category::Activations: return QCoreApplication::translate("memviz::CostModelLabels", "activations");
     case Category::Input: return QCoreApplication::translate("memviz::CostModelLabels", "input batch");
     case Category::Temporaries: return QCoreApplication::translate("memviz::CostModelLabels", "temporaries");
+    case Category::KvCache: return QCoreApplication::translate("memviz::CostModelLabels", "KV cache");
     case Category::Overhead: return QCoreApplication::translate("memviz::CostModelLabels", "allocator overhead");
     }
     return QString::fromUtf8(categoryName(c));
@@ -58,6 +59,8 @@ QString optimizerLabel(OptimizerKind k) {
     case OptimizerKind::Adagrad: return QCoreApplication::translate("memviz::CostModelLabels", "Adagrad");
     case OptimizerKind::RMSprop: return QCoreApplication::translate("memviz::CostModelLabels", "RMSprop");
     case OptimizerKind::Lbfgs: return QCoreApplication::translate("memviz::CostModelLabels", "LBFGS");
+    case OptimizerKind::Adam8bit: return QCoreApplication::translate("memviz::CostModelLabels", "8-bit Adam (bitsandbytes)");
+    case OptimizerKind::Adafactor: return QCoreApplication::translate("memviz::CostModelLabels", "Adafactor");
     }
     return QString::fromUtf8(optimizerName(k));
 }

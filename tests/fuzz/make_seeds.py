@@ -260,6 +260,18 @@ def own_text_formats(out):
                    {"type": "transformer_encoder_layer", "d_model": 32, "nhead": 4, "dim_feedforward": 64,
                     "dropout": 0.1, "batch_first": True, "activation": "gelu"},
                    {"type": "linear", "out_features": 100, "tied": True, "bias": False}]}, indent=1))
+    write(d, "decoders.json", json.dumps({  # issue 31: GPT-2 and Llama blocks, GQA, MoE
+        "name": "tiny decoders", "input": {"shape": [16], "dtype": "int64"},
+        "target": {"shape": [16], "dtype": "int64"}, "loss": "cross_entropy",
+        "layers": [{"type": "embedding", "num_embeddings": 100, "embedding_dim": 32},
+                   {"type": "position_embedding", "num_embeddings": 64, "embedding_dim": 32},
+                   {"type": "gpt2_block", "d_model": 32, "nhead": 4, "dim_feedforward": 64, "dropout": 0.1},
+                   {"type": "llama_decoder_layer", "d_model": 32, "nhead": 4, "dim_feedforward": 48,
+                    "num_key_value_heads": 2},
+                   {"type": "llama_decoder_layer", "d_model": 32, "nhead": 4, "dim_feedforward": 48,
+                    "num_experts": 4, "experts_per_token": 2},
+                   {"type": "rmsnorm"},
+                   {"type": "linear", "out_features": 100, "bias": False}]}, indent=1))
 
 
 def own_input_file(out):
