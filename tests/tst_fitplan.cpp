@@ -234,11 +234,19 @@ void TestFitPlan::configsBecomeSpecs() {
     // Llama-2-7B (no GQA): the spec's count is the published one.
     const FitModel lm = fitModelFromHf(readHfConfigFile(hf("llama-2-7b.json")), 512);
     QCOMPARE(resolveModel(lm.spec).parameterCount(), qint64(6'738'415'616));
-    // Mistral has 8 KV heads of 32: what the spec approximates is said.
-    const FitModel mm = fitModelFromHf(readHfConfigFile(hf("mistral-7b.json")), 512);
+    // Mistral (8 KV heads of 32) and Mixtral (8 experts, 2 per token): the simulated model has
+    // the published counts too.
+    QCOMPARE(resolveModel(fitModelFromHf(readHfConfigFile(hf("mistral-7b.json")), 512).spec).parameterCount(),
+             qint64(7'241'732'096));
+    QCOMPARE(resolveModel(fitModelFromHf(readHfConfigFile(hf("mixtral-8x7b.json")), 512).spec).parameterCount(),
+             qint64(46'702'792'704));
+    // Qwen2's q/k/v biases are not simulated: said, and the spec is short by exactly those
+    // (28 layers x (3584 + 2 x 512) bias elements).
+    const FitModel qm = fitModelFromHf(readHfConfigFile(hf("qwen2-7b.json")), 512);
     bool said = false;
-    for (const std::string& w : mm.hf->warnings) said = said || w.find("8 KV heads of 32") != std::string::npos;
+    for (const std::string& w : qm.hf->warnings) said = said || w.find("biases are not simulated") != std::string::npos;
     QVERIFY(said);
+    QCOMPARE(resolveModel(qm.spec).parameterCount(), qint64(7'615'616'512) - 28 * (3584 + 2 * 512));
     // T5 says what it approximates.
     const FitModel tm = fitModelFromHf(readHfConfigFile(hf("t5-small.json")), 512);
     QVERIFY(!tm.hf->warnings.empty() && tm.hf->warnings.back().find("encoder-decoder") != std::string::npos);

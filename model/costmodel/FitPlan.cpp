@@ -53,6 +53,7 @@ const char* planPartName(PlanPart p) {
     case PlanPart::Activations: return "activations";
     case PlanPart::Input: return "input batch";
     case PlanPart::Temporaries: return "temporaries";
+    case PlanPart::KvCache: return "KV cache";
     case PlanPart::AllocatorReserve: return "allocator reserve";
     case PlanPart::GradientBuckets: return "gradient buckets (DDP)";
     case PlanPart::GatheredLayers: return "gathered layers (ZeRO-3/FSDP)";
@@ -69,6 +70,7 @@ const char* planPartKey(PlanPart p) {
     case PlanPart::Activations: return "activations_bytes";
     case PlanPart::Input: return "input_bytes";
     case PlanPart::Temporaries: return "temporaries_bytes";
+    case PlanPart::KvCache: return "kv_cache_bytes";
     case PlanPart::AllocatorReserve: return "allocator_reserve_bytes";
     case PlanPart::GradientBuckets: return "gradient_buckets_bytes";
     case PlanPart::GatheredLayers: return "gathered_layers_bytes";
@@ -135,6 +137,7 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
     EstimateOptions e = o.estimate;
     e.timeline = true;
     e.cudaContextBytes = 0; // the plan adds the context as its own part
+    e.seqLen = 0;           // the spec is already at the plan's sequence
     p.step = estimate(resolved, e);
     p.warnings.insert(p.warnings.end(), p.step.warnings.begin(), p.step.warnings.end());
     p.effectiveBatch = e.batch * o.gradAccumulation * o.devices;
@@ -177,10 +180,11 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         b[3] = cat(s, Category::Activations);
         b[4] = cat(s, Category::Input);
         b[5] = cat(s, Category::Temporaries);
-        b[6] = std::max<std::int64_t>(0, s.bytes - tensors) + cat(s, Category::Overhead);
-        b[7] = buckets;
-        b[8] = gathered;
-        b[9] = o.contextBytes;
+        b[6] = cat(s, Category::KvCache);
+        b[7] = std::max<std::int64_t>(0, s.bytes - tensors) + cat(s, Category::Overhead);
+        b[8] = buckets;
+        b[9] = gathered;
+        b[10] = o.contextBytes;
         std::int64_t total = 0;
         for (std::int64_t v : b) total += v;
         if (total > best) {
@@ -264,11 +268,21 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
                    "more, smaller steps: slower, same result", a);
         }
     }
-    // 2. Activation checkpointing.
+    bool transformer = false;
+    for (const Layer& l : model.spec.layers) transformer = transformer || isTransformerBlock(l.type);
+    // 2. Memory-efficient attention: no S x S scores.
+    if (transformer && e.attention == AttentionKind::Eager && model.sequence()) {
+        PlanOptions f = o;
+        f.estimate.attention = AttentionKind::Flash;
+        tryFix("flash", "flash / memory-efficient attention (SDPA) instead of eager", "none on recent GPUs (a kernel choice)", f);
+        stepChanges.push_back(f);
+    }
+    // 3. Activation checkpointing: every block (Hugging Face's gradient_checkpointing), else sqrt(n).
     if (e.training && e.checkpoint.mode == CheckpointMode::None) {
         PlanOptions c = o;
-        c.estimate.checkpoint = {CheckpointMode::Sqrt, 0};
-        tryFix("checkpoint", "activation checkpointing (sqrt(n) segments)", "about a third more compute", c);
+        c.estimate.checkpoint = {transformer ? CheckpointMode::PerLayer : CheckpointMode::Sqrt, 0};
+        tryFix("checkpoint", transformer ? "activation checkpointing of every block" : "activation checkpointing (sqrt(n) segments)",
+               "about a third more compute", c);
         stepChanges.push_back(c);
     }
     // 3. bf16 weights and activations.
@@ -278,7 +292,26 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         tryFix("bf16", "bf16 weights, gradients, optimizer state and activations", "lower precision", b);
         stepChanges.push_back(b);
     }
-    // 4. Sharding: a stronger one over the same GPUs, or ZeRO-3 over more of them.
+    // 4. An 8-bit optimizer (bitsandbytes' Adam: 2 bytes of state per parameter instead of 8).
+    if (e.training && (e.optimizer == OptimizerKind::Adam || e.optimizer == OptimizerKind::AdamW)) {
+        PlanOptions a = o;
+        a.estimate.optimizer = OptimizerKind::Adam8bit;
+        tryFix("adam8bit", "8-bit Adam (bitsandbytes)", "another library; close to Adam in practice", a);
+        stepChanges.push_back(a);
+    }
+    // 5. LoRA: the base frozen (no gradients, no optimizer state), then its weights in 4 bits (QLoRA).
+    if (e.training && transformer && e.lora.rank == 0) {
+        PlanOptions l = o;
+        l.estimate.lora = {16, LoraTargets::All};
+        tryFix("lora", "LoRA, rank 16 on every linear layer of the blocks", "a different fine-tune: adapters, not the full model", l);
+        l.estimate.weights = WeightFormat::Nf4;
+        tryFix("qlora", "QLoRA: LoRA rank 16 over a 4-bit (NF4) base", "a quantized base: some quality", l);
+    } else if (e.training && e.lora.rank > 0 && e.weights == WeightFormat::Full) {
+        PlanOptions l = o;
+        l.estimate.weights = WeightFormat::Nf4;
+        tryFix("qlora", "the frozen base in 4 bits (NF4, QLoRA)", "a quantized base: some quality", l);
+    }
+    // 6. Sharding: a stronger one over the same GPUs, or ZeRO-3 over more of them.
     if (e.training && o.devices > 1 && o.shard != ShardStrategy::Zero3 && o.shard != ShardStrategy::Fsdp) {
         for (ShardStrategy s : {ShardStrategy::Zero2, ShardStrategy::Zero3}) {
             if (s == ShardStrategy::Zero2 && o.shard == ShardStrategy::Zero2) continue;
@@ -292,40 +325,49 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
             PlanOptions z = o;
             z.devices = n;
             z.shard = ShardStrategy::Zero3;
-            Plan p = planStep(model, z);
-            if (p.peakBytes <= z.memoryBytes || n == 64) {
+            bool fits = false;
+            try {
+                fits = planStep(model, z).peakBytes <= z.memoryBytes;
+            } catch (const std::exception&) {
+            }
+            if (fits || n == 64) {
                 tryFix("gpus", "zero3 over " + num(n) + " GPUs" + (o.gpu.empty() ? std::string() : " (" + o.gpu + ")"),
                        "more GPUs", z);
                 break;
             }
         }
     }
-    // 5. A GPU with more memory (the smallest one that fits).
+    // 7. A GPU with more memory (the smallest one that fits).
     for (const GpuInfo& g : catalog.gpus()) {
         if (g.memoryBytes <= o.memoryBytes) continue;
         PlanOptions b = o;
         b.memoryBytes = g.memoryBytes;
         b.contextBytes = g.contextBytes;
         b.gpu = g.id;
-        const Plan p = planStep(model, b);
-        if (p.peakBytes <= b.memoryBytes || &g == &catalog.gpus().back()) {
+        bool fits = false;
+        try {
+            fits = planStep(model, b).peakBytes <= b.memoryBytes;
+        } catch (const std::exception&) {
+        }
+        if (fits || &g == &catalog.gpus().back()) {
             tryFix("gpu", "a " + g.name + " (" + g.id + ")", "a bigger GPU", b);
             break;
         }
     }
-    // 6. No single change of the step is enough: combine them, cheapest first.
+    // 8. No single change of the step is enough: combine them, cheapest first.
     const bool stepFixFits = std::any_of(fixes.begin(), fixes.end(), [](const Fix& f) {
         return f.fits && f.id != "gpu" && f.id != "gpus" && f.id != "shard";
     });
     if (!stepFixFits && !stepChanges.empty()) {
         PlanOptions c = o;
         std::string what;
+        const auto add = [&what](const char* w) { what += std::string(what.empty() ? "" : " + ") + w; };
         for (const PlanOptions& s : stepChanges) {
-            if (s.estimate.checkpoint.mode != e.checkpoint.mode) c.estimate.checkpoint = s.estimate.checkpoint;
-            if (s.estimate.dtype != e.dtype) c.estimate.dtype = s.estimate.dtype;
+            if (s.estimate.attention != e.attention) c.estimate.attention = s.estimate.attention, add("flash attention");
+            if (s.estimate.checkpoint.mode != e.checkpoint.mode) c.estimate.checkpoint = s.estimate.checkpoint, add("checkpointing");
+            if (s.estimate.dtype != e.dtype) c.estimate.dtype = s.estimate.dtype, add("bf16");
+            if (s.estimate.optimizer != e.optimizer) c.estimate.optimizer = s.estimate.optimizer, add("8-bit Adam");
         }
-        what = c.estimate.checkpoint.mode != e.checkpoint.mode ? "checkpointing" : "";
-        if (c.estimate.dtype != e.dtype) what += std::string(what.empty() ? "" : " + ") + "bf16";
         if (e.training && c.estimate.batch > 1) {
             PlanOptions a = c;
             a.gradAccumulation = std::max(2, o.gradAccumulation);

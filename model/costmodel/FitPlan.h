@@ -53,12 +53,13 @@ enum class PlanPart {
     Activations,
     Input,
     Temporaries,
+    KvCache,          // inference with a KV cache
     AllocatorReserve, // the simulation's allocator overhead (CUDA: reserved but not allocated)
     GradientBuckets,  // DDP's flat copy of the gradients
     GatheredLayers,   // ZeRO-3 / FSDP: the full parameters (and gradients) of the unit being run
     CudaContext,
 };
-inline constexpr int kPlanPartCount = 10;
+inline constexpr int kPlanPartCount = 11;
 const char* planPartName(PlanPart p); // "allocator reserve"
 const char* planPartKey(PlanPart p);  // "allocator_reserve_bytes"
 using PlanBytes = std::array<std::int64_t, kPlanPartCount>;
@@ -96,8 +97,9 @@ struct Fix {
 };
 // The changes worth making when the step does not fit (empty when it fits or no limit is set),
 // fitting ones first, each group in order of what it costs the user: gradient accumulation with
-// a smaller micro-batch, checkpointing, bf16, sharding, a bigger GPU from `catalog`; and, when no
-// single change of the step is enough, those changes combined.
+// a smaller micro-batch, flash attention, checkpointing, bf16, an 8-bit optimizer, LoRA (then
+// QLoRA's 4-bit base), sharding, a bigger GPU from `catalog`; and, when no single change of the
+// step is enough, those changes combined.
 std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& options, const GpuCatalog& catalog);
 
 // The whole answer, as `memviz estimate --config ... --device ...` prints it and the what-if

@@ -375,37 +375,40 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
     s.input = {{sequence}, DType::I64};
     s.target = {{sequence}, DType::I64};
     switch (m.family) {
-    case HfFamily::Gpt2:
+    case HfFamily::Gpt2: {
         s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden), embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden),
                     dropout(m.dropout)};
-        for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, true, true));
+        for (std::int64_t i = 0; i < m.layers; ++i) {
+            Layer l = make(LayerType::Gpt2Block); // transformers' GPT2Block (eager)
+            l.dModel = m.hidden;
+            l.nhead = m.heads;
+            l.dimFeedforward = m.intermediate;
+            l.p = m.dropout;
+            s.layers.push_back(l);
+        }
         s.layers.push_back(make(LayerType::LayerNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
         break;
+    }
     case HfFamily::Llama:
     case HfFamily::Mixtral: {
         s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden)};
-        std::int64_t ff = m.intermediate;
-        if (m.family == HfFamily::Mixtral) {
-            ff = m.intermediate * m.experts;
-            warnings.push_back("mixture of experts simulated as one dense SwiGLU of " + num(m.experts) + " x " + num(m.intermediate) +
-                               ": the weights are right, the router is left out and the expert activations are those of all " +
-                               num(m.experts) + " experts instead of " + num(m.expertsPerToken) + " per token");
-        }
         for (std::int64_t i = 0; i < m.layers; ++i) {
             Layer l = make(LayerType::LlamaDecoderLayer);
             l.dModel = m.hidden;
             l.nhead = m.heads;
-            l.dimFeedforward = ff;
+            l.numKvHeads = m.kvHeads;
+            l.dimFeedforward = m.intermediate;
+            l.numExperts = m.experts;
+            l.expertsPerToken = m.experts ? m.expertsPerToken : 0;
             s.layers.push_back(l);
         }
-        if (m.kvHeads != m.heads)
-            warnings.push_back("grouped-query attention (" + num(m.kvHeads) + " KV heads of " + num(m.heads) +
-                               ") simulated with full K and V projections: the weights and K/V activations are overcounted");
         if (m.headDim * m.heads != m.hidden)
             warnings.push_back("head_dim " + num(m.headDim) + " x " + num(m.heads) + " heads differs from hidden_size " +
                                num(m.hidden) + ": simulated as hidden_size / heads");
-        if (m.qkvBias || m.oBias || m.mlpBias) warnings.push_back("the projections' biases are not simulated");
+        if (m.qkvBias || m.oBias || m.mlpBias)
+            warnings.push_back("the projections' biases are not simulated (" + num(m.parameterCount) +
+                               " parameters counted, the simulated model has fewer)");
         s.layers.push_back(make(LayerType::RMSNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
         break;
