@@ -65,6 +65,7 @@ private slots:
     void shardingAccumulationAndContext();
     void largestBatchAndSequence();
     void fixesAreRanked();
+    void peersOmitActivations();
 };
 
 void TestFitPlan::configCountsArePublished_data() {
@@ -429,6 +430,49 @@ void TestFitPlan::fixesAreRanked() {
     o.estimate.batch = 1;
     o.memoryBytes = 1024 * GiB;
     QVERIFY(rankedFixes(m, o, c).empty());
+}
+
+void TestFitPlan::peersOmitActivations() {
+    // bf16 weights and AdamW (bf16 states), sequence 2048, micro-batch 1, one A100 80GB: the model
+    // states are 2 + 2 + 4 bytes per parameter, accelerate's "training with Adam" rule (4 x the
+    // bf16 weights); memviz adds the activations, temporaries, allocator reserve and context.
+    // The rows printed are docs/costmodel.md's "Peers side by side".
+    const GpuCatalog c = GpuCatalog::builtin();
+    for (const char* name : {"gpt2", "llama-2-7b", "mistral-7b", "qwen2-7b"}) {
+        const HfModel hm = readHfConfigFile(hf((std::string(name) + ".json").c_str()));
+        const FitModel m = fitModelFromHf(hm, std::min<std::int64_t>(2048, hm.maxPositions));
+        PlanOptions o;
+        o.estimate.device = DeviceKind::Cuda;
+        o.estimate.dtype = DType::BF16;
+        o.estimate.optimizer = OptimizerKind::AdamW;
+        o.sequence = m.sequence();
+        o.memoryBytes = c.find("a100-80g")->memoryBytes;
+        o.contextBytes = c.find("a100-80g")->contextBytes;
+        const Plan p = planStep(m, o);
+        PlanOptions ck = o;
+        ck.estimate.checkpoint = {CheckpointMode::PerLayer, 0};
+        ck.estimate.attention = AttentionKind::Flash;
+        const Plan pc = planStep(m, ck);
+        PlanOptions lo = o;
+        lo.estimate.lora = {16, LoraTargets::All};
+        const Plan pl = planStep(m, lo);
+        const std::int64_t params = p.step.parameterCount;
+        const std::int64_t accelerate = accelerateEstimate(params, DType::BF16, true);
+        QCOMPARE(accelerate, 8 * params);
+        // Weights and AdamW's two states: 6 bytes a parameter (the rotary caches and the scalar
+        // step tensors aside); gradients at the peak at most 2 (with set_to_none, a forward peak has none).
+        const std::int64_t states = p.perDevice[0] + p.perDevice[2];
+        QVERIFY2(std::abs(static_cast<double>(states) / static_cast<double>(6 * params) - 1) < 0.01, name);
+        QVERIFY(p.perDevice[1] <= 2 * params);
+        QVERIFY(p.peakBytes > accelerate);
+        QVERIFY(pc.peakBytes < p.peakBytes);
+        QVERIFY(pl.peakBytes < p.peakBytes);
+        const auto g = [](std::int64_t b) { return QString::number(static_cast<double>(b) / GiB, 'f', 1); };
+        qInfo("| %s | %s | %s | %s | %s | %s | %s | %s |", name, qPrintable(QString::number(hm.parameterCount)),
+              qPrintable(g(accelerate)), qPrintable(g(deepSpeedZero2GpuBytes(hm.parameterCount, 1, false))),
+              qPrintable(g(deepSpeedZero3GpuBytes(hm.parameterCount, hm.largestLayerParameters, 1, false, false))),
+              qPrintable(g(p.peakBytes)), qPrintable(g(pc.peakBytes)), qPrintable(g(pl.peakBytes)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFitPlan)
