@@ -254,6 +254,10 @@ void TestFitPlan::configsBecomeSpecs() {
     // ViT: its own image input; the spec's count is the published 86,567,656.
     const FitModel vm = fitModelFromHf(readHfConfigFile(hf("vit-base-patch16-224.json")), 512);
     QCOMPARE(vm.sequence(), qint64(0));
+    PlanOptions vo;
+    vo.estimate.batch = 2;
+    QCOMPARE(planStep(vm, vo).sequence, qint64(0)); // planned on its image
+    QCOMPARE(largestSequence(vm, vo), qint64(-1));
     QCOMPARE(resolveModel(vm.spec).parameterCount(), qint64(86'567'656));
 }
 

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScrollArea>
 #include <QtTest>
 
 #include "TestSupport.h"
@@ -63,6 +64,17 @@ void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
     QVERIFY2(t.elapsed() < 200, qPrintable(QString::number(t.elapsed())));
     box->waitForResult();
     QCOMPARE(box->planOptions().estimate.batch, 8);
+    // MEMVIZ_FIT_SHOW=SECONDS (looking at it under a display, e.g. xvfb-run + openbox + import):
+    // the panel is shown with the box scrolled into view for that long.
+    if (const int seconds = qEnvironmentVariableIntValue("MEMVIZ_FIT_SHOW")) {
+        box->setMicroBatch(4);
+        box->waitForResult();
+        panel.resize(1600, 1000);
+        panel.show();
+        for (QWidget* w = box->parentWidget(); w; w = w->parentWidget())
+            if (auto* area = qobject_cast<QScrollArea*>(w)) area->ensureWidgetVisible(box, 0, 0);
+        QTest::qWait(seconds * 1000);
+    }
 }
 
 void TestWhatIfFit::badConfigIsShown() {

@@ -95,7 +95,7 @@ std::int64_t FitModel::maxSequence() const {
 ModelSpec FitModel::at(std::int64_t seq, std::vector<std::string>* warnings) const {
     if (hf) {
         std::vector<std::string> w;
-        ModelSpec s = hfModelSpec(*hf, seq, w);
+        ModelSpec s = hfModelSpec(*hf, hf->family == HfFamily::Vit ? 1 : seq, w); // a ViT takes its image
         if (warnings) warnings->insert(warnings->end(), w.begin(), w.end());
         return s;
     }
