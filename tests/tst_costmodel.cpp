@@ -73,6 +73,10 @@ private slots:
     void tokenModelsCheckpointAfterTheEmbedding();
     void optionWordsAndSizes();
     void impossibleOptionsThrow();
+    void languageModelParametersByHand();
+    void languageModelStateByHand();
+    void kvCacheByHand();
+    void languageModelKnobsOrder();
 };
 
 void TestCostModel::presetParameterCounts_data() {
@@ -421,6 +425,135 @@ void TestCostModel::impossibleOptionsThrow() {
     o.batch = 0;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimate(spec, o));
     QVERIFY_THROWS_EXCEPTION(SpecError, presetSpec("alexnet"));
+}
+
+namespace {
+// A Llama-style decoder: vocab 100, E = 32, 4 heads of 8 dims with 2 KV heads (GQA), F = 48.
+const char* const kTinyLlama = R"({"name": "tiny-llama",
+ "input": {"shape": [16], "dtype": "int64"}, "target": {"shape": [16], "dtype": "int64"}, "loss": "cross_entropy",
+ "layers": [{"type": "embedding", "num_embeddings": 100, "embedding_dim": 32},
+            {"type": "llama_decoder_layer", "d_model": 32, "nhead": 4, "dim_feedforward": 48, "num_key_value_heads": 2},
+            {"type": "rmsnorm"}, {"type": "linear", "out_features": 100, "bias": false}]})";
+} // namespace
+
+void TestCostModel::languageModelParametersByHand() {
+    const ModelSpec spec = parseModelSpec(kTinyLlama, "tiny");
+    // embedding 100*32; q, o 32*32; k, v (2 heads * 8) * 32; gate, up 48*32; down 32*48;
+    // two RMSNorm weights 32; final norm 32; head 100*32.
+    const std::int64_t block = 2 * 32 * 32 + 2 * 16 * 32 + 3 * 48 * 32 + 2 * 32;
+    const std::int64_t total = 100 * 32 + block + 32 + 100 * 32;
+    EstimateOptions o;
+    o.batch = 2;
+    o.timeline = false;
+    QCOMPARE(estimate(spec, o).parameterCount, total);
+    // LoRA r=4 on the attention projections: A is r x in, B out x r:
+    // q, o: 4*32 + 32*4 each; k, v: 4*32 + 16*4 each.
+    o.lora.rank = 4;
+    const Estimate lora = estimate(spec, o);
+    const std::int64_t adapters = 2 * (4 * 32 + 32 * 4) + 2 * (4 * 32 + 16 * 4);
+    QCOMPARE(lora.adapterParameterCount, adapters);
+    QCOMPARE(lora.trainableParameterCount, adapters);
+    QCOMPARE(at(lora, Category::Gradients) <= 4 * adapters + 64 * 16, true); // only the adapters' grads (+ chunk headers)
+    o.lora.targets = LoraTargets::All; // + gate, up (4*32 + 48*4), down (4*48 + 32*4)
+    QCOMPARE(estimate(spec, o).adapterParameterCount, adapters + 2 * (4 * 32 + 48 * 4) + (4 * 48 + 32 * 4));
+    // Frozen layers: the embedding and the block (2 top-level layers) get no gradients.
+    o.lora.rank = 0;
+    o.frozenLayers = 2;
+    QCOMPARE(estimate(spec, o).trainableParameterCount, std::int64_t{32 + 100 * 32});
+    // NF4 storage of the block's linear weights (inference): per weight n/2 bytes + an absmax
+    // byte per 64 + 8 bytes per 256 absmax; the rest in fp32.
+    EstimateOptions inf;
+    inf.training = false;
+    inf.timeline = false;
+    inf.weights = WeightFormat::Nf4;
+    auto nf4 = [](std::int64_t n) { return n / 2 + (n + 63) / 64 + 8 * (((n + 63) / 64 + 255) / 256); };
+    const std::int64_t q = nf4(32 * 32), kv = nf4(16 * 32), mlp = nf4(48 * 32);
+    const std::int64_t fp = 4 * (100 * 32 + 2 * 32 + 32 + 100 * 32);
+    QCOMPARE(estimate(spec, inf).parameterBytes, fp + 2 * q + 2 * kv + 3 * mlp);
+    inf.weights = WeightFormat::Int8; // n bytes + a fp32 scale per output row
+    QCOMPARE(estimate(spec, inf).parameterBytes,
+             fp + 2 * (32 * 32 + 4 * 32) + 2 * (16 * 32 + 4 * 16) + 2 * (48 * 32 + 4 * 48) + (32 * 48 + 4 * 32));
+}
+
+void TestCostModel::languageModelStateByHand() {
+    const ModelSpec spec = parseModelSpec(kTinyLlama, "tiny");
+    EstimateOptions o;
+    o.batch = 1;
+    o.timeline = false;
+    // 8-bit Adam: matrices of >= 4096 elements keep two uint8 states + a fp32 absmax per 256;
+    // smaller tensors two fp32 states; plus a fp32 `step` per parameter. Here only the embedding
+    // and the head (3200 elements) ... are below 4096 too: every tensor keeps fp32 states.
+    o.optimizer = OptimizerKind::Adam8bit;
+    const Estimate a8 = estimate(spec, o);
+    o.optimizer = OptimizerKind::Adam;
+    const Estimate adam = estimate(spec, o);
+    QCOMPARE(at(a8, Category::OptimizerState), at(adam, Category::OptimizerState));
+    // A bigger vocabulary: embedding and head of 5000 x 32 = 160,000 elements go 8-bit:
+    // 2 * 160000 bytes + 2 * 625 absmax * 4 bytes instead of 2 * 4 * 160000.
+    ModelSpec big = spec;
+    big.layers[0].numEmbeddings = 5000;
+    big.layers[3].outFeatures = 5000;
+    o.optimizer = OptimizerKind::Adam;
+    const std::int64_t adamState = at(estimate(big, o), Category::OptimizerState);
+    o.optimizer = OptimizerKind::Adam8bit;
+    const std::int64_t eightBit = at(estimate(big, o), Category::OptimizerState);
+    const std::int64_t saved = 2 * (2 * 4 * 160000 - (2 * 160000 + 2 * 625 * 4)); // two such tensors
+    QVERIFY2(std::abs((adamState - eightBit) - saved) < 64 * 1024, qPrintable(QString::number(adamState - eightBit)));
+    // Adafactor: a matrix keeps a fp32 row [rows] and column [cols] vector, a vector its own size.
+    o.optimizer = OptimizerKind::Adafactor;
+    const Estimate af = estimate(spec, o);
+    const std::int64_t elems = (100 + 32) + (32 + 32) * 2 + (16 + 32) * 2 + (48 + 32) * 2 + (32 + 48) + 32 * 3 + (100 + 32);
+    QVERIFY(at(af, Category::OptimizerState) >= 4 * elems);
+    QVERIFY(at(af, Category::OptimizerState) <= 4 * elems + 64 * 40); // + chunk headers
+}
+
+void TestCostModel::kvCacheByHand() {
+    const ModelSpec spec = parseModelSpec(kTinyLlama, "tiny");
+    EstimateOptions o;
+    o.training = false;
+    o.batch = 3;
+    o.timeline = false;
+    o.kvCacheTokens = 40;
+    o.kvBlockTokens = 16; // 48 tokens: K and V of [3, 2 heads, 48, 8] fp32 for the one block
+    const Estimate e = estimate(spec, o);
+    QCOMPARE(at(e, Category::KvCache), std::int64_t{2} * 3 * 2 * 48 * 8 * 4);
+    QCOMPARE(e.peakBytes, rawSum(e) + at(e, Category::Overhead));
+    o.kvCacheTokens = 16; // the 16-token prompt and one more do not fit
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimate(spec, o));
+    o.kvCacheTokens = 0;
+    o.seqLen = 64; // a longer prompt: more activations
+    EstimateOptions shortPrompt = o;
+    shortPrompt.seqLen = 0;
+    QVERIFY(estimate(spec, o).peakBytes > estimate(spec, shortPrompt).peakBytes);
+}
+
+void TestCostModel::languageModelKnobsOrder() {
+    // Against the eager, un-checkpointed LoRA run at 256 tokens: flash attention and selective
+    // recomputation drop the B*H*S^2 tensors; per-layer checkpointing keeps only block inputs.
+    // Three blocks, so that the other blocks' saved tensors are alive at the backward peak.
+    ModelSpec spec = parseModelSpec(kTinyLlama, "tiny");
+    spec.layers.insert(spec.layers.begin() + 1, 2, spec.layers[1]);
+    EstimateOptions o;
+    o.batch = 4;
+    o.seqLen = 256;
+    o.timeline = false;
+    o.lora.rank = 8;
+    const std::int64_t eager = estimate(spec, o).peakBytes;
+    EstimateOptions flash = o;
+    flash.attention = AttentionKind::Flash;
+    EstimateOptions selective = o;
+    selective.checkpoint.mode = CheckpointMode::Selective;
+    EstimateOptions perLayer = o;
+    perLayer.checkpoint.mode = CheckpointMode::PerLayer;
+    // the probabilities alone: 4 * 4 heads * 256^2 * 4 bytes = 4 MiB per block
+    QVERIFY(eager - estimate(spec, flash).peakBytes > 4 * MiB);
+    QVERIFY(eager - estimate(spec, selective).peakBytes > 4 * MiB);
+    QVERIFY(estimate(spec, perLayer).peakBytes < eager);
+    EstimateOptions bad = o;
+    bad.seqLen = 256;
+    const QByteArray cnnText = specWithLayer(R"({"type": "relu"})");
+    const ModelSpec cnn = parseModelSpec(std::string_view(cnnText.constData(), static_cast<std::size_t>(cnnText.size())), "cnn");
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimate(cnn, bad)); // --seq on a CNN
 }
 
 QTEST_GUILESS_MAIN(TestCostModel)

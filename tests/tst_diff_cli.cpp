@@ -428,12 +428,12 @@ void TestDiffCli::twoEstimatesByCategory() {
     QCOMPARE(devices[0].toObject()["device"].toString(), QStringLiteral("cpu"));
     compareValue(devices[0].toObject()["peak_bytes"].toObject(), a["peak_bytes"].toInteger(), b["peak_bytes"].toInteger());
     const QJsonArray categories = o["categories"].toArray();
-    QCOMPARE(categories.size(), 7);
+    QCOMPARE(categories.size(), 8);
     // The JSON keys of `memviz estimate` (parameters_bytes, ...) by the names the trace uses.
     const QMap<QString, QString> key{{"parameters", "parameters_bytes"},        {"gradients", "gradients_bytes"},
                                      {"optimizer state", "optimizer_state_bytes"}, {"activations", "activations_bytes"},
                                      {"input batch", "input_bytes"},            {"temporaries", "temporaries_bytes"},
-                                     {"allocator overhead", "allocator_overhead_bytes"}};
+                                     {"kv cache", "kv_cache_bytes"},            {"allocator overhead", "allocator_overhead_bytes"}};
     for (const QJsonValue& v : categories) {
         const QJsonObject c = v.toObject();
         const QString name = c["category"].toString();

@@ -14,8 +14,8 @@ using namespace memviz::test;
 namespace {
 QJsonObject jsonOf(const ProcessResult& r) { return QJsonDocument::fromJson(r.out).object(); }
 QString spec(const char* name) { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + name; }
-const char* const kParts[] = {"parameters_bytes", "gradients_bytes",   "optimizer_state_bytes",   "activations_bytes",
-                              "input_bytes",      "temporaries_bytes", "allocator_overhead_bytes"};
+const char* const kParts[] = {"parameters_bytes", "gradients_bytes",   "optimizer_state_bytes", "activations_bytes",
+                              "input_bytes",      "temporaries_bytes", "kv_cache_bytes",        "allocator_overhead_bytes"};
 } // namespace
 
 class TestEstimateCli : public QObject {
@@ -27,6 +27,8 @@ private slots:
     void textOutputAndSavings();
     void printSpecAndListModels();
     void presetsBuildInTorch();
+    void languageModelKnobs();
+    void kvCacheByHand();
     void badUsageAndBadSpecs_data();
     void badUsageAndBadSpecs();
     void configOnAGpu();
@@ -57,10 +59,10 @@ void TestEstimateCli::jsonHasThePeakAndEveryPart() {
     QCOMPARE(j["phases"].toArray().size(), 4);
     // accelerate's rule for the same model: 4 x the bf16 weights.
     QCOMPARE(j["accelerate_estimate_bytes"].toInteger(), 4 * 2 * 124'439'808);
-    // Exact 64-bit integers above 2^32: Llama-2-7B's fp64 weights plus its rotary cos/sin caches
-    // (two fp32 buffers of 4096 positions x 128).
+    // Exact 64-bit integers above 2^32: Llama-2-7B's fp64 weights (the rotary cos/sin tables are
+    // computed per layer call, as transformers' eager attention does, so they are activations).
     const auto big = runMemviz({"estimate", "--model", "llama2-7b", "--batch", "1", "--dtype", "fp64", "--inference", "--json"});
-    QCOMPARE(jsonOf(big)["parameters_bytes"].toInteger(), qint64(8) * 6'738'415'616 + 2 * 4096 * 128 * 4);
+    QCOMPARE(jsonOf(big)["parameters_bytes"].toInteger(), qint64(8) * 6'738'415'616);
 }
 
 void TestEstimateCli::matchesTheMeasuredPeak() {
@@ -153,6 +155,60 @@ void TestEstimateCli::presetsBuildInTorch() {
     }
 }
 
+void TestEstimateCli::languageModelKnobs() {
+    // tests/data/costmodel/measured_llm.json: the Llama-style model with LoRA r=16 on the attention
+    // projections, 1024 tokens, bf16, AdamW, as measured in PyTorch 1.13 (second step).
+    const QJsonObject doc =
+        QJsonDocument::fromJson(readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured_llm.json")).object();
+    qint64 measured = 0, trainable = 0;
+    for (const QJsonValue& v : doc["configs"].toArray())
+        if (v.toObject()["id"].toString() == "llama-lm-s1024-b2-bf16-adamw-lora16attn") {
+            measured = v.toObject()["peak_bytes"].toInteger();
+            trainable = v.toObject()["trainable_count"].toInteger();
+        }
+    QVERIFY(measured > 0);
+    const auto r = runMemviz({"estimate", "--spec", spec("llama-lm.json"), "--seq", "1024", "--batch", "2", "--dtype", "bf16",
+                              "--optimizer", "adamw", "--lora-rank", "16", "--lora-targets", "attn", "--step", "2", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = jsonOf(r);
+    QCOMPARE(j["seq"].toInteger(), 1024);
+    QCOMPARE(j["lora_rank"].toInt(), 16);
+    QCOMPARE(j["lora_targets"].toString(), QStringLiteral("attn"));
+    QCOMPARE(j["trainable_parameter_count"].toInteger(), trainable);
+    // LoRA by hand: per block q (128 -> 128), k and v (128 -> 64, GQA), o (128 -> 128); A is r x in,
+    // B is out x r: 16 * (128 + 128) * 2 + 16 * (128 + 64) * 2 = 14,336 per block, two blocks.
+    QCOMPARE(j["adapter_parameter_count"].toInteger(), 2 * (16 * (128 + 128) * 2 + 16 * (128 + 64) * 2));
+    const double predicted = static_cast<double>(j["peak_bytes"].toInteger());
+    QVERIFY2(std::abs(predicted - measured) / measured < 0.03, qPrintable(QString::number(predicted)));
+    // Selective recomputation and flash attention both cut the B*H*S^2 tensors the eager run keeps.
+    auto peak = [](const QStringList& extra) {
+        return jsonOf(runMemviz(QStringList{"estimate", "--spec", spec("llama-lm.json"), "--seq", "1024", "--batch", "2",
+                                            "--lora-rank", "16", "--json"} +
+                                extra))["peak_bytes"]
+            .toInteger();
+    };
+    const qint64 eager = peak({});
+    QVERIFY(peak({"--checkpoint", "selective"}) < eager);
+    QVERIFY(peak({"--attention", "flash"}) < eager);
+    QVERIFY(peak({"--checkpoint", "per-layer"}) < eager);
+    QVERIFY(peak({"--weights", "nf4"}) < eager);
+    QVERIFY(peak({"--optimizer", "adam8bit"}) <= eager);
+}
+
+void TestEstimateCli::kvCacheByHand() {
+    // llama-lm: 2 blocks, 2 KV heads of 32 dims. A cache for 1000 tokens in paged blocks of 16 holds
+    // 1008 tokens: 2 blocks x (K, V) x batch 2 x 2 heads x 1008 x 32 x 4 bytes (fp32).
+    const auto r = runMemviz({"estimate", "--spec", spec("llama-lm.json"), "--seq", "256", "--batch", "2", "--kv-cache", "1000",
+                              "--kv-block", "16", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = jsonOf(r);
+    QCOMPARE(j["mode"].toString(), QStringLiteral("inference"));
+    QCOMPARE(j["kv_cache_bytes"].toInteger(), qint64(2) * 2 * 2 * 2 * 1008 * 32 * 4);
+    QCOMPARE(j["kv_cache_tokens"].toInteger(), 1000);
+    const auto text = runMemviz({"estimate", "--spec", spec("gpt2-lm.json"), "--seq", "512", "--batch", "1", "--kv-cache", "2048"});
+    QVERIFY2(QString::fromUtf8(text.out).contains("kv cache"), text.out.constData());
+}
+
 void TestEstimateCli::badUsageAndBadSpecs_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<int>("status");
@@ -169,6 +225,31 @@ void TestEstimateCli::badUsageAndBadSpecs_data() {
     QTest::newRow("int8 training") << QStringList{"--model", "mlp", "--batch", "2", "--dtype", "int8"} << 2
                                    << "int8 is for inference only";
     QTest::newRow("fit") << QStringList{"--model", "mlp", "--fit", "a lot"} << 2 << "expected a size in bytes";
+    QTest::newRow("lora rank") << QStringList{"--model", "gpt2", "--batch", "1", "--lora-rank", "-1"} << 2 << "--lora-rank";
+    QTest::newRow("lora targets") << QStringList{"--model", "gpt2", "--batch", "1", "--lora-rank", "8", "--lora-targets", "qkv"}
+                                  << 2 << "--lora-targets needs attn, mlp or all";
+    QTest::newRow("attention") << QStringList{"--model", "gpt2", "--batch", "1", "--attention", "fast"} << 2
+                               << "--attention needs eager or flash";
+    QTest::newRow("weights") << QStringList{"--model", "gpt2", "--batch", "1", "--weights", "fp8"} << 2
+                             << "--weights needs fp, int8 or nf4";
+    QTest::newRow("weights training") << QStringList{"--model", "gpt2", "--batch", "1", "--weights", "nf4"} << 2
+                                      << "--weights int8/nf4 trains only with LoRA";
+    QTest::newRow("kv cache 0") << QStringList{"--model", "gpt2", "--batch", "1", "--kv-cache", "0"} << 2
+                                << "--kv-cache needs a positive number";
+    QTest::newRow("kv cache short") << QStringList{"--spec", spec("gpt2-lm.json"), "--batch", "1", "--kv-cache", "100"} << 2
+                                    << "--kv-cache 100 must hold the 512 prompt tokens";
+    QTest::newRow("kv cache encoder") << QStringList{"--model", "bert-base", "--batch", "1", "--kv-cache", "1024"} << 2
+                                      << "--kv-cache needs a decoder model";
+    QTest::newRow("seq 0") << QStringList{"--model", "gpt2", "--batch", "1", "--seq", "0"} << 2 << "--seq needs a positive number";
+    QTest::newRow("seq on a cnn") << QStringList{"--model", "resnet18", "--batch", "1", "--seq", "128"} << 2
+                                  << "--seq needs a token model";
+    QTest::newRow("seq too long") << QStringList{"--model", "gpt2", "--batch", "1", "--seq", "4096"} << 2 << "--seq 4096:";
+    QTest::newRow("lora on a cnn") << QStringList{"--model", "resnet18", "--batch", "1", "--lora-rank", "8"} << 2
+                                   << "--lora-rank, --checkpoint per-layer/selective";
+    QTest::newRow("frozen") << QStringList{"--model", "gpt2", "--batch", "1", "--frozen-layers", "x"} << 2
+                            << "--frozen-layers needs 0 or a positive number";
+    QTest::newRow("checkpoint mode") << QStringList{"--model", "gpt2", "--batch", "1", "--checkpoint", "layerwise"} << 2
+                                     << "per-layer or selective";
     QTest::newRow("preset") << QStringList{"--model", "alexnet", "--batch", "2"} << 1 << "unknown model preset \"alexnet\"";
     QTest::newRow("missing spec") << QStringList{"--spec", "/nonexistent/m.json", "--batch", "2"} << 1
                                   << "/nonexistent/m.json: cannot open";

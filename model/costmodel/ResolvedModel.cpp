@@ -187,6 +187,8 @@ private:
                     fail(where, "experts_per_token=" + std::to_string(l.expertsPerToken) + " exceeds num_experts=" +
                                     std::to_string(l.numExperts));
                 if (!l.numExperts && l.expertsPerToken) fail(where, "experts_per_token needs num_experts");
+                if (l.numExperts > (1 << 14))
+                    fail(where, "num_experts=" + std::to_string(l.numExperts) + ": more than 16384 experts, not a real model");
                 const std::int64_t kv = kvh * (e / l.nhead);
                 param(r, "self_attn.q_proj.weight", {e, e}, A);
                 param(r, "self_attn.k_proj.weight", {kv, e}, A);
