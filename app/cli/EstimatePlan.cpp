@@ -53,6 +53,9 @@ QString optionsText(const PlanOptions& o) {
         s += QStringLiteral(", %1").arg(optimizerName(e.optimizer));
         if (e.checkpoint.mode != CheckpointMode::None) s += QStringLiteral(", checkpoint %1").arg(qs(checkpointName(e.checkpoint)));
     }
+    if (e.lora.rank > 0) s += QStringLiteral(", LoRA r=%1 on %2").arg(e.lora.rank).arg(loraTargetsName(e.lora.targets));
+    if (e.weights != WeightFormat::Full) s += QStringLiteral(", %1 weights").arg(weightFormatName(e.weights));
+    s += QStringLiteral(", %1 attention").arg(attentionName(e.attention));
     if (o.devices > 1 || o.shard != ShardStrategy::None) s += QStringLiteral(", %1 x %2").arg(o.devices).arg(shardName(o.shard));
     return s;
 }

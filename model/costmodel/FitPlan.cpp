@@ -168,7 +168,10 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
     }
     const std::int64_t buckets = f.gradientBuckets && e.training ? fullGradients : 0;
 
-    std::int64_t best = -1;
+    // The peak per device is the largest total of any sample (CUDA: reserved memory, which the
+    // caching allocator never gives back); the parts are shown where the tensors peak, as the
+    // simulation does, and what reserved holds beyond them there is the allocator reserve.
+    std::int64_t best = -1, bestTensors = -1;
     for (const TimelineSample& s : p.step.timeline) {
         PlanBytes b{};
         std::int64_t tensors = 0;
@@ -187,12 +190,19 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         b[10] = o.contextBytes;
         std::int64_t total = 0;
         for (std::int64_t v : b) total += v;
-        if (total > best) {
-            best = total;
+        best = std::max(best, total);
+        const std::int64_t live = total - b[7] - b[10];
+        if (live > bestTensors) {
+            bestTensors = live;
             p.perDevice = b;
             p.peakPhase = s.phase;
             p.peakOp = s.op;
         }
+    }
+    if (best >= 0) {
+        std::int64_t shown = 0;
+        for (std::int64_t v : p.perDevice) shown += v;
+        p.perDevice[static_cast<std::size_t>(PlanPart::AllocatorReserve)] += best - shown;
     }
     p.peakBytes = std::max<std::int64_t>(0, best);
     p.fits = o.memoryBytes <= 0 || p.peakBytes <= o.memoryBytes;
@@ -350,7 +360,7 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         } catch (const std::exception&) {
         }
         if (fits || &g == &catalog.gpus().back()) {
-            tryFix("gpu", "a " + g.name + " (" + g.id + ")", "a bigger GPU", b);
+            tryFix("gpu", "GPU: " + g.name + " (" + g.id + ")", "a bigger GPU", b);
             break;
         }
     }

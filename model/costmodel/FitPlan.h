@@ -66,9 +66,10 @@ using PlanBytes = std::array<std::int64_t, kPlanPartCount>;
 
 struct Plan {
     Estimate step;              // the simulated step on one device at the micro-batch (timeline kept)
-    PlanBytes perDevice{};      // at the peak, per device; sums to peakBytes
+    PlanBytes perDevice{};      // per device where the tensors peak, the allocator reserve up to the
+                                // peak (CUDA's reserved memory never shrinks); sums to peakBytes
     std::int64_t peakBytes = 0; // per device
-    Phase peakPhase = Phase::Forward;
+    Phase peakPhase = Phase::Forward; // where the tensors peak
     std::string peakOp;
     std::int64_t sequence = 0;       // 0: not a sequence model
     std::int64_t effectiveBatch = 0; // micro-batch x accumulation x devices
