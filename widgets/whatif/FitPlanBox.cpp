@@ -40,10 +40,9 @@ FitPlanBox::FitPlanBox(QWidget* parent)
     open_ = new QPushButton(tr("Open config.json…"), this);
     open_->setObjectName("openConfigButton");
     modelLabel_ = new QLabel(tr("no config"), this);
-    auto* row = new QHBoxLayout;
-    row->addWidget(open_);
-    row->addWidget(modelLabel_, 1);
-    form->addRow(tr("Model"), row);
+    modelLabel_->setWordWrap(true);
+    form->addRow(tr("Model"), open_);
+    form->addRow(modelLabel_);
     const auto spin = [this](int lo, int hi, int value, const char* name) {
         auto* s = new QSpinBox(this);
         s->setRange(lo, hi);
@@ -65,8 +64,10 @@ FitPlanBox::FitPlanBox(QWidget* parent)
     accum_ = spin(1, 1 << 16, 1, "fitAccum");
     auto* batchRow = new QHBoxLayout;
     batchRow->addWidget(batch_);
-    batchRow->addWidget(new QLabel(tr("× accumulation"), this));
+    batchRow->addWidget(new QLabel(tr("×"), this));
     batchRow->addWidget(accum_);
+    batchRow->addWidget(new QLabel(tr("steps"), this));
+    accum_->setToolTip(tr("Gradient accumulation: micro-batches per optimizer step"));
     form->addRow(tr("Micro-batch"), batchRow);
     dtype_ = combo({"fp32", "bf16", "fp16"}, "fitDtype");
     form->addRow(tr("dtype"), dtype_);
@@ -188,15 +189,15 @@ void FitPlanBox::show(const FitAnswer& a) {
     QString text = tr("Peak per GPU %1 (%2 phase): ").arg(words::bytes(p.peakBytes), QString::fromLatin1(phaseName(p.peakPhase)));
     text += p.fits ? tr("fits in %1 (%2 to spare).").arg(words::bytes(o.memoryBytes), words::bytes(o.memoryBytes - p.peakBytes))
                    : tr("does not fit in %1: over by %2.").arg(words::bytes(o.memoryBytes), words::bytes(p.peakBytes - o.memoryBytes));
-    text += " " + (a.largestMicroBatch > 0 ? tr("Largest micro-batch that fits: %1.").arg(a.largestMicroBatch)
-                                           : tr("Not even micro-batch 1 fits."));
-    if (a.largestSequence > 0) text += " " + tr("Longest sequence at micro-batch %1: %2.").arg(o.estimate.batch).arg(a.largestSequence);
+    text += "\n" + (a.largestMicroBatch > 0 ? tr("Largest micro-batch that fits: %1.").arg(a.largestMicroBatch)
+                                            : tr("Not even micro-batch 1 fits."));
+    if (a.largestSequence > 0) text += "\n" + tr("Longest sequence at micro-batch %1: %2 tokens.").arg(o.estimate.batch).arg(a.largestSequence);
     QStringList parts;
     for (int i = 0; i < kPlanPartCount; ++i)
         if (p.perDevice[static_cast<std::size_t>(i)] > 0)
             parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(planPartName(static_cast<PlanPart>(i))),
                                                   words::bytes(p.perDevice[static_cast<std::size_t>(i)]));
-    result_->setText(text + "\n" + parts.join(QStringLiteral(" · ")));
+    result_->setText(text + "\n" + tr("Per GPU: %1").arg(parts.join(QStringLiteral(" · "))));
     QStringList fixes;
     int rank = 0;
     for (const Fix& f : a.fixes)
