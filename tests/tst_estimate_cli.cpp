@@ -31,6 +31,11 @@ private slots:
     void kvCacheByHand();
     void badUsageAndBadSpecs_data();
     void badUsageAndBadSpecs();
+    void configOnAGpu();
+    void shardingAndAccumulation();
+    void listDevicesAndUserCatalog();
+    void badConfigsAndHeaders_data();
+    void badConfigsAndHeaders();
 };
 
 void TestEstimateCli::jsonHasThePeakAndEveryPart() {
@@ -259,6 +264,113 @@ void TestEstimateCli::badUsageAndBadSpecs() {
     QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     QVERIFY(r.out.isEmpty());
 }
+
+namespace {
+QString hf(const char* name) { return QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/" + name; }
+constexpr qint64 kA100 = qint64(81920) << 20; // the catalog's a100-80g: 81,920 MiB
+} // namespace
+
+void TestEstimateCli::configOnAGpu() {
+    // The issue's command line, on Llama-2-7B's config (6,738,415,616 parameters, published)
+    // with its safetensors index (total_size 13,476,839,424 bytes, published): in fp32 with
+    // Adam, 16 bytes per parameter is 107.8 GB, more than the A100's 80 GiB.
+    const QStringList args{"estimate", "--config", hf("llama-2-7b.json"), "--safetensors",
+                           hf("llama-2-7b/model.safetensors.index.json"), "--seq", "4096", "--device", "a100-80g"};
+    const auto r = runMemviz(args + QStringList{"--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = jsonOf(r);
+    QCOMPARE(j["parameter_count"].toInteger(), qint64(6'738'415'616));
+    QCOMPARE(j["safetensors"].toObject()["data_bytes"].toInteger(), qint64(13'476'839'424));
+    QCOMPARE(j["sequence"].toInteger(), 4096);
+    QCOMPARE(j["device"].toString(), QStringLiteral("a100-80g"));
+    QCOMPARE(j["memory_bytes"].toInteger(), kA100);
+    QCOMPARE(j["fits"].toBool(), false);
+    QVERIFY(j["peak_bytes_per_device"].toInteger() > 16 * qint64(6'738'415'616));
+    const QJsonObject parts = j["breakdown"].toObject();
+    qint64 sum = 0;
+    for (const QString& k : parts.keys()) sum += parts[k].toInteger();
+    QCOMPARE(sum, j["peak_bytes_per_device"].toInteger());
+    QCOMPARE(parts["cuda_context_bytes"].toInteger(), qint64(500) << 20);
+    // fp32 weights, plus the simulated model's rotary cos/sin caches (buffers, a few MiB)
+    QVERIFY(parts["parameters_bytes"].toInteger() >= 4 * qint64(6'738'415'616));
+    QVERIFY(parts["parameters_bytes"].toInteger() < 4 * qint64(6'738'415'616) + (qint64(16) << 20));
+    // Peers: accelerate counts 16 bytes per fp32 parameter for Adam.
+    QCOMPARE(j["peers"].toObject()["accelerate_bytes"].toInteger(), 16 * qint64(6'738'415'616));
+    const QJsonArray fixes = j["fixes"].toArray();
+    QVERIFY(!fixes.isEmpty());
+    QVERIFY(fixes.first().toObject()["fits"].toBool());
+    // The text says the same: the breakdown, the fit and the ranked changes.
+    const auto t = runMemviz(args);
+    QVERIFY2(t.exitCode == 0, t.err.constData());
+    const QString out = QString::fromUtf8(t.out);
+    for (const char* s : {"6738415616 parameters", "F16", "activations", "CUDA context", "does not fit by", "micro-batch",
+                          "changes that make it fit", "accelerate"})
+        QVERIFY2(out.contains(s), s);
+    // The largest micro-batch that fits, checked by running it and one more.
+    const QStringList bf16{"estimate", "--config", hf("gpt2.json"), "--seq", "1024", "--device", "t4", "--dtype", "bf16", "--json"};
+    const qint64 best = jsonOf(runMemviz(bf16))["largest_micro_batch"].toInteger();
+    QVERIFY(best >= 1);
+    const auto at = [&](qint64 b) { return jsonOf(runMemviz(bf16 + QStringList{"--batch", QString::number(b)})); };
+    QCOMPARE(at(best)["fits"].toBool(), true);
+    QCOMPARE(at(best + 1)["fits"].toBool(), false);
+    QVERIFY(at(best)["peak_bytes_per_device"].toInteger() <= qint64(15360) << 20);
+}
+
+void TestEstimateCli::shardingAndAccumulation() {
+    // GPT-2 (124,439,808 parameters) over 4 GPUs with ZeRO-3: a quarter of the fp32 weights per device.
+    const auto z = runMemviz({"estimate", "--config", hf("gpt2.json"), "--seq", "256", "--device", "a10g", "--gpus", "4", "--shard",
+                              "zero3", "--batch", "2", "--grad-accum", "8", "--json"});
+    QVERIFY2(z.exitCode == 0, z.err.constData());
+    const QJsonObject j = jsonOf(z);
+    QCOMPARE(j["breakdown"].toObject()["parameters_bytes"].toInteger(), 124'439'808);       // 4 bytes x 124,439,808 / 4
+    QCOMPARE(j["breakdown"].toObject()["gradients_bytes"].toInteger(), 124'439'808);        // all alive (accumulation), sharded
+    QCOMPARE(j["effective_batch"].toInteger(), 2 * 8 * 4);
+    QCOMPARE(j["shard"].toString(), QStringLiteral("zero3"));
+    // DeepSpeed's ZeRO-3 estimate for the same 124,439,808 parameters on 4 GPUs, by hand:
+    // 4 x largest layer (a GPT-2 block: 7,087,872) + 18 x 124,439,808 / 4.
+    QCOMPARE(j["peers"].toObject()["deepspeed_zero3_bytes"].toInteger(), 4 * qint64(7'087'872) + 18 * qint64(124'439'808) / 4);
+    // --gpus without --shard is DDP.
+    const auto d = runMemviz({"estimate", "--config", hf("gpt2.json"), "--seq", "256", "--gpus", "2", "--json"});
+    QCOMPARE(jsonOf(d)["shard"].toString(), QStringLiteral("ddp"));
+    QCOMPARE(jsonOf(d)["breakdown"].toObject()["gradient_buckets_bytes"].toInteger(), 4 * 124'439'808);
+}
+
+void TestEstimateCli::listDevicesAndUserCatalog() {
+    const auto l = runMemviz({"estimate", "--list-devices", "--json"});
+    QVERIFY2(l.exitCode == 0, l.err.constData());
+    QMap<QString, qint64> memory;
+    for (const QJsonValue& v : jsonOf(l)["gpus"].toArray()) memory[v.toObject()["id"].toString()] = v.toObject()["memory_bytes"].toInteger();
+    QCOMPARE(memory.value("a100-80g"), kA100);
+    QCOMPARE(memory.value("h100-80g"), qint64(81559) << 20);
+    for (const char* id : {"t4", "l4", "a10g", "rtx-3090", "rtx-4090", "a100-40g", "l40s", "h200", "mi300x"}) QVERIFY2(memory.contains(id), id);
+    QTemporaryDir dir;
+    const QString mine = writeFile(dir, "gpus.json", R"({"gpus":[{"id":"lab-12g","name":"Lab card","memory":"12GiB","cuda_context":0}]})");
+    const auto m = runMemviz({"estimate", "--config", hf("gpt2.json"), "--seq", "128", "--device", "lab-12g", "--gpu-catalog", mine, "--json"});
+    QVERIFY2(m.exitCode == 0, m.err.constData());
+    QCOMPARE(jsonOf(m)["memory_bytes"].toInteger(), qint64(12) << 30);
+    QCOMPARE(jsonOf(m)["breakdown"].toObject()["cuda_context_bytes"].toInteger(), 0);
+    QVERIFY(runMemviz({"estimate", "--list-devices", "--gpu-catalog", mine}).out.contains("lab-12g"));
+}
+
+void TestEstimateCli::badConfigsAndHeaders_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown gpu") << QStringList{"--config", hf("gpt2.json"), "--device", "a100"} << 2
+                                 << "\"a100\" is neither cpu, cuda nor a GPU of the catalog";
+    QTest::newRow("shard") << QStringList{"--config", hf("gpt2.json"), "--gpus", "2", "--shard", "zero4"} << 2 << "unknown sharding \"zero4\"";
+    QTest::newRow("grad-accum") << QStringList{"--config", hf("gpt2.json"), "--grad-accum", "0"} << 2 << "--grad-accum needs a whole number";
+    QTest::newRow("seq too long") << QStringList{"--config", hf("gpt2.json"), "--seq", "4096"} << 1 << "longer than the 1024 positions";
+    QTest::newRow("two models") << QStringList{"--config", hf("gpt2.json"), "--model", "gpt2"} << 2 << "exactly one of --config";
+    QTest::newRow("missing config") << QStringList{"--config", "/nonexistent/config.json"} << 1 << "/nonexistent/config.json: cannot open";
+    QTest::newRow("bad config") << QStringList{"--config", hf("llama-2-7b/model.safetensors.index.json")} << 1 << "'model_type': missing";
+    QTest::newRow("bad header") << QStringList{"--config", hf("gpt2.json"), "--safetensors", hf("gpt2.json")} << 1
+                                << "'weight_map' is missing";
+    QTest::newRow("not safetensors") << QStringList{"--config", hf("gpt2.json"), "--safetensors", hf("make_headers.py")} << 1
+                                     << "byte 0: the header length";
+}
+
+void TestEstimateCli::badConfigsAndHeaders() { badUsageAndBadSpecs(); }
 
 QTEST_GUILESS_MAIN(TestEstimateCli)
 #include "tst_estimate_cli.moc"

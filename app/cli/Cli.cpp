@@ -150,6 +150,12 @@ const Subcommand kSubcommands[] = {
              [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings]
              [--timeline] [--save STORE.memviz] [--json]
   memviz estimate --model PRESET --print-spec | --list-models
+  memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model P | --spec F) [--seq N]
+             [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]
+             [--gpu-catalog FILE] [knobs as above] [--json] | --list-devices
+                                      will it fit: the peak per GPU by category (with the CUDA
+                                      context), the largest micro-batch and sequence that fit
+                                      the GPU, and the changes that make it fit, cheapest first
                                       predicted peak memory of one training step and its breakdown
                                       (--fit: the largest batch that fits; --list-models: the presets;
                                       --save: keep the step as a trace, to diff two estimates)

@@ -8,6 +8,7 @@
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/CostModelOptions.h"
+#include "cli/EstimatePlan.h"
 #include "cli/Output.h"
 #include "words/Units.h"
 #include "store/Database.h"
@@ -31,7 +32,10 @@ const char* const kUsage =
     "       [--seq N] [--lora-rank R] [--lora-targets attn|mlp|all] [--frozen-layers N] [--attention eager|flash]\n"
     "       [--weights fp|int8|nf4] [--kv-cache CONTEXT] [--kv-block TOKENS]\n"
     "       [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings] [--timeline]\n"
-    "       [--save STORE.memviz] [--json] | --print-spec | --list-models";
+    "       [--save STORE.memviz] [--json] | --print-spec | --list-models\n"
+    "memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model PRESET | --spec FILE.json) [--seq N]\n"
+    "       [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]\n"
+    "       [--gpu-catalog FILE] [knobs as above] [--fit BYTES] [--json] | --list-devices";
 
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
 using words::bytes;
@@ -151,18 +155,28 @@ QString timelineText(const Estimate& e) {
 
 } // namespace
 
-int estimateCommand(const QStringList& args) {
+int estimateCommand(const QStringList& given) {
+    QString gpu; // --device NAME of the GPU catalog (the knobs see --device cuda)
+    const QStringList args = splitGpuDevice(given, gpu);
     QCommandLineParser p;
-    for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models"})
+    for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models", "list-devices"})
         p.addOption({flag, flag});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
                                "device", "cuda-context", "step", "fit", "save", "seq", "lora-rank", "lora-targets",
-                               "frozen-layers", "attention", "weights", "kv-cache", "kv-block"})
+                               "frozen-layers", "attention", "weights", "kv-cache", "kv-block", "config", "safetensors",
+                               "gpus", "shard", "grad-accum", "gpu-catalog"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {
         printOut(listModels());
         return 0;
+    }
+    if (p.isSet("list-devices")) return listDevicesCommand(p);
+    if (wantsPlan(p, gpu)) {
+        for (const char* other : {"savings", "timeline", "save", "print-spec"})
+            if (p.isSet(other))
+                throw UsageError{QStringLiteral("--%1 is not available with --config, --seq, --gpus, --shard, --grad-accum or a GPU").arg(other)};
+        return planCommand(p, gpu);
     }
     if (p.isSet("model") == p.isSet("spec"))
         throw UsageError{QStringLiteral("give exactly one of --model and --spec\nusage: %1").arg(kUsage)};

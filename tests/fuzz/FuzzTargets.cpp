@@ -15,6 +15,9 @@
 #include "core/PreviewSink.h"
 #include "costmodel/CostModel.h"
 #include "budget/BudgetFile.h"
+#include "costmodel/FitPlan.h"
+#include "costmodel/HfConfig.h"
+#include "costmodel/Safetensors.h"
 #include "costmodel/SpecParser.h"
 #include "formats/live/HeaptrackStream.h"
 #include "formats/live/LiveFinalizer.h"
@@ -226,6 +229,48 @@ Outcome budgetsFile(std::string_view d) {
     return o;
 }
 
+// A .safetensors header (the 8-byte length, then the JSON): only the header is read. An
+// accepted header's counts must be consistent: the parameters are the elements less the
+// buffers, the per-dtype counts add up to the elements.
+Outcome safetensorsHeader(std::string_view d) {
+    Outcome o;
+    try {
+        const costmodel::SafetensorsCount c =
+            costmodel::readSafetensorsHeader(d, static_cast<std::int64_t>(d.size()), "fuzz.safetensors");
+        std::int64_t sum = 0;
+        for (const auto& [dtype, n] : c.elementsByDtype) sum += n;
+        if (sum != c.elements || c.parameterCount != c.elements - c.bufferElements || c.parameterCount < 0)
+            finding("a safetensors header's counts do not add up");
+        o.accepted = true;
+    } catch (const costmodel::SafetensorsError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
+// A Hugging Face config.json: the reader, then the spec it gives at a short sequence, resolved
+// (shape checks). The estimate itself is the model_spec target's; here only tiny models run it.
+Outcome hfConfig(std::string_view d) {
+    Outcome o;
+    try {
+        const costmodel::HfModel m = costmodel::readHfConfig(d, "config.json");
+        if (m.parameterCount <= 0) finding("a config was accepted with no parameters");
+        const costmodel::FitModel f = costmodel::fitModelFromHf(m, std::min<std::int64_t>(8, std::max<std::int64_t>(1, m.maxPositions)));
+        const costmodel::ResolvedModel r = costmodel::resolveModel(f.spec);
+        if (r.parameterCount() < 100'000) {
+            costmodel::PlanOptions p;
+            p.estimate.timeline = false;
+            costmodel::planStep(f, p);
+        }
+        o.accepted = true;
+    } catch (const costmodel::HfConfigError& e) {
+        o.message = e.what();
+    } catch (const costmodel::SpecError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
 // InputFile's gzip/zstd layer: small odd-sized reads, then everything at once, then the head.
 Outcome inputFile(std::string_view d) {
     const std::string path = asFile(d);
@@ -275,6 +320,8 @@ const std::vector<Target>& targets() {
         {"oom_message", oomMessage, 8192, "OOM messages (OomMessage, OomDiagnosis)"},
         {"model_spec", modelSpec, 16384, "JSON model specs (SpecParser, ResolvedModel, the estimate)"},
         {"budgets", budgetsFile, 4096, "memviz check's budgets files (BudgetFile, Budget)"},
+        {"safetensors_header", safetensorsHeader, 65536, "a .safetensors header (Safetensors: length, JSON, shapes, offsets)"},
+        {"hf_config", hfConfig, 16384, "Hugging Face config.json (HfConfig, the spec it gives, resolved)"},
         {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
         {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
     };

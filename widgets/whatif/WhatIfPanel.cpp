@@ -32,6 +32,7 @@
 #include "widgets/BackgroundQuery.h"
 #include "widgets/TraceSession.h"
 #include "widgets/whatif/BreakdownChart.h"
+#include "widgets/whatif/FitPlanBox.h"
 #include "widgets/whatif/MemoryLimitPicker.h"
 #include "widgets/whatif/StepTimelineChart.h"
 #include "widgets/whatif/TraceBaseline.h"
@@ -231,6 +232,9 @@ QWidget* WhatIfPanel::buildControls() {
     keepLayout->addWidget(saveTrace_);
     keepLayout->addWidget(savedLabel_);
     form->addRow(keep);
+    // Language models on GPUs from a Hugging Face config: the same answer as `memviz estimate --config`.
+    fitPlan_ = new FitPlanBox(box);
+    form->addRow(fitPlan_);
     connect(saveTrace_, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the estimate into a store"),
                                                           QDir::home().filePath(QStringLiteral("estimates.memviz")),

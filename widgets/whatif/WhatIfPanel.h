@@ -23,6 +23,7 @@ namespace memviz {
 
 class BackgroundQuery;
 class BreakdownChart;
+class FitPlanBox;
 class MemoryLimitPicker;
 class StepTimelineChart;
 class TraceSession;
@@ -53,6 +54,7 @@ public:
     double lastRecomputeMs() const { return lastMs_; }
     BreakdownChart* breakdownChart() const { return bars_; }
     StepTimelineChart* timelineChart() const { return timeline_; }
+    FitPlanBox* fitPlanBox() const { return fitPlan_; }
 
     // Calibrates on the open trace with the current knobs as the recording's settings.
     bool calibrate();
@@ -126,6 +128,7 @@ private:
     BackgroundQuery* save_;
     BreakdownChart* bars_;
     StepTimelineChart* timeline_;
+    FitPlanBox* fitPlan_ = nullptr;
 };
 
 } // namespace memviz

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: MIT
+#include "costmodel/HfConfig.h"
+
+#include <simdjson.h>
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "io/JsonError.h"
+
+namespace memviz::costmodel {
+
+namespace {
+
+namespace dom = simdjson::dom;
+
+constexpr std::int64_t kLimit = std::int64_t{1} << 48; // no real model has 2^48 parameters
+
+// The config's keys, read with errors that name them.
+class Keys {
+public:
+    Keys(dom::object o, std::string where) : o_(o), where_(std::move(where)) {}
+    [[noreturn]] void fail(std::string_view key, const std::string& what) const {
+        throw HfConfigError(where_ + ": '" + std::string(key) + "': " + what);
+    }
+    std::optional<dom::element> find(std::string_view key) const {
+        dom::element e;
+        if (o_[key].get(e) || e.is_null()) return std::nullopt;
+        return e;
+    }
+    std::int64_t integer(std::string_view key, std::optional<std::int64_t> fallback = std::nullopt,
+                         std::int64_t min = 1) const {
+        const auto e = find(key);
+        if (!e) {
+            if (fallback) return *fallback;
+            fail(key, "missing");
+        }
+        std::int64_t v = 0;
+        double d = 0;
+        if (e->get_int64().get(v)) {
+            if (!e->get_double().get(d)) {
+                if (d > static_cast<double>(kLimit)) fail(key, simdjson::to_string(*e) + " is absurd (more than 2^48)");
+                fail(key, "must be an integer, got " + simdjson::to_string(*e));
+            }
+            std::uint64_t u = 0;
+            if (!e->get_uint64().get(u)) fail(key, std::to_string(u) + " is absurd (more than 2^48)");
+            fail(key, "must be an integer, got " + simdjson::to_string(*e));
+        }
+        if (v < min) fail(key, "must be at least " + std::to_string(min) + ", got " + std::to_string(v));
+        if (v > kLimit) fail(key, std::to_string(v) + " is absurd (more than 2^48)");
+        return v;
+    }
+    bool boolean(std::string_view key, bool fallback) const {
+        const auto e = find(key);
+        if (!e) return fallback;
+        bool b = false;
+        if (e->get_bool().get(b)) fail(key, "must be true or false, got " + simdjson::to_string(*e));
+        return b;
+    }
+    double probability(std::string_view key, double fallback) const {
+        const auto e = find(key);
+        if (!e) return fallback;
+        double d = 0;
+        if (e->get_double().get(d) || !(d >= 0 && d <= 1)) fail(key, "must be a number from 0 to 1, got " + simdjson::to_string(*e));
+        return d;
+    }
+    std::string text(std::string_view key, const std::string& fallback) const {
+        const auto e = find(key);
+        if (!e) return fallback;
+        std::string_view s;
+        if (e->get_string().get(s)) fail(key, "must be a string, got " + simdjson::to_string(*e));
+        return std::string(s);
+    }
+    // Entries of an object (id2label), -1 when absent.
+    std::int64_t objectSize(std::string_view key) const {
+        const auto e = find(key);
+        if (!e) return -1;
+        dom::object o;
+        if (e->get_object().get(o)) fail(key, "must be an object, got " + simdjson::to_string(*e));
+        return static_cast<std::int64_t>(o.size());
+    }
+    const std::string& where() const { return where_; }
+
+private:
+    dom::object o_;
+    std::string where_;
+};
+
+// Parameter arithmetic that refuses absurd models instead of overflowing.
+struct Count {
+    const Keys& keys;
+    std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view key) const {
+        if (a != 0 && b > kLimit / a) keys.fail(key, "gives a weight of more than 2^48 elements: not a real model");
+        return a * b;
+    }
+    std::int64_t add(std::int64_t a, std::int64_t b, std::string_view key) const {
+        if (a > kLimit - b) keys.fail(key, "gives more than 2^48 parameters: not a real model");
+        return a + b;
+    }
+};
+
+void readGpt2(const Keys& k, HfModel& m) {
+    m.family = HfFamily::Gpt2;
+    m.hidden = k.integer("n_embd");
+    m.layers = k.integer("n_layer");
+    m.heads = k.integer("n_head");
+    m.intermediate = k.integer("n_inner", Count{k}.mul(4, m.hidden, "n_embd"));
+    m.vocab = k.integer("vocab_size");
+    m.maxPositions = k.integer("n_positions", k.integer("n_ctx", 1024));
+    m.tiedEmbeddings = k.boolean("tie_word_embeddings", true);
+    m.dropout = k.probability("resid_pdrop", 0.1);
+    if (m.hidden % m.heads) k.fail("n_head", std::to_string(m.heads) + " does not divide n_embd " + std::to_string(m.hidden));
+    m.kvHeads = m.heads;
+    m.headDim = m.hidden / m.heads;
+    const Count c{k};
+    const std::int64_t h = m.hidden, i = m.intermediate;
+    // ln_1, c_attn (h x 3h + 3h), attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj
+    std::int64_t block = c.add(c.mul(h, 3 * h, "n_embd"), 4 * h + 3 * h + h, "n_embd");
+    block = c.add(block, c.mul(h, h, "n_embd"), "n_embd");
+    block = c.add(block, c.add(c.mul(2 * h, i, "n_inner"), i + h, "n_inner"), "n_inner");
+    const std::int64_t embeddings = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(m.maxPositions, h, "n_positions"), "n_positions");
+    std::int64_t total = c.add(embeddings, c.mul(block, m.layers, "n_layer"), "n_layer");
+    total = c.add(total, 2 * h, "n_embd");
+    if (!m.tiedEmbeddings) total = c.add(total, c.mul(m.vocab, h, "vocab_size"), "vocab_size");
+    m.parameterCount = total;
+    m.largestLayerParameters = block;
+}
+
+void readLlama(const Keys& k, HfModel& m) {
+    const bool mixtral = m.modelType == "mixtral";
+    const bool qwen2 = m.modelType == "qwen2";
+    m.family = mixtral ? HfFamily::Mixtral : HfFamily::Llama;
+    m.hidden = k.integer("hidden_size");
+    m.layers = k.integer("num_hidden_layers");
+    m.heads = k.integer("num_attention_heads");
+    m.kvHeads = k.integer("num_key_value_heads", m.heads);
+    m.intermediate = k.integer("intermediate_size");
+    m.vocab = k.integer("vocab_size");
+    m.maxPositions = k.integer("max_position_embeddings", 0, 0);
+    m.tiedEmbeddings = k.boolean("tie_word_embeddings", false);
+    m.dropout = k.probability("attention_dropout", 0.0);
+    if (m.heads % m.kvHeads)
+        k.fail("num_key_value_heads", std::to_string(m.kvHeads) + " does not divide num_attention_heads " + std::to_string(m.heads));
+    if (!k.find("head_dim") && m.hidden % m.heads)
+        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
+    m.headDim = k.integer("head_dim", m.hidden / m.heads);
+    m.qkvBias = qwen2 || k.boolean("attention_bias", false);
+    m.oBias = !qwen2 && k.boolean("attention_bias", false);
+    m.mlpBias = k.boolean("mlp_bias", false);
+    if (mixtral) {
+        m.experts = k.integer("num_local_experts");
+        m.expertsPerToken = k.integer("num_experts_per_tok", 2);
+        if (m.expertsPerToken > m.experts)
+            k.fail("num_experts_per_tok", std::to_string(m.expertsPerToken) + " is more than num_local_experts " +
+                                              std::to_string(m.experts));
+    }
+    const Count c{k};
+    const std::int64_t h = m.hidden, q = c.mul(m.heads, m.headDim, "head_dim"), kv = c.mul(m.kvHeads, m.headDim, "head_dim");
+    std::int64_t attention = c.add(c.mul(h, q, "num_attention_heads"), c.mul(q, h, "num_attention_heads"), "hidden_size");
+    attention = c.add(attention, c.mul(2 * h, kv, "num_key_value_heads"), "num_key_value_heads");
+    if (m.qkvBias) attention += q + 2 * kv;
+    if (m.oBias) attention += h;
+    std::int64_t mlp = c.mul(3 * h, m.intermediate, "intermediate_size");
+    if (m.mlpBias) mlp += 2 * m.intermediate + h;
+    if (mixtral) mlp = c.add(c.mul(mlp, m.experts, "num_local_experts"), c.mul(h, m.experts, "num_local_experts"), "num_local_experts");
+    const std::int64_t block = c.add(c.add(attention, mlp, "intermediate_size"), 2 * h, "hidden_size");
+    std::int64_t total = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(block, m.layers, "num_hidden_layers"), "num_hidden_layers");
+    total = c.add(total, h, "hidden_size");
+    if (!m.tiedEmbeddings) total = c.add(total, c.mul(m.vocab, h, "vocab_size"), "vocab_size");
+    m.parameterCount = total;
+    m.largestLayerParameters = block;
+}
+
+void readBert(const Keys& k, HfModel& m) {
+    m.family = HfFamily::Bert;
+    m.hidden = k.integer("hidden_size");
+    m.layers = k.integer("num_hidden_layers");
+    m.heads = k.integer("num_attention_heads");
+    m.kvHeads = m.heads;
+    m.intermediate = k.integer("intermediate_size");
+    m.vocab = k.integer("vocab_size");
+    m.maxPositions = k.integer("max_position_embeddings", 512);
+    m.typeVocab = k.integer("type_vocab_size", 2);
+    m.dropout = k.probability("hidden_dropout_prob", 0.1);
+    if (m.hidden % m.heads)
+        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
+    m.headDim = m.hidden / m.heads;
+    const Count c{k};
+    const std::int64_t h = m.hidden, i = m.intermediate;
+    std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), 4 * h + 4 * h, "hidden_size");
+    block = c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
+    std::int64_t embeddings = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(m.maxPositions, h, "max_position_embeddings"),
+                                    "max_position_embeddings");
+    embeddings = c.add(embeddings, c.mul(m.typeVocab, h, "type_vocab_size") + 2 * h, "type_vocab_size");
+    // BertModel with its pooler (dense h x h + bias): the published 109,482,240 of BERT-base.
+    std::int64_t total = c.add(embeddings, c.mul(block, m.layers, "num_hidden_layers"), "num_hidden_layers");
+    m.parameterCount = c.add(total, c.mul(h, h, "hidden_size") + h, "hidden_size");
+    m.largestLayerParameters = block;
+}
+
+void readVit(const Keys& k, HfModel& m) {
+    m.family = HfFamily::Vit;
+    m.hidden = k.integer("hidden_size");
+    m.layers = k.integer("num_hidden_layers");
+    m.heads = k.integer("num_attention_heads");
+    m.kvHeads = m.heads;
+    m.intermediate = k.integer("intermediate_size");
+    m.imageSize = k.integer("image_size", 224);
+    m.patchSize = k.integer("patch_size", 16);
+    m.channels = k.integer("num_channels", 3);
+    m.qkvBias = k.boolean("qkv_bias", true);
+    m.dropout = k.probability("hidden_dropout_prob", 0.0);
+    if (m.imageSize % m.patchSize)
+        k.fail("patch_size", std::to_string(m.patchSize) + " does not divide image_size " + std::to_string(m.imageSize));
+    if (m.hidden % m.heads)
+        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
+    m.headDim = m.hidden / m.heads;
+    const bool classifier = m.architecture == "ViTForImageClassification";
+    const std::int64_t labels = k.objectSize("id2label");
+    m.labels = classifier ? (labels >= 0 ? labels : k.integer("num_labels", 2)) : 0;
+    if (classifier && m.labels < 1) k.fail("id2label", "names no label");
+    const Count c{k};
+    const std::int64_t h = m.hidden, i = m.intermediate, side = m.imageSize / m.patchSize;
+    const std::int64_t patches = c.mul(side, side, "image_size");
+    std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), (m.qkvBias ? 3 * h : 0) + h + 4 * h, "hidden_size");
+    block = c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
+    std::int64_t total = c.mul(c.mul(c.mul(m.channels, m.patchSize, "patch_size"), m.patchSize, "patch_size"), h, "hidden_size");
+    total = c.add(total, h + h + c.mul(patches + 1, h, "image_size"), "image_size"); // conv bias, cls, positions
+    total = c.add(total, c.mul(block, m.layers, "num_hidden_layers"), "num_hidden_layers");
+    total += 2 * h; // final layernorm
+    // ViTForImageClassification has no pooler; ViTModel has one (dense h x h + bias).
+    total = c.add(total, classifier ? c.mul(h, m.labels, "id2label") + m.labels : c.mul(h, h, "hidden_size") + h, "hidden_size");
+    m.parameterCount = total;
+    m.largestLayerParameters = block;
+}
+
+void readT5(const Keys& k, HfModel& m) {
+    m.family = HfFamily::T5;
+    m.hidden = k.integer("d_model");
+    m.layers = k.integer("num_layers");
+    m.decoderLayers = k.integer("num_decoder_layers", m.layers);
+    m.heads = k.integer("num_heads");
+    m.kvHeads = m.heads;
+    m.headDim = k.integer("d_kv");
+    m.intermediate = k.integer("d_ff");
+    m.vocab = k.integer("vocab_size");
+    m.tiedEmbeddings = k.boolean("tie_word_embeddings", true);
+    m.dropout = k.probability("dropout_rate", 0.1);
+    const std::string ff = k.text("feed_forward_proj", "relu");
+    if (ff != "relu" && ff != "gated-gelu" && ff != "gelu" && ff != "gated-relu" && ff != "gated-silu")
+        k.fail("feed_forward_proj", "'" + ff + "' is not one of relu, gelu, gated-gelu, gated-relu, gated-silu");
+    m.gatedFeedForward = ff.rfind("gated-", 0) == 0;
+    const std::int64_t buckets = k.integer("relative_attention_num_buckets", 32);
+    const Count c{k};
+    const std::int64_t d = m.hidden, inner = c.mul(m.heads, m.headDim, "d_kv");
+    const std::int64_t attention = c.mul(4 * d, inner, "d_kv");
+    const std::int64_t feedForward = c.mul((m.gatedFeedForward ? 3 : 2) * d, m.intermediate, "d_ff");
+    const std::int64_t encoderBlock = c.add(attention, feedForward + 2 * d, "d_ff");
+    const std::int64_t decoderBlock = c.add(c.add(attention, attention, "d_kv"), feedForward + 3 * d, "d_ff");
+    const std::int64_t bias = c.mul(buckets, m.heads, "relative_attention_num_buckets");
+    std::int64_t total = c.mul(m.vocab, d, "vocab_size");
+    total = c.add(total, c.mul(encoderBlock, m.layers, "num_layers") + bias + d, "num_layers");
+    total = c.add(total, c.mul(decoderBlock, m.decoderLayers, "num_decoder_layers") + bias + d, "num_decoder_layers");
+    if (!m.tiedEmbeddings) total = c.add(total, c.mul(m.vocab, d, "vocab_size"), "vocab_size");
+    m.parameterCount = total;
+    m.largestLayerParameters = std::max(encoderBlock, decoderBlock);
+}
+
+Layer make(LayerType t) {
+    Layer l;
+    l.type = t;
+    return l;
+}
+Layer embedding(LayerType t, std::int64_t n, std::int64_t dim) {
+    Layer l = make(t);
+    l.numEmbeddings = n;
+    l.embeddingDim = dim;
+    return l;
+}
+Layer linear(std::int64_t out, bool bias, bool tied = false) {
+    Layer l = make(LayerType::Linear);
+    l.outFeatures = out;
+    l.bias = bias;
+    l.tied = tied;
+    return l;
+}
+Layer dropout(double p) {
+    Layer l = make(LayerType::Dropout);
+    l.p = p;
+    return l;
+}
+Layer encoder(const HfModel& m, std::int64_t ff, bool normFirst, bool causal) {
+    Layer l = make(LayerType::TransformerEncoderLayer);
+    l.dModel = m.hidden;
+    l.nhead = m.heads;
+    l.dimFeedforward = ff;
+    l.p = m.dropout;
+    l.gelu = true;
+    l.normFirst = normFirst;
+    l.causal = causal;
+    return l;
+}
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+} // namespace
+
+const char* hfFamilyName(HfFamily f) {
+    switch (f) {
+    case HfFamily::Gpt2: return "gpt2";
+    case HfFamily::Llama: return "llama";
+    case HfFamily::Mixtral: return "mixtral";
+    case HfFamily::Bert: return "bert";
+    case HfFamily::Vit: return "vit";
+    case HfFamily::T5: return "t5";
+    }
+    return "?";
+}
+
+HfModel readHfConfig(std::string_view json, const std::string& where) {
+    dom::parser parser;
+    const simdjson::padded_string padded(json);
+    dom::element root;
+    if (const auto error = parser.parse(padded).get(root)) throw HfConfigError(describeJsonError(where, json, nullptr, error));
+    dom::object top;
+    if (root.get_object().get(top)) throw HfConfigError(where + ": a config.json must be a JSON object");
+    const Keys k(top, where);
+    HfModel m;
+    m.modelType = k.text("model_type", "");
+    if (const auto a = k.find("architectures")) {
+        dom::array list;
+        std::string_view first;
+        if (a->get_array().get(list)) k.fail("architectures", "must be a list of class names");
+        if (list.size() > 0 && list.at(0).get_string().get(first)) k.fail("architectures", "must be a list of class names");
+        m.architecture = std::string(first);
+    }
+    if (m.modelType.empty()) k.fail("model_type", "missing (it says which family the config describes)");
+    if (m.modelType == "gpt2") readGpt2(k, m);
+    else if (m.modelType == "llama" || m.modelType == "mistral" || m.modelType == "qwen2" || m.modelType == "mixtral")
+        readLlama(k, m);
+    else if (m.modelType == "bert") readBert(k, m);
+    else if (m.modelType == "vit") readVit(k, m);
+    else if (m.modelType == "t5") readT5(k, m);
+    else k.fail("model_type", "'" + m.modelType + "' is not supported (supported: gpt2, llama, mistral, qwen2, mixtral, bert, vit, t5)");
+    // The spec holds one layer per block: no real model has ten thousand of them.
+    constexpr std::int64_t kMostLayers = 10'000;
+    if (m.layers > kMostLayers || m.decoderLayers > kMostLayers)
+        k.fail(m.family == HfFamily::Gpt2 ? "n_layer" : m.family == HfFamily::T5 ? "num_layers" : "num_hidden_layers",
+               std::to_string(std::max(m.layers, m.decoderLayers)) + " layers is absurd (more than 10,000)");
+    if (m.experts > 4096) k.fail("num_local_experts", std::to_string(m.experts) + " experts is absurd (more than 4096)");
+    return m;
+}
+
+HfModel readHfConfigFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw HfConfigError(path + ": cannot open the file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string json = text.str();
+    if (json.size() > 16 * 1024 * 1024) throw HfConfigError(path + ": " + num(static_cast<std::int64_t>(json.size())) +
+                                                             " bytes is too large for a config.json");
+    return readHfConfig(json, path);
+}
+
+ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::string>& warnings) {
+    if (sequence < 1) throw HfConfigError("the sequence length must be at least 1");
+    if (m.maxPositions > 0 && sequence > m.maxPositions && (m.family == HfFamily::Gpt2 || m.family == HfFamily::Bert))
+        throw HfConfigError("a sequence of " + num(sequence) + " tokens is longer than the " + num(m.maxPositions) +
+                            " positions of this " + hfFamilyName(m.family) + " model");
+    if (m.maxPositions > 0 && sequence > m.maxPositions)
+        warnings.push_back("the sequence (" + num(sequence) + ") is longer than max_position_embeddings (" + num(m.maxPositions) + ")");
+    ModelSpec s;
+    s.name = m.modelType + (m.architecture.empty() ? std::string() : " (" + m.architecture + ")");
+    s.input = {{sequence}, DType::I64};
+    s.target = {{sequence}, DType::I64};
+    switch (m.family) {
+    case HfFamily::Gpt2: {
+        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden), embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden),
+                    dropout(m.dropout)};
+        for (std::int64_t i = 0; i < m.layers; ++i) {
+            Layer l = make(LayerType::Gpt2Block); // transformers' GPT2Block (eager)
+            l.dModel = m.hidden;
+            l.nhead = m.heads;
+            l.dimFeedforward = m.intermediate;
+            l.p = m.dropout;
+            s.layers.push_back(l);
+        }
+        s.layers.push_back(make(LayerType::LayerNorm));
+        s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        break;
+    }
+    case HfFamily::Llama:
+    case HfFamily::Mixtral: {
+        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden)};
+        for (std::int64_t i = 0; i < m.layers; ++i) {
+            Layer l = make(LayerType::LlamaDecoderLayer);
+            l.dModel = m.hidden;
+            l.nhead = m.heads;
+            l.numKvHeads = m.kvHeads;
+            l.dimFeedforward = m.intermediate;
+            l.numExperts = m.experts;
+            l.expertsPerToken = m.experts ? m.expertsPerToken : 0;
+            s.layers.push_back(l);
+        }
+        if (m.headDim * m.heads != m.hidden)
+            warnings.push_back("head_dim " + num(m.headDim) + " x " + num(m.heads) + " heads differs from hidden_size " +
+                               num(m.hidden) + ": simulated as hidden_size / heads");
+        if (m.qkvBias || m.oBias || m.mlpBias)
+            warnings.push_back("the projections' biases are not simulated (" + num(m.parameterCount) +
+                               " parameters counted, the simulated model has fewer)");
+        s.layers.push_back(make(LayerType::RMSNorm));
+        s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        break;
+    }
+    case HfFamily::Bert:
+        s.target = {{}, DType::I64};
+        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden), embedding(LayerType::TokenTypeEmbedding, m.typeVocab, m.hidden),
+                    embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden), make(LayerType::LayerNorm),
+                    dropout(m.dropout)};
+        for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, false, false));
+        s.layers.push_back(make(LayerType::SelectToken));
+        s.layers.push_back(linear(m.hidden, true));
+        s.layers.push_back(make(LayerType::Tanh));
+        s.layers.push_back(dropout(m.dropout));
+        s.layers.push_back(linear(2, true));
+        warnings.push_back("simulated as BertForSequenceClassification with 2 labels (BertModel, its pooler and a 2-class head)");
+        break;
+    case HfFamily::Vit: {
+        s.input = {{m.channels, m.imageSize, m.imageSize}, DType::F32};
+        s.target = {{}, DType::I64};
+        Layer patches = make(LayerType::Conv2d);
+        patches.outChannels = m.hidden;
+        patches.kernel = {m.patchSize, m.patchSize};
+        patches.stride = {m.patchSize, m.patchSize};
+        patches.strideSet = true;
+        Layer cls = make(LayerType::ClassToken);
+        cls.embeddingDim = m.hidden;
+        const std::int64_t side = m.imageSize / m.patchSize;
+        s.layers = {patches, make(LayerType::ToSequence), cls, embedding(LayerType::PositionEmbedding, side * side + 1, m.hidden),
+                    dropout(m.dropout)};
+        for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, true, false));
+        s.layers.push_back(make(LayerType::LayerNorm));
+        s.layers.push_back(make(LayerType::SelectToken));
+        s.layers.push_back(linear(m.labels > 0 ? m.labels : 1000, true));
+        warnings.push_back("a ViT takes " + num(m.channels) + "x" + num(m.imageSize) + "x" + num(m.imageSize) +
+                           " images: the sequence length is " + num(side * side + 1) + " patches, not --seq");
+        if (!m.qkvBias) warnings.push_back("qkv_bias false: the q, k and v biases are simulated anyway");
+        break;
+    }
+    case HfFamily::T5:
+        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden)};
+        for (std::int64_t i = 0; i < m.layers + m.decoderLayers; ++i)
+            s.layers.push_back(encoder(m, m.gatedFeedForward ? m.intermediate * 3 / 2 : m.intermediate, true, false));
+        s.layers.push_back(make(LayerType::LayerNorm));
+        s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        warnings.push_back("T5 (encoder-decoder) approximated as one stack of " + num(m.layers) + " + " + num(m.decoderLayers) +
+                           " pre-norm layers over the same " + num(sequence) +
+                           " tokens: cross-attention, the relative position bias and the decoder's own input length are not simulated"
+                           " (the parameter count above is exact)");
+        if (m.headDim * m.heads != m.hidden)
+            warnings.push_back("d_kv x num_heads differs from d_model: attention simulated at d_model");
+        break;
+    }
+    return s;
+}
+
+} // namespace memviz::costmodel

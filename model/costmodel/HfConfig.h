@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A Hugging Face `config.json` read into the numbers memory depends on, for the families people
+// fine-tune and serve: GPT-2, Llama / Mistral / Qwen2 (grouped-query attention), Mixtral
+// (mixture of experts), BERT, ViT and T5 (encoder-decoder). Gives the exact parameter count of
+// the published checkpoint's architecture (what its safetensors headers hold, buffers aside)
+// and a ModelSpec the cost model simulates at a chosen sequence length; what the spec only
+// approximates is said in `warnings`. Errors name the key and what is wrong (missing, wrong type,
+// absurd size). See docs/costmodel.md ("Model input people already have").
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "costmodel/ModelSpec.h"
+
+namespace memviz::costmodel {
+
+enum class HfFamily { Gpt2, Llama, Mixtral, Bert, Vit, T5 };
+
+struct HfModel {
+    std::string modelType;    // config's model_type: "llama", "mistral", "qwen2", ...
+    std::string architecture; // architectures[0] when given
+    HfFamily family = HfFamily::Llama;
+    std::int64_t hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, intermediate = 0, vocab = 0;
+    std::int64_t maxPositions = 0;   // 0: no limit from the config (RoPE, relative positions)
+    std::int64_t decoderLayers = 0;  // T5
+    std::int64_t experts = 0, expertsPerToken = 0; // Mixtral
+    std::int64_t typeVocab = 0;      // BERT token types
+    std::int64_t imageSize = 0, patchSize = 0, channels = 0, labels = 0; // ViT
+    bool tiedEmbeddings = false;
+    bool qkvBias = false, oBias = false, mlpBias = false; // Llama family (Qwen2: q, k, v)
+    bool gatedFeedForward = false;                        // T5 v1.1 "gated-gelu"
+    double dropout = 0.0;
+    std::int64_t parameterCount = 0;         // exact, of the checkpoint's architecture
+    std::int64_t largestLayerParameters = 0; // the largest transformer block (FSDP's unit)
+    std::vector<std::string> warnings;
+};
+
+class HfConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// `where` names the file in messages ("config.json: 'hidden_size': missing").
+HfModel readHfConfig(std::string_view json, const std::string& where);
+HfModel readHfConfigFile(const std::string& path);
+
+// The model as a spec the cost model simulates: token ids of `sequence` positions in and
+// next-token (or per-token) targets out; ViT takes its image and ignores `sequence`. Appends
+// what is approximated to `warnings`. Throws HfConfigError for a sequence the model cannot take
+// (longer than GPT-2's n_positions, say).
+ModelSpec hfModelSpec(const HfModel& model, std::int64_t sequence, std::vector<std::string>& warnings);
+
+const char* hfFamilyName(HfFamily f);
+
+} // namespace memviz::costmodel

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// The what-if panel's "Will it fit on GPUs" box shows the numbers `memviz estimate --config ...
+// --device ...` prints for the same settings: the peak per GPU, the parts, the largest micro-batch
+// and sequence and the ranked fixes (the command line's numbers are themselves checked against
+// published counts and hand calculations in tst_estimate_cli and tst_fitplan).
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScrollArea>
+#include <QtTest>
+
+#include "TestSupport.h"
+#include "widgets/whatif/FitPlanBox.h"
+#include "widgets/whatif/WhatIfPanel.h"
+
+using namespace memviz;
+using namespace memviz::test;
+
+class TestWhatIfFit : public QObject {
+    Q_OBJECT
+private slots:
+    void panelShowsTheCommandLinesNumbers();
+    void badConfigIsShown();
+};
+
+void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
+    const QString config = QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/llama-2-7b.json";
+    WhatIfPanel panel;
+    FitPlanBox* box = panel.fitPlanBox();
+    QVERIFY(box);
+    QVERIFY(box->openConfig(config));
+    box->setSequence(1024);
+    box->setMicroBatch(4);
+    box->setLoraRank(16);
+    box->setGpu("a100-40g");
+    box->waitForResult();
+    QVERIFY2(box->errorText().isEmpty(), qPrintable(box->errorText()));
+    QVERIFY(box->answer());
+    const auto& a = *box->answer();
+    const ProcessResult r = runMemviz({"estimate", "--config", config, "--seq", "1024", "--batch", "4", "--lora-rank", "16",
+                                       "--device", "a100-40g", "--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(qint64(a.plan.peakBytes), j["peak_bytes_per_device"].toInteger());
+    QCOMPARE(a.plan.fits, j["fits"].toBool());
+    QCOMPARE(qint64(a.largestMicroBatch), j["largest_micro_batch"].toInteger());
+    QCOMPARE(qint64(a.largestSequence), j["largest_sequence"].toInteger());
+    const QJsonObject parts = j["breakdown"].toObject();
+    for (int i = 0; i < costmodel::kPlanPartCount; ++i)
+        QCOMPARE(qint64(a.plan.perDevice[static_cast<std::size_t>(i)]),
+                 parts[costmodel::planPartKey(static_cast<costmodel::PlanPart>(i))].toInteger());
+    const QJsonArray fixes = j["fixes"].toArray();
+    QCOMPARE(qsizetype(a.fixes.size()), fixes.size());
+    for (qsizetype i = 0; i < fixes.size(); ++i) {
+        QCOMPARE(QString::fromStdString(a.fixes[static_cast<std::size_t>(i)].id), fixes[i].toObject()["id"].toString());
+        QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
+    }
+    QVERIFY(box->resultText().contains("Peak per GPU"));
+    // The box stays responsive: a recompute runs on a worker (the GUI thread only sets it off).
+    QElapsedTimer t;
+    t.start();
+    box->setMicroBatch(8);
+    QVERIFY2(t.elapsed() < 200, qPrintable(QString::number(t.elapsed())));
+    box->waitForResult();
+    QCOMPARE(box->planOptions().estimate.batch, 8);
+    // MEMVIZ_FIT_SHOW=SECONDS (looking at it under a display, e.g. xvfb-run + openbox + import):
+    // the panel is shown with the box scrolled into view for that long.
+    if (const int seconds = qEnvironmentVariableIntValue("MEMVIZ_FIT_SHOW")) {
+        box->setMicroBatch(4);
+        box->waitForResult();
+        panel.resize(1600, 1000);
+        panel.show();
+        for (QWidget* w = box->parentWidget(); w; w = w->parentWidget())
+            if (auto* area = qobject_cast<QScrollArea*>(w)) area->ensureWidgetVisible(box, 0, 0);
+        QTest::qWait(seconds * 1000);
+    }
+}
+
+void TestWhatIfFit::badConfigIsShown() {
+    QTemporaryDir dir;
+    const QString bad = writeFile(dir, "config.json", R"({"model_type":"llama","hidden_size":"big"})");
+    FitPlanBox box;
+    QVERIFY(!box.openConfig(bad));
+    QVERIFY2(box.errorText().contains("'hidden_size': must be an integer"), qPrintable(box.errorText()));
+    QVERIFY(box.resultText().contains("hidden_size"));
+}
+
+QTEST_MAIN(TestWhatIfFit)
+#include "tst_whatif_fit.moc"

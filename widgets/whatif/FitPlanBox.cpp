@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/whatif/FitPlanBox.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+
+#include "costmodel/OptionNames.h"
+#include "widgets/BackgroundQuery.h"
+#include "words/UnitTexts.h"
+
+namespace memviz {
+
+using namespace costmodel;
+
+FitPlanBox::FitPlanBox(QWidget* parent)
+    : QGroupBox(tr("Will it fit on GPUs (Hugging Face config)"), parent), catalog_(GpuCatalog::builtin()),
+      query_(new BackgroundQuery(this)) {
+    setObjectName("fitPlanBox");
+    // The user's catalog, as the command line reads it (docs/costmodel.md, "GPU catalog").
+    const QString user = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + "/memviz/gpus.json";
+    try {
+        if (QFileInfo::exists(user)) catalog_.mergeFile(user.toStdString());
+    } catch (const GpuCatalogError&) {
+        // a broken user file leaves the built-in catalog; the command line reports it
+    }
+    query_->setErrorHandler([this](const QString& message) {
+        error_ = message;
+        result_->setText(QStringLiteral("<span style='color:#b00'>%1</span>").arg(message.toHtmlEscaped()));
+        fixes_->clear();
+        emit answered();
+    });
+    auto* form = new QFormLayout(this);
+    open_ = new QPushButton(tr("Open config.json…"), this);
+    open_->setObjectName("openConfigButton");
+    modelLabel_ = new QLabel(tr("no config"), this);
+    modelLabel_->setWordWrap(true);
+    form->addRow(tr("Model"), open_);
+    form->addRow(modelLabel_);
+    const auto spin = [this](int lo, int hi, int value, const char* name) {
+        auto* s = new QSpinBox(this);
+        s->setRange(lo, hi);
+        s->setValue(value);
+        s->setObjectName(name);
+        connect(s, &QSpinBox::valueChanged, this, [this] { recompute(); });
+        return s;
+    };
+    const auto combo = [this](const std::vector<std::string>& words, const char* name) {
+        auto* c = new QComboBox(this);
+        for (const std::string& w : words) c->addItem(QString::fromStdString(w), QString::fromStdString(w));
+        c->setObjectName(name);
+        connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+        return c;
+    };
+    seq_ = spin(1, 1 << 20, 2048, "fitSeq");
+    form->addRow(tr("Sequence length"), seq_);
+    batch_ = spin(1, 1 << 20, 1, "fitBatch");
+    accum_ = spin(1, 1 << 16, 1, "fitAccum");
+    auto* batchRow = new QHBoxLayout;
+    batchRow->addWidget(batch_);
+    batchRow->addWidget(new QLabel(tr("×"), this));
+    batchRow->addWidget(accum_);
+    batchRow->addWidget(new QLabel(tr("steps"), this));
+    accum_->setToolTip(tr("Gradient accumulation: micro-batches per optimizer step"));
+    form->addRow(tr("Micro-batch"), batchRow);
+    dtype_ = combo({"fp32", "bf16", "fp16"}, "fitDtype");
+    form->addRow(tr("dtype"), dtype_);
+    lora_ = spin(0, 4096, 0, "fitLora");
+    lora_->setSpecialValueText(tr("off (full fine-tune)"));
+    form->addRow(tr("LoRA rank"), lora_);
+    attention_ = combo(attentionNames(), "fitAttention");
+    form->addRow(tr("Attention"), attention_);
+    checkpoint_ = combo({"none", "per-layer", "selective"}, "fitCheckpoint");
+    form->addRow(tr("Checkpointing"), checkpoint_);
+    gpu_ = new QComboBox(this);
+    gpu_->setObjectName("fitGpu");
+    for (const GpuInfo& g : catalog_.gpus())
+        gpu_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(g.name), words::bytes(g.memoryBytes)),
+                      QString::fromStdString(g.id));
+    gpu_->setCurrentIndex(std::max(0, gpu_->findData("a100-80g")));
+    connect(gpu_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
+    form->addRow(tr("GPU"), gpu_);
+    gpus_ = spin(1, 1024, 1, "fitGpus");
+    shard_ = combo(shardNames(), "fitShard");
+    auto* shardRow = new QHBoxLayout;
+    shardRow->addWidget(gpus_);
+    shardRow->addWidget(shard_, 1);
+    form->addRow(tr("GPUs, sharing"), shardRow);
+    result_ = new QLabel(this);
+    result_->setObjectName("fitResult");
+    result_->setWordWrap(true);
+    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(result_);
+    fixes_ = new QLabel(this);
+    fixes_->setObjectName("fitFixes");
+    fixes_->setWordWrap(true);
+    form->addRow(fixes_);
+    connect(open_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a Hugging Face config.json"), QString(),
+                                                          tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty()) openConfig(path);
+    });
+    recompute();
+}
+
+FitPlanBox::~FitPlanBox() = default;
+
+bool FitPlanBox::openConfig(const QString& path) {
+    try {
+        const HfModel hf = readHfConfigFile(path.toStdString());
+        model_ = fitModelFromHf(hf, 16);
+        modelLabel_->setText(tr("%1: %2 parameters").arg(QFileInfo(path).fileName()).arg(hf.parameterCount));
+        modelLabel_->setToolTip(path);
+        error_.clear();
+        recompute();
+        return true;
+    } catch (const std::exception& e) {
+        error_ = QString::fromUtf8(e.what());
+        result_->setText(QStringLiteral("<span style='color:#b00'>%1</span>").arg(error_.toHtmlEscaped()));
+        return false;
+    }
+}
+
+void FitPlanBox::setSequence(int tokens) { seq_->setValue(tokens); }
+void FitPlanBox::setMicroBatch(int batch) { batch_->setValue(batch); }
+void FitPlanBox::setGradAccumulation(int steps) { accum_->setValue(steps); }
+void FitPlanBox::setDtype(const QString& dtype) { dtype_->setCurrentIndex(std::max(0, dtype_->findData(dtype))); }
+void FitPlanBox::setLoraRank(int rank) { lora_->setValue(rank); }
+void FitPlanBox::setGpu(const QString& id) { gpu_->setCurrentIndex(std::max(0, gpu_->findData(id))); }
+void FitPlanBox::setGpus(int n, const QString& shard) {
+    updating_ = true;
+    gpus_->setValue(n);
+    updating_ = false;
+    shard_->setCurrentIndex(std::max(0, shard_->findData(shard)));
+    recompute();
+}
+
+PlanOptions FitPlanBox::planOptions() const {
+    PlanOptions o;
+    o.estimate.batch = batch_->value();
+    o.estimate.dtype = parseDType(dtype_->currentData().toString().toStdString());
+    o.estimate.lora.rank = lora_->value();
+    o.estimate.attention = parseAttention(attention_->currentData().toString().toStdString());
+    o.estimate.checkpoint = parseCheckpoint(checkpoint_->currentData().toString().toStdString());
+    o.estimate.device = DeviceKind::Cuda;
+    o.sequence = seq_->value();
+    o.gradAccumulation = accum_->value();
+    o.devices = gpus_->value();
+    o.shard = o.devices > 1 ? parseShard(shard_->currentData().toString().toStdString()) : ShardStrategy::None;
+    if (const GpuInfo* g = catalog_.find(gpu_->currentData().toString().toStdString())) {
+        o.memoryBytes = g->memoryBytes;
+        o.contextBytes = g->contextBytes;
+        o.gpu = g->id;
+    }
+    return o;
+}
+
+void FitPlanBox::recompute() {
+    if (updating_ || !result_) return;
+    shard_->setEnabled(gpus_->value() > 1);
+    if (!model_) {
+        result_->setText(tr("Open a config.json to plan a language model on GPUs."));
+        return;
+    }
+    result_->setText(tr("Computing…"));
+    const FitModel model = *model_;
+    const PlanOptions o = planOptions();
+    const GpuCatalog catalog = catalog_;
+    query_->run([this, model, o, catalog](const Progress&) -> BackgroundQuery::Apply {
+        auto a = std::make_shared<FitAnswer>(answerFit(model, o, catalog));
+        return [this, a] { show(*a); };
+    });
+}
+
+QString FitPlanBox::resultText() const { return result_->text(); }
+QString FitPlanBox::fixesText() const { return fixes_->text(); }
+
+void FitPlanBox::show(const FitAnswer& a) {
+    answer_ = a;
+    error_.clear();
+    const Plan& p = a.plan;
+    const PlanOptions o = planOptions();
+    QString text = tr("Peak per GPU %1 (%2 phase): ").arg(words::bytes(p.peakBytes), QString::fromLatin1(phaseName(p.peakPhase)));
+    text += p.fits ? tr("fits in %1 (%2 to spare).").arg(words::bytes(o.memoryBytes), words::bytes(o.memoryBytes - p.peakBytes))
+                   : tr("does not fit in %1: over by %2.").arg(words::bytes(o.memoryBytes), words::bytes(p.peakBytes - o.memoryBytes));
+    text += "\n" + (a.largestMicroBatch > 0 ? tr("Largest micro-batch that fits: %1.").arg(a.largestMicroBatch)
+                                            : tr("Not even micro-batch 1 fits."));
+    if (a.largestSequence > 0) text += "\n" + tr("Longest sequence at micro-batch %1: %2 tokens.").arg(o.estimate.batch).arg(a.largestSequence);
+    QStringList parts;
+    for (int i = 0; i < kPlanPartCount; ++i)
+        if (p.perDevice[static_cast<std::size_t>(i)] > 0)
+            parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(planPartName(static_cast<PlanPart>(i))),
+                                                  words::bytes(p.perDevice[static_cast<std::size_t>(i)]));
+    result_->setText(text + "\n" + tr("Per GPU: %1").arg(parts.join(QStringLiteral(" · "))));
+    QStringList fixes;
+    int rank = 0;
+    for (const Fix& f : a.fixes)
+        fixes << tr("%1. %2 → %3 (%4; %5)")
+                     .arg(++rank)
+                     .arg(QString::fromStdString(f.description), words::bytes(f.peakBytes),
+                          f.fits ? tr("fits") : tr("not enough alone"), QString::fromStdString(f.cost));
+    fixes_->setText(fixes.isEmpty() ? QString() : tr("Changes that make it fit, cheapest first:\n%1").arg(fixes.join('\n')));
+    emit answered();
+}
+
+void FitPlanBox::waitForResult() { query_->wait(); }
+
+} // namespace memviz
