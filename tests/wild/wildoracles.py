@@ -127,23 +127,21 @@ def massif_oracle(path):
     exe = shutil.which("ms_print")
     if not exe:
         raise RuntimeError("ms_print is not installed")
-    src = path
     import tempfile
-    tmp = None
-    with open(path, "rb") as f:
-        head = f.read(4)
-    if head[:2] == b"\x1f\x8b" or head == b"\x28\xb5\x2f\xfd":  # ms_print reads plain text only
-        sys.path.insert(0, HERE)
-        from wildlib import unpack
-        tmp = tempfile.NamedTemporaryFile(delete=False)
-        tmp.write(unpack(open(path, "rb").read()))
-        tmp.close()
-        src = tmp.name
+    sys.path.insert(0, HERE)
+    from wildlib import unpack
+    data = unpack(open(path, "rb").read())  # ms_print reads plain text only
+    # A file checked in on Windows has CRLF line ends (git's autocrlf); ms_print stops at the
+    # first "\r" ("expected 'empty' or '...'"), so it reads the file with LF line ends.
+    data = data.replace(b"\r\n", b"\n")
+    tmp = tempfile.NamedTemporaryFile(delete=False)
+    tmp.write(data)
+    tmp.close()
+    src = tmp.name
     try:
         text = _run([exe, src])
     finally:
-        if tmp:
-            os.unlink(tmp.name)
+        os.unlink(tmp.name)
     out = {"snapshots": None, "peak": None, "rows": {}}
     row = re.compile(r"^\s*(\d+)\s+([\d,.]+)\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)\s*$")
     for line in text.split("\n"):
