@@ -36,7 +36,7 @@ from wildlib import read_manifest  # noqa: E402
 from wildoracles import ORACLES, compare  # noqa: E402
 
 # name (or a prefix of it) -> a piece of the message memviz must give; each one is explained
-# in docs/formats*.md (section "Files memviz refuses").
+# in docs/formats*.md (the raw heaptrack data: docs/formats-native.md, "Raw data is refused by name").
 EXPECTED_REFUSALS = {
     "KDE__heaptrack__tests__auto__test_sysroot__heaptrack.test_sysroot.raw":
         "raw heaptrack data",
