@@ -288,6 +288,12 @@ void TestHeaptrack::badInput_data() {
     QTest::newRow("format version 0") << QByteArray("v 10000 0\n") << QStringList{"line 1 ", "version 0", "not supported"};
     QTest::newRow("record before version") << QByteArray("v\n") << QStringList{"line 1 ", "missing field: heaptrack version"};
     QTest::newRow("no record type space") << base + "+1\n" << QStringList{next, "not followed by a space"};
+    // Raw data (heaptrack -r, or the fifo's content): what libheaptrack writes before
+    // heaptrack_interpret, its module maps and executable records. Hand-made, in the layout of
+    // heaptrack 1.5's tests/auto/test_sysroot/heaptrack.test_sysroot.raw.
+    const QByteArray raw = "v 10550 3\nx 3b /home/u/build/test_lib\nX ./test_lib\nI 1000 7d09db\n"
+                           "m 1 -\nm 1 x 5d7ea53f9000 0 848 1848 268\nt 7bf3f6a3579f 0\n+ 12000 4 5d7ec4ddc570\n";
+    QTest::newRow("raw data") << raw << QStringList{"line 5 ", "`m` record", "raw heaptrack data", "heaptrack_interpret"};
 }
 
 void TestHeaptrack::badInput() {

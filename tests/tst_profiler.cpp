@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/FormatRegistry.h"
 #include "formats/profiler/ProfilerQuery.h"
 #include "formats/profiler/ProfilerTraceBuilder.h"
@@ -108,6 +109,7 @@ private slots:
     void modernFamilyPairsAndTotals();
     void newestFamilyFractionalAndBaseTime();
     void bareArrayAndGzip();
+    void unknownTopLevelMembersAreKept();
     void callTreeFollowsKeyAverages();
     void badInput_data();
     void badInput();
@@ -251,6 +253,35 @@ void TestProfiler::bareArrayAndGzip() {
     QCOMPARE(loadSummary(*a->db, a->trace).devices.at(0).peakBytes, 64);
     auto g = importBytes(test::gzipped(kOldTrace), "old.pt.trace.json.gz");
     QCOMPARE(loadSummary(*g->db, g->trace).devices.at(0).peakBytes, 768);
+}
+
+// Issue 30: the wild corpus's traces carry top-level members memviz has no use for (kineto's
+// traceName, deviceProperties, CUDA/CUPTI versions, record_shapes, a cluster's job fields);
+// they are kept as "trace.<member>" with their JSON text, strings without quotes. Hand-made,
+// in the layout of a 2.x kineto trace; the expected texts are the members as written below.
+void TestProfiler::unknownTopLevelMembersAreKept() {
+    const QByteArray trace = R"({"schemaVersion": 1,
+  "deviceProperties": [{"id": 0, "name": "NVIDIA A100", "totalGlobalMem": 85000000000}],
+  "cupti_version": 28, "traceName": "rank0.pt.trace.json", "with_stack": 1,
+  "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 5, "dur": 10},
+    {"ph": "i", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 6, "args": {"Device Type": 0, "Device Id": -1, "Bytes": 64}}],
+  "INFO": ["INFO:2026-01-08 1:1 CuptiActivityProfiler.cpp:914] done"], "future_field": {"a": [1, 2]},
+  "big": ")" + QByteArray(20000, 'x') + R"("})";
+    auto t = importBytes(trace, "kept.pt.trace.json");
+    std::map<std::string, std::string> meta;
+    for (const auto& [k, v] : loadMetadata(*t->db, t->trace)) meta[k] = v;
+    const std::string p = metadata_key::kTraceMemberPrefix;
+    QCOMPARE(meta["schemaVersion"], std::string("1"));
+    QCOMPARE(meta[p + "deviceProperties"], std::string(R"([{"id": 0, "name": "NVIDIA A100", "totalGlobalMem": 85000000000}])"));
+    QCOMPARE(meta[p + "cupti_version"], std::string("28"));
+    QCOMPARE(meta[p + "traceName"], std::string("rank0.pt.trace.json"));
+    QCOMPARE(meta[p + "with_stack"], std::string("1"));
+    QCOMPARE(meta[p + "INFO"], std::string(R"(["INFO:2026-01-08 1:1 CuptiActivityProfiler.cpp:914] done"])"));
+    QCOMPARE(meta[p + "future_field"], std::string(R"({"a": [1, 2]})"));
+    // 20,002 bytes with the quotes: cut at 16 KiB and said so.
+    QCOMPARE(meta[p + "big"], "\"" + std::string(metadata_key::kTraceMemberMaxBytes - 1, 'x') + "… (20002 bytes)");
+    QVERIFY(!meta.count(p + "traceEvents"));
+    QCOMPARE(loadSummary(*t->db, t->trace).devices.at(0).peakBytes, 64);
 }
 
 void TestProfiler::callTreeFollowsKeyAverages() {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <QJsonDocument>
+#include <QJsonObject>
 
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
@@ -7,6 +8,7 @@
 #include "cli/RecordingOutput.h"
 #include "formats/live/LiveQueries.h"
 #include "store/Database.h"
+#include "store/TraceQueries.h"
 
 namespace memviz::cli {
 
@@ -22,6 +24,11 @@ int summaryCommand(const QStringList& args) {
     if (p.isSet("json")) {
         QJsonObject o = summaryJson(summary);
         if (recording) o.insert("recording", recordingJson(*recording));
+        // Everything the format kept about the file (docs/cli.md, "JSON"), unknown fields too.
+        QJsonObject metadata;
+        for (const auto& [k, v] : loadMetadata(db, source.traceId()))
+            metadata.insert(QString::fromStdString(k), QString::fromStdString(v));
+        o.insert("metadata", metadata);
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
         printOut(summaryText(summary) + (recording ? "\n" + recordingText(*recording) : QString()));

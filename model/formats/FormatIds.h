@@ -5,6 +5,7 @@
 // devices that views treat specially, and the metadata keys the formats write. Widgets,
 // queries and the command line compare with these, never with text of their own. A new
 // format adds its id here (see ARCHITECTURE.md, "Adding a format").
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -54,6 +55,11 @@ inline std::string allocatedSource(std::string_view device) { return "allocated_
 inline constexpr const char* kAllocatedFromTotals = "Total Allocated";
 inline constexpr const char* kAllocatedFromRunningSum = "running sum of Bytes (the trace has no totals)";
 inline constexpr const char* kProfilerFamily = "profiler_family";
+// Profiler traces: every other top-level member of the trace object ("traceName",
+// "deviceProperties", "cupti_version", ...) is kept as "trace.<member>" with its JSON text (a
+// string without its quotes), cut at kTraceMemberMaxBytes.
+inline constexpr const char* kTraceMemberPrefix = "trace.";
+inline constexpr std::size_t kTraceMemberMaxBytes = 16384;
 // Profiler traces recorded with_stack=True: how many op calls carry a "Call stack".
 inline constexpr const char* kProfilerCallsWithStack = "profiler_calls_with_stack";
 // Memory timeline exports: what the stacked series are.

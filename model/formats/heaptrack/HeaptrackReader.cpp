@@ -202,6 +202,12 @@ void HeaptrackReader::dispatch(std::string_view line) {
         header_.command = std::string(line.size() > 2 ? line.substr(2) : std::string_view());
         break;
     case 'A': header_.attached = true; break;
+    case 'm':
+        // libheaptrack's own output, before heaptrack_interpret resolves it: `m` maps a module
+        // (its first record after the header), `t` and `+` carry raw addresses. heaptrack_print
+        // cannot read it either. (Its `x` record, the executable's path, counts as unknown.)
+        fail("raw heaptrack data (as libheaptrack writes it before heaptrack_interpret resolves addresses; "
+             "heaptrack -r keeps it): convert it with `heaptrack_interpret < FILE | zstd > FILE.zst` and open that");
     case 'S':
         if (auto pattern = parseSuppressionLine(line.substr(1))) model_.suppressions.push_back(std::move(*pattern));
         break;

@@ -12,6 +12,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/FormatIds.h"
 #include "formats/profiler/ChromeEventParser.h"
 #include "io/InputFile.h"
 #include "io/JsonEventStream.h"
@@ -110,6 +111,14 @@ private:
             std::string value(raw);
             if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
             out_.setMetadata(key, value);
+        } else {
+            // Anything else the profiler writes at the top (traceName, deviceProperties, the
+            // CUDA and CUPTI versions, record_shapes, profile_memory, with_stack, a cluster's
+            // job fields, ...) is kept as it is, not dropped (issue 30: the wild corpus).
+            std::string value(raw.substr(0, metadata_key::kTraceMemberMaxBytes));
+            if (raw.size() > metadata_key::kTraceMemberMaxBytes) value += "… (" + std::to_string(raw.size()) + " bytes)";
+            else if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+            out_.setMetadata(metadata_key::kTraceMemberPrefix + std::string(key), value);
         }
     }
 
