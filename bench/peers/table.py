@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turns bench/peers/run.sh's timed runs into its markdown table (standard library only).
+
+  table.py INPUTS RESULTS.tsv STAMP MACHINE COMMIT RUNS
+
+INPUTS: one "kind|label|file|events" line per input, in the order of their numbers;
+RESULTS.tsv: "input tool wall user sys rss_kib load1 ok" per run.
+"""
+import os
+import statistics
+import sys
+
+
+def mb(n):
+    return f"{n / 1e6:,.1f} MB" if n < 1e9 else f"{n / 1e9:,.2f} GB"
+
+
+def secs(x):
+    return f"{x:.2f} s" if x < 100 else f"{x:.0f} s"
+
+
+def main():
+    inputs_path, results_path, stamp, machine, commit, runs = sys.argv[1:7]
+    inputs = [line.rstrip("\n").split("|") for line in open(inputs_path) if line.strip()]
+    runs_of = {}
+    for line in open(results_path):
+        no, tool, wall, user, sys_, rss, load, ok = line.rstrip("\n").split("\t")
+        runs_of.setdefault((int(no), tool), []).append(
+            (float(wall), float(user) + float(sys_), int(rss), float(load), ok == "1"))
+    print(f"Measured {stamp} by `bench/peers/run.sh` ({runs} runs of each tool, alternating), commit {commit}; "
+          f"machine: {machine}. Wall and CPU (user+sys) from `/usr/bin/time`; peak RSS is its maximum "
+          f"resident set; load is the 1-minute load average before each run (min–max). The ratio is "
+          f"memviz's median over the peer's median (wall; CPU); below 1 memviz is faster.\n")
+    print("| input | size | tool | wall median | wall min–max | CPU median | peak RSS | memviz / peer (wall; CPU) | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for no, (kind, label, path, events) in enumerate(inputs):
+        size = os.path.getsize(path)
+        tools = [t for (n, t) in runs_of if n == no]
+        tools.sort(key=lambda t: t != "memviz import")
+        mine = runs_of.get((no, "memviz import"), [])
+        mine_wall = statistics.median(r[0] for r in mine) if mine else None
+        mine_cpu = statistics.median(r[1] for r in mine) if mine else None
+        for k, tool in enumerate(tools):
+            rs = runs_of[(no, tool)]
+            failed = sum(not r[4] for r in rs)
+            walls = [r[0] for r in rs]
+            wall = statistics.median(walls)
+            cpu = statistics.median(r[1] for r in rs)
+            rss = statistics.median(r[2] for r in rs) * 1024
+            loads = [r[3] for r in rs]
+            if tool == "memviz import":
+                ratio = f"{int(events) / wall / 1e6:.2f}M events/s" if events else ""
+            elif mine_wall is not None and wall > 0 and cpu > 0:
+                ratio = f"**{mine_wall / wall:.2f}×**; {mine_cpu / cpu:.2f}×"
+            else:
+                ratio = ""
+            name = f"{label}" if k == 0 else ""
+            note = f" ({failed} of {len(rs)} runs failed)" if failed else ""
+            print(f"| {name} | {mb(size) if k == 0 else ''} | {tool}{note} | {secs(wall)} | "
+                  f"{secs(min(walls))}–{secs(max(walls))} | {secs(cpu)} | {mb(rss)} | {ratio} | "
+                  f"{min(loads):.1f}–{max(loads):.1f} |")
+    print()
+
+
+if __name__ == "__main__":
+    main()
