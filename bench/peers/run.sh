@@ -20,6 +20,8 @@
 #     --build DIR      build folder (default: build-peers in the checkout)
 #     --no-build       use the build folder as it is
 #     --no-doc         do not touch docs/performance.md (the table still goes to DATA)
+#     --baseline DIR   also time DIR/app/memviz (another build, e.g. main before a change) on every
+#                      input, alternating with the others: its row's ratio is memviz / baseline
 #
 # Peers: heaptrack recordings (bench/native/record_real.sh) against `heaptrack_print`; massif
 # files (valgrind --tool=massif of deep_stacks and of Python) against `ms_print`; profiler
@@ -42,6 +44,7 @@ build="$repo/build-peers"
 dobuild=1
 doc=1
 python=/usr/bin/python3
+baseline=
 while [ $# -gt 0 ]; do
     case $1 in
     --runs) runs=$2; shift ;;
@@ -53,7 +56,8 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift ;;
     --no-build) dobuild=0 ;;
     --no-doc) doc=0 ;;
-    -h | --help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --baseline) baseline=$2; shift ;;
+    -h | --help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -69,8 +73,14 @@ if [ "$dobuild" = 1 ]; then
     [ -f "$build/CMakeCache.txt" ] || cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     nice cmake --build "$build" -j"$(nproc)" --target memviz gen_alloclog gen_chrome_trace >/dev/null
 fi
-memviz="$build/app/memviz"
-[ -x "$memviz" ] || { echo "no $memviz" >&2; exit 1; }
+[ -x "$build/app/memviz" ] || { echo "no $build/app/memviz" >&2; exit 1; }
+[ -z "$baseline" ] || [ -x "$baseline/app/memviz" ] || { echo "no $baseline/app/memviz" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The binaries are copied, so that a rebuild while the benchmark runs does not change them.
+cp "$build/app/memviz" "$work/memviz"
+memviz="$work/memviz"
+[ -z "$baseline" ] || cp "$baseline/app/memviz" "$work/memviz-baseline"
 
 # --- inputs: "kind|label|file|events" lines ------------------------------------------------------
 inputs=()
@@ -148,8 +158,6 @@ if wants alloclog; then
 fi
 
 # --- the runs ------------------------------------------------------------------------------------
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 results="$work/results.tsv"
 : >"$results"
 # One timed run: INPUT_NO TOOL COMMAND... appends "input tool wall user sys rss_kib load1 ok".
@@ -164,9 +172,9 @@ timed() {
     fi
     printf '%s\t%s\t%s\t%s\t%s\n' "$no" "$tool" "$(tail -1 "$work/time" | tr ' ' '\t')" "$load" "$ok" >>"$results"
 }
-import() { # INPUT_NO FILE
+import() { # INPUT_NO FILE [TOOL BINARY]
     rm -f "$work/store.memviz" "$work/store.memviz-wal" "$work/store.memviz-shm"
-    timed "$1" "memviz import" "$memviz" import "$2" --db "$work/store.memviz"
+    timed "$1" "${3:-memviz import}" "${4:-$memviz}" import "$2" --db "$work/store.memviz"
 }
 no=0
 for line in "${inputs[@]}"; do
@@ -175,6 +183,7 @@ for line in "${inputs[@]}"; do
     i=0
     while [ "$i" -lt "$runs" ]; do
         import "$no" "$file"
+        [ -z "$baseline" ] || import "$no" "$file" "memviz import (baseline)" "$work/memviz-baseline"
         case $kind in
         heaptrack) timed "$no" heaptrack_print heaptrack_print "$file" ;;
         massif) timed "$no" ms_print ms_print "$file" ;;

@@ -49,7 +49,9 @@ def main():
             cpu = statistics.median(r[1] for r in rs)
             rss = statistics.median(r[2] for r in rs) * 1024
             loads = [r[3] for r in rs]
-            if tool == "memviz import":
+            if tool == "memviz import (baseline)" and mine_wall is not None:
+                ratio = f"memviz / baseline: **{mine_wall / wall:.2f}×**; {mine_cpu / cpu:.2f}×"
+            elif tool == "memviz import":
                 ratio = f"{int(events) / wall / 1e6:.2f}M events/s" if events else ""
             elif mine_wall is not None and wall > 0 and cpu > 0:
                 ratio = f"**{mine_wall / wall:.2f}×**; {mine_cpu / cpu:.2f}×"

@@ -63,6 +63,15 @@ public:
         return found;
     }
 
+    // The value stored for key, or nullptr; valid until the next put or take.
+    Value* find(std::int64_t key) {
+        if (key == kEmpty) return hasSentinel_ ? &sentinelValue_ : nullptr;
+        for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+            if (slots_[i].key == key) return &slots_[i].value;
+            if (slots_[i].key == kEmpty) return nullptr;
+        }
+    }
+
     template <typename F>
     void forEach(F&& f) const {
         if (hasSentinel_) f(kEmpty, sentinelValue_);

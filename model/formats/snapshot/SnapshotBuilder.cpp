@@ -9,6 +9,7 @@
 #include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/snapshot/ImportStages.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
@@ -325,10 +326,13 @@ void SnapshotBuilder::build(const Progress& progress) {
                               d.replay.reservedInitial,
                               {}});
     }
+    importStage("replayed");
     SnapshotTablesWriter tables(out_.database(), out_.traceId());
     emitEvents(tables, progress);
+    importStage("events emitted");
     writeTables(tables);
     for (const Device& d : devices_) writeWarnings(d);
+    importStage("tables written");
 }
 
 } // namespace memviz::snapshot

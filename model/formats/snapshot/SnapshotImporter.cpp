@@ -12,6 +12,7 @@
 #include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/snapshot/ImportStages.h"
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotReader.h"
 #include "formats/snapshot/SnapshotRows.h"
@@ -45,15 +46,6 @@ pickle::Limits limitsFor(std::uint64_t memory) {
     return limits;
 }
 
-void debugRss(const char* stage) {
-    if (!std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG")) return;
-    FILE* f = std::fopen("/proc/self/status", "r");
-    char line[256];
-    while (f && std::fgets(line, sizeof line, f))
-        if (!std::strncmp(line, "VmRSS", 5) || !std::strncmp(line, "VmHWM", 5)) std::fprintf(stderr, "%s: %s", stage, line);
-    if (f) std::fclose(f);
-}
-
 struct Warning {
     std::string kind, where, message;
 };
@@ -63,6 +55,7 @@ struct Warning {
 // has been written then.
 bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, std::uint64_t memory) {
     in.holdWhole(); // the same ceiling against decompression bombs as a file read whole
+    snapshot::importStage("start", true);
     const std::int64_t total = in.fileSize() > 0 ? in.fileSize() : 1;
     std::vector<Warning> warnings; // given only if the stream succeeds (a fallback warns again)
     const snapshot::WarnFn warn = [&warnings](std::string_view kind, std::string_view where, std::string_view msg) {
@@ -82,7 +75,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
             return in.read(dst, n);
         };
         pickle::parseStream(doc, source, sink, limitsFor(memory));
-        debugRss("parsed");
+        snapshot::importStage("parsed");
         data = sink.finish();
         entriesStreamed += sink.streamedEntries();
     } catch (const pickle::StreamFallback& e) {
@@ -94,7 +87,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     const int protocol = doc.protocol();
     doc = pickle::Document(); // the records hold everything now
     stacks.doneReading();
-    debugRss("freed");
+    snapshot::importStage("freed");
     for (const Warning& w : warnings) out.warn(w.kind, w.where, w.message);
     progress.update(total * 7 / 10, total);
     // The records stay in memory while the builder writes, and its rows are appended in order:
@@ -103,7 +96,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     snapshot::SnapshotBuilder builder(out, stacks, *data);
     builder.setPickleProtocol(protocol);
     builder.build(progress);
-    debugRss("built");
+    snapshot::importStage("built");
     progress.update(total, total);
     return true;
 }

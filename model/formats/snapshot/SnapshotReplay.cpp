@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "core/Errors.h"
+#include "trace/AddressMap.h"
 
 namespace memviz::snapshot {
 
@@ -34,9 +33,12 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Extras
     for (const Segment* s : segments)
         for (const Block& b : s->blocks) most += isAllocatedState(b.state);
     r.allocations.reserve(std::min<std::size_t>(most, 0x7fffffff));
-    std::unordered_map<std::int64_t, std::int32_t> live; // address -> open allocation
-    std::unordered_set<std::int64_t> freed;              // addresses whose last record is a free
-    live.reserve(1024);
+    // Every address the trace names: the open allocation at it (>= 0), or kFreed when its last
+    // record is a free. One open-addressing table (std::unordered_map and _set took a third of
+    // the replay, issue 33).
+    constexpr std::int32_t kFreed = -1;
+    AddressMap<std::int32_t> at;
+    std::int64_t liveCount = 0;
     auto newAllocation = [&r](const Allocation& a) {
         if (r.allocations.size() >= 0x7fffffff) throw ImportError("snapshot: more than 2^31 allocations on one device");
         r.allocations.push_back(a);
@@ -60,30 +62,33 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Extras
         ++r.actionCounts[static_cast<std::size_t>(e.action)];
         switch (e.action) {
         case Action::Alloc: {
-            if (const auto it = live.find(e.addr); it != live.end()) {
-                Allocation& old = r.allocations[static_cast<std::size_t>(it->second)];
+            std::int32_t* state = at.find(e.addr);
+            if (state && *state != kFreed) {
+                Allocation& old = r.allocations[static_cast<std::size_t>(*state)];
                 old.freeSeq = seq;
-                r.implicitFrees.emplace_back(seq, it->second);
+                r.implicitFrees.emplace_back(seq, *state);
                 addChecked(running, -old.requestedSize, "allocated bytes");
                 ++r.allocsOverLive;
-                live.erase(it);
+                --liveCount;
             }
-            freed.erase(e.addr);
             const std::int32_t id = newAllocation({e.addr, e.size, -1, seq, -1, e.stack, kNoName, Origin::Traced});
-            live.emplace(e.addr, id);
+            if (state) *state = id;
+            else at.put(e.addr, id);
+            ++liveCount;
             addChecked(running, e.size, "allocated bytes");
             break;
         }
         case Action::FreeCompleted:
         case Action::Free: {
-            if (const auto it = live.find(e.addr); it != live.end()) {
-                Allocation& a = r.allocations[static_cast<std::size_t>(it->second)];
+            std::int32_t* state = at.find(e.addr);
+            if (state && *state != kFreed) {
+                Allocation& a = r.allocations[static_cast<std::size_t>(*state)];
                 a.freeSeq = seq;
                 a.freeStack = e.stack;
                 addChecked(running, -a.requestedSize, "allocated bytes");
-                live.erase(it);
-                freed.insert(e.addr);
-            } else if (freed.count(e.addr)) {
+                *state = kFreed;
+                --liveCount;
+            } else if (state) {
                 ++r.doubleFrees;
             } else {
                 // Allocated before the trace began (the ring buffer dropped its alloc).
@@ -92,7 +97,7 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Extras
                 ++r.baselineBlocks;
                 ++r.baselineFreedBlocks;
                 addChecked(running, -e.size, "allocated bytes");
-                freed.insert(e.addr);
+                at.put(e.addr, kFreed);
             }
             break;
         }
@@ -123,20 +128,22 @@ DeviceReplay replayDevice(std::span<const Entry> entries, std::span<const Extras
             } else {
                 addChecked(r.finalPendingRequested, b.requestedSize, "allocated block bytes");
             }
-            if (const auto it = live.find(b.address); it != live.end()) {
-                Allocation& a = r.allocations[static_cast<std::size_t>(it->second)];
+            std::int32_t* state = at.find(b.address);
+            if (state && *state != kFreed) {
+                Allocation& a = r.allocations[static_cast<std::size_t>(*state)];
                 a.blockSize = b.size;
                 if (a.requestedSize != b.requestedSize) ++r.sizeMismatches;
-                live.erase(it);
+                at.take(b.address); // matched: a second block at the address is another allocation
+                --liveCount;
                 continue;
             }
-            if (freed.count(b.address)) ++r.endBlocksFreedInTrace;
+            if (state) ++r.endBlocksFreedInTrace;
             newAllocation({b.address, b.requestedSize, b.size, -1, -1, b.stack, kNoName, Origin::BeforeTraceAlive});
             addChecked(r.baselineBytes, b.requestedSize, "pre-existing bytes");
             ++r.baselineBlocks;
         }
     }
-    r.unmatchedLive = static_cast<std::int64_t>(live.size());
+    r.unmatchedLive = liveCount;
     r.reservedInitial = r.reservedFinal;
     addChecked(r.reservedInitial, -reservedDelta, "reserved bytes");
 
