@@ -114,8 +114,24 @@ Database& TraceWriter::database() {
     return db_;
 }
 
+Database& TraceWriter::databaseForJobs() {
+    queue_.drain();
+    return db_;
+}
+
+void TraceWriter::post(std::function<void()> job) { queue_.post(std::move(job)); }
+
+void TraceWriter::drainQuietly() noexcept {
+    try {
+        queue_.drain();
+    } catch (...) {
+        // The error surfaces where the caller's own exception goes.
+    }
+}
+
 void TraceWriter::limitPageCache(std::int64_t kib) {
-    Database& db = database(); // no job of the worker uses the connection from here on
+    queue_.drain(); // the connection is the worker's while it has jobs
+    Database& db = db_;
     if (!cacheSizeBefore_) cacheSizeBefore_ = queryInt(db, "PRAGMA cache_size");
     db.exec("PRAGMA cache_size = " + std::to_string(-kib));
 }

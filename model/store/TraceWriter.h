@@ -6,6 +6,7 @@
 // destroyed without commit() (an error, a cancel) rolls back and leaves the file as it was.
 // Compression and row writes run on a worker thread (WorkQueue) while the importer parses.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -111,11 +112,21 @@ public:
     // this import's transaction. From the first call on, the writer stops handing work to its
     // worker thread (the connection must not be used by two threads at once).
     Database& database();
+    // For importers whose own tables are written while the writer's rows still go through its
+    // worker (issue 33): the connection, once every queued job has run. Prepare statements on
+    // it now; use it afterwards only inside jobs given to post(), or after database().
+    Database& databaseForJobs();
+    // Runs `job` on the writer's worker thread, after the rows queued before it (on the calling
+    // thread once database() was called). Rethrows the first error a job threw.
+    void post(std::function<void()> job);
+    // Waits for every queued job, without rethrowing: for a caller that unwinds and must not
+    // leave a job running that refers to its locals.
+    void drainQuietly() noexcept;
     // For an importer that holds much else in memory while it writes (a streamed snapshot's
     // records): at most `kib` KiB of the transaction's pages stay in memory, the others spill
     // to the WAL before the commit (the connection's cache is 64 MiB). The connection's own
-    // setting comes back when the writer commits or is destroyed. Hands over the connection
-    // as database() does.
+    // setting comes back when the writer commits or is destroyed. The worker keeps writing the
+    // writer's rows.
     void limitPageCache(std::int64_t kib);
 
 private:

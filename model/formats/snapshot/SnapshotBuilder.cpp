@@ -247,13 +247,21 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         oom.requestedBytes = en.size;
         if (en.hasAddr) oom.deviceFreeBytes = en.addr;
         oom.stack = en.stack;
-        tables.addOom(oom);
+        out_.post([&tables, oom] { tables.addOom(oom); });
     }
     d.chunk.push_back(e);
     if (d.chunk.size() == kEntriesPerChunk) {
-        tables.addEntryChunk(d.index, d.chunks++, seq + 1 - static_cast<std::int64_t>(d.chunk.size()), d.chunk);
+        postEntryChunk(d, seq + 1 - static_cast<std::int64_t>(d.chunk.size()), tables);
         d.chunk.clear();
     }
+}
+
+// Compressed on this thread, inserted by the writer's worker, which meanwhile also compresses
+// and writes the events and series (issue 33: the whole build used to run on one core).
+void SnapshotBuilder::postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotTablesWriter& tables) {
+    out_.post([&tables, row = SnapshotTablesWriter::encodeEntryChunk(d.index, d.chunks++, firstSeq, d.chunk)] {
+        tables.addEntryChunk(row);
+    });
 }
 
 // Every device's entries merged by time (ties: device order), so the event stream is in time order.
@@ -279,8 +287,7 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
         if ((++emitted & 0xffff) == 0) progress.checkCancelled();
     }
     for (Device& d : devices_) {
-        if (!d.chunk.empty())
-            tables.addEntryChunk(d.index, d.chunks++, static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), d.chunk);
+        if (!d.chunk.empty()) postEntryChunk(d, static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), tables);
         d.chunk.clear();
         d.chunk.shrink_to_fit();
         d.freesAhead = {};
@@ -327,7 +334,13 @@ void SnapshotBuilder::build(const Progress& progress) {
                               {}});
     }
     importStage("replayed");
-    SnapshotTablesWriter tables(out_.database(), out_.traceId());
+    // The writer's worker keeps compressing and writing while the events are emitted; jobs that
+    // use `tables` must be done before it goes, also when an error unwinds.
+    SnapshotTablesWriter tables(out_.databaseForJobs(), out_.traceId());
+    struct Drain {
+        TraceWriter& out;
+        ~Drain() { out.drainQuietly(); }
+    } drain{out_};
     emitEvents(tables, progress);
     importStage("events emitted");
     writeTables(tables);

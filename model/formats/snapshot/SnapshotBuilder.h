@@ -7,12 +7,14 @@
 // the replay figures). Times are ns from the earliest entry's time_us, or entry numbers
 // when the file has no times.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "formats/snapshot/SnapshotData.h"
 #include "formats/snapshot/SnapshotReplay.h"
+#include "formats/snapshot/SnapshotRows.h"
 #include "formats/snapshot/StackTable.h"
 
 namespace memviz {
@@ -65,8 +67,11 @@ private:
     std::int32_t allocationFreedAt(Device& d, std::int64_t seq);
     void emitEvents(SnapshotTablesWriter& tables, const Progress& progress);
     void emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables);
+    void postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotTablesWriter& tables);
     std::int32_t opOf(std::int32_t stack);
     void writeTables(SnapshotTablesWriter& tables);
+    void postAllocationChunk(std::uint16_t device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows,
+                             SnapshotTablesWriter& tables);
     void writeWarnings(const Device& d);
     std::string where(const Device& d, std::int64_t seq) const;
 

@@ -11,6 +11,14 @@
 
 namespace memviz::snapshot {
 
+// Compressed here, inserted by the writer's worker while the next chunk is converted.
+void SnapshotBuilder::postAllocationChunk(std::uint16_t device, std::int64_t chunk,
+                                          std::span<const SnapshotAllocationRow> rows, SnapshotTablesWriter& tables) {
+    out_.post([&tables, device, chunk, count = static_cast<std::int64_t>(rows.size()), blob = encodeAllocations(rows)] {
+        tables.addAllocationChunk(device, chunk, count, blob);
+    });
+}
+
 void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
     for (const Device& d : devices_) {
         const DeviceReplay& r = d.replay;
@@ -37,11 +45,12 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
             row.origin = static_cast<int>(a.origin);
             rows.push_back(row);
             if (rows.size() == kAllocationsPerChunk) {
-                tables.addAllocationChunk(d.index, chunk++, rows);
+                postAllocationChunk(d.index, chunk++, rows, tables);
                 rows.clear();
             }
         }
-        if (!rows.empty()) tables.addAllocationChunk(d.index, chunk++, rows);
+        if (!rows.empty()) postAllocationChunk(d.index, chunk++, rows, tables);
+        out_.database(); // the rows below are written from this thread
         for (const Segment* s : d.segments) {
             SnapshotSegmentRow seg;
             seg.device = d.index;

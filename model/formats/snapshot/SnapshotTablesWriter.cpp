@@ -63,18 +63,37 @@ void SnapshotTablesWriter::addActionCount(int device, std::string_view action, s
     action_.bind(1, traceId_).bind(2, device).bind(3, action).bind(4, count).run();
 }
 
-void SnapshotTablesWriter::addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events) {
-    if (events.empty()) return;
+SnapshotTablesWriter::EncodedEntryChunk SnapshotTablesWriter::encodeEntryChunk(int device, std::int64_t chunk,
+                                                                             std::int64_t firstSeq,
+                                                                             std::span<const Event> events) {
+    EncodedEntryChunk e;
+    e.device = device;
+    e.chunk = chunk;
+    e.firstSeq = firstSeq;
+    e.count = static_cast<std::int64_t>(events.size());
+    if (events.empty()) return e;
+    e.tFirst = events.front().timeNs;
+    e.tLast = events.back().timeNs;
+    e.blob = encodeEvents(events);
+    return e;
+}
+
+void SnapshotTablesWriter::addEntryChunk(const EncodedEntryChunk& e) {
+    if (e.count == 0) return;
     chunk_.bind(1, traceId_)
-        .bind(2, device)
-        .bind(3, chunk)
-        .bind(4, firstSeq)
-        .bind(5, static_cast<std::int64_t>(events.size()))
-        .bind(6, events.front().timeNs)
-        .bind(7, events.back().timeNs)
+        .bind(2, e.device)
+        .bind(3, e.chunk)
+        .bind(4, e.firstSeq)
+        .bind(5, e.count)
+        .bind(6, e.tFirst)
+        .bind(7, e.tLast)
         .bind(8, kCodecZstdColumns)
-        .bindBlob(9, encodeEvents(events))
+        .bindBlob(9, e.blob)
         .run();
+}
+
+void SnapshotTablesWriter::addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events) {
+    addEntryChunk(encodeEntryChunk(device, chunk, firstSeq, events));
 }
 
 void SnapshotTablesWriter::addSegment(const SnapshotSegmentRow& r) {
@@ -105,14 +124,19 @@ void SnapshotTablesWriter::addBlock(const SnapshotBlockRow& r) {
         .run();
 }
 
-void SnapshotTablesWriter::addAllocationChunk(int device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows) {
+void SnapshotTablesWriter::addAllocationChunk(int device, std::int64_t chunk, std::int64_t rowCount,
+                                              const std::vector<unsigned char>& encoded) {
     allocation_.bind(1, traceId_)
         .bind(2, device)
         .bind(3, chunk)
-        .bind(4, static_cast<std::int64_t>(rows.size()))
+        .bind(4, rowCount)
         .bind(5, kCodecZstdAllocationColumns)
-        .bindBlob(6, encodeAllocations(rows))
+        .bindBlob(6, encoded)
         .run();
+}
+
+void SnapshotTablesWriter::addAllocationChunk(int device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows) {
+    addAllocationChunk(device, chunk, static_cast<std::int64_t>(rows.size()), encodeAllocations(rows));
 }
 
 void SnapshotTablesWriter::addOom(const SnapshotOomRow& r) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "formats/snapshot/SnapshotRows.h"
 #include "store/Database.h"
@@ -23,10 +24,21 @@ public:
     // One chunk of a device's trace entries as events (their index in the device's trace is
     // firstSeq + position).
     void addEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq, std::span<const Event> events);
+    // The same row with its events already encoded (encodeEvents): the builder compresses on its
+    // own thread and hands only the insert to the writer's worker.
+    struct EncodedEntryChunk {
+        int device = 0;
+        std::int64_t chunk = 0, firstSeq = 0, count = 0, tFirst = 0, tLast = 0;
+        std::vector<unsigned char> blob;
+    };
+    static EncodedEntryChunk encodeEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq,
+                                              std::span<const Event> events);
+    void addEntryChunk(const EncodedEntryChunk& encoded);
     void addSegment(const SnapshotSegmentRow& row);
     void addBlock(const SnapshotBlockRow& row);
     // One chunk of a device's allocations (at most kAllocationsPerChunk rows; chunk 0, 1, ...
     // hold the allocations in order).
+    void addAllocationChunk(int device, std::int64_t chunk, std::int64_t rowCount, const std::vector<unsigned char>& encoded);
     void addAllocationChunk(int device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows);
     void addOom(const SnapshotOomRow& row);
     void addAnnotation(const SnapshotAnnotationRow& row);
