@@ -134,6 +134,11 @@ def build_llm_grid():
         add(arch, 2, "fp32", mode="inference", seq=512, kv_cache=2048, kv_block=16)
         add(arch, 4, "fp32", mode="inference", seq=256, kv_cache=1000, kv_block=16)
         add(arch, 1, "bf16", mode="inference", seq=1024, kv_cache=4096, kv_block=16)
+    # Qwen2-style: q/k/v biases and a head_dim (48) other than d_model / heads (32)
+    add("qwen2-lm", 1, "fp32", "adamw", seq=512, lora=16)
+    add("qwen2-lm", 2, "bf16", "adamw", seq=512, lora=16, lora_targets="all", checkpoint="per-layer")
+    add("qwen2-lm", 1, "fp32", "adamw", seq=256)
+    add("qwen2-lm", 2, "fp32", mode="inference", seq=512, kv_cache=1024, kv_block=16)
     return g
 
 

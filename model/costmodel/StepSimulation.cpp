@@ -270,7 +270,7 @@ private:
         const std::int64_t capacity = (o_.kvCacheTokens + blockTokens - 1) / blockTokens * blockTokens;
         for (const ResolvedLayer& l : model_.layers) {
             if (!isTransformerBlock(l.def.type)) continue;
-            const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = l.def.dModel / l.def.nhead;
+            const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = headDimOf(l.def);
             for (std::vector<Tensor>* c : {&blocks_.cacheK, &blocks_.cacheV}) {
                 c->push_back(g_.empty({o_.batch, kvh, capacity, hd}, paramDtype(), Category::KvCache));
                 g_.op("aten.zeros");
