@@ -71,7 +71,7 @@ void validate(const ResolvedModel& model, const EstimateOptions& o) {
                                     "a model with transformer blocks");
     if (o.kvCacheTokens > 0 && !model.spec.input.shape.empty() && o.kvCacheTokens < model.spec.input.shape[0] + 1)
         throw std::invalid_argument("--kv-cache " + std::to_string(o.kvCacheTokens) + " must hold the " +
-                                    std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more");
+                                    std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more (--seq sets the prompt)");
 }
 
 // Bytes one quantized weight of `n` elements is stored in.
