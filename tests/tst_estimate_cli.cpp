@@ -207,6 +207,20 @@ void TestEstimateCli::kvCacheByHand() {
     QCOMPARE(j["kv_cache_tokens"].toInteger(), 1000);
     const auto text = runMemviz({"estimate", "--spec", spec("gpt2-lm.json"), "--seq", "512", "--batch", "1", "--kv-cache", "2048"});
     QVERIFY2(QString::fromUtf8(text.out).contains("kv cache"), text.out.constData());
+    // The decoder presets take a cache too. GPT-2: 12 layers x (K, V) x 12 heads x 2048 tokens x 64
+    // dims x 4 bytes; Llama-2-7B in bf16: 32 layers x (K, V) x 32 heads x 1024 x 128 x 2 bytes.
+    const auto g = runMemviz({"estimate", "--model", "gpt2", "--seq", "1024", "--batch", "1", "--kv-cache", "2048", "--inference",
+                              "--json"});
+    QVERIFY2(g.exitCode == 0, g.err.constData());
+    QCOMPARE(jsonOf(g)["kv_cache_bytes"].toInteger(), qint64(12) * 2 * 12 * 2048 * 64 * 4);
+    const auto l = runMemviz({"estimate", "--model", "llama2-7b", "--seq", "512", "--batch", "1", "--kv-cache", "1024",
+                              "--inference", "--dtype", "bf16", "--json"});
+    QVERIFY2(l.exitCode == 0, l.err.constData());
+    QCOMPARE(jsonOf(l)["kv_cache_bytes"].toInteger(), qint64(32) * 2 * 32 * 1024 * 128 * 2);
+    // without --seq the prompt is the preset's 4096 tokens, which 100 cannot hold: said, with the way out
+    const auto s = runMemviz({"estimate", "--model", "llama2-7b", "--batch", "1", "--kv-cache", "100", "--inference"});
+    QCOMPARE(s.exitCode, 2);
+    QVERIFY2(s.err.contains("4096 prompt tokens") && s.err.contains("--seq"), s.err.constData());
 }
 
 void TestEstimateCli::badUsageAndBadSpecs_data() {

@@ -241,13 +241,25 @@ void TestFitPlan::configsBecomeSpecs() {
              qint64(7'241'732'096));
     QCOMPARE(resolveModel(fitModelFromHf(readHfConfigFile(hf("mixtral-8x7b.json")), 512).spec).parameterCount(),
              qint64(46'702'792'704));
-    // Qwen2's q/k/v biases are not simulated: said, and the spec is short by exactly those
-    // (28 layers x (3584 + 2 x 512) bias elements).
+    // Qwen2's q/k/v biases are simulated: the spec has the published counts, without a warning
+    // (Qwen2.5-7B: 28 layers with 3584 + 2 x 512 bias elements each; Qwen2-0.5B, tied embeddings).
     const FitModel qm = fitModelFromHf(readHfConfigFile(hf("qwen2-7b.json")), 512);
-    bool said = false;
-    for (const std::string& w : qm.hf->warnings) said = said || w.find("biases are not simulated") != std::string::npos;
-    QVERIFY(said);
-    QCOMPARE(resolveModel(qm.spec).parameterCount(), qint64(7'615'616'512) - 28 * (3584 + 2 * 512));
+    for (const std::string& w : qm.hf->warnings) QVERIFY2(w.find("bias") == std::string::npos, w.c_str());
+    QCOMPARE(resolveModel(qm.spec).parameterCount(), qint64(7'615'616'512));
+    QCOMPARE(resolveModel(fitModelFromHf(readHfConfigFile(hf("qwen2-0.5b.json")), 512).spec).parameterCount(),
+             qint64(494'032'768));
+    // A head_dim other than hidden / heads (Mistral-Nemo-Base-2407: hidden 5120, 32 heads of 128, 8 KV
+    // heads, 40 layers, intermediate 14336, vocabulary 131072, untied). By hand: q and o 2 x 5120 x
+    // 4096 = 41,943,040, k and v 2 x 5120 x 1024 = 10,485,760, MLP 3 x 5120 x 14336 = 220,200,960,
+    // norms 10,240: 272,640,000 a layer, x 40 = 10,905,600,000; embedding and lm_head 2 x 131072 x
+    // 5120 = 1,342,177,280; final norm 5120: 12,247,782,400 (the published 12.2B).
+    const HfModel nemo = readHfConfig(R"({"model_type": "mistral", "hidden_size": 5120, "num_hidden_layers": 40,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 14336,
+        "vocab_size": 131072, "max_position_embeddings": 1024000, "tie_word_embeddings": false})", "nemo.json");
+    QCOMPARE(nemo.parameterCount, qint64(12'247'782'400));
+    const FitModel nm = fitModelFromHf(nemo, 256);
+    QCOMPARE(resolveModel(nm.spec).parameterCount(), qint64(12'247'782'400));
+    for (const std::string& w : nm.hf->warnings) QVERIFY2(w.find("head_dim") == std::string::npos, w.c_str());
     // T5 says what it approximates.
     const FitModel tm = fitModelFromHf(readHfConfigFile(hf("t5-small.json")), 512);
     QVERIFY(!tm.hf->warnings.empty() && tm.hf->warnings.back().find("encoder-decoder") != std::string::npos);

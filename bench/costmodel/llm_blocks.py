@@ -9,12 +9,14 @@ The blocks follow Hugging Face transformers' eager implementations op for op
 (the memory is what matters, not the numerics of every detail):
 
 * ``LlamaDecoderLayer``: ``LlamaDecoderLayer`` / ``LlamaAttention`` (eager):
-  RMSNorm (float32 inside), q/k/v/o projections without bias, rotary position
+  RMSNorm (float32 inside), q/k/v/o projections (biases on q/k/v as Qwen2's,
+  on o as Llama's ``attention_bias``; ``head_dim`` may differ from
+  hidden/heads, as Qwen2's and Mistral-Nemo's), rotary position
   embedding (cos/sin tables computed per call, ``rotate_half``), grouped-query
   attention (``repeat_kv``: expand + reshape, a copy when heads > kv heads),
   ``matmul(q, k^T) / sqrt(d)``, an additive causal mask in the model dtype,
   ``softmax(dtype=float32).to(dtype)``, ``matmul(p, v)``, SwiGLU MLP
-  (``down(silu(gate(x)) * up(x))``), residuals.  ``num_experts`` > 0 gives a
+  (``down(silu(gate(x)) * up(x))``, biases with ``mlp_bias``), residuals.  ``num_experts`` > 0 gives a
   Mixtral-style sparse MoE MLP (router, softmax, top-k, each expert on its
   tokens) -- built and counted, not part of the measured grid.
 * ``GPT2Block``: ``GPT2Block`` / ``GPT2Attention`` (eager): pre-LayerNorm,
@@ -101,20 +103,23 @@ def _rotate(x, cos, sin):
 class LlamaDecoderLayer(_Block):
     """transformers' LlamaDecoderLayer (eager attention, rotary base 10000)."""
 
-    def __init__(self, d, heads, ff, device, kv_heads=None, experts=0, top_k=2):
+    def __init__(self, d, heads, ff, device, kv_heads=None, experts=0, top_k=2, head_dim=None,
+                 qkv_bias=False, o_bias=False, mlp_bias=False):
         super().__init__()
-        lin = lambda i, o: nn.Linear(i, o, bias=False, device=device)  # noqa: E731
-        self.heads, self.hd = heads, d // heads
+        lin = lambda i, o, bias=False: nn.Linear(i, o, bias=bias, device=device)  # noqa: E731
+        self.heads, self.hd = heads, head_dim or d // heads
         self.kvh = kv_heads or heads
-        self.q_proj, self.k_proj = lin(d, d), lin(d, self.kvh * self.hd)
-        self.v_proj, self.o_proj = lin(d, self.kvh * self.hd), lin(d, d)
+        q, kv = heads * self.hd, self.kvh * self.hd
+        self.q_proj, self.k_proj = lin(d, q, qkv_bias), lin(d, kv, qkv_bias)
+        self.v_proj, self.o_proj = lin(d, kv, qkv_bias), lin(q, d, o_bias)
         self.experts_n, self.top_k = experts, top_k
         if experts:
             self.gate = lin(d, experts)
             self.experts = nn.ModuleList(nn.ModuleDict({"w1": lin(d, ff), "w2": lin(ff, d), "w3": lin(d, ff)})
                                          for _ in range(experts))
         else:
-            self.gate_proj, self.up_proj, self.down_proj = lin(d, ff), lin(d, ff), lin(ff, d)
+            self.gate_proj, self.up_proj = lin(d, ff, mlp_bias), lin(d, ff, mlp_bias)
+            self.down_proj = lin(ff, d, mlp_bias)
         self.input_layernorm, self.post_attention_layernorm = RMSNorm(d, device), RMSNorm(d, device)
         self._init_switches()
 
@@ -145,7 +150,7 @@ class LlamaDecoderLayer(_Block):
         n = self.heads // self.kvh
         k, v = _repeat_kv(k, n), _repeat_kv(v, n)
         a = self._core(self._attend, q, k, v)
-        a = a.transpose(1, 2).contiguous().reshape(b, s, d)
+        a = a.transpose(1, 2).contiguous().reshape(b, s, self.heads * self.hd)
         return self.o_proj(a)
 
     def _mlp(self, h):

@@ -134,6 +134,11 @@ def build_llm_grid():
         add(arch, 2, "fp32", mode="inference", seq=512, kv_cache=2048, kv_block=16)
         add(arch, 4, "fp32", mode="inference", seq=256, kv_cache=1000, kv_block=16)
         add(arch, 1, "bf16", mode="inference", seq=1024, kv_cache=4096, kv_block=16)
+    # Qwen2-style: q/k/v biases and a head_dim (48) other than d_model / heads (32)
+    add("qwen2-lm", 1, "fp32", "adamw", seq=512, lora=16)
+    add("qwen2-lm", 2, "bf16", "adamw", seq=512, lora=16, lora_targets="all", checkpoint="per-layer")
+    add("qwen2-lm", 1, "fp32", "adamw", seq=256)
+    add("qwen2-lm", 2, "fp32", mode="inference", seq=512, kv_cache=1024, kv_block=16)
     return g
 
 
@@ -271,6 +276,9 @@ def worker(cfg):
 
     torch.set_num_threads(1)
     import llm_blocks as L
+    if cfg.get("world"):  # data parallel (measure_ddp.py): the process group exists before the baseline
+        import measure_ddp
+        measure_ddp.init_group(cfg)
     spec = S.load_spec(os.path.join(SPEC_DIR, cfg["spec"]))
     if cfg.get("seq"):
         spec["input"]["shape"] = [cfg["seq"]]
@@ -341,6 +349,8 @@ def worker(cfg):
     if K in ("per-layer", "selective"):
         L.set_checkpointing(model, K)
         K = None
+    if cfg.get("world"):
+        model = measure_ddp.wrap(model, cfg)
     x, y = S.make_batch(spec, cfg["batch"], dtype)
     if y.is_floating_point():
         y = y.to(dtype)
@@ -478,6 +488,8 @@ def worker(cfg):
         res["foreach"] = probe.foreach_ops > 0
         res["foreach_arg"] = opt.param_groups[0].get("foreach")
     probe.__exit__(None, None, None)
+    if cfg.get("world"):
+        res.update(measure_ddp.finish(model))
     if probe.trace is not None:
         with open(cfg["trace"], "w") as f:
             f.write("step\tphase\top\tlive_bytes\tdelta_bytes\toutputs\n")

@@ -95,11 +95,15 @@ memviz extensions (used by the built-in presets of ``memviz estimate``; the
                             (eps 1e-6, computed in float32).
 ``llama_decoder_layer``     ``d_model``, ``nhead``, ``dim_feedforward``:
                             transformers' ``LlamaDecoderLayer`` (pre-norm
-                            RMSNorm, q/k/v/o without bias, rotary positions,
+                            RMSNorm, q/k/v/o, rotary positions,
                             causal eager attention, SwiGLU MLP);
                             ``num_key_value_heads=nhead`` (GQA/MQA),
                             ``num_experts=0``, ``experts_per_token=2``
-                            (Mixtral-style MoE MLP).  See llm_blocks.py.
+                            (Mixtral-style MoE MLP), ``head_dim=d_model/nhead``
+                            (Qwen2, Mistral-Nemo: q is nhead*head_dim wide),
+                            ``qkv_bias=false`` (Qwen2), ``o_bias=false``,
+                            ``mlp_bias=false`` (Llama's attention_bias /
+                            mlp_bias).  See llm_blocks.py.
 ``gpt2_block``              ``d_model``, ``nhead``, ``dim_feedforward=4*d_model``,
                             ``dropout=0.1``: transformers' ``GPT2Block``
                             (eager).  See llm_blocks.py.
@@ -169,7 +173,8 @@ LAYER_FIELDS = {
     "select_token": ([], {"index": 0}),
     "rmsnorm": ([], {}),
     "llama_decoder_layer": (["d_model", "nhead", "dim_feedforward"],
-                            {"num_key_value_heads": None, "num_experts": 0, "experts_per_token": 2}),
+                            {"num_key_value_heads": None, "num_experts": 0, "experts_per_token": 2,
+                             "head_dim": None, "qkv_bias": False, "o_bias": False, "mlp_bias": False}),
     "gpt2_block": (["d_model", "nhead"], {"dim_feedforward": None, "dropout": 0.1}),
 }
 
@@ -183,6 +188,7 @@ FIELD_KINDS = {
     "dropout": "prob", "activation": "str", "layers": "layers", "downsample": "layers",
     "tied": "bool", "norm_first": "bool", "causal": "bool", "index": "int",
     "num_key_value_heads": "int", "num_experts": "int", "experts_per_token": "int",
+    "head_dim": "int", "qkv_bias": "bool", "o_bias": "bool", "mlp_bias": "bool",
 }
 
 TOP_LEVEL_FIELDS = {"name", "input", "target", "loss", "layers"}
@@ -380,14 +386,17 @@ def _build_layer(layer, shape, dtype, where, device):
 
     if ltype == "llama_decoder_layer":
         _need_rank(shape, 2, ltype, where)
-        if f["d_model"] != shape[-1] or f["d_model"] % f["nhead"]:
+        if f["d_model"] != shape[-1] or (f["d_model"] % f["nhead"] and not f["head_dim"]):
             raise SpecError(f"{where}: d_model={f['d_model']} must be the input's last dim "
                             f"{shape[-1]} and a multiple of nhead={f['nhead']}")
         kvh = f["num_key_value_heads"] or f["nhead"]
         if f["nhead"] % kvh:
             raise SpecError(f"{where}: num_key_value_heads={kvh} must divide nhead={f['nhead']}")
+        if f["mlp_bias"] and f["num_experts"]:
+            raise SpecError(f"{where}: mlp_bias with num_experts is not supported")
         return LlamaDecoderLayer(f["d_model"], f["nhead"], f["dim_feedforward"], device, kvh,
-                                 f["num_experts"], f["experts_per_token"]), shape, dtype
+                                 f["num_experts"], f["experts_per_token"], head_dim=f["head_dim"],
+                                 qkv_bias=f["qkv_bias"], o_bias=f["o_bias"], mlp_bias=f["mlp_bias"]), shape, dtype
 
     if ltype == "gpt2_block":
         _need_rank(shape, 2, ltype, where)
@@ -641,6 +650,12 @@ def _selftest():
         ("tiny-llama", [128], [{"type": "embedding", "num_embeddings": 50, "embedding_dim": 16},
                               {"type": "llama_decoder_layer", "d_model": 16, "nhead": 2,
                                "dim_feedforward": 40},
+                              {"type": "rmsnorm"},
+                              {"type": "linear", "out_features": 50, "bias": False}]),
+        ("tiny-qwen2", [128], [{"type": "embedding", "num_embeddings": 50, "embedding_dim": 16},
+                              {"type": "llama_decoder_layer", "d_model": 16, "nhead": 4,
+                               "num_key_value_heads": 2, "head_dim": 6, "qkv_bias": True,
+                               "o_bias": True, "mlp_bias": True, "dim_feedforward": 40},
                               {"type": "rmsnorm"},
                               {"type": "linear", "out_features": 50, "bias": False}]),
     ]

@@ -210,7 +210,8 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         p.warnings.push_back("gradient accumulation over " + num(o.gradAccumulation) +
                              " micro-batches: every gradient is counted alive through the step (from the second micro-batch on)");
     if (f.gradientBuckets && e.training)
-        p.warnings.push_back("DDP keeps a flat copy of the gradients in its buckets (gradient_as_bucket_view=False, the default)");
+        p.warnings.push_back("DDP keeps a flat copy of the trainable gradients in its buckets (measured with PyTorch's DDP over gloo, "
+                             "with and without gradient_as_bucket_view: the step peaks in the backward)");
     if (o.shard == ShardStrategy::Zero1 || o.shard == ShardStrategy::Zero2)
         p.warnings.push_back("DeepSpeed's reduce buckets (reduce_bucket_size) are not counted");
     return p;

@@ -147,7 +147,7 @@ void readLlama(const Keys& k, HfModel& m) {
     m.headDim = k.integer("head_dim", m.hidden / m.heads);
     m.qkvBias = qwen2 || k.boolean("attention_bias", false);
     m.oBias = !qwen2 && k.boolean("attention_bias", false);
-    m.mlpBias = k.boolean("mlp_bias", false);
+    m.mlpBias = !mixtral && k.boolean("mlp_bias", false); // Mixtral's experts have no biases
     if (mixtral) {
         m.experts = k.integer("num_local_experts");
         m.expertsPerToken = k.integer("num_experts_per_tok", 2);
@@ -401,14 +401,12 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             l.dimFeedforward = m.intermediate;
             l.numExperts = m.experts;
             l.expertsPerToken = m.experts ? m.expertsPerToken : 0;
+            l.headDim = m.headDim * m.heads != m.hidden ? m.headDim : 0;
+            l.qkvBias = m.qkvBias;
+            l.oBias = m.oBias;
+            l.mlpBias = m.mlpBias;
             s.layers.push_back(l);
         }
-        if (m.headDim * m.heads != m.hidden)
-            warnings.push_back("head_dim " + num(m.headDim) + " x " + num(m.heads) + " heads differs from hidden_size " +
-                               num(m.hidden) + ": simulated as hidden_size / heads");
-        if (m.qkvBias || m.oBias || m.mlpBias)
-            warnings.push_back("the projections' biases are not simulated (" + num(m.parameterCount) +
-                               " parameters counted, the simulated model has fewer)");
         s.layers.push_back(make(LayerType::RMSNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
         break;

@@ -56,6 +56,7 @@ private:
     Tensor feedForward(const ResolvedLayer& l, const Tensor& x);
     Tensor llamaLayer(const ResolvedLayer& l, const Tensor& x);
     Tensor llamaAttention(const ResolvedLayer& l, const Tensor& h);
+    Tensor llamaProj(const ResolvedLayer& l, int k, const Tensor& x); // projection k with its bias, if any
     Tensor rotary(const Tensor& q, const Tensor& cos, const Tensor& sin);
     std::pair<Tensor, Tensor> ropeTables(std::int64_t s, std::int64_t hd, DType dtype);
     Tensor repeatKv(const Tensor& x, std::int64_t n);

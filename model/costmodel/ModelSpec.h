@@ -42,7 +42,7 @@ enum class LayerType {
     ToSequence,         // [C, H, W] -> [H*W, C] (ViT patches)
     SelectToken,        // [S, E] -> [E] (token `index`)
     RMSNorm,            // Llama's RMSNorm over the last dim
-    LlamaDecoderLayer,  // pre-norm, RoPE attention without biases, SwiGLU MLP; GQA/MQA; optional MoE
+    LlamaDecoderLayer,  // pre-norm, RoPE attention, SwiGLU MLP; GQA/MQA; optional MoE, biases and head_dim
     Gpt2Block,          // Hugging Face GPT2Block (eager): pre-LayerNorm, fused qkv, causal softmax, gelu MLP
 };
 
@@ -70,6 +70,10 @@ struct Layer {
     std::int64_t numKvHeads = 0;      // llama: key/value heads (GQA/MQA); 0 = nhead
     std::int64_t numExperts = 0;      // llama: MoE experts (Mixtral: router + top-k SwiGLU experts); 0 = dense MLP
     std::int64_t expertsPerToken = 0; // llama MoE: top-k (0 with experts = 2)
+    std::int64_t headDim = 0;         // llama: per-head width (Qwen2, Mistral-Nemo, Gemma); 0 = d_model / nhead
+    bool qkvBias = false;             // llama: q, k, v projections with bias (Qwen2; Llama's attention_bias)
+    bool oBias = false;               // llama: o_proj with bias (Llama's attention_bias)
+    bool mlpBias = false;             // llama: gate/up/down projections with bias (Llama's mlp_bias)
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask
@@ -77,6 +81,9 @@ struct Layer {
     std::vector<Layer> layers;     // residual body
     std::vector<Layer> downsample; // residual skip path (identity when empty)
 };
+
+// A llama_decoder_layer's per-head width: head_dim when given, else d_model / nhead.
+inline std::int64_t headDimOf(const Layer& l) { return l.headDim ? l.headDim : l.dModel / l.nhead; }
 
 struct TensorSpec {
     Shape shape;              // per sample

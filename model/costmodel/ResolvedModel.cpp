@@ -148,7 +148,9 @@ private:
             if (l.dModel != shape.back())
                 fail(where, "d_model=" + std::to_string(l.dModel) + " does not match the input's last dim " +
                                 std::to_string(shape.back()));
-            if (l.dModel % l.nhead) fail(where, "nhead=" + std::to_string(l.nhead) + " must divide d_model");
+            if (l.dModel % l.nhead && !(l.type == LayerType::LlamaDecoderLayer && l.headDim))
+                fail(where, "nhead=" + std::to_string(l.nhead) + " must divide d_model");
+            if (l.headDim && l.type != LayerType::LlamaDecoderLayer) fail(where, "head_dim is a llama_decoder_layer field");
             const std::int64_t e = l.dModel, f = l.dimFeedforward;
             constexpr ParamRole A = ParamRole::AttentionWeight, M = ParamRole::MlpWeight;
             if (l.type == LayerType::TransformerEncoderLayer) {
@@ -189,11 +191,12 @@ private:
                 if (!l.numExperts && l.expertsPerToken) fail(where, "experts_per_token needs num_experts");
                 if (l.numExperts > (1 << 14))
                     fail(where, "num_experts=" + std::to_string(l.numExperts) + ": more than 16384 experts, not a real model");
-                const std::int64_t kv = kvh * (e / l.nhead);
-                param(r, "self_attn.q_proj.weight", {e, e}, A);
+                const std::int64_t hd = l.headDim ? l.headDim : e / l.nhead, q = l.nhead * hd, kv = kvh * hd;
+                if (hd % 2) fail(where, "head_dim=" + std::to_string(hd) + " must be even (rotary positions)");
+                param(r, "self_attn.q_proj.weight", {q, e}, A);
                 param(r, "self_attn.k_proj.weight", {kv, e}, A);
                 param(r, "self_attn.v_proj.weight", {kv, e}, A);
-                param(r, "self_attn.o_proj.weight", {e, e}, A);
+                param(r, "self_attn.o_proj.weight", {e, q}, A);
                 if (!l.numExperts) {
                     param(r, "mlp.gate_proj.weight", {f, e}, M);
                     param(r, "mlp.up_proj.weight", {f, e}, M);
@@ -209,6 +212,19 @@ private:
                 }
                 param(r, "input_layernorm.weight", {e});
                 param(r, "post_attention_layernorm.weight", {e});
+                // the biases after the norms (llamaBiasIndex), in projection order
+                if (l.qkvBias) {
+                    param(r, "self_attn.q_proj.bias", {q});
+                    param(r, "self_attn.k_proj.bias", {kv});
+                    param(r, "self_attn.v_proj.bias", {kv});
+                }
+                if (l.oBias) param(r, "self_attn.o_proj.bias", {e});
+                if (l.mlpBias && l.numExperts) fail(where, "mlp_bias with num_experts is not supported");
+                if (l.mlpBias) {
+                    param(r, "mlp.gate_proj.bias", {f});
+                    param(r, "mlp.up_proj.bias", {f});
+                    param(r, "mlp.down_proj.bias", {e});
+                }
             }
             break;
         }

@@ -78,7 +78,11 @@ const std::vector<TypeRule>& typeRules() {
           {"dim_feedforward", Kind::Int, true},
           {"num_key_value_heads", Kind::Int, false},
           {"num_experts", Kind::Int, false},
-          {"experts_per_token", Kind::Int, false}}},
+          {"experts_per_token", Kind::Int, false},
+          {"head_dim", Kind::Int, false},
+          {"qkv_bias", Kind::Bool, false},
+          {"o_bias", Kind::Bool, false},
+          {"mlp_bias", Kind::Bool, false}}},
         {LayerType::Gpt2Block,
          {{"d_model", Kind::Int, true},
           {"nhead", Kind::Int, true},
@@ -197,6 +201,7 @@ Layer parseLayer(dom::element e, const std::string& where) {
             else if (name == "num_key_value_heads") l.numKvHeads = n;
             else if (name == "num_experts") l.numExperts = n;
             else if (name == "experts_per_token") l.expertsPerToken = n;
+            else if (name == "head_dim") l.headDim = n;
             break;
         }
         case Kind::Size: {
@@ -214,6 +219,9 @@ Layer parseLayer(dom::element e, const std::string& where) {
             else if (name == "tied") l.tied = b;
             else if (name == "norm_first") l.normFirst = b;
             else if (name == "causal") l.causal = b;
+            else if (name == "qkv_bias") l.qkvBias = b;
+            else if (name == "o_bias") l.oBias = b;
+            else if (name == "mlp_bias") l.mlpBias = b;
             else if (name == "batch_first" && !b) throw SpecError(where + ": only batch_first=true is supported");
             break;
         }
@@ -327,6 +335,10 @@ void writeLayer(std::ostringstream& out, const Layer& l, const std::string& inde
         if (l.numKvHeads && l.numKvHeads != l.nhead) field("num_key_value_heads", l.numKvHeads);
         if (l.numExperts) field("num_experts", l.numExperts);
         if (l.numExperts && l.expertsPerToken) field("experts_per_token", l.expertsPerToken);
+        if (l.headDim) field("head_dim", l.headDim);
+        if (l.qkvBias) field("qkv_bias", "true");
+        if (l.oBias) field("o_bias", "true");
+        if (l.mlpBias) field("mlp_bias", "true");
         break;
     case LayerType::Gpt2Block:
         field("d_model", l.dModel);

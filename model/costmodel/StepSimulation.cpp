@@ -71,7 +71,7 @@ void validate(const ResolvedModel& model, const EstimateOptions& o) {
                                     "a model with transformer blocks");
     if (o.kvCacheTokens > 0 && !model.spec.input.shape.empty() && o.kvCacheTokens < model.spec.input.shape[0] + 1)
         throw std::invalid_argument("--kv-cache " + std::to_string(o.kvCacheTokens) + " must hold the " +
-                                    std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more");
+                                    std::to_string(model.spec.input.shape[0]) + " prompt tokens and one more (--seq sets the prompt)");
 }
 
 // Bytes one quantized weight of `n` elements is stored in.
@@ -270,7 +270,7 @@ private:
         const std::int64_t capacity = (o_.kvCacheTokens + blockTokens - 1) / blockTokens * blockTokens;
         for (const ResolvedLayer& l : model_.layers) {
             if (!isTransformerBlock(l.def.type)) continue;
-            const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = l.def.dModel / l.def.nhead;
+            const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = headDimOf(l.def);
             for (std::vector<Tensor>* c : {&blocks_.cacheK, &blocks_.cacheV}) {
                 c->push_back(g_.empty({o_.batch, kvh, capacity, hd}, paramDtype(), Category::KvCache));
                 g_.op("aten.zeros");

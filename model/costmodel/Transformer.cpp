@@ -158,15 +158,36 @@ Tensor ModelRunner::repeatKv(const Tensor& x, std::int64_t n) {
     return ops_.view(c, {b, kvh * n, t, hd});
 }
 
+namespace {
+// Where a llama_decoder_layer's parameters are (ResolvedModel's order): q, k, v, o; the MLP
+// (gate, up, down, or the router and 3 per expert); the two norms; then the biases that are on:
+// q, k, v (qkv_bias), o (o_bias), gate, up, down (mlp_bias).
+int llamaNormIndex(const Layer& d) { return d.numExperts ? 5 + static_cast<int>(3 * d.numExperts) : 7; }
+// The bias of projection k (0..3 attention, 4..6 MLP), or -1 when it has none.
+int llamaBiasIndex(const Layer& d, int k) {
+    int next = llamaNormIndex(d) + 2;
+    if (k < 3) return d.qkvBias ? next + k : -1;
+    if (d.qkvBias) next += 3;
+    if (k == 3) return d.oBias ? next : -1;
+    if (d.oBias) ++next;
+    return d.mlpBias ? next + (k - 4) : -1;
+}
+} // namespace
+
+Tensor ModelRunner::llamaProj(const ResolvedLayer& l, int k, const Tensor& x) {
+    const int bias = llamaBiasIndex(l.def, k);
+    return proj(l, k, x, bias < 0 ? nullptr : &param(l, bias));
+}
+
 Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     const Layer& d = l.def;
-    const std::int64_t b = hs.dim(0), s = hs.dim(1), e = hs.dim(2), h = d.nhead, hd = e / h;
+    const std::int64_t b = hs.dim(0), s = hs.dim(1), h = d.nhead, hd = headDimOf(d);
     const std::int64_t kvh = d.numKvHeads ? d.numKvHeads : h;
     const DType dt = hs.dtype();
     // The locals q, k, v (and the tables) live until _attention returns, o_proj included.
-    Tensor qRaw = ops_.view(proj(l, 0, hs, nullptr), {b, h, s, hd}, false);
-    Tensor kRaw = ops_.view(proj(l, 1, hs, nullptr), {b, kvh, s, hd}, false);
-    Tensor v = ops_.view(proj(l, 2, hs, nullptr), {b, kvh, s, hd}, false);
+    Tensor qRaw = ops_.view(llamaProj(l, 0, hs), {b, h, s, hd}, false);
+    Tensor kRaw = ops_.view(llamaProj(l, 1, hs), {b, kvh, s, hd}, false);
+    Tensor v = ops_.view(llamaProj(l, 2, hs), {b, kvh, s, hd}, false);
     auto [cos, sin] = ropeTables(s, hd, dt);
     Tensor q = rotary(qRaw, cos, sin);
     Tensor k = rotary(kRaw, cos, sin);
@@ -184,12 +205,12 @@ Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
         Tensor o = coreAttention(q, k, v, s, k.dim(2), true, 0.0);
         a = ops_.clone(ops_.view(o, {b, s, h, hd}, false)); // transpose(1, 2).contiguous()
     }
-    Tensor out = proj(l, 3, ops_.view(a, {b, s, e}), nullptr);
+    Tensor out = llamaProj(l, 3, ops_.view(a, {b, s, h * hd}));
     return out;
 }
 
 Tensor ModelRunner::llamaLayer(const ResolvedLayer& l, const Tensor& x) {
-    const int norms = l.def.numExperts ? 5 + static_cast<int>(3 * l.def.numExperts) : 7;
+    const int norms = llamaNormIndex(l.def);
     Tensor attn;
     {
         Tensor normed = ops_.rmsNorm(x, param(l, norms));
@@ -203,12 +224,12 @@ Tensor ModelRunner::llamaLayer(const ResolvedLayer& l, const Tensor& x) {
         if (l.def.numExperts) {
             mlp = llamaMoe(l, normed);
         } else { // down_proj(act_fn(gate_proj(x)) * up_proj(x))
-            Tensor gate = ops_.silu(proj(l, 4, normed, nullptr));
-            Tensor up = proj(l, 5, normed, nullptr);
+            Tensor gate = ops_.silu(llamaProj(l, 4, normed));
+            Tensor up = llamaProj(l, 5, normed);
             Tensor prod = ops_.mul(gate, up);
             gate.reset();
             up.reset();
-            mlp = proj(l, 6, prod, nullptr);
+            mlp = llamaProj(l, 6, prod);
         }
     }
     return ops_.add(h, mlp);

@@ -1202,6 +1202,18 @@
         <source>inference only (torch.no_grad)</source>
         <translation>仅推理（torch.no_grad）</translation>
     </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>8-bit Adam (bitsandbytes)</source>
+        <translation>8 位 Adam（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Adafactor</source>
+        <translation>Adafactor</translation>
+    </message>
 </context>
 <context>
     <name>memviz::DTypeLesson</name>
@@ -3443,6 +3455,147 @@ Allocated in %1</source>
     <message>
         <source>None yet.</source>
         <translation>暂无。</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::FitPlanBox</name>
+    <message>
+        <source>Will it fit on GPUs (Hugging Face config)</source>
+        <translation>放得进 GPU 吗（Hugging Face 配置）</translation>
+    </message>
+    <message>
+        <source>Open config.json…</source>
+        <translation>打开 config.json…</translation>
+    </message>
+    <message>
+        <source>no config</source>
+        <translation>未打开配置</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches per optimizer step</source>
+        <translation>梯度累积：每个优化器步的微批次数</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>off (full fine-tune)</source>
+        <translation>关闭（全量微调）</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPUs, sharing</source>
+        <translation>GPU 数量、切分方式</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face config.json</source>
+        <translation>打开 Hugging Face config.json</translation>
+    </message>
+    <message>
+        <source>Model configs (*.json);;All files (*)</source>
+        <translation>模型配置 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1: %2 parameters</source>
+        <translation>%1：%2 个参数</translation>
+    </message>
+    <message>
+        <source>Open a config.json to plan a language model on GPUs.</source>
+        <translation>打开一个 config.json，为语言模型规划 GPU。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>Peak per GPU %1 (%2 phase): </source>
+        <translation>每个 GPU 的峰值 %1（%2 阶段）：</translation>
+    </message>
+    <message>
+        <source>fits in %1 (%2 to spare).</source>
+        <translation>放得进 %1（还剩 %2）。</translation>
+    </message>
+    <message>
+        <source>does not fit in %1: over by %2.</source>
+        <translation>放不进 %1：超出 %2。</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch that fits: %1.</source>
+        <translation>放得进的最大微批次：%1。</translation>
+    </message>
+    <message>
+        <source>Not even micro-batch 1 fits.</source>
+        <translation>连微批次 1 都放不进。</translation>
+    </message>
+    <message>
+        <source>Longest sequence at micro-batch %1: %2 tokens.</source>
+        <translation>微批次 %1 时最长的序列：%2 个词元。</translation>
+    </message>
+    <message>
+        <source>Per GPU: %1</source>
+        <translation>每个 GPU：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2 → %3%4</source>
+        <translation>%1. %2 → %3%4</translation>
+    </message>
+    <message>
+        <source> ✓ fits</source>
+        <translation> ✓ 放得进</translation>
+    </message>
+    <message>
+        <source>%1. %2 → %3 (%4; %5)</source>
+        <translation>%1. %2 → %3（%4；%5）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得进</translation>
+    </message>
+    <message>
+        <source>not enough alone</source>
+        <translation>单独不够</translation>
+    </message>
+    <message>
+        <source>Changes that make it fit, cheapest first (hover for details):
+%1</source>
+        <translation>能让它放得进的改动，代价小的在前（悬停查看详情）：
+%1</translation>
     </message>
 </context>
 </TS>

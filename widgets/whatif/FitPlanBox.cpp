@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/whatif/FitPlanBox.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -8,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardPaths>
 
@@ -84,6 +86,14 @@ FitPlanBox::FitPlanBox(QWidget* parent)
         gpu_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(g.name), words::bytes(g.memoryBytes)),
                       QString::fromStdString(g.id));
     gpu_->setCurrentIndex(std::max(0, gpu_->findData("a100-80g")));
+    // In the narrow column the combo may be narrower than a GPU's name: it shrinks to a minimum
+    // instead of widening the column, its popup is as wide as the longest item, and the tooltip
+    // says the whole name.
+    gpu_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    gpu_->setMinimumContentsLength(12);
+    gpu_->view()->setMinimumWidth(gpu_->view()->sizeHintForColumn(0) + 24);
+    gpu_->setToolTip(gpu_->currentText());
+    connect(gpu_, &QComboBox::currentTextChanged, gpu_, &QComboBox::setToolTip);
     connect(gpu_, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     form->addRow(tr("GPU"), gpu_);
     gpus_ = spin(1, 1024, 1, "fitGpus");
@@ -115,7 +125,7 @@ bool FitPlanBox::openConfig(const QString& path) {
     try {
         const HfModel hf = readHfConfigFile(path.toStdString());
         model_ = fitModelFromHf(hf, 16);
-        modelLabel_->setText(tr("%1: %2 parameters").arg(QFileInfo(path).fileName()).arg(hf.parameterCount));
+        modelLabel_->setText(tr("%1: %2 parameters").arg(QFileInfo(path).fileName(), words::count(hf.parameterCount)));
         modelLabel_->setToolTip(path);
         error_.clear();
         recompute();
@@ -198,14 +208,24 @@ void FitPlanBox::show(const FitAnswer& a) {
             parts << QStringLiteral("%1 %2").arg(QString::fromLatin1(planPartName(static_cast<PlanPart>(i))),
                                                   words::bytes(p.perDevice[static_cast<std::size_t>(i)]));
     result_->setText(text + "\n" + tr("Per GPU: %1").arg(parts.join(QStringLiteral(" · "))));
-    QStringList fixes;
+    // The column is narrow: one short line per change (what, new peak, a check mark when it fits);
+    // each change's full words and what it costs are the label's tooltip.
+    QStringList fixes, details;
     int rank = 0;
-    for (const Fix& f : a.fixes)
-        fixes << tr("%1. %2 → %3 (%4; %5)")
-                     .arg(++rank)
-                     .arg(QString::fromStdString(f.description), words::bytes(f.peakBytes),
-                          f.fits ? tr("fits") : tr("not enough alone"), QString::fromStdString(f.cost));
-    fixes_->setText(fixes.isEmpty() ? QString() : tr("Changes that make it fit, cheapest first:\n%1").arg(fixes.join('\n')));
+    for (const Fix& f : a.fixes) {
+        ++rank;
+        fixes << tr("%1. %2 → %3%4")
+                     .arg(rank)
+                     .arg(QString::fromStdString(f.description).remove(QRegularExpression(QStringLiteral("\\s*\\([^)]*\\)"))),
+                          words::bytes(f.peakBytes), f.fits ? tr(" ✓ fits") : QString());
+        details << tr("%1. %2 → %3 (%4; %5)")
+                       .arg(rank)
+                       .arg(QString::fromStdString(f.description), words::bytes(f.peakBytes),
+                            f.fits ? tr("fits") : tr("not enough alone"), QString::fromStdString(f.cost));
+    }
+    fixes_->setText(fixes.isEmpty() ? QString()
+                                    : tr("Changes that make it fit, cheapest first (hover for details):\n%1").arg(fixes.join('\n')));
+    fixes_->setToolTip(details.join('\n'));
     emit answered();
 }
 
