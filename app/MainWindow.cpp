@@ -246,6 +246,18 @@ void MainWindow::createActions() {
         }
     });
     find->setShortcut(QKeySequence::Find);
+    // The tabs under the timeline, wherever the focus is (the tab bar's own Ctrl+Tab works only
+    // while the focus is inside the tabs).
+    const auto cycleTab = [this](int step) {
+        if (tabs_->isVisible() && tabs_->count() > 1)
+            tabs_->setCurrentIndex((tabs_->currentIndex() + step + tabs_->count()) % tabs_->count());
+    };
+    QAction* nextTab = view->addAction(tr("Ne&xt Tab"), this, [cycleTab] { cycleTab(1); });
+    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    nextTab->setObjectName(QStringLiteral("nextTabAction"));
+    QAction* previousTab = view->addAction(tr("&Previous Tab"), this, [cycleTab] { cycleTab(-1); });
+    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    previousTab->setObjectName(QStringLiteral("previousTabAction"));
     view->addSeparator();
     QAction* whatIf = whatIfDock_->toggleViewAction();
     whatIf->setText(tr("&What-If Panel"));

@@ -22,6 +22,7 @@
 #include "widgets/ColumnGraph.h"
 #include "widgets/PeakMarkers.h"
 #include "widgets/TimelineData.h"
+#include "widgets/NoMemoryNotice.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/ProcessSeriesLabels.h"
 #include "widgets/PlotReplot.h"
@@ -91,6 +92,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    notice_ = new NoMemoryNotice(this);
+    layout->addWidget(notice_);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumHeight(220);
 
@@ -187,6 +190,12 @@ void TimelinePlot::rebuild() {
     lastColumns_ = 0;
     layoutRefreshes_ = 0;
     peakBreakdown_.clear();
+    // A trace without memory series gets words instead of an empty chart (a live recording
+    // has none until its first sample).
+    const bool noMemory = session_->isOpen() && !session_->isLive() && session_->series().empty();
+    plot_->setVisible(!noMemory);
+    if (noMemory) notice_->showFor(session_->summary());
+    else notice_->hide();
     if (!session_->isOpen()) {
         overlay_->update();
         resetReadoutLine();
