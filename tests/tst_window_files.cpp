@@ -19,6 +19,7 @@
 #include "widgets/NoMemoryNotice.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
 
 using namespace memviz;
 
@@ -53,6 +54,7 @@ private slots:
     void flameStaysLastAndANewTraceOpensAtItsFirstTab();
     void tabLettersAreTheirOwn();
     void ctrlPageDownWalksTheTabs();
+    void activeMemoryFirstShowsTheTimelinesWindow();
 
 private:
     QTemporaryDir dir_;
@@ -156,6 +158,24 @@ void TestWindowFiles::ctrlPageDownWalksTheTabs() {
     }
     QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : &w, Qt::Key_PageUp, Qt::ControlModifier);
     QCOMPARE(tabs->currentIndex(), n - 1);
+}
+
+// The walk's Constructor-Sun snapshot: Active Memory's first drawing spanned its bands' own
+// extent and only took the timeline's window (with its margins) after Home; the layout arrives
+// after the timeline set the window, and kept its own.
+void TestWindowFiles::activeMemoryFirstShowsTheTimelinesWindow() {
+    const QString snapshot = test::sharedFixture("pytorch-snapshot/magma27_2026.pickle");
+    if (snapshot.isEmpty()) MEMVIZ_SKIP_OR_FAIL("shared fixture pytorch-snapshot/magma27_2026.pickle is absent");
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(snapshot);
+    auto* active = w.findChild<ActiveMemoryView*>();
+    QVERIFY(active);
+    const QCPRange timeline = w.timeline()->plot()->xAxis->range();
+    QTRY_COMPARE(active->plot()->xAxis->range().lower, timeline.lower);
+    QCOMPARE(active->plot()->xAxis->range().upper, timeline.upper);
 }
 
 QTEST_MAIN(TestWindowFiles)
