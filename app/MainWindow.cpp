@@ -46,6 +46,8 @@
 #include "widgets/ImportPreview.h"
 #include "widgets/ImportTask.h"
 #include "widgets/MemoryEventsView.h"
+#include "widgets/AllocationSitesView.h"
+#include "widgets/MassifView.h"
 #include "widgets/NativeTabs.h"
 #include "widgets/flame/FlameTab.h"
 #include "widgets/OpsView.h"
@@ -546,6 +548,14 @@ void MainWindow::updateTabs() {
     place(profilerOpsView_, profiler, tr("&Operators"));
     place(opsView_, ops, tr("&Operators"));
     place(memoryEventsView_, allocations, tr("&Memory Events"));
+    // A new trace opens at its first tab (Operators), or at its native view (heaptrack's
+    // allocation sites, massif's heap tree), whatever tab the previous trace was on: the first
+    // file of a window opened a snapshot at Active Memory, the next ones at Operators.
+    QWidget* native = nullptr;
+    for (QWidget* v : {static_cast<QWidget*>(nativeTabs_->sitesView()), static_cast<QWidget*>(nativeTabs_->massifView())})
+        if (tabs_->indexOf(v) >= 0) native = v;
+    if (native) tabs_->setCurrentWidget(native);
+    else if (tabs_->count() > 0) tabs_->setCurrentIndex(0);
     tabs_->setVisible(tabs_->count() > 0);
 }
 

@@ -55,6 +55,7 @@ private slots:
     void tabLettersAreTheirOwn();
     void ctrlPageDownWalksTheTabs();
     void activeMemoryFirstShowsTheTimelinesWindow();
+    void aTraceOfOneMomentDrawsItsLevel();
 
 private:
     QTemporaryDir dir_;
@@ -98,6 +99,13 @@ void TestWindowFiles::flameStaysLastAndANewTraceOpensAtItsFirstTab() {
     if (!snapshot.isEmpty()) paths.insert(2, snapshot);
     else if (test::oraclesRequired()) QFAIL("shared fixture pytorch-snapshot/magma27_2026.pickle is absent");
     paths << paths.first(); // and back to where it began
+    // A fresh window's first file opens at its first tab too (a snapshot opened at Active
+    // Memory, the third of its tabs, when it was the window's first file).
+    if (!snapshot.isEmpty()) {
+        MainWindow fresh;
+        fresh.openFileBlocking(snapshot);
+        QCOMPARE(fresh.detailTabs()->currentIndex(), 0);
+    }
     for (const QString& path : paths) {
         // The user looked at Flame in the previous file.
         if (tabs->count() > 0) tabs->setCurrentIndex(tabs->count() - 1);
@@ -176,6 +184,28 @@ void TestWindowFiles::activeMemoryFirstShowsTheTimelinesWindow() {
     const QCPRange timeline = w.timeline()->plot()->xAxis->range();
     QTRY_COMPARE(active->plot()->xAxis->range().lower, timeline.lower);
     QCOMPARE(active->plot()->xAxis->range().upper, timeline.upper);
+}
+
+// Snapshots without history (the wild corpus's ZijianDu, Muduard, Maphsge files: segments at
+// one instant) were one point at event 0 on a 0..10 axis, which a step line does not draw: an
+// empty chart with a peak label. Two allocations at one moment: 100 + 300 = 400 bytes, drawn
+// as a level to the axis' end.
+void TestWindowFiles::aTraceOfOneMomentDrawsItsLevel() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(test::writeFile(dir_, "moment.csv",
+                                       "time_ns,action,address,size,op\n0,alloc,0x10,100,a\n0,alloc,0x20,300,b\n"));
+    w.timeline()->refreshNow();
+    QCustomPlot* plot = w.timeline()->plot();
+    QVERIFY(plot->graphCount() >= 1);
+    QCPGraph* g = plot->graph(0);
+    QVERIFY(g->dataCount() >= 2);
+    const double first = g->data()->constBegin()->key, last = (g->data()->constEnd() - 1)->key;
+    QVERIFY2(last > first, qPrintable(QStringLiteral("%1 .. %2").arg(first).arg(last)));
+    QCOMPARE((g->data()->constEnd() - 1)->value, 400.0);
+    QVERIFY(last <= plot->xAxis->range().upper);
 }
 
 QTEST_MAIN(TestWindowFiles)

@@ -437,8 +437,14 @@ void TimelinePlot::applyData(TimelineData read, int columns) {
         kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
     lastLevels_ = std::move(read.levels);
     lastPointCount_ = read.pointCount;
+    // A trace of one moment (a snapshot without history: its segments at one instant) is one
+    // point per series, which a step line does not draw: its level is drawn across the axis.
+    const TimeRange full = session_->fullRange();
+    const double momentEnd = static_cast<double>(full.begin) + (xKind_ == XKind::Time ? kMomentSpanNs : kMomentSpanOther);
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         graphs_[i]->setData(read.keys[i], read.values[i], true);
+        if (full.end <= full.begin && !read.keys[i].isEmpty() && read.keys[i].last() < momentEnd)
+            graphs_[i]->addData(momentEnd, read.values[i].last());
         graphs_[i]->setPen(densityPen(pens_[i], read.keys[i].size(), columns));
     }
     plot_->yAxis->setRange(0, read.yMax > 0 ? read.yMax * headroom : 1024);

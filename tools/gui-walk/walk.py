@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-STATUS_BAR_PX = 30  # left out of the comparisons: "Opened …" and hover texts come and go
+STATUS_BAR_PX = 34  # left out of the comparisons: "Opened …" and hover texts come and go (and its top edge)
 PARK = (1395, 995)  # the pointer waits here, outside the window (Xvfb screen 1400x1000)
 
 
