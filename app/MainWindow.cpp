@@ -46,6 +46,8 @@
 #include "widgets/ImportPreview.h"
 #include "widgets/ImportTask.h"
 #include "widgets/MemoryEventsView.h"
+#include "widgets/AllocationSitesView.h"
+#include "widgets/MassifView.h"
 #include "widgets/NativeTabs.h"
 #include "widgets/flame/FlameTab.h"
 #include "widgets/OpsView.h"
@@ -246,6 +248,18 @@ void MainWindow::createActions() {
         }
     });
     find->setShortcut(QKeySequence::Find);
+    // The tabs under the timeline, wherever the focus is (the tab bar's own Ctrl+Tab works only
+    // while the focus is inside the tabs).
+    const auto cycleTab = [this](int step) {
+        if (tabs_->isVisible() && tabs_->count() > 1)
+            tabs_->setCurrentIndex((tabs_->currentIndex() + step + tabs_->count()) % tabs_->count());
+    };
+    QAction* nextTab = view->addAction(tr("Ne&xt Tab"), this, [cycleTab] { cycleTab(1); });
+    nextTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageDown));
+    nextTab->setObjectName(QStringLiteral("nextTabAction"));
+    QAction* previousTab = view->addAction(tr("&Previous Tab"), this, [cycleTab] { cycleTab(-1); });
+    previousTab->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_PageUp));
+    previousTab->setObjectName(QStringLiteral("previousTabAction"));
     view->addSeparator();
     QAction* whatIf = whatIfDock_->toggleViewAction();
     whatIf->setText(tr("&What-If Panel"));
@@ -534,6 +548,14 @@ void MainWindow::updateTabs() {
     place(profilerOpsView_, profiler, tr("&Operators"));
     place(opsView_, ops, tr("&Operators"));
     place(memoryEventsView_, allocations, tr("&Memory Events"));
+    // A new trace opens at its first tab (Operators), or at its native view (heaptrack's
+    // allocation sites, massif's heap tree), whatever tab the previous trace was on: the first
+    // file of a window opened a snapshot at Active Memory, the next ones at Operators.
+    QWidget* native = nullptr;
+    for (QWidget* v : {static_cast<QWidget*>(nativeTabs_->sitesView()), static_cast<QWidget*>(nativeTabs_->massifView())})
+        if (tabs_->indexOf(v) >= 0) native = v;
+    if (native) tabs_->setCurrentWidget(native);
+    else if (tabs_->count() > 0) tabs_->setCurrentIndex(0);
     tabs_->setVisible(tabs_->count() > 0);
 }
 

@@ -68,6 +68,28 @@ const QByteArray kNewTrace = R"({"traceEvents": [
   "args": {"Device Type": 1, "Device Id": 0, "Addr": 4096, "Bytes": 512, "Total Allocated": 512, "Total Reserved": 2097152}}
 ], "baseTimeNanoseconds": 1700000000000000000, "displayTimeUnit": "ms"})";
 
+// Two allocators on one device (issue 30, the JeolKorpi traces): the CPU allocator's events
+// continue its total (4000 B were allocated before the trace), the other's come with Total
+// Allocated 0. Bytes: +1000, +500, +300 (other), -300 (other), -1000, +200 at t = 0..50 us;
+// running sum 1000, 1500, 1800, 1500, 500, 700; the totals of most events say 4000 B were there
+// before, so the line is 5000, 5500, 5800, 5500, 4500, 4700 (each event's own total would be
+// 5000, 5500, 0, 0, 4500, 4700).
+const QByteArray kTwoAllocatorsTrace = R"({"schemaVersion": 1, "traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 0,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 16, "Bytes": 1000, "Total Allocated": 5000, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 10,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 32, "Bytes": 500, "Total Allocated": 5500, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 48, "Bytes": 300, "Total Allocated": 0, "Total Reserved": 300}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 30,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 48, "Bytes": -300, "Total Allocated": 0, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 40,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 16, "Bytes": -1000, "Total Allocated": 4500, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 50,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 64, "Bytes": 200, "Total Allocated": 4700, "Total Reserved": 0}}
+]})";
+
 struct Imported {
     QTemporaryDir dir;
     std::unique_ptr<Database> db;
@@ -109,6 +131,7 @@ private slots:
     void modernFamilyPairsAndTotals();
     void newestFamilyFractionalAndBaseTime();
     void bareArrayAndGzip();
+    void totalsOfAnotherAllocatorDoNotDropTheLine();
     void unknownTopLevelMembersAreKept();
     void callTreeFollowsKeyAverages();
     void badInput_data();
@@ -253,6 +276,39 @@ void TestProfiler::bareArrayAndGzip() {
     QCOMPARE(loadSummary(*a->db, a->trace).devices.at(0).peakBytes, 64);
     auto g = importBytes(test::gzipped(kOldTrace), "old.pt.trace.json.gz");
     QCOMPARE(loadSummary(*g->db, g->trace).devices.at(0).peakBytes, 768);
+}
+
+void TestProfiler::totalsOfAnotherAllocatorDoNotDropTheLine() {
+    auto t = importBytes(kTwoAllocatorsTrace, "two_allocators.pt.trace.json");
+    const TraceSummary s = loadSummary(*t->db, t->trace);
+    QCOMPARE(s.devices.size(), std::size_t{1});
+    QCOMPARE(s.devices[0].peakBytes, 5800); // 4000 before + 1800 running, at t = 20 us
+    QCOMPARE(s.devices[0].peakTimeNs, 20000);
+    QCOMPARE(s.devices[0].finalBytes, 4700);
+    // The lowest point of the line is 4500 (t = 40 us), not the other allocator's 0.
+    const auto series = listSeries(*t->db, t->trace);
+    const auto allocated = std::find_if(series.begin(), series.end(), [](auto& x) { return x.name == "allocated"; });
+    QVERIFY(allocated != series.end());
+    QCOMPARE(allocated->vMin, 4500);
+    QCOMPARE(allocated->vMax, 5800);
+    // The other allocator's Total Reserved (300, 0) is not drawn: only the CPU allocator's 0s.
+    const auto reserved = std::find_if(series.begin(), series.end(), [](auto& x) { return x.name == "reserved"; });
+    QVERIFY(reserved != series.end());
+    QCOMPARE(reserved->pointCount, 4);
+    QCOMPARE(reserved->vMax, 0);
+    // Said, with the first such event and how many there are.
+    const auto w = std::find_if(s.warnings.begin(), s.warnings.end(),
+                                [](const ImportWarning& x) { return x.kind == "totals_of_another_allocator"; });
+    QVERIFY(w != s.warnings.end());
+    QCOMPARE(w->count, 2);
+    QCOMPARE(w->firstLocation, std::string("t=20000 ns"));
+    bool source = false;
+    for (const auto& [key, value] : loadMetadata(*t->db, t->trace))
+        if (key == metadata_key::allocatedSource("cpu")) source = value == metadata_key::kAllocatedFromMostTotals;
+    QVERIFY(source);
+    // One allocator per device: the line is each event's Total Allocated, as before.
+    auto one = importBytes(kModernTrace, "modern.json");
+    for (const auto& w1 : loadSummary(*one->db, one->trace).warnings) QVERIFY(w1.kind != "totals_of_another_allocator");
 }
 
 // Issue 30: the wild corpus's traces carry top-level members memviz has no use for (kineto's

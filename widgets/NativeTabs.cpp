@@ -35,7 +35,7 @@ void NativeTabs::update() {
         }
     };
     place(sites_, AllocationSitesView::appliesTo(format), tr("Allocation &sites"));
-    place(massif_, MassifView::appliesTo(format), tr("&Heap tree"));
+    place(massif_, MassifView::appliesTo(format), tr("Heap &tree"));
 }
 
 } // namespace memviz

@@ -22,6 +22,7 @@
 #include "widgets/ColumnGraph.h"
 #include "widgets/PeakMarkers.h"
 #include "widgets/TimelineData.h"
+#include "widgets/NoMemoryNotice.h"
 #include "widgets/TraceSession.h"
 #include "widgets/live/ProcessSeriesLabels.h"
 #include "widgets/PlotReplot.h"
@@ -91,6 +92,8 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
+    notice_ = new NoMemoryNotice(this);
+    layout->addWidget(notice_);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumHeight(220);
 
@@ -187,6 +190,12 @@ void TimelinePlot::rebuild() {
     lastColumns_ = 0;
     layoutRefreshes_ = 0;
     peakBreakdown_.clear();
+    // A trace without memory series gets words instead of an empty chart (a live recording
+    // has none until its first sample).
+    const bool noMemory = session_->isOpen() && !session_->isLive() && session_->series().empty();
+    plot_->setVisible(!noMemory);
+    if (noMemory) notice_->showFor(session_->summary());
+    else notice_->hide();
     if (!session_->isOpen()) {
         overlay_->update();
         resetReadoutLine();
@@ -428,8 +437,14 @@ void TimelinePlot::applyData(TimelineData read, int columns) {
         kValueHeadroom, height > 3 * kPeakLabelRoomPx ? static_cast<double>(height) / (height - kPeakLabelRoomPx) : 1.5);
     lastLevels_ = std::move(read.levels);
     lastPointCount_ = read.pointCount;
+    // A trace of one moment (a snapshot without history: its segments at one instant) is one
+    // point per series, which a step line does not draw: its level is drawn across the axis.
+    const TimeRange full = session_->fullRange();
+    const double momentEnd = static_cast<double>(full.begin) + (xKind_ == XKind::Time ? kMomentSpanNs : kMomentSpanOther);
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         graphs_[i]->setData(read.keys[i], read.values[i], true);
+        if (full.end <= full.begin && !read.keys[i].isEmpty() && read.keys[i].last() < momentEnd)
+            graphs_[i]->addData(momentEnd, read.values[i].last());
         graphs_[i]->setPen(densityPen(pens_[i], read.keys[i].size(), columns));
     }
     plot_->yAxis->setRange(0, read.yMax > 0 ? read.yMax * headroom : 1024);

@@ -33,6 +33,7 @@ namespace memviz {
 
 class BackgroundQuery;
 class CallSpanOverlay;
+class NoMemoryNotice;
 struct TimelineData;
 class ScaledAxisTicker;
 class TraceSession;
@@ -138,6 +139,7 @@ private:
     QString readoutBlank_;
     QString peakBreakdown_; // stacked charts: the categories at the peak
     CallSpanOverlay* overlay_ = nullptr;
+    NoMemoryNotice* notice_ = nullptr; // instead of the plot when the trace has no memory series
     QTimer refreshTimer_;
     BackgroundQuery* refreshQuery_ = nullptr; // the store is read on a worker
     // While a selection is dragged the rectangle follows the mouse at once; the session (and

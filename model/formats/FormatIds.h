@@ -54,6 +54,10 @@ namespace metadata_key {
 inline std::string allocatedSource(std::string_view device) { return "allocated_source:" + std::string(device); }
 inline constexpr const char* kAllocatedFromTotals = "Total Allocated";
 inline constexpr const char* kAllocatedFromRunningSum = "running sum of Bytes (the trace has no totals)";
+// Some events' Total Allocated belongs to another allocator on the same device: the running sum
+// of Bytes plus the memory allocated before the trace that most events' totals agree with.
+inline constexpr const char* kAllocatedFromMostTotals =
+    "running sum of Bytes, offset by the Total Allocated most events agree with (other events' totals are another allocator's)";
 inline constexpr const char* kProfilerFamily = "profiler_family";
 // Profiler traces: every other top-level member of the trace object ("traceName",
 // "deviceProperties", "cupti_version", ...) is kept as "trace.<member>" with its JSON text (a

@@ -10,7 +10,8 @@ Applies torch.profiler's key_averages semantics to a trace file:
   as torch.autograd.profiler's _populate_cpu_children does;
 - memory events inside no CPU-side event are "[memory]" calls of their own.
 Also the per-device summary: allocs/frees by the sign of Bytes, the peak of Total Allocated
-(or of the running sum of Bytes when the trace has no totals).
+(or of the running sum of Bytes when the trace has no totals; when some events' totals are
+another allocator's, of the running sum plus the offset most events' totals agree with).
 
 usage: profiler_key_averages.py TRACE [--ops NAME ...]   prints JSON
 """
@@ -66,9 +67,20 @@ def main():
              [ns(e["ts"]) for e in events if "ts" in e])
     out = {"devices": {}}
     for dev, s in summary.items():
+        # Total Allocated is the running total of the allocator that reported the event. Where a
+        # second allocator reports on the same device, its events' totals follow another count:
+        # the line is the running sum of Bytes plus the offset most events' totals agree with
+        # (the earliest on a tie), which with one allocator is every event's Total Allocated.
+        offset = 0
+        if s["totals"]:
+            counts, first = {}, {}
+            for i, (_t, total, running) in enumerate(s["values"]):
+                counts[total - running] = counts.get(total - running, 0) + 1
+                first.setdefault(total - running, i)
+            offset = max(counts, key=lambda o: (counts[o], -first[o]))
         peak, peak_t, final = 0, 0, 0
         for t, total, running in s["values"]:
-            v = total if s["totals"] else running
+            v = running + offset if s["totals"] else running
             if v > peak:
                 peak, peak_t = v, t - t0
             final = v

@@ -18,13 +18,18 @@ FlameTab::FlameTab(TraceSession* session, QTabWidget* tabs, TimelinePlot* timeli
 }
 
 void FlameTab::update() {
+    // Flame is the last tab of every trace. The trace's own tabs were placed before this runs
+    // (MainWindow, NativeTabs, SnapshotPanel), some appended: the tab is taken out and put back
+    // at the end, so it does not stay between them when one file follows another.
     const int at = tabs_->indexOf(view_);
+    const bool wasCurrent = at >= 0 && tabs_->currentIndex() == at;
     const bool wanted = session_->isOpen() && !session_->isLive();
-    if (wanted && at < 0) tabs_->addTab(view_, tr("F&lame"));
-    else if (!wanted && at >= 0) {
-        tabs_->removeTab(at);
-        view_->hide();
-    }
+    if (at >= 0) tabs_->removeTab(at);
+    if (wanted) tabs_->addTab(view_, tr("Flam&e")); // Alt+F and Alt+L open the File and Learn menus
+    else view_->hide();
+    // The previous trace's tabs went away under the current one and left it on Flame: a new
+    // trace opens at its first own tab.
+    if (wasCurrent && tabs_->count() > 0) tabs_->setCurrentIndex(0);
     tabs_->setVisible(tabs_->count() > 0);
 }
 

@@ -124,6 +124,9 @@ void ActiveMemoryView::applyLayout(Computed c) {
                            .arg(device) +
                        headline());
     plot_->rescaleAxes();
+    // The timeline's window, set before the layout arrived (the walk of issue 30 found the first
+    // drawing on the bands' own extent, and a different one after Home).
+    if (followedX_) plot_->xAxis->setRange(followedX_->first, followedX_->second);
     plot_->yAxis->setRange(0, std::max<double>(1.0, static_cast<double>(bands_->layout().maxTotal)) * 1.05);
     updateAxes();
     showMoment();
@@ -132,6 +135,7 @@ void ActiveMemoryView::applyLayout(Computed c) {
 }
 
 void ActiveMemoryView::setXRange(double lower, double upper) {
+    if (upper > lower) followedX_ = {lower, upper};
     if (upper <= lower || plot_->xAxis->range() == QCPRange(lower, upper)) return;
     plot_->xAxis->setRange(lower, upper);
     replotWhenShown(plot_);

@@ -6,6 +6,8 @@
 // shows its stack and moves the other snapshot tabs to that moment.
 #include <QWidget>
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "trace/ActiveMemoryLayout.h"
@@ -66,6 +68,8 @@ private:
     SnapshotSession* session_;
     QLabel* headline_;
     QCustomPlot* plot_;
+    // The window the timeline shows (setXRange); a layout that lands later keeps it.
+    std::optional<std::pair<double, double>> followedX_;
     AllocationBands* bands_;
     StackPane* stack_;
     ScaledAxisTicker* timeTicker_;

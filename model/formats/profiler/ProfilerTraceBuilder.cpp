@@ -10,6 +10,7 @@
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "formats/profiler/ProfilerStacks.h"
+#include "formats/profiler/ReportedTotals.h"
 #include "formats/profiler/RecordLayouts.h"
 #include "store/RecordChunks.h"
 #include "store/RowAppender.h"
@@ -198,26 +199,42 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     // Devices in a stable order: cpu first, then by type and id.
     std::map<DeviceKey, std::uint16_t> devices;
     std::map<DeviceKey, bool> hasTotals; // every event of the device carries the totals
+    std::map<DeviceKey, std::vector<const MemoryRecord*>> drawn; // the events the line follows
     for (const MemoryRecord& m : s.memory) {
         const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
         devices.emplace(key, 0);
         auto [it, fresh] = hasTotals.emplace(key, m.hasTotals);
         if (!fresh) it->second = it->second && m.hasTotals;
+        if (!m.outOfMemory) drawn[key].push_back(&m);
     }
     std::vector<std::int64_t> allocatedSeries, reservedSeries;
+    std::vector<ReportedTotals> reported;
     for (auto& [key, index] : devices) {
         index = out.device(deviceLabel(key));
         const bool totals = hasTotals[key];
         allocatedSeries.resize(index + 1u, -1);
         reservedSeries.resize(index + 1u, -1);
+        reported.resize(index + 1u);
         allocatedSeries[index] = out.createSeries(index, series_name::kAllocated, "bytes", true);
         // A running sum starts at 0 by definition; reported totals start at their first value
         // (memory allocated before the profiler started is already in them).
         if (!totals) out.addPoint(allocatedSeries[index], 0, 0);
         else reservedSeries[index] = out.createSeries(index, series_name::kReserved, "bytes", false);
+        if (totals) reported[index] = reportedTotals(drawn[key]);
+        const ReportedTotals& r = reported[index];
+        if (r.disagreeing > 0)
+            out.warn("totals_of_another_allocator", "t=" + std::to_string(r.firstDisagreeingT) + " ns",
+                     "[memory] events of " + deviceLabel(key) +
+                         " whose Total Allocated does not continue the device's total (another allocator reports on "
+                         "the same device); the allocated line is the running sum of Bytes plus the total most events "
+                         "agree with, and their Total Reserved is not drawn",
+                     r.disagreeing);
         out.setMetadata(metadata_key::allocatedSource(deviceLabel(key)),
-                        totals ? metadata_key::kAllocatedFromTotals : metadata_key::kAllocatedFromRunningSum);
+                        !totals               ? metadata_key::kAllocatedFromRunningSum
+                        : r.disagreeing > 0 ? metadata_key::kAllocatedFromMostTotals
+                                              : metadata_key::kAllocatedFromTotals);
     }
+    drawn.clear();
     out.setMetadata(metadata_key::kProfilerFamily, s.family);
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);
@@ -274,9 +291,12 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
             }
         }
         out.addEvent(e);
-        running[d] += m.bytes;
-        out.addPoint(allocatedSeries[d], m.t, m.hasTotals && reservedSeries[d] >= 0 ? m.totalAllocated : running[d]);
-        if (reservedSeries[d] >= 0) out.addPoint(reservedSeries[d], m.t, m.totalReserved);
+        running[d] = wrappingAdd(running[d], m.bytes);
+        // With totals: the running sum plus what most events' totals say was there before
+        // (ReportedTotals.h); that is each event's Total Allocated when one allocator reports.
+        const bool totals = reservedSeries[d] >= 0;
+        out.addPoint(allocatedSeries[d], m.t, totals ? wrappingAdd(running[d], reported[d].offset) : running[d]);
+        if (totals && reported[d].agrees(running[d], m.totalAllocated)) out.addPoint(reservedSeries[d], m.t, m.totalReserved);
         if ((++processed & 0xffff) == 0) progress.checkCancelled();
     }
     // Allocations still live at the end of the trace.

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// How a device's allocated line is drawn from the `Total Allocated` of its [memory] events.
+//
+// Total Allocated is the running total of the allocator that reported the event. With one
+// allocator per device, each event's total is the previous one plus its Bytes. Some traces
+// have two on one device (issue 30: the JeolKorpi Windows traces, whose 313,664- and 864-byte
+// batch buffers come with Total Allocated 0 amid the CPU allocator's totals of megabytes);
+// drawing each event's own total took the line down to 0 and back for a moment. So the line is
+// the running sum of Bytes plus the offset (memory allocated before the trace) that most of the
+// device's events agree with; when one allocator reports, that equals every event's total.
+#include <cstdint>
+#include <vector>
+
+#include "formats/profiler/ProfilerRecords.h"
+
+namespace memviz {
+
+struct ReportedTotals {
+    std::int64_t offset = 0;          // allocated = running sum of Bytes + offset
+    std::int64_t disagreeing = 0;     // events whose Total Allocated says another offset
+    std::int64_t firstDisagreeingT = 0; // time of the first of them (ns)
+    // The event's totals belong to the device's main allocator (its Total Reserved is drawn).
+    bool agrees(std::int64_t runningSum, std::int64_t totalAllocated) const;
+};
+
+// `memory`: one device's records in time order, all with totals ([OutOfMemory] events are
+// skipped, as the line skips them).
+ReportedTotals reportedTotals(const std::vector<const MemoryRecord*>& memory);
+
+// Two's-complement sums, so that hostile numbers wrap instead of overflowing.
+inline std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+inline std::int64_t wrappingSub(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+}
+
+} // namespace memviz

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// One file after another in the same window (issue 30, step 5: the walk through the wild
+// corpus with Xvfb and xdotool found these): a profiler trace without memory events says so
+// instead of drawing an empty chart in a corner; the Flame tab stays last and a new trace opens
+// at its first tab, not at the previous trace's Flame; every tab's Alt+letter is its own (Alt+F
+// and Alt+L opened the File and Learn menus, not Flame; Alt+H opened Help, not Heap tree); Ctrl+
+// PgDown / Ctrl+PgUp walk the tabs wherever the focus is. Offscreen, on the real window.
+#include <QAction>
+#include <QApplication>
+#include <QMenuBar>
+#include <QSet>
+#include <QTabWidget>
+#include <QtTest>
+#include <qcustomplot.h>
+
+#include "MainWindow.h"
+#include "TestSupport.h"
+#include "WindowTestSetup.h"
+#include "widgets/NoMemoryNotice.h"
+#include "widgets/TimelinePlot.h"
+#include "widgets/TraceSession.h"
+#include "widgets/snapshot/ActiveMemoryView.h"
+
+using namespace memviz;
+
+namespace {
+
+QString samplePath() { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/sample/sample_training_step.csv.gz"; }
+QString massifPath() { return QStringLiteral(MEMVIZ_SOURCE_DIR) + "/tests/data/native/massif/time_B.massif"; }
+
+// A kineto trace recorded without profile_memory=True: operators, no [memory] events.
+const QByteArray kNoMemoryTrace = R"({"schemaVersion": 1, "traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 0, "dur": 4000},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 100, "dur": 3000},
+ {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 200, "dur": 2000}
+]})";
+
+QStringList tabTitles(const QTabWidget* tabs) {
+    QStringList titles;
+    for (int i = 0; i < tabs->count(); ++i) titles << tabs->tabText(i);
+    return titles;
+}
+
+// The Alt+letter of a title ("F&lame" → "Alt+L"), empty without one.
+QString mnemonicOf(const QString& title) { return QKeySequence::mnemonic(title).toString(); }
+
+} // namespace
+
+class TestWindowFiles : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void traceWithoutMemorySaysWhy();
+    void flameStaysLastAndANewTraceOpensAtItsFirstTab();
+    void tabLettersAreTheirOwn();
+    void ctrlPageDownWalksTheTabs();
+    void activeMemoryFirstShowsTheTimelinesWindow();
+    void aTraceOfOneMomentDrawsItsLevel();
+
+private:
+    QTemporaryDir dir_;
+};
+
+void TestWindowFiles::initTestCase() {
+    startIsolatedWindowSuite("memviz-tests-window-files");
+    QVERIFY(dir_.isValid());
+}
+
+// 46 of the wild corpus's 61 traces: the plot was an empty frame squeezed into the top-left
+// corner with an axis "0 2 4 6 8 10" and no word on why.
+void TestWindowFiles::traceWithoutMemorySaysWhy() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(test::writeFile(dir_, "no_memory.pt.trace.json", kNoMemoryTrace));
+    auto* notice = w.timeline()->findChild<NoMemoryNotice*>();
+    QVERIFY(notice);
+    QVERIFY(notice->isVisible());
+    QVERIFY(!w.timeline()->plot()->isVisible());
+    QVERIFY2(notice->text().contains("profile_memory=True"), qPrintable(notice->text()));
+    QVERIFY(notice->text().contains("no memory events"));
+    QVERIFY(notice->text().contains("4.000 ms")); // its span: 0 .. 4000 us, written by words::duration
+    // What it has: the operators are in the first tab.
+    QCOMPARE(w.detailTabs()->tabText(0).remove('&'), QStringLiteral("Operators"));
+    // The next file has memory: the chart is back and the words are gone.
+    w.openFileBlocking(samplePath());
+    QVERIFY(w.timeline()->plot()->isVisible());
+    QVERIFY(!notice->isVisible());
+    QVERIFY(w.timeline()->plot()->graphCount() > 0);
+}
+
+void TestWindowFiles::flameStaysLastAndANewTraceOpensAtItsFirstTab() {
+    MainWindow w;
+    w.resize(1280, 800);
+    QTabWidget* tabs = w.detailTabs();
+    QStringList paths{test::writeFile(dir_, "ops_only.pt.trace.json", kNoMemoryTrace), samplePath(), massifPath()};
+    const QString snapshot = test::sharedFixture("pytorch-snapshot/magma27_2026.pickle");
+    if (!snapshot.isEmpty()) paths.insert(2, snapshot);
+    else if (test::oraclesRequired()) QFAIL("shared fixture pytorch-snapshot/magma27_2026.pickle is absent");
+    paths << paths.first(); // and back to where it began
+    // A fresh window's first file opens at its first tab too (a snapshot opened at Active
+    // Memory, the third of its tabs, when it was the window's first file).
+    if (!snapshot.isEmpty()) {
+        MainWindow fresh;
+        fresh.openFileBlocking(snapshot);
+        QCOMPARE(fresh.detailTabs()->currentIndex(), 0);
+    }
+    for (const QString& path : paths) {
+        // The user looked at Flame in the previous file.
+        if (tabs->count() > 0) tabs->setCurrentIndex(tabs->count() - 1);
+        w.openFileBlocking(path);
+        const QStringList titles = tabTitles(tabs);
+        QVERIFY2(titles.size() >= 2, qPrintable(path));
+        QCOMPARE(titles.count("Flam&e"), 1);
+        QVERIFY2(titles.last() == "Flam&e", qPrintable(path + ": " + titles.join(", ")));
+        QVERIFY2(tabs->currentIndex() == 0, qPrintable(path + ": opened at " + tabs->tabText(tabs->currentIndex())));
+    }
+}
+
+// The menu bar's letters (File, Record, View, Learn, Help) and each file's tabs' letters: no
+// letter twice, so Alt+letter reaches the tab.
+void TestWindowFiles::tabLettersAreTheirOwn() {
+    MainWindow w;
+    QStringList menuLetters;
+    for (QAction* a : w.menuBar()->actions()) menuLetters << mnemonicOf(a->text());
+    QCOMPARE(QSet<QString>(menuLetters.begin(), menuLetters.end()).size(), menuLetters.size());
+    QStringList paths{test::writeFile(dir_, "letters.pt.trace.json", kNoMemoryTrace), samplePath(), massifPath()};
+    for (const char* fixture : {"pytorch-snapshot/magma27_2026.pickle", "pytorch-profiler/hta_2xv100_2022.pt.trace.json.gz"}) {
+        const QString path = test::sharedFixture(fixture);
+        if (!path.isEmpty()) paths << path;
+        else if (test::oraclesRequired()) QFAIL(qPrintable(QString("shared fixture %1 is absent").arg(fixture)));
+    }
+    const QString heaptrack = QStringLiteral(MEMVIZ_SOURCE_DIR) + "/tests/data/native/heaptrack/v3_all_records.zst";
+    if (QFileInfo::exists(heaptrack)) paths << heaptrack;
+    for (const QString& path : paths) {
+        w.openFileBlocking(path);
+        QStringList letters = menuLetters;
+        for (const QString& title : tabTitles(w.detailTabs())) {
+            const QString letter = mnemonicOf(title);
+            QVERIFY2(!letter.isEmpty(), qPrintable(path + ": tab " + title + " has no letter"));
+            QVERIFY2(!letters.contains(letter),
+                     qPrintable(QStringLiteral("%1: tab %2's %3 is taken").arg(path, title, letter)));
+            letters << letter;
+        }
+    }
+}
+
+void TestWindowFiles::ctrlPageDownWalksTheTabs() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.openFileBlocking(samplePath());
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTabWidget* tabs = w.detailTabs();
+    const int n = tabs->count();
+    QVERIFY(n >= 2);
+    QCOMPARE(tabs->currentIndex(), 0);
+    // From the timeline, which has the focus after a click on it, not the tabs.
+    w.timeline()->setFocus();
+    for (int i = 1; i <= n; ++i) {
+        QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : &w, Qt::Key_PageDown,
+                        Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), i % n);
+    }
+    QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : &w, Qt::Key_PageUp, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), n - 1);
+}
+
+// The walk's Constructor-Sun snapshot: Active Memory's first drawing spanned its bands' own
+// extent and only took the timeline's window (with its margins) after Home; the layout arrives
+// after the timeline set the window, and kept its own.
+void TestWindowFiles::activeMemoryFirstShowsTheTimelinesWindow() {
+    const QString snapshot = test::sharedFixture("pytorch-snapshot/magma27_2026.pickle");
+    if (snapshot.isEmpty()) MEMVIZ_SKIP_OR_FAIL("shared fixture pytorch-snapshot/magma27_2026.pickle is absent");
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(snapshot);
+    auto* active = w.findChild<ActiveMemoryView*>();
+    QVERIFY(active);
+    const QCPRange timeline = w.timeline()->plot()->xAxis->range();
+    QTRY_COMPARE(active->plot()->xAxis->range().lower, timeline.lower);
+    QCOMPARE(active->plot()->xAxis->range().upper, timeline.upper);
+}
+
+// Snapshots without history (the wild corpus's ZijianDu, Muduard, Maphsge files: segments at
+// one instant) were one point at event 0 on a 0..10 axis, which a step line does not draw: an
+// empty chart with a peak label. Two allocations at one moment: 100 + 300 = 400 bytes, drawn
+// as a level to the axis' end.
+void TestWindowFiles::aTraceOfOneMomentDrawsItsLevel() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(test::writeFile(dir_, "moment.csv",
+                                       "time_ns,action,address,size,op\n0,alloc,0x10,100,a\n0,alloc,0x20,300,b\n"));
+    w.timeline()->refreshNow();
+    QCustomPlot* plot = w.timeline()->plot();
+    QVERIFY(plot->graphCount() >= 1);
+    QCPGraph* g = plot->graph(0);
+    QVERIFY(g->dataCount() >= 2);
+    const double first = g->data()->constBegin()->key, last = (g->data()->constEnd() - 1)->key;
+    QVERIFY2(last > first, qPrintable(QStringLiteral("%1 .. %2").arg(first).arg(last)));
+    QCOMPARE((g->data()->constEnd() - 1)->value, 400.0);
+    QVERIFY(last <= plot->xAxis->range().upper);
+}
+
+QTEST_MAIN(TestWindowFiles)
+#include "tst_window_files.moc"
