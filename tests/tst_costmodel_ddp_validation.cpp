@@ -16,6 +16,7 @@
 #include <cmath>
 #include <map>
 
+#include "CostModelMeasured.h"
 #include "TestSupport.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/FitPlan.h"
@@ -23,27 +24,13 @@
 #include "costmodel/SpecParser.h"
 
 using namespace memviz::costmodel;
+using memviz::test::median;
 
 namespace {
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 PlanOptions planOf(const QJsonObject& c) {
     PlanOptions p;
-    EstimateOptions& o = p.estimate;
-    o.batch = c["batch"].toInteger();
-    o.dtype = parseDType(c["dtype"].toString().toStdString());
-    o.device = DeviceKind::Cpu;
-    o.training = true;
-    o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
-    if (c["checkpoint"].isString()) o.checkpoint = parseCheckpoint(c["checkpoint"].toString().toStdString());
-    o.lora.rank = c["lora"].toInt();
-    if (c.contains("lora_targets")) o.lora.targets = parseLoraTargets(c["lora_targets"].toString().toStdString());
-    o.step = 2; // the protocol measures the second step
+    p.estimate = memviz::test::measuredOptions(c);
     p.sequence = c["seq"].toInteger();
     p.devices = c["world"].toInt();
     p.shard = p.devices > 1 ? ShardStrategy::Ddp : ShardStrategy::None;
@@ -83,8 +70,7 @@ void TestCostModelDdpValidation::initTestCase() {
         QVERIFY2(!c["skipped"].toBool(), qPrintable(c["id"].toString() + ": " + c["reason"].toString()));
         configs_[c["id"].toString()] = c;
         if (c["bucket_cap_mb"].isDouble() || c["bucket_view"].toBool()) continue; // the data's own comparisons
-        const ModelSpec spec = readModelSpecFile(
-            (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
+        const ModelSpec spec = memviz::test::measuredSpec(c);
         const Plan plan = planStep(fitModelFromSpec(spec), planOf(c));
         QCOMPARE(qint64(plan.step.trainableParameterCount), c["trainable_count"].toInteger());
         const QJsonArray ranks = c["rank_peak_bytes"].toArray();

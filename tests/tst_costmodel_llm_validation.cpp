@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "CostModelMeasured.h"
 #include "TestSupport.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/SpecParser.h"
 
 using namespace memviz::costmodel;
+using memviz::test::median;
 
 namespace {
 
@@ -32,34 +34,6 @@ struct Row {
     double accelerateError() const { return (accelerate - measured) / measured * 100.0; }
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-EstimateOptions optionsOf(const QJsonObject& c) {
-    EstimateOptions o;
-    o.batch = c["batch"].toInteger();
-    o.dtype = parseDType(c["dtype"].toString().toStdString());
-    o.device = DeviceKind::Cpu;
-    o.timeline = false;
-    o.training = c["mode"].toString() == "train";
-    o.seqLen = c["seq"].toInteger();
-    if (o.training) {
-        o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
-        if (c["checkpoint"].isString()) o.checkpoint = parseCheckpoint(c["checkpoint"].toString().toStdString());
-        else if (!c["checkpoint"].isNull()) o.checkpoint = {CheckpointMode::Segments, c["checkpoint"].toInt()};
-        o.lora.rank = c["lora"].toInt();
-        if (c.contains("lora_targets")) o.lora.targets = parseLoraTargets(c["lora_targets"].toString().toStdString());
-        o.frozenLayers = c["frozen"].toInt();
-        o.step = 2; // the protocol measures the second step
-    } else if (c.contains("kv_cache")) {
-        o.kvCacheTokens = c["kv_cache"].toInteger();
-        o.kvBlockTokens = c["kv_block"].toInt(1);
-    }
-    return o;
-}
 
 } // namespace
 
@@ -82,9 +56,8 @@ void TestCostModelLlmValidation::initTestCase() {
     for (const QJsonValue& v : configs) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool()) continue;
-        const ModelSpec spec = readModelSpecFile(
-            (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
-        EstimateOptions o = optionsOf(c);
+        const ModelSpec spec = memviz::test::measuredSpec(c);
+        EstimateOptions o = memviz::test::measuredOptions(c);
         // MEMVIZ_TIMELINE_OF=<id> prints that configuration's simulated timeline (live bytes after
         // every op) beside which the protocol's --trace file can be read
         const bool dump = qEnvironmentVariable("MEMVIZ_TIMELINE_OF") == c["id"].toString();

@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "CostModelMeasured.h"
 #include "TestSupport.h"
 #include "costmodel/CostModel.h"
 #include "costmodel/OptionNames.h"
 #include "costmodel/SpecParser.h"
 
 using namespace memviz::costmodel;
+using memviz::test::median;
 
 namespace {
 
@@ -27,12 +29,6 @@ struct Row {
     double error() const { return (predicted - measured) / measured * 100.0; }
     double accelerateError() const { return (accelerate - measured) / measured * 100.0; }
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 } // namespace
 
@@ -55,20 +51,8 @@ void TestCostModelValidation::initTestCase() {
     for (const QJsonValue& v : configs) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool()) continue;
-        const ModelSpec spec = readModelSpecFile(
-            (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
-        EstimateOptions o;
-        o.batch = c["batch"].toInteger();
-        o.dtype = parseDType(c["dtype"].toString().toStdString());
-        o.device = DeviceKind::Cpu;
-        o.timeline = false;
-        o.training = c["mode"].toString() == "train";
-        if (o.training) {
-            o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
-            if (c.contains("lbfgs_history")) o.lbfgsHistory = c["lbfgs_history"].toInt();
-            if (!c["checkpoint"].isNull()) o.checkpoint = {CheckpointMode::Segments, c["checkpoint"].toInt()};
-            o.step = 2; // the protocol measures the second step
-        }
+        const ModelSpec spec = memviz::test::measuredSpec(c);
+        const EstimateOptions o = memviz::test::measuredOptions(c);
         const Estimate e = estimate(spec, o);
         QCOMPARE(qint64(e.parameterCount), c["param_count"].toInteger());
         Row r;

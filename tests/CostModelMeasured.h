@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The measurement protocol's configurations (tests/data/costmodel/measured*.json, written by
+// bench/costmodel/measure.py and measure_ddp.py) read as the cost model's options, the one way
+// every validation suite reads them, and the median the aims are stated in.
+#include <QJsonObject>
+#include <QString>
+#include <algorithm>
+#include <vector>
+
+#include "costmodel/CostModel.h"
+#include "costmodel/OptionNames.h"
+#include "costmodel/SpecParser.h"
+
+namespace memviz::test {
+
+inline double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The spec the configuration names (bench/costmodel/specs/).
+inline costmodel::ModelSpec measuredSpec(const QJsonObject& c) {
+    return costmodel::readModelSpecFile(
+        (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
+}
+
+// The options the configuration was measured with, on the CPU, at the protocol's second step.
+inline costmodel::EstimateOptions measuredOptions(const QJsonObject& c) {
+    using namespace costmodel;
+    EstimateOptions o;
+    o.batch = c["batch"].toInteger();
+    o.dtype = parseDType(c["dtype"].toString().toStdString());
+    o.device = DeviceKind::Cpu;
+    o.timeline = false;
+    o.training = c["mode"].toString() == "train";
+    if (c.contains("seq")) o.seqLen = c["seq"].toInteger();
+    if (o.training) {
+        o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
+        if (c.contains("lbfgs_history")) o.lbfgsHistory = c["lbfgs_history"].toInt();
+        if (c["checkpoint"].isString()) o.checkpoint = parseCheckpoint(c["checkpoint"].toString().toStdString());
+        else if (!c["checkpoint"].isNull() && c.contains("checkpoint"))
+            o.checkpoint = {CheckpointMode::Segments, c["checkpoint"].toInt()};
+        o.lora.rank = c["lora"].toInt();
+        if (c.contains("lora_targets")) o.lora.targets = parseLoraTargets(c["lora_targets"].toString().toStdString());
+        o.frozenLayers = c["frozen"].toInt();
+        o.step = 2; // the protocol measures the second step
+    } else if (c.contains("kv_cache")) {
+        o.kvCacheTokens = c["kv_cache"].toInteger();
+        o.kvBlockTokens = c["kv_block"].toInt(1);
+    }
+    return o;
+}
+
+} // namespace memviz::test
