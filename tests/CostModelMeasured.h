@@ -20,6 +20,15 @@ inline double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+// One measured configuration beside its estimate (and accelerate's rule, where a suite has it).
+struct MeasuredRow {
+    QString id;
+    double measured = 0, predicted = 0, accelerate = 0;
+    QString measuredPhase, predictedPhase;
+    double error() const { return (predicted - measured) / measured * 100.0; }
+    double accelerateError() const { return (accelerate - measured) / measured * 100.0; }
+};
+
 // The spec the configuration names (bench/costmodel/specs/).
 inline costmodel::ModelSpec measuredSpec(const QJsonObject& c) {
     return costmodel::readModelSpecFile(

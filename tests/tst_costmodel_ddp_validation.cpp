@@ -37,11 +37,8 @@ PlanOptions planOf(const QJsonObject& c) {
     return p;
 }
 
-struct Row {
-    QString id;
+struct Row : memviz::test::MeasuredRow {
     int world = 1;
-    double measured = 0, predicted = 0;
-    double error() const { return (predicted - measured) / measured * 100.0; }
 };
 
 } // namespace
@@ -78,7 +75,11 @@ void TestCostModelDdpValidation::initTestCase() {
         for (const QJsonValue& r : ranks) peaks.push_back(static_cast<double>(r.toInteger()));
         if (peaks.empty()) peaks.push_back(static_cast<double>(c["peak_bytes"].toInteger()));
         for (double m : peaks) {
-            Row r{c["id"].toString(), c["world"].toInt(), m, static_cast<double>(plan.peakBytes)};
+            Row r;
+            r.id = c["id"].toString();
+            r.world = c["world"].toInt();
+            r.measured = m;
+            r.predicted = static_cast<double>(plan.peakBytes);
             qInfo("%-48s %5d %10.2f %10.2f %+7.2f%%", qPrintable(r.id), r.world, r.measured / 1048576, r.predicted / 1048576,
                   r.error());
             rows_.push_back(r);

@@ -24,14 +24,9 @@ using memviz::test::median;
 
 namespace {
 
-struct Row {
-    QString id;
+struct Row : memviz::test::MeasuredRow {
     bool training = true;
     bool loraLong = false; // LoRA on and sequence length >= 512
-    double measured = 0, predicted = 0, accelerate = 0;
-    QString measuredPhase, predictedPhase;
-    double error() const { return (predicted - measured) / measured * 100.0; }
-    double accelerateError() const { return (accelerate - measured) / measured * 100.0; }
 };
 
 

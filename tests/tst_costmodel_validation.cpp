@@ -21,13 +21,8 @@ using memviz::test::median;
 
 namespace {
 
-struct Row {
-    QString id;
+struct Row : memviz::test::MeasuredRow {
     bool holdout = false;
-    double measured = 0, predicted = 0, accelerate = 0;
-    QString measuredPhase, predictedPhase;
-    double error() const { return (predicted - measured) / measured * 100.0; }
-    double accelerateError() const { return (accelerate - measured) / measured * 100.0; }
 };
 
 } // namespace
