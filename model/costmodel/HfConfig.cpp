@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "costmodel/LayerBuilders.h"
 #include "io/JsonError.h"
 
 namespace memviz::costmodel {
@@ -100,6 +101,30 @@ struct Count {
     }
 };
 
+// Refuses a configuration whose `key` does not divide `ofKey`, naming both.
+void requireDivides(const Keys& k, std::string_view key, std::int64_t divisor, std::string_view ofKey, std::int64_t dividend) {
+    if (dividend % divisor)
+        k.fail(key, std::to_string(divisor) + " does not divide " + std::string(ofKey) + " " + std::to_string(dividend));
+}
+
+// The keys the BERT and ViT encoders share: hidden size, layers, heads (no GQA), MLP width.
+void readEncoderShape(const Keys& k, HfModel& m) {
+    m.hidden = k.integer("hidden_size");
+    m.layers = k.integer("num_hidden_layers");
+    m.heads = k.integer("num_attention_heads");
+    m.kvHeads = m.heads;
+    m.intermediate = k.integer("intermediate_size");
+    requireDivides(k, "num_attention_heads", m.heads, "hidden_size", m.hidden);
+    m.headDim = m.hidden / m.heads;
+}
+
+// One BERT/ViT encoder layer: q, k, v, o with their biases (ViT may drop the q/k/v ones), two
+// layernorms, and the two-matrix MLP with biases.
+std::int64_t encoderLayerParameters(const Count& c, std::int64_t h, std::int64_t i, bool qkvBias) {
+    const std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), (qkvBias ? 3 * h : 0) + h + 4 * h, "hidden_size");
+    return c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
+}
+
 void readGpt2(const Keys& k, HfModel& m) {
     m.family = HfFamily::Gpt2;
     m.hidden = k.integer("n_embd");
@@ -110,7 +135,7 @@ void readGpt2(const Keys& k, HfModel& m) {
     m.maxPositions = k.integer("n_positions", k.integer("n_ctx", 1024));
     m.tiedEmbeddings = k.boolean("tie_word_embeddings", true);
     m.dropout = k.probability("resid_pdrop", 0.1);
-    if (m.hidden % m.heads) k.fail("n_head", std::to_string(m.heads) + " does not divide n_embd " + std::to_string(m.hidden));
+    requireDivides(k, "n_head", m.heads, "n_embd", m.hidden);
     m.kvHeads = m.heads;
     m.headDim = m.hidden / m.heads;
     const Count c{k};
@@ -140,10 +165,8 @@ void readLlama(const Keys& k, HfModel& m) {
     m.maxPositions = k.integer("max_position_embeddings", 0, 0);
     m.tiedEmbeddings = k.boolean("tie_word_embeddings", false);
     m.dropout = k.probability("attention_dropout", 0.0);
-    if (m.heads % m.kvHeads)
-        k.fail("num_key_value_heads", std::to_string(m.kvHeads) + " does not divide num_attention_heads " + std::to_string(m.heads));
-    if (!k.find("head_dim") && m.hidden % m.heads)
-        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
+    requireDivides(k, "num_key_value_heads", m.kvHeads, "num_attention_heads", m.heads);
+    if (!k.find("head_dim")) requireDivides(k, "num_attention_heads", m.heads, "hidden_size", m.hidden);
     m.headDim = k.integer("head_dim", m.hidden / m.heads);
     m.qkvBias = qwen2 || k.boolean("attention_bias", false);
     m.oBias = !qwen2 && k.boolean("attention_bias", false);
@@ -174,22 +197,14 @@ void readLlama(const Keys& k, HfModel& m) {
 
 void readBert(const Keys& k, HfModel& m) {
     m.family = HfFamily::Bert;
-    m.hidden = k.integer("hidden_size");
-    m.layers = k.integer("num_hidden_layers");
-    m.heads = k.integer("num_attention_heads");
-    m.kvHeads = m.heads;
-    m.intermediate = k.integer("intermediate_size");
+    readEncoderShape(k, m);
     m.vocab = k.integer("vocab_size");
     m.maxPositions = k.integer("max_position_embeddings", 512);
     m.typeVocab = k.integer("type_vocab_size", 2);
     m.dropout = k.probability("hidden_dropout_prob", 0.1);
-    if (m.hidden % m.heads)
-        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
-    m.headDim = m.hidden / m.heads;
     const Count c{k};
     const std::int64_t h = m.hidden, i = m.intermediate;
-    std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), 4 * h + 4 * h, "hidden_size");
-    block = c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
+    const std::int64_t block = encoderLayerParameters(c, h, i, true);
     std::int64_t embeddings = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(m.maxPositions, h, "max_position_embeddings"),
                                     "max_position_embeddings");
     embeddings = c.add(embeddings, c.mul(m.typeVocab, h, "type_vocab_size") + 2 * h, "type_vocab_size");
@@ -201,21 +216,13 @@ void readBert(const Keys& k, HfModel& m) {
 
 void readVit(const Keys& k, HfModel& m) {
     m.family = HfFamily::Vit;
-    m.hidden = k.integer("hidden_size");
-    m.layers = k.integer("num_hidden_layers");
-    m.heads = k.integer("num_attention_heads");
-    m.kvHeads = m.heads;
-    m.intermediate = k.integer("intermediate_size");
+    readEncoderShape(k, m);
     m.imageSize = k.integer("image_size", 224);
     m.patchSize = k.integer("patch_size", 16);
     m.channels = k.integer("num_channels", 3);
     m.qkvBias = k.boolean("qkv_bias", true);
     m.dropout = k.probability("hidden_dropout_prob", 0.0);
-    if (m.imageSize % m.patchSize)
-        k.fail("patch_size", std::to_string(m.patchSize) + " does not divide image_size " + std::to_string(m.imageSize));
-    if (m.hidden % m.heads)
-        k.fail("num_attention_heads", std::to_string(m.heads) + " does not divide hidden_size " + std::to_string(m.hidden));
-    m.headDim = m.hidden / m.heads;
+    requireDivides(k, "patch_size", m.patchSize, "image_size", m.imageSize);
     const bool classifier = m.architecture == "ViTForImageClassification";
     const std::int64_t labels = k.objectSize("id2label");
     m.labels = classifier ? (labels >= 0 ? labels : k.integer("num_labels", 2)) : 0;
@@ -223,8 +230,7 @@ void readVit(const Keys& k, HfModel& m) {
     const Count c{k};
     const std::int64_t h = m.hidden, i = m.intermediate, side = m.imageSize / m.patchSize;
     const std::int64_t patches = c.mul(side, side, "image_size");
-    std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), (m.qkvBias ? 3 * h : 0) + h + 4 * h, "hidden_size");
-    block = c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
+    const std::int64_t block = encoderLayerParameters(c, h, i, m.qkvBias);
     std::int64_t total = c.mul(c.mul(c.mul(m.channels, m.patchSize, "patch_size"), m.patchSize, "patch_size"), h, "hidden_size");
     total = c.add(total, h + h + c.mul(patches + 1, h, "image_size"), "image_size"); // conv bias, cls, positions
     total = c.add(total, c.mul(block, m.layers, "num_hidden_layers"), "num_hidden_layers");
@@ -267,39 +273,10 @@ void readT5(const Keys& k, HfModel& m) {
     m.largestLayerParameters = std::max(encoderBlock, decoderBlock);
 }
 
-Layer make(LayerType t) {
-    Layer l;
-    l.type = t;
-    return l;
-}
-Layer embedding(LayerType t, std::int64_t n, std::int64_t dim) {
-    Layer l = make(t);
-    l.numEmbeddings = n;
-    l.embeddingDim = dim;
-    return l;
-}
-Layer linear(std::int64_t out, bool bias, bool tied = false) {
-    Layer l = make(LayerType::Linear);
-    l.outFeatures = out;
-    l.bias = bias;
-    l.tied = tied;
-    return l;
-}
-Layer dropout(double p) {
-    Layer l = make(LayerType::Dropout);
-    l.p = p;
-    return l;
-}
+using namespace build;
+
 Layer encoder(const HfModel& m, std::int64_t ff, bool normFirst, bool causal) {
-    Layer l = make(LayerType::TransformerEncoderLayer);
-    l.dModel = m.hidden;
-    l.nhead = m.heads;
-    l.dimFeedforward = ff;
-    l.p = m.dropout;
-    l.gelu = true;
-    l.normFirst = normFirst;
-    l.causal = causal;
-    return l;
+    return build::encoder(m.hidden, m.heads, ff, m.dropout, true, normFirst, causal);
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }

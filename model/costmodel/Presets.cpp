@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "costmodel/Presets.h"
 
+#include "costmodel/LayerBuilders.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -8,17 +10,8 @@ namespace memviz::costmodel {
 
 namespace {
 
-Layer make(LayerType t) {
-    Layer l;
-    l.type = t;
-    return l;
-}
-Layer linear(std::int64_t out, bool bias = true) {
-    Layer l = make(LayerType::Linear);
-    l.outFeatures = out;
-    l.bias = bias;
-    return l;
-}
+using namespace build;
+
 Layer conv(std::int64_t out, std::int64_t k, std::int64_t stride = 1, std::int64_t pad = 0, bool bias = true) {
     Layer l = make(LayerType::Conv2d);
     l.outChannels = out;
@@ -40,28 +33,6 @@ Layer pool(LayerType t, std::int64_t k, std::int64_t stride, std::int64_t pad = 
 Layer adaptive(std::int64_t size) {
     Layer l = make(LayerType::AdaptiveAvgPool2d);
     l.outputSize = {size, size};
-    return l;
-}
-Layer dropout(double p) {
-    Layer l = make(LayerType::Dropout);
-    l.p = p;
-    return l;
-}
-Layer embedding(LayerType t, std::int64_t n, std::int64_t dim) {
-    Layer l = make(t);
-    l.numEmbeddings = n;
-    l.embeddingDim = dim;
-    return l;
-}
-Layer encoder(std::int64_t d, std::int64_t heads, std::int64_t ff, double p, bool gelu, bool normFirst, bool causal) {
-    Layer l = make(LayerType::TransformerEncoderLayer);
-    l.dModel = d;
-    l.nhead = heads;
-    l.dimFeedforward = ff;
-    l.p = p;
-    l.gelu = gelu;
-    l.normFirst = normFirst;
-    l.causal = causal;
     return l;
 }
 
