@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "costmodel/OptionNames.h"
 #include "costmodel/ResolvedModel.h"
@@ -246,6 +247,19 @@ std::int64_t largestSequence(const FitModel& model, PlanOptions o) {
     });
 }
 
+// The same effective batch as `o` in smaller micro-batches: the largest micro-batch below the
+// current one that fits with `changed`'s other settings, and as many accumulation steps as that
+// takes. Empty when not even a micro-batch of one fits.
+std::optional<PlanOptions> accumulated(const FitModel& model, const PlanOptions& o, PlanOptions changed) {
+    changed.gradAccumulation = std::max(2, o.gradAccumulation);
+    const std::int64_t micro = largestMicroBatch(model, changed, o.estimate.batch - 1);
+    if (micro < 1) return std::nullopt;
+    const std::int64_t effective = o.estimate.batch * o.gradAccumulation;
+    changed.estimate.batch = micro;
+    changed.gradAccumulation = static_cast<int>((effective + micro - 1) / micro);
+    return changed;
+}
+
 std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const GpuCatalog& catalog) {
     std::vector<Fix> fixes;
     if (o.memoryBytes <= 0) return fixes;
@@ -266,17 +280,12 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
     std::vector<PlanOptions> stepChanges; // single changes of the step, for the combination
     // 1. A smaller micro-batch with more accumulation steps: the same effective batch.
     if (e.training && e.batch > 1) {
-        PlanOptions a = o;
-        a.gradAccumulation = std::max(2, o.gradAccumulation);
-        const std::int64_t micro = largestMicroBatch(model, a, e.batch - 1);
-        if (micro >= 1) {
-            const std::int64_t total = e.batch * o.gradAccumulation;
-            a.estimate.batch = micro;
-            a.gradAccumulation = static_cast<int>((total + micro - 1) / micro);
+        if (const auto a = accumulated(model, o, o)) {
+            const std::int64_t micro = a->estimate.batch;
             tryFix("grad-accum",
-                   "micro-batch " + num(micro) + " x " + num(a.gradAccumulation) + " accumulation steps (effective batch " +
-                       num(micro * a.gradAccumulation * o.devices) + ")",
-                   "more, smaller steps: slower, same result", a);
+                   "micro-batch " + num(micro) + " x " + num(a->gradAccumulation) + " accumulation steps (effective batch " +
+                       num(micro * a->gradAccumulation * o.devices) + ")",
+                   "more, smaller steps: slower, same result", *a);
         }
     }
     bool transformer = false;
@@ -380,14 +389,9 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
             if (s.estimate.optimizer != e.optimizer) c.estimate.optimizer = s.estimate.optimizer, add("8-bit Adam");
         }
         if (e.training && c.estimate.batch > 1) {
-            PlanOptions a = c;
-            a.gradAccumulation = std::max(2, o.gradAccumulation);
-            const std::int64_t micro = largestMicroBatch(model, a, e.batch - 1);
-            if (micro >= 1) {
-                const std::int64_t total = e.batch * o.gradAccumulation;
-                c.estimate.batch = micro;
-                c.gradAccumulation = static_cast<int>((total + micro - 1) / micro);
-                what += " + micro-batch " + num(micro) + " x " + num(c.gradAccumulation) + " steps";
+            if (const auto a = accumulated(model, o, c)) {
+                c = *a;
+                what += " + micro-batch " + num(c.estimate.batch) + " x " + num(c.gradAccumulation) + " steps";
             }
         }
         tryFix("combined", what, "the costs of each", c);
