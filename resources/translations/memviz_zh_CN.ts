@@ -519,6 +519,10 @@
         <translation>把鼠标移到一条带上可查看这次分配；单击可查看它的调用栈。</translation>
     </message>
     <message>
+        <source>the snapshot</source>
+        <translation>这个快照</translation>
+    </message>
+    <message>
         <source>No allocations in this trace.</source>
         <translation>此跟踪中没有分配。</translation>
     </message>

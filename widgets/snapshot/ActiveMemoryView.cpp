@@ -118,7 +118,9 @@ void ActiveMemoryView::rebuild() {
 
 void ActiveMemoryView::applyLayout(Computed c) {
     bands_->setLayout(std::move(c.layout), std::move(c.sites), std::move(c.blocks));
-    const QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
+    // A snapshot without segments has no device statistics, hence no device name.
+    QString device = QString::fromStdString(session_->deviceStats() ? session_->deviceStats()->name : std::string());
+    if (device.isEmpty()) device = tr("the snapshot");
     headline_->setText(tr("Every allocation of %1 from its allocation to its free, stacked in the order they were made: "
                           "when one is freed, those above it drop. ")
                            .arg(device) +
