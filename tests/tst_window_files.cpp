@@ -35,6 +35,26 @@ const QByteArray kNoMemoryTrace = R"({"schemaVersion": 1, "traceEvents": [
  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 200, "dur": 2000}
 ]})";
 
+// [memory] events of the CPU allocator (Total Reserved always 0: it caches nothing) and of a
+// CUDA one (4 MiB reserved, then 6 MiB).
+const QByteArray kCpuAndCudaMemoryTrace = R"({"schemaVersion": 1, "traceEvents": [
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 0,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 16, "Bytes": 1000, "Total Allocated": 1000, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 10,
+  "args": {"Device Type": 0, "Device Id": -1, "Addr": 16, "Bytes": -1000, "Total Allocated": 0, "Total Reserved": 0}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20,
+  "args": {"Device Type": 1, "Device Id": 0, "Addr": 4096, "Bytes": 2097152, "Total Allocated": 2097152, "Total Reserved": 4194304}},
+ {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 30,
+  "args": {"Device Type": 1, "Device Id": 0, "Addr": 8192, "Bytes": 3145728, "Total Allocated": 5242880, "Total Reserved": 6291456}}
+]})";
+
+QStringList legendNames(QCustomPlot* plot) {
+    QStringList names;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i))) names << item->plottable()->name();
+    return names;
+}
+
 QStringList tabTitles(const QTabWidget* tabs) {
     QStringList titles;
     for (int i = 0; i < tabs->count(); ++i) titles << tabs->tabText(i);
@@ -56,6 +76,7 @@ private slots:
     void ctrlPageDownWalksTheTabs();
     void activeMemoryFirstShowsTheTimelinesWindow();
     void aTraceOfOneMomentDrawsItsLevel();
+    void aReservedLineAtZeroIsNotDrawn();
 
 private:
     QTemporaryDir dir_;
@@ -206,6 +227,26 @@ void TestWindowFiles::aTraceOfOneMomentDrawsItsLevel() {
     QVERIFY2(last > first, qPrintable(QStringLiteral("%1 .. %2").arg(first).arg(last)));
     QCOMPARE((g->data()->constEnd() - 1)->value, 400.0);
     QVERIFY(last <= plot->xAxis->range().upper);
+}
+
+// The wild corpus's CPU profiler traces showed "cpu reserved" in the legend for a line hidden
+// under the axis: the CPU allocator reports Total Reserved 0 on every event.
+void TestWindowFiles::aReservedLineAtZeroIsNotDrawn() {
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(test::writeFile(dir_, "cpu_and_cuda.pt.trace.json", kCpuAndCudaMemoryTrace));
+    w.timeline()->refreshNow();
+    QCustomPlot* plot = w.timeline()->plot();
+    const QStringList names = legendNames(plot);
+    QVERIFY2(names.contains("cpu") && names.contains("cuda:0") && names.contains("cuda:0 reserved"), qPrintable(names.join(", ")));
+    QVERIFY2(!names.contains("cpu reserved"), qPrintable(names.join(", ")));
+    for (int i = 0; i < plot->graphCount(); ++i)
+        QCOMPARE(plot->graph(i)->visible(), plot->graph(i)->name() != "cpu reserved");
+    // The read-out names the drawn lines only.
+    const QString readout = w.timeline()->readoutAt(20000);
+    QVERIFY2(readout.contains("cuda:0 reserved: 4.00 MiB") && !readout.contains("cpu reserved"), qPrintable(readout));
 }
 
 QTEST_MAIN(TestWindowFiles)

@@ -240,6 +240,12 @@ void TimelinePlot::rebuild() {
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
         g->setName(seriesLabel(s, *session_));
+        // A reserved line that never leaves zero (the CPU allocator of a profiler trace caches
+        // nothing) would be a legend entry for an invisible line: not drawn, not named.
+        if (s.name == series_name::kReserved && s.vMin == 0 && s.vMax == 0) {
+            g->setVisible(false);
+            g->removeFromLegend();
+        }
         graphs_.push_back(g);
         seriesIds_.push_back(s.id);
     }
@@ -485,6 +491,7 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
     if (!session_->isOpen()) return {};
     QStringList parts{xValueText(xKind_, static_cast<double>(t))};
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
+        if (!graphs_[i]->visible()) continue;
         const auto v = session_->valueAt(seriesIds_[i], t);
         const std::string& unit = session_->series()[i].unit;
         parts << QStringLiteral("%1: %2").arg(graphs_[i]->name(),
@@ -502,7 +509,8 @@ QString TimelinePlot::readoutAt(std::int64_t t) {
 
 void TimelinePlot::resetReadoutLine() {
     // As many (blank) lines as a read-out of these series takes.
-    const qsizetype parts = 1 + static_cast<qsizetype>(graphs_.size()) + (readoutExtra_ ? 1 : 0);
+    const qsizetype drawn = std::count_if(graphs_.begin(), graphs_.end(), [](const QCPGraph* g) { return g->visible(); });
+    const qsizetype parts = 1 + drawn + (readoutExtra_ ? 1 : 0);
     const qsizetype lines = std::max<qsizetype>({1, (parts + kReadoutPartsPerLine - 1) / kReadoutPartsPerLine,
                                                  peakBreakdown_.isEmpty() ? 0 : peakBreakdown_.count('\n') + 1});
     QStringList blank;
