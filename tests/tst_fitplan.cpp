@@ -427,6 +427,22 @@ void TestFitPlan::fixesAreRanked() {
         else QVERIFY2(!seenUnfit, f.id.c_str());
     }
     QVERIFY(fixes.front().fits);
+    // Every change offered fits or lowers the peak (flash attention, 60 MiB higher for
+    // Mistral-7B at 2,048 tokens on this GPU, was offered as a step towards fitting).
+    const Plan base = planStep(m, o);
+    for (const Fix& f : fixes) QVERIFY2(f.fits || f.peakBytes < base.peakBytes, f.id.c_str());
+    {
+        const FitModel mistral = fitModelFromHf(readHfConfigFile(hf("mistral-7b.json")), 2048);
+        PlanOptions one = o;
+        one.estimate.batch = 1;
+        const Plan mistralBase = planStep(mistral, one);
+        PlanOptions flash = one;
+        flash.estimate.attention = AttentionKind::Flash;
+        QVERIFY(!mistralBase.fits);
+        QVERIFY(planStep(mistral, flash).peakBytes >= mistralBase.peakBytes); // the case this guards
+        for (const Fix& f : rankedFixes(mistral, one, c))
+            QVERIFY2(f.fits || f.peakBytes < mistralBase.peakBytes, f.id.c_str());
+    }
     // Gradient accumulation cannot help: the model states do not fit (no grad-accum fix fits).
     for (const Fix& f : fixes)
         if (f.id == "grad-accum") QVERIFY(!f.fits);

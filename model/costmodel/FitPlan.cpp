@@ -396,6 +396,9 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         }
         tryFix("combined", what, "the costs of each", c);
     }
+    // A change that neither fits nor lowers the peak is no step towards fitting (flash attention
+    // when the peak is in the optimizer phase, say): not offered.
+    std::erase_if(fixes, [&base](const Fix& f) { return !f.fits && f.peakBytes >= base.peakBytes; });
     std::stable_sort(fixes.begin(), fixes.end(), [](const Fix& a, const Fix& b) { return a.fits > b.fits; });
     return fixes;
 }
