@@ -7,6 +7,8 @@
 // PgDown / Ctrl+PgUp walk the tabs wherever the focus is. Offscreen, on the real window.
 #include <QAction>
 #include <QApplication>
+#include <QLabel>
+#include <QSortFilterProxyModel>
 #include <QMenuBar>
 #include <QSet>
 #include <QTabWidget>
@@ -17,6 +19,7 @@
 #include "TestSupport.h"
 #include "WindowTestSetup.h"
 #include "widgets/NoMemoryNotice.h"
+#include "widgets/OpsView.h"
 #include "widgets/TimelinePlot.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/ActiveMemoryView.h"
@@ -77,6 +80,7 @@ private slots:
     void activeMemoryFirstShowsTheTimelinesWindow();
     void aTraceOfOneMomentDrawsItsLevel();
     void aReservedLineAtZeroIsNotDrawn();
+    void anEmptyOperatorsTableSaysWhy();
 
 private:
     QTemporaryDir dir_;
@@ -247,6 +251,45 @@ void TestWindowFiles::aReservedLineAtZeroIsNotDrawn() {
     // The read-out names the drawn lines only.
     const QString readout = w.timeline()->readoutAt(20000);
     QVERIFY2(readout.contains("cuda:0 reserved: 4.00 MiB") && !readout.contains("cpu reserved"), qPrintable(readout));
+}
+
+// A snapshot whose history holds no allocation (the wild corpus's Yiyi oom_snapshot: one OOM
+// entry; here one segment, one live block and the OOM): its Operators tab was an empty table
+// under "Operators, whole trace", with no word why.
+void TestWindowFiles::anEmptyOperatorsTableSaysWhy() {
+    if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no Python interpreter to write the snapshot pickle");
+    const QString path = dir_.filePath("no_history.pickle");
+    const auto r = test::runProcess(
+        test::python(),
+        {"-c",
+         "import pickle, sys\n"
+         "block = {'address': 1 << 32, 'size': 1 << 20, 'requested_size': 1000000, 'state': 'active_allocated', 'frames': []}\n"
+         "seg = {'device': 0, 'address': 1 << 32, 'total_size': 2 << 20, 'allocated_size': 1 << 20, 'active_size': 1 << 20,\n"
+         "       'requested_size': 1000000, 'stream': 0, 'segment_type': 'large', 'blocks': [block,\n"
+         "       {'address': (1 << 32) + (1 << 20), 'size': 1 << 20, 'state': 'inactive'}]}\n"
+         "oom = {'action': 'oom', 'addr': 0, 'size': 1 << 30, 'stream': 0, 'device_free': 1 << 20, 'frames': []}\n"
+         "pickle.dump({'segments': [seg], 'device_traces': [[oom]]}, open(sys.argv[1], 'wb'), protocol=4)\n",
+         path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    MainWindow w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openFileBlocking(path);
+    OpsView* ops = w.opsView();
+    QVERIFY(ops);
+    ops->waitForQuery();
+    QCOMPARE(ops->proxy()->rowCount(), 0);
+    auto* scope = ops->findChild<QLabel*>();
+    QVERIFY(scope);
+    QTRY_VERIFY2(scope->text().contains("_record_memory_history"), qPrintable(scope->text()));
+    QVERIFY2(scope->text().startsWith("Operators, whole trace \u2013 none: no allocation is in the snapshot's history"),
+             qPrintable(scope->text()));
+    // A trace with operators says nothing of the kind.
+    w.openFileBlocking(samplePath());
+    ops->waitForQuery();
+    QVERIFY(ops->proxy()->rowCount() > 0);
+    QTRY_COMPARE(scope->text(), QStringLiteral("Operators, whole trace"));
 }
 
 QTEST_MAIN(TestWindowFiles)

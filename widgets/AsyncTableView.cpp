@@ -87,11 +87,15 @@ void AsyncTableView::updateScope() {
     if (!filter_->text().isEmpty() && shown < all)
         scope_->setText(
             tr("%1 \u2013 %2 of %3 rows shown (filter: %4)").arg(scopeBase_).arg(shown).arg(all).arg(filter_->text()));
-    else scope_->setText(scopeBase_);
+    else if (landed_ && all == 0 && session_->isOpen()) {
+        const QString reason = session_->selection() ? QString() : emptyReason();
+        scope_->setText(reason.isEmpty() ? tr("%1 \u2013 none").arg(scopeBase_) : tr("%1 \u2013 none: %2").arg(scopeBase_, reason));
+    } else scope_->setText(scopeBase_);
 }
 
 void AsyncTableView::refresh() {
     if (!proxy_->sourceModel() || !active_) return;
+    landed_ = false;
     if (!session_->isOpen()) {
         clearRows();
         scopeBase_ = tr("No trace open");
@@ -114,6 +118,7 @@ void AsyncTableView::refresh() {
 
 // After the newest query's rows (or its error) landed.
 void AsyncTableView::onQueryFinished() {
+    landed_ = true;
     updateScope();
     emit rowsUpdated();
 }

@@ -5,7 +5,8 @@
 // with its own read-only connection, and its rows land on the GUI thread. The filter box
 // belongs to one trace (a new trace clears it); Esc in it clears it; the window's shortcuts
 // (Ctrl+E, F11, ...) work while it has the focus; when it hides rows the scope line says
-// "n of m rows shown (filter: ...)".
+// "n of m rows shown (filter: ...)", and when a query found no rows it says so (and why, where
+// the view knows).
 #include <QString>
 #include <QWidget>
 #include <functional>
@@ -59,6 +60,8 @@ protected:
     virtual void clearRows() = 0;
     QHBoxLayout* toolbar() const { return toolbar_; }
     TraceSession* session() const { return session_; }
+    // Why the whole trace has no rows, said in the scope line after "none" ("" says nothing more).
+    virtual QString emptyReason() const { return {}; }
 
 private:
     void onQueryFinished();
@@ -77,6 +80,7 @@ private:
     QHBoxLayout* toolbar_;
     BackgroundQuery query_; // the newest query supersedes a running one
     bool active_ = true;
+    bool landed_ = false; // the rows shown are the last query's (not still loading)
 };
 
 } // namespace memviz

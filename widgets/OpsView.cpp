@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QTableView>
 
+#include "formats/FormatIds.h"
 #include "formats/live/LiveQueries.h"
 #include "store/OpsQuery.h"
 #include "widgets/OpsTableModel.h"
@@ -30,5 +31,13 @@ AsyncTableView::Query OpsView::makeQuery(qint64 traceId, std::optional<TimeRange
 }
 
 void OpsView::clearRows() { model_->setRows({}); }
+
+QString OpsView::emptyReason() const {
+    if (session()->summary().trace.format == format_id::kSnapshot)
+        return tr("no allocation is in the snapshot's history (taken without "
+                  "torch.cuda.memory._record_memory_history, or after its entries were dropped), so none names "
+                  "its operator");
+    return tr("no allocation of this trace names an operator");
+}
 
 } // namespace memviz

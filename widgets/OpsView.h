@@ -17,6 +17,7 @@ public:
 protected:
     Query makeQuery(qint64 traceId, std::optional<TimeRange> range) override;
     void clearRows() override;
+    QString emptyReason() const override;
 
 private:
     OpsTableModel* model_;
