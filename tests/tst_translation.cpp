@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Simplified Chinese: the translation is complete (every message, placeholders intact), loading
+// Simplified Chinese: the translation is complete (every message, placeholders intact, and every
+// tr() string of the source in it, as lupdate sees them), loading
 // zh_CN translates the main menus, the lessons list and the OOM decoder, switching the
 // language rebuilds the window, and a CJK font is there to draw it.
 #include <QApplication>
@@ -7,7 +8,9 @@
 #include <QFontMetrics>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -31,6 +34,33 @@ bool hasCjk(const QString& s) {
     return false;
 }
 
+const QString kTsFile = QStringLiteral(MEMVIZ_SOURCE_DIR "/resources/translations/memviz_zh_CN.ts");
+
+// The messages of a .ts file, "context: source" (plus " [comment]"), each with whether its
+// translation is finished.
+QHash<QString, bool> tsMessages(const QString& path) {
+    QHash<QString, bool> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    QXmlStreamReader xml(&f);
+    QString context, key;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement()) continue;
+        if (xml.name() == QLatin1String("name")) context = xml.readElementText();
+        else if (xml.name() == QLatin1String("source")) key = context + ": " + xml.readElementText();
+        else if (xml.name() == QLatin1String("comment")) key += " [" + xml.readElementText() + "]";
+        else if (xml.name() == QLatin1String("translation"))
+            out.insert(key, xml.attributes().value("type") != QLatin1String("unfinished") && !xml.readElementText().isEmpty());
+    }
+    return xml.hasError() ? QHash<QString, bool>{} : out;
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 QStringList menuTitles(QMainWindow& w) {
     QStringList out;
     for (QAction* a : w.menuBar()->actions()) out << a->text();
@@ -45,6 +75,7 @@ private slots:
     void initTestCase();
     void cleanup();
     void tsFileIsComplete();
+    void tsFileHasEverySourceString();
     void mainMenusAreTranslated();
     void lessonsListIsTranslated();
     void oomDecoderIsTranslated();
@@ -65,7 +96,7 @@ void TestTranslation::cleanup() {
 }
 
 void TestTranslation::tsFileIsComplete() {
-    QFile f(QStringLiteral(MEMVIZ_SOURCE_DIR) + "/resources/translations/memviz_zh_CN.ts");
+    QFile f(kTsFile);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&f);
     int messages = 0;
@@ -94,6 +125,53 @@ void TestTranslation::tsFileIsComplete() {
     }
     QVERIFY(!xml.hasError());
     QVERIFY(messages > 600);
+}
+
+// lupdate, run as `ninja memviz_app_lupdate` runs it (the same project .json and options) but on
+// a copy of the .ts in a temporary folder, adds every tr() string the .ts lacks as unfinished
+// and drops (-no-obsolete) every entry whose string left the source.
+void TestTranslation::tsFileHasEverySourceString() {
+#ifndef MEMVIZ_LUPDATE
+    QFAIL("built without MEMVIZ_LUPDATE: tests/CMakeLists.txt found no memviz_lupdate_project target");
+#else
+    const QString lupdate = QStringLiteral(MEMVIZ_LUPDATE);
+    if (!QFileInfo(lupdate).isExecutable())
+        MEMVIZ_SKIP_OR_FAIL("lupdate is not installed (packaging/install-deps.sh installs qt6-l10n-tools)");
+    QVERIFY2(QFileInfo::exists(MEMVIZ_LUPDATE_PROJECT), MEMVIZ_LUPDATE_PROJECT);
+    const QByteArray before = fileBytes(kTsFile);
+    QVERIFY(!before.isEmpty());
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString copy = dir.filePath("memviz_zh_CN.ts");
+    QVERIFY(QFile::copy(kTsFile, copy));
+    QVERIFY(QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner));
+    QProcess run;
+    run.setProcessChannelMode(QProcess::MergedChannels);
+    run.start(lupdate, QStringList{"-project", MEMVIZ_LUPDATE_PROJECT}
+                           + QString(MEMVIZ_LUPDATE_OPTIONS).split(' ', Qt::SkipEmptyParts) + QStringList{"-ts", copy});
+    QVERIFY(run.waitForFinished(120000));
+    const QString log = QString::fromUtf8(run.readAll());
+    QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, qPrintable(log));
+    QCOMPARE(fileBytes(kTsFile), before); // the source tree is left alone
+
+    const QHash<QString, bool> original = tsMessages(kTsFile);
+    const QHash<QString, bool> updated = tsMessages(copy);
+    QVERIFY2(updated.size() > 600, qPrintable(log)); // lupdate did read the sources
+    QStringList missing, stale;
+    for (auto it = updated.begin(); it != updated.end(); ++it)
+        if (!it.value()) missing << it.key();
+    for (auto it = original.begin(); it != original.end(); ++it)
+        if (!updated.contains(it.key())) stale << it.key();
+    missing.sort();
+    stale.sort();
+    QVERIFY2(missing.isEmpty(), qPrintable(QString("%1 source strings are untranslated or missing from the .ts (run `ninja -C build "
+                                                   "memviz_app_lupdate` and translate them), the first: %2")
+                                               .arg(missing.size())
+                                               .arg(missing.mid(0, 5).join(" | "))));
+    QVERIFY2(stale.isEmpty(), qPrintable(QString("%1 .ts entries are no longer in the source (run `ninja -C build memviz_app_lupdate`): %2")
+                                             .arg(stale.size())
+                                             .arg(stale.mid(0, 5).join(" | "))));
+#endif
 }
 
 void TestTranslation::mainMenusAreTranslated() {

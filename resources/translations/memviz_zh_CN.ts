@@ -507,6 +507,38 @@
         <source>processes</source>
         <translation>进程</translation>
     </message>
+    <message>
+        <source>Compare with which trace?</source>
+        <translation>与哪个记录比较？</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 traces; compare with:</source>
+        <translation>%1 中有 %2 个记录；与以下记录比较：</translation>
+    </message>
+    <message>
+        <source>Unknown image type &quot;%1&quot; (png or svg)</source>
+        <translation>未知的图像类型“%1”（png 或 svg）</translation>
+    </message>
+    <message>
+        <source>Export Flame Graph…</source>
+        <translation>导出火焰图…</translation>
+    </message>
+    <message>
+        <source>Export Flame Graph</source>
+        <translation>导出火焰图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 图像 (*.png);;SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>heap consumed (heaptrack)</source>
+        <translation>已占用的堆（heaptrack）</translation>
+    </message>
+    <message>
+        <source>allocations per second (heaptrack)</source>
+        <translation>每秒分配次数（heaptrack）</translation>
+    </message>
 </context>
 <context>
     <name>memviz::ActiveMemoryView</name>
@@ -565,6 +597,14 @@
     <message>
         <source>Stacking the allocations…</source>
         <translation>正在堆叠分配…</translation>
+    </message>
+    <message>
+        <source>Reading the allocations…</source>
+        <translation>正在读取分配…</translation>
+    </message>
+    <message>
+        <source>Cannot read the allocations: %1</source>
+        <translation>无法读取分配：%1</translation>
     </message>
 </context>
 <context>
@@ -714,6 +754,22 @@
         <source>; peak RSS %1</source>
         <translation>；峰值 RSS %1</translation>
     </message>
+    <message>
+        <source>Cannot read the allocation sites: %1</source>
+        <translation>无法读取分配位置：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read the backtraces: %1</source>
+        <translation>无法读取回溯：%1</translation>
+    </message>
+    <message>
+        <source>Reading the allocation sites…</source>
+        <translation>正在读取分配位置…</translation>
+    </message>
+    <message>
+        <source>Reading the backtraces…</source>
+        <translation>正在读取回溯…</translation>
+    </message>
 </context>
 <context>
     <name>memviz::AllocationsView</name>
@@ -777,6 +833,14 @@
         <source> — allocated before the trace began (stack from the final segments)</source>
         <translation> — 在记录开始之前分配（调用栈来自最终的段信息）</translation>
     </message>
+    <message>
+        <source>Reading the allocations…</source>
+        <translation>正在读取分配…</translation>
+    </message>
+    <message>
+        <source>Cannot read the allocations: %1</source>
+        <translation>无法读取分配：%1</translation>
+    </message>
 </context>
 <context>
     <name>memviz::AllocatorStateView</name>
@@ -835,6 +899,14 @@
     <message>
         <source>, pending free</source>
         <translation>，等待释放</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#666&apos;&gt;Reading the allocations…&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#666&apos;&gt;正在读取分配…&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#a00&apos;&gt;Cannot read the allocations: %1&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#a00&apos;&gt;无法读取分配：%1&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -996,6 +1068,14 @@
         <source> (first %1 shown)</source>
         <translation>（显示前 %1 个）</translation>
     </message>
+    <message>
+        <source>calls of %1: cannot read them (%2)</source>
+        <translation>%1 的调用：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>calls of %1: looking them up…</source>
+        <translation>%1 的调用：正在查找…</translation>
+    </message>
 </context>
 <context>
     <name>memviz::CheckpointLesson</name>
@@ -1066,6 +1146,355 @@
     <message>
         <source>Checkpointing</source>
         <translation>梯度检查点</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::ComparePlot</name>
+    <message>
+        <source>Drag to pan, Shift+drag to move B in time, wheel to zoom, Home to reset the zoom</source>
+        <translation>拖动：平移；Shift+拖动：在时间上移动 B；滚轮：缩放；Home：重置缩放</translation>
+    </message>
+    <message>
+        <source>difference B − A</source>
+        <translation>差值 B − A</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>A peak</source>
+        <translation>A 峰值</translation>
+    </message>
+    <message>
+        <source>B peak</source>
+        <translation>B 峰值</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>内存（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::CompareRowsModel</name>
+    <message>
+        <source>Allocation site</source>
+        <translation>分配位置</translation>
+    </message>
+    <message>
+        <source>Calls A</source>
+        <translation>调用次数 A</translation>
+    </message>
+    <message>
+        <source>Calls B</source>
+        <translation>调用次数 B</translation>
+    </message>
+    <message>
+        <source>Δ calls</source>
+        <translation>Δ 调用次数</translation>
+    </message>
+    <message>
+        <source>Δ temporary</source>
+        <translation>Δ 临时分配</translation>
+    </message>
+    <message>
+        <source>Δ peak</source>
+        <translation>Δ 峰值</translation>
+    </message>
+    <message>
+        <source>Δ leaked</source>
+        <translation>Δ 泄漏</translation>
+    </message>
+    <message>
+        <source>Memory category</source>
+        <translation>内存类别</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>At peak A</source>
+        <translation>峰值 A 时</translation>
+    </message>
+    <message>
+        <source>At peak B</source>
+        <translation>峰值 B 时</translation>
+    </message>
+    <message>
+        <source>Δ at peak</source>
+        <translation>Δ 峰值时</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Allocated A</source>
+        <translation>已分配 A</translation>
+    </message>
+    <message>
+        <source>Allocated B</source>
+        <translation>已分配 B</translation>
+    </message>
+    <message>
+        <source>Δ allocated</source>
+        <translation>Δ 已分配</translation>
+    </message>
+    <message>
+        <source>Allocs A</source>
+        <translation>分配次数 A</translation>
+    </message>
+    <message>
+        <source>Allocs B</source>
+        <translation>分配次数 B</translation>
+    </message>
+    <message>
+        <source>Δ allocs</source>
+        <translation>Δ 分配次数</translation>
+    </message>
+    <message>
+        <source>Self mem A</source>
+        <translation>自身内存 A</translation>
+    </message>
+    <message>
+        <source>Self mem B</source>
+        <translation>自身内存 B</translation>
+    </message>
+    <message>
+        <source>Δ self mem</source>
+        <translation>Δ 自身内存</translation>
+    </message>
+    <message>
+        <source>Δ mem</source>
+        <translation>Δ 内存</translation>
+    </message>
+    <message>
+        <source>Call site</source>
+        <translation>调用位置</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>In</source>
+        <translation>出现在</translation>
+    </message>
+    <message>
+        <source>Size A</source>
+        <translation>大小 A</translation>
+    </message>
+    <message>
+        <source>Size B</source>
+        <translation>大小 B</translation>
+    </message>
+    <message>
+        <source>State A</source>
+        <translation>状态 A</translation>
+    </message>
+    <message>
+        <source>State B</source>
+        <translation>状态 B</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>两者都有</translation>
+    </message>
+    <message>
+        <source>A only</source>
+        <translation>仅 A</translation>
+    </message>
+    <message>
+        <source>B only</source>
+        <translation>仅 B</translation>
+    </message>
+    <message>
+        <source>(no stack)</source>
+        <translation>（无调用栈）</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::CompareWindow</name>
+    <message>
+        <source>Compare — memviz</source>
+        <translation>比较 — memviz</translation>
+    </message>
+    <message>
+        <source>Line up the first common step (else the starts)</source>
+        <translation>对齐第一个共同的训练步（否则对齐起点）</translation>
+    </message>
+    <message>
+        <source>Line up the starts</source>
+        <translation>对齐起点</translation>
+    </message>
+    <message>
+        <source>Line up the peaks</source>
+        <translation>对齐峰值</translation>
+    </message>
+    <message>
+        <source>Line up at a marker…</source>
+        <translation>在标记处对齐…</translation>
+    </message>
+    <message>
+        <source>How trace B is shifted in time against trace A</source>
+        <translation>记录 B 相对记录 A 在时间上的偏移方式</translation>
+    </message>
+    <message>
+        <source>Filter rows (Ctrl+F)</source>
+        <translation>筛选行（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Which differences the table lists</source>
+        <translation>表格列出哪些差异</translation>
+    </message>
+    <message>
+        <source>Choose a row to draw its curve in both traces</source>
+        <translation>选择一行，在两个记录中画出它的曲线</translation>
+    </message>
+    <message>
+        <source>Cannot read the snapshots&apos; blocks: %1</source>
+        <translation>无法读取快照中的块：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read the row&apos;s curves: %1</source>
+        <translation>无法读取该行的曲线：%1</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+    <message>
+        <source>Importing B (%1): %2 — %3%</source>
+        <translation>正在导入 B（%1）：%2 — %3%</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>Line up at a marker</source>
+        <translation>在标记处对齐</translation>
+    </message>
+    <message>
+        <source>Marker name (a record_function label, ProfilerStep#N, a probe marker):</source>
+        <translation>标记名称（record_function 标签、ProfilerStep#N 或探针标记）：</translation>
+    </message>
+    <message>
+        <source>Looking for the marker “%1”…</source>
+        <translation>正在查找标记“%1”…</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>; cannot line up at “%1”: %2, lined up at the starts</source>
+        <translation>；无法在“%1”处对齐：%2，已改为对齐起点</translation>
+    </message>
+    <message>
+        <source>; lined up at step %1</source>
+        <translation>；已在训练步 %1 处对齐</translation>
+    </message>
+    <message>
+        <source>; lined up at marker “%1”</source>
+        <translation>；已在标记“%1”处对齐</translation>
+    </message>
+    <message>
+        <source>; no step in both, lined up at the starts</source>
+        <translation>；没有两者共有的训练步，已对齐起点</translation>
+    </message>
+    <message>
+        <source>; B shifted by %1 (%2 of it by Shift+drag)</source>
+        <translation>；B 偏移了 %1（其中 %2 来自 Shift+拖动）</translation>
+    </message>
+    <message>
+        <source>; B shifted by %1</source>
+        <translation>；B 偏移了 %1</translation>
+    </message>
+    <message>
+        <source>; dotted: %1 in each</source>
+        <translation>；虚线：%1（两个记录中各一条）</translation>
+    </message>
+    <message>
+        <source>A: %1 (%2)   B: %3 (%4)   differences are B − A%5%6%7</source>
+        <translation>A：%1（%2）   B：%3（%4）   差值为 B − A%5%6%7</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Peak A</source>
+        <translation>峰值 A</translation>
+    </message>
+    <message>
+        <source>Peak B</source>
+        <translation>峰值 B</translation>
+    </message>
+    <message>
+        <source>Δ peak</source>
+        <translation>Δ 峰值</translation>
+    </message>
+    <message>
+        <source>Final A</source>
+        <translation>最终 A</translation>
+    </message>
+    <message>
+        <source>Final B</source>
+        <translation>最终 B</translation>
+    </message>
+    <message>
+        <source>Δ final</source>
+        <translation>Δ 最终</translation>
+    </message>
+    <message>
+        <source>Allocation sites</source>
+        <translation>分配位置</translation>
+    </message>
+    <message>
+        <source>Memory categories at each peak</source>
+        <translation>各峰值时的内存类别</translation>
+    </message>
+    <message>
+        <source>Operators: allocated over the trace</source>
+        <translation>算子：整个记录中的分配量</translation>
+    </message>
+    <message>
+        <source>Operators as key_averages counts them</source>
+        <translation>算子（按 key_averages 的统计方式）</translation>
+    </message>
+    <message>
+        <source>Alive at each peak, by call site</source>
+        <translation>各峰值时存活的内存，按调用位置</translation>
+    </message>
+    <message>
+        <source>Blocks only in A, only in B, or changed</source>
+        <translation>仅在 A 中、仅在 B 中或有变化的块</translation>
+    </message>
+    <message>
+        <source>Segments only in A, only in B, or changed</source>
+        <translation>仅在 A 中、仅在 B 中或有变化的段</translation>
+    </message>
+    <message>
+        <source>These rows have no curve over time to draw (choose operators, categories or call sites)</source>
+        <translation>这些行没有随时间变化的曲线可画（请选择算子、类别或调用位置）</translation>
+    </message>
+    <message>
+        <source>(no stack)</source>
+        <translation>（无调用栈）</translation>
     </message>
 </context>
 <context>
@@ -1295,6 +1724,335 @@
     </message>
 </context>
 <context>
+    <name>memviz::EmptyPage</name>
+    <message>
+        <source>&lt;h2&gt;No trace open&lt;/h2&gt;&lt;p&gt;Open a trace or a memviz store, or drop a file anywhere on this window: a PyTorch profiler trace, a CUDA memory snapshot, a memory-timeline export, heaptrack, Valgrind massif, or an allocation log.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;没有打开的记录&lt;/h2&gt;&lt;p&gt;打开一个记录或 memviz 存储，或把文件拖到本窗口任意位置：PyTorch profiler 记录、CUDA 显存快照、内存时间线导出、heaptrack、Valgrind massif 或分配日志。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open a File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>A trace or a .memviz store (Ctrl+O)</source>
+        <translation>记录或 .memviz 存储（Ctrl+O）</translation>
+    </message>
+    <message>
+        <source>Open the Sample</source>
+        <translation>打开示例</translation>
+    </message>
+    <message>
+        <source>A small training step, bundled with memviz</source>
+        <translation>memviz 自带的一个小训练步</translation>
+    </message>
+    <message>
+        <source>Learn</source>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <source>Lessons on tensor sizes, batch size, optimizers, checkpointing; the OOM decoder (Ctrl+L)</source>
+        <translation>关于张量大小、批大小、优化器、检查点的课程；OOM 报错解读（Ctrl+L）</translation>
+    </message>
+    <message>
+        <source>Recent files</source>
+        <translation>最近的文件</translation>
+    </message>
+    <message>
+        <source>Record</source>
+        <translation>记录</translation>
+    </message>
+    <message>
+        <source>None yet.</source>
+        <translation>暂无。</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::FitPlanBox</name>
+    <message>
+        <source>Will it fit on GPUs (Hugging Face config)</source>
+        <translation>放得进 GPU 吗（Hugging Face 配置）</translation>
+    </message>
+    <message>
+        <source>Open config.json…</source>
+        <translation>打开 config.json…</translation>
+    </message>
+    <message>
+        <source>no config</source>
+        <translation>未打开配置</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>×</source>
+        <translation>×</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: micro-batches per optimizer step</source>
+        <translation>梯度累积：每个优化器步的微批次数</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>off (full fine-tune)</source>
+        <translation>关闭（全量微调）</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPUs, sharing</source>
+        <translation>GPU 数量、切分方式</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face config.json</source>
+        <translation>打开 Hugging Face config.json</translation>
+    </message>
+    <message>
+        <source>Model configs (*.json);;All files (*)</source>
+        <translation>模型配置 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1: %2 parameters</source>
+        <translation>%1：%2 个参数</translation>
+    </message>
+    <message>
+        <source>Open a config.json to plan a language model on GPUs.</source>
+        <translation>打开一个 config.json，为语言模型规划 GPU。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>Peak per GPU %1 (%2 phase): </source>
+        <translation>每个 GPU 的峰值 %1（%2 阶段）：</translation>
+    </message>
+    <message>
+        <source>fits in %1 (%2 to spare).</source>
+        <translation>放得进 %1（还剩 %2）。</translation>
+    </message>
+    <message>
+        <source>does not fit in %1: over by %2.</source>
+        <translation>放不进 %1：超出 %2。</translation>
+    </message>
+    <message>
+        <source>Largest micro-batch that fits: %1.</source>
+        <translation>放得进的最大微批次：%1。</translation>
+    </message>
+    <message>
+        <source>Not even micro-batch 1 fits.</source>
+        <translation>连微批次 1 都放不进。</translation>
+    </message>
+    <message>
+        <source>Longest sequence at micro-batch %1: %2 tokens.</source>
+        <translation>微批次 %1 时最长的序列：%2 个词元。</translation>
+    </message>
+    <message>
+        <source>Per GPU: %1</source>
+        <translation>每个 GPU：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2 → %3%4</source>
+        <translation>%1. %2 → %3%4</translation>
+    </message>
+    <message>
+        <source> ✓ fits</source>
+        <translation> ✓ 放得进</translation>
+    </message>
+    <message>
+        <source>%1. %2 → %3 (%4; %5)</source>
+        <translation>%1. %2 → %3（%4；%5）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得进</translation>
+    </message>
+    <message>
+        <source>not enough alone</source>
+        <translation>单独不够</translation>
+    </message>
+    <message>
+        <source>Changes that make it fit, cheapest first (hover for details):
+%1</source>
+        <translation>能让它放得进的改动，代价小的在前（悬停查看详情）：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::FlameGraph</name>
+    <message>
+        <source>in %1</source>
+        <translation>位于 %1</translation>
+    </message>
+    <message>
+        <source>All stacks</source>
+        <translation>所有调用栈</translation>
+    </message>
+    <message>
+        <source>Inclusive: %1 (%2%)</source>
+        <translation>包含子调用：%1（%2%）</translation>
+    </message>
+    <message>
+        <source>Self: %1 (%2%)</source>
+        <translation>自身：%1（%2%）</translation>
+    </message>
+    <message>
+        <source>all (%1)</source>
+        <translation>全部（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::FlameTab</name>
+    <message>
+        <source>Flam&amp;e</source>
+        <translation>火焰图(&amp;E)</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::FlameView</name>
+    <message>
+        <source>Group by:</source>
+        <translation>分组依据：</translation>
+    </message>
+    <message>
+        <source>Fold plumbing</source>
+        <translation>折叠内部帧</translation>
+    </message>
+    <message>
+        <source>Flame</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <source>Hide Python internals, PyTorch dispatch and autograd plumbing, allocation wrappers and the C runtime&apos;s startup frames (presets: %1)</source>
+        <translation>隐藏 Python 内部帧、PyTorch 分派与 autograd 内部机制、分配包装函数以及 C 运行时的启动帧（预设：%1）</translation>
+    </message>
+    <message>
+        <source>Root at the bottom (a flame) instead of at the top (an icicle)</source>
+        <translation>根在底部（火焰图），而不是在顶部（冰柱图）</translation>
+    </message>
+    <message>
+        <source>Search frames…</source>
+        <translation>搜索帧…</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Zoom out one step (Escape)</source>
+        <translation>缩小一级（Escape）</translation>
+    </message>
+    <message>
+        <source>What the top level of the graph is: the stacks themselves, or a key recorded beside them (a CUDA snapshot&apos;s compile context, user metadata or forward-pass stack)</source>
+        <translation>图的顶层是什么：调用栈本身，或与调用栈一同记录的某个键（CUDA 快照的编译上下文、用户元数据或前向传播调用栈）</translation>
+    </message>
+    <message>
+        <source>Top-down</source>
+        <translation>自顶向下</translation>
+    </message>
+    <message>
+        <source>Bottom-up</source>
+        <translation>自底向上</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop loading the call stacks</source>
+        <translation>停止加载调用栈</translation>
+    </message>
+    <message>
+        <source>Loading the call stacks was cancelled. Choose a metric or toggle folding to load them again.</source>
+        <translation>已取消加载调用栈。选择一个指标或切换折叠即可重新加载。</translation>
+    </message>
+    <message>
+        <source>Loading cancelled; still showing the previous tree. </source>
+        <translation>已取消加载；仍显示之前的树。</translation>
+    </message>
+    <message>
+        <source>Loading call stacks…</source>
+        <translation>正在加载调用栈…</translation>
+    </message>
+    <message>
+        <source>Loading call stacks: reading the stacks from the store…</source>
+        <translation>正在加载调用栈：从存储中读取调用栈…</translation>
+    </message>
+    <message>
+        <source>Loading call stacks: building the call tree…</source>
+        <translation>正在加载调用栈：构建调用树…</translation>
+    </message>
+    <message>
+        <source>Loading call stacks: building the bottom-up tree…</source>
+        <translation>正在加载调用栈：构建自底向上的树…</translation>
+    </message>
+    <message>
+        <source> %1 of %2</source>
+        <translation> %1 / %2</translation>
+    </message>
+    <message>
+        <source>Open a trace to see its call stacks.</source>
+        <translation>打开一个记录以查看它的调用栈。</translation>
+    </message>
+    <message>
+        <source>Nothing to show for this metric here (no stack has a value).</source>
+        <translation>此指标在这里没有可显示的内容（没有调用栈有值）。</translation>
+    </message>
+    <message>
+        <source>%1% of the total is under “%2” (%3)</source>
+        <translation>总量的 %1% 在“%2”之下（%3）</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3%), self %4</source>
+        <translation>%1：%2（%3%），自身 %4</translation>
+    </message>
+    <message>
+        <source>Total: %1</source>
+        <translation>总计：%1</translation>
+    </message>
+    <message>
+        <source>zoomed into %1: %2</source>
+        <translation>已放大到 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 stacks deeper than %2 frames: their tails are folded</source>
+        <translation>%1 个调用栈深于 %2 帧：其末端已折叠</translation>
+    </message>
+</context>
+<context>
     <name>memviz::FreeingLesson</name>
     <message>
         <source>A tensor is freed when the last reference to it goes. Python names keep tensors alive longer than needed: the previous step&apos;s &lt;code&gt;out&lt;/code&gt; and &lt;code&gt;loss&lt;/code&gt; until the names are rebound, zeroed gradients until the next backward overwrites them, and a loss kept in a list keeps its whole graph when no backward pass freed it. Each row is one habit with what it saves at the peak for the chosen model, computed from the cost model&apos;s op-by-op simulation of the step.</source>
@@ -1389,6 +2147,77 @@
     </message>
 </context>
 <context>
+    <name>memviz::ImportTask</name>
+    <message>
+        <source>reading</source>
+        <translation>读取中</translation>
+    </message>
+    <message>
+        <source>building</source>
+        <translation>构建中</translation>
+    </message>
+    <message>
+        <source>writing the store</source>
+        <translation>写入存储</translation>
+    </message>
+    <message>
+        <source>while opening %1</source>
+        <translation>在打开 %1 时</translation>
+    </message>
+    <message>
+        <source>while reading byte %1 of %2</source>
+        <translation>在读取 %2 的第 %1 字节时</translation>
+    </message>
+    <message>
+        <source>while building the trace from %1 (the whole file was read)</source>
+        <translation>在根据 %1 构建记录时（整个文件已读完）</translation>
+    </message>
+    <message>
+        <source>while writing the trace of %1 into the store</source>
+        <translation>在把 %1 的记录写入存储时</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader ran out of memory %1: it may use at most %2 (set by import/memoryLimit in the settings or the environment variable MEMVIZ_IMPORT_MEMORY_LIMIT; by default half of this machine&apos;s memory).</source>
+        <translation>memviz 的读取进程%1内存不足：它最多可用 %2（由设置中的 import/memoryLimit 或环境变量 MEMVIZ_IMPORT_MEMORY_LIMIT 设定；默认为本机内存的一半）。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader was killed (signal %1, %2) %3; the system may have run out of memory.</source>
+        <translation>memviz 的读取进程%3被终止（信号 %1，%2）；系统可能已内存不足。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader stopped unexpectedly (signal %1, %2) %3.</source>
+        <translation>memviz 的读取进程%3意外停止（信号 %1，%2）。</translation>
+    </message>
+    <message>
+        <source>memviz&apos;s reader stopped unexpectedly (exit status %1) %2.</source>
+        <translation>memviz 的读取进程%2意外停止（退出状态 %1）。</translation>
+    </message>
+    <message>
+        <source>Nothing was stored; the window and its traces are not affected.</source>
+        <translation>未存储任何内容；窗口及其记录不受影响。</translation>
+    </message>
+    <message>
+        <source>Its last message: %1</source>
+        <translation>它的最后一条消息：%1</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1：文件不存在</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a trace file</source>
+        <translation>%1 是文件夹，不是记录文件</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read (permission denied)</source>
+        <translation>无法读取 %1（权限不足）</translation>
+    </message>
+    <message>
+        <source>Could not start memviz&apos;s reader (%1): %2</source>
+        <translation>无法启动 memviz 的读取进程（%1）：%2</translation>
+    </message>
+</context>
+<context>
     <name>memviz::LaunchDialog</name>
     <message>
         <source>Launch and Record</source>
@@ -1421,6 +2250,18 @@
     <message>
         <source>The program is sampled from its first moment until it exits. The line is split into words as a shell would (&apos;…&apos; and &quot;…&quot; group, \ escapes), but no shell runs it (use sh -c &apos;…&apos; for pipes).</source>
         <translation>程序从启动的第一刻起被采样，直到退出。命令行像 shell 那样拆分成参数（&apos;…&apos; 和 &quot;…&quot; 用于组合，\ 用于转义），但不经过 shell 运行（需要管道时请用 sh -c &apos;…&apos;）。</translation>
+    </message>
+    <message>
+        <source>Also record &amp;native allocation sites through heaptrack</source>
+        <translation>同时通过 heaptrack 记录原生分配位置(&amp;N)</translation>
+    </message>
+    <message>
+        <source>The program runs under heaptrack: heap consumed, allocation rate and the top allocation sites live beside RSS, and heaptrack&apos;s complete recording is imported when it ends (Stop ends the program)</source>
+        <translation>程序在 heaptrack 下运行：已占用的堆、分配速率和最主要的分配位置实时显示在 RSS 旁边；程序结束时导入 heaptrack 的完整记录（停止会结束程序）</translation>
+    </message>
+    <message>
+        <source>Native allocations unavailable: %1.</source>
+        <translation>无法记录原生分配：%1。</translation>
     </message>
 </context>
 <context>
@@ -1538,6 +2379,22 @@
     <message>
         <source>Waiting for the probe on %1 – memviz</source>
         <translation>正在 %1 上等待探针 – memviz</translation>
+    </message>
+    <message>
+        <source>Cannot record</source>
+        <translation>无法记录</translation>
+    </message>
+    <message>
+        <source>pid %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>Native allocations of %1 – memviz</source>
+        <translation>%1 的原生分配 – memviz</translation>
+    </message>
+    <message>
+        <source>PyTorch probe in pid %1 – memviz</source>
+        <translation>进程 %1 中的 PyTorch 探针 – memviz</translation>
     </message>
 </context>
 <context>
@@ -1866,6 +2723,54 @@ See where memory went, and what to change.</source>
         <source>Import of %1 cancelled; nothing was stored.</source>
         <translation>已取消导入 %1；未存储任何内容。</translation>
     </message>
+    <message>
+        <source>&amp;Compare With…</source>
+        <translation>与其他记录比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Open a trace first; it becomes trace A of the comparison.</source>
+        <translation>请先打开一个记录；它将作为比较中的记录 A。</translation>
+    </message>
+    <message>
+        <source>Compare with trace</source>
+        <translation>与记录比较</translation>
+    </message>
+    <message>
+        <source>Compare With a Trace of This Store…</source>
+        <translation>与此存储中的另一记录比较…</translation>
+    </message>
+    <message>
+        <source>Open Ran&amp;ks…</source>
+        <translation>打开多 rank 记录(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Folder of rank files (rank0…, rank1…)</source>
+        <translation>rank 文件所在的文件夹（rank0…、rank1…）</translation>
+    </message>
+    <message>
+        <source>Ranks of This Store</source>
+        <translation>此存储中的各 rank 记录</translation>
+    </message>
+    <message>
+        <source>Ne&amp;xt Tab</source>
+        <translation>下一个标签页(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Cannot compare</source>
+        <translation>无法比较</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>memviz::MassifTreeModel</name>
@@ -1903,6 +2808,26 @@ See where memory went, and what to change.</source>
     <message>
         <source> (peak)</source>
         <translation>（峰值）</translation>
+    </message>
+    <message>
+        <source>Cannot read the massif snapshots: %1</source>
+        <translation>无法读取 massif 快照：%1</translation>
+    </message>
+    <message>
+        <source>Cannot read the heap tree: %1</source>
+        <translation>无法读取堆树：%1</translation>
+    </message>
+    <message>
+        <source>Reading the massif snapshots…</source>
+        <translation>正在读取 massif 快照…</translation>
+    </message>
+    <message>
+        <source>This trace has no detailed snapshots (massif --detailed-freq).</source>
+        <translation>此记录没有详细快照（massif --detailed-freq）。</translation>
+    </message>
+    <message>
+        <source>Reading the heap tree of snapshot %1…</source>
+        <translation>正在读取快照 %1 的堆树…</translation>
     </message>
 </context>
 <context>
@@ -2073,14 +2998,80 @@ See where memory went, and what to change.</source>
     </message>
 </context>
 <context>
+    <name>memviz::NativeSitesView</name>
+    <message>
+        <source>Allocation site (heaptrack)</source>
+        <translation>分配位置（heaptrack）</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>源码位置</translation>
+    </message>
+    <message>
+        <source>Held now</source>
+        <translation>当前持有</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <source>The sites holding the most heap now, as heaptrack&apos;s data says so far (innermost frame outside the allocator). When the recording ends, heaptrack&apos;s complete file is imported as its own trace.</source>
+        <translation>目前持有堆内存最多的位置，依据 heaptrack 迄今为止的数据（分配器之外最内层的帧）。记录结束时，heaptrack 的完整文件会作为单独的记录导入。</translation>
+    </message>
+</context>
+<context>
     <name>memviz::NativeTabs</name>
     <message>
         <source>Allocation &amp;sites</source>
         <translation>分配位置(&amp;S)</translation>
     </message>
     <message>
-        <source>&amp;Heap tree</source>
-        <translation>堆树(&amp;H)</translation>
+        <source>Heap &amp;tree</source>
+        <translation>堆树(&amp;T)</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::NoMemoryNotice</name>
+    <message>
+        <source>It spans %1.</source>
+        <translation>它的时间跨度为 %1。</translation>
+    </message>
+    <message>
+        <source>This PyTorch profiler trace has no memory events: it was recorded without &lt;code&gt;profile_memory=True&lt;/code&gt;, so there is no memory curve to draw.</source>
+        <translation>这个 PyTorch profiler 记录没有内存事件：记录时没有使用 &lt;code&gt;profile_memory=True&lt;/code&gt;，所以没有内存曲线可画。</translation>
+    </message>
+    <message>
+        <source>What it has is in the tabs below: its operators and their calls (Operators) and, when recorded &lt;code&gt;with_stack=True&lt;/code&gt;, their call stacks (Flame). %1</source>
+        <translation>它包含的内容在下方的标签页中：算子及其调用（算子），以及在使用 &lt;code&gt;with_stack=True&lt;/code&gt; 记录时，它们的调用栈（火焰图）。%1</translation>
+    </message>
+    <message>
+        <source>To record memory: &lt;code&gt;torch.profiler.profile(activities=[...], profile_memory=True, record_shapes=True, with_stack=True)&lt;/code&gt;.</source>
+        <translation>要记录内存，请使用：&lt;code&gt;torch.profiler.profile(activities=[...], profile_memory=True, record_shapes=True, with_stack=True)&lt;/code&gt;。</translation>
+    </message>
+    <message>
+        <source>This CUDA memory snapshot holds no allocations: no segments, and no trace entries to draw a curve from.</source>
+        <translation>这个 CUDA 显存快照不包含任何分配：没有段，也没有可用来绘制曲线的记录条目。</translation>
+    </message>
+    <message>
+        <source>The Snapshot tab shows what the file does hold (its settings, annotations).</source>
+        <translation>“快照”标签页显示文件中实际包含的内容（设置、注解）。</translation>
+    </message>
+    <message>
+        <source>To record the history of allocations, call &lt;code&gt;torch.cuda.memory._record_memory_history()&lt;/code&gt; before the code you want to see, and &lt;code&gt;torch.cuda.memory._dump_snapshot(&quot;snapshot.pickle&quot;)&lt;/code&gt; after it.</source>
+        <translation>要记录分配的历史，请在想查看的代码之前调用 &lt;code&gt;torch.cuda.memory._record_memory_history()&lt;/code&gt;，并在之后调用 &lt;code&gt;torch.cuda.memory._dump_snapshot(&quot;snapshot.pickle&quot;)&lt;/code&gt;。</translation>
+    </message>
+    <message>
+        <source>This trace has no memory events, so there is no memory curve to draw.</source>
+        <translation>此记录没有内存事件，所以没有内存曲线可画。</translation>
+    </message>
+    <message>
+        <source>No memory in this trace</source>
+        <translation>此记录中没有内存数据</translation>
     </message>
 </context>
 <context>
@@ -2335,6 +3326,54 @@ See where memory went, and what to change.</source>
         <source>Your processes. Another user&apos;s can only be recorded as that user or root.</source>
         <translation>你的进程。其他用户的进程只能以该用户或 root 身份记录。</translation>
     </message>
+    <message>
+        <source>Attach the PyTorch &amp;Probe</source>
+        <translation>附加 PyTorch 探针(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Record &amp;Native Allocations</source>
+        <translation>记录原生分配(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Sample the process&apos; memory (RSS and its parts) from /proc</source>
+        <translation>从 /proc 采样进程的内存（RSS 及其组成部分）</translation>
+    </message>
+    <message>
+        <source>Inject the PyTorch probe into this running Python through gdb and record every operator; Stop removes it and the script runs on</source>
+        <translation>通过 gdb 把 PyTorch 探针注入这个正在运行的 Python 并记录每个算子；停止时移除探针，脚本继续运行</translation>
+    </message>
+    <message>
+        <source>Attach heaptrack through gdb (as heaptrack -p): heap consumed, allocation rate and the top allocation sites live beside RSS; on Stop heaptrack is detached and its complete recording imported</source>
+        <translation>通过 gdb 附加 heaptrack（同 heaptrack -p）：已占用的堆、分配速率和最主要的分配位置实时显示在 RSS 旁边；停止时卸下 heaptrack 并导入它的完整记录</translation>
+    </message>
+    <message>
+        <source>Native allocations unavailable: %1.</source>
+        <translation>无法记录原生分配：%1。</translation>
+    </message>
+    <message>
+        <source>Native allocations unavailable: gdb is not installed (apt install gdb); heaptrack attaches through it.</source>
+        <translation>无法记录原生分配：未安装 gdb（apt install gdb）；heaptrack 需要通过它附加。</translation>
+    </message>
+    <message>
+        <source>Native allocations: select a process to attach heaptrack to.</source>
+        <translation>原生分配：请选择要附加 heaptrack 的进程。</translation>
+    </message>
+    <message>
+        <source>Native allocations: heaptrack is attached to pid %1 through gdb; its allocation sites are recorded until Stop.</source>
+        <translation>原生分配：heaptrack 已通过 gdb 附加到进程 %1；在停止之前会一直记录它的分配位置。</translation>
+    </message>
+    <message>
+        <source>Select a process. For a Python running PyTorch, the probe can be attached to record its operators.</source>
+        <translation>请选择一个进程。对于运行 PyTorch 的 Python 进程，可以附加探针来记录它的算子。</translation>
+    </message>
+    <message>
+        <source>PyTorch probe: %1 (pid %2) runs Python with PyTorch loaded; the probe is injected through gdb and removed again on Stop.</source>
+        <translation>PyTorch 探针：%1（进程 %2）运行的 Python 已加载 PyTorch；探针通过 gdb 注入，停止时再移除。</translation>
+    </message>
+    <message>
+        <source>PyTorch probe unavailable: %1. Attach samples its memory.</source>
+        <translation>无法使用 PyTorch 探针：%1。“附加”只采样它的内存。</translation>
+    </message>
 </context>
 <context>
     <name>memviz::ProfilerOpsModel</name>
@@ -2400,6 +3439,144 @@ See where memory went, and what to change.</source>
     <message>
         <source>One row per operator and input shapes, like key_averages(group_by_input_shape=True)</source>
         <translation>每个算子和输入形状一行，类似 key_averages(group_by_input_shape=True)</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::RanksPlot</name>
+    <message>
+        <source>Drag to pan, wheel to zoom (every lane together), Shift+drag or right-drag to select a time window, double-click or Esc to clear it, Home to reset the zoom</source>
+        <translation>拖动：平移；滚轮：缩放（所有泳道一起）；Shift+拖动或右键拖动：选择时间窗口；双击或 Esc：清除选择；Home：重置缩放</translation>
+    </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
+    <message>
+        <source>Time since the first rank started (%1)</source>
+        <translation>从第一个 rank 开始经过的时间（%1）</translation>
+    </message>
+    <message>
+        <source>Time since each rank&apos;s start (%1)</source>
+        <translation>从各 rank 自身开始经过的时间（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::RanksWindow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Ranks — memviz</source>
+        <translation>多 rank — memviz</translation>
+    </message>
+    <message>
+        <source>Cannot show the ranks: %1</source>
+        <translation>无法显示各 rank：%1</translation>
+    </message>
+    <message>
+        <source>
+Cannot read the peaks in the selection: %1</source>
+        <translation>
+无法读取选区内的峰值：%1</translation>
+    </message>
+    <message>
+        <source>Importing rank file %1 of %2: %3 — %4 %5%</source>
+        <translation>正在导入第 %1 个 rank 文件（共 %2 个）：%3 — %4 %5%</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Reading the ranks of %1…</source>
+        <translation>正在读取 %1 的各 rank…</translation>
+    </message>
+    <message>
+        <source>Importing rank file %1 of %2: %3…</source>
+        <translation>正在导入第 %1 个 rank 文件（共 %2 个）：%3…</translation>
+    </message>
+    <message>
+        <source>Cancelled: no ranks shown.</source>
+        <translation>已取消：未显示任何 rank。</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Peak at</source>
+        <translation>峰值时刻</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>最终</translation>
+    </message>
+    <message>
+        <source>Top operator at the peak</source>
+        <translation>峰值时最大的算子</translation>
+    </message>
+    <message>
+        <source>Peak in selection</source>
+        <translation>选区内峰值</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 ranks, %2 bytes</source>
+        <translation>%1 个 rank，字节数来自 %2</translation>
+    </message>
+    <message>
+        <source>each rank&apos;s own CUDA device&apos;s</source>
+        <translation>各 rank 自己的 CUDA 设备</translation>
+    </message>
+    <message>
+        <source> · imbalance: %1 peaks at %2, %3 at %4</source>
+        <translation> · 不均衡：%1 的峰值为 %2，%3 为 %4</translation>
+    </message>
+    <message>
+        <source> (max/min %1×, %2 apart)</source>
+        <translation>（最大/最小 %1×，相差 %2）</translation>
+    </message>
+    <message>
+        <source> (a peak of 0)</source>
+        <translation>（有一个峰值为 0）</translation>
+    </message>
+    <message>
+        <source>; most of it %1 (+%2)</source>
+        <translation>；差异主要来自 %1（+%2）</translation>
+    </message>
+    <message>
+        <source> · lanes lined up by the clock they recorded</source>
+        <translation> · 泳道按各自记录的时钟对齐</translation>
+    </message>
+    <message>
+        <source> · lanes lined up at their starts</source>
+        <translation> · 泳道在各自起点对齐</translation>
+    </message>
+    <message>
+        <source> · selected %1</source>
+        <translation> · 已选择 %1</translation>
+    </message>
+    <message>
+        <source>
+%1 of %2 rank files could not be read and are left out:</source>
+        <translation>
+%2 个 rank 文件中有 %1 个无法读取，已略去：</translation>
+    </message>
+    <message>
+        <source>From the lane&apos;s curve; the exact value is being read</source>
+        <translation>来自泳道的曲线；正在读取精确值</translation>
     </message>
 </context>
 <context>
@@ -2639,6 +3816,10 @@ Allocated in %1</source>
         <source> (the end)</source>
         <translation>（结束）</translation>
     </message>
+    <message>
+        <source>reading the allocations…</source>
+        <translation>正在读取分配…</translation>
+    </message>
 </context>
 <context>
     <name>memviz::SnapshotSummaryView</name>
@@ -2758,6 +3939,14 @@ Allocated in %1</source>
         <source>&lt;h3&gt;File&lt;/h3&gt;&lt;table&gt;</source>
         <translation>&lt;h3&gt;文件&lt;/h3&gt;&lt;table&gt;</translation>
     </message>
+    <message>
+        <source>&lt;p style=&apos;color:#666&apos;&gt;Reading the snapshot…&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#666&apos;&gt;正在读取快照…&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;color:#a00&apos;&gt;Cannot read the snapshot: %1&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#a00&apos;&gt;无法读取快照：%1&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>memviz::SparseLesson</name>
@@ -2855,6 +4044,41 @@ Allocated in %1</source>
     <message>
         <source>&lt;p style=&apos;color:#666&apos;&gt;No stack was recorded (the allocation is older than the recording, or stacks were not recorded).&lt;/p&gt;</source>
         <translation>&lt;p style=&apos;color:#666&apos;&gt;没有记录调用栈（这次分配早于记录开始，或者没有记录调用栈）。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compile context:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;编译上下文：&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;User metadata:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;用户元数据：&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Forward-pass stack&lt;/b&gt; (where this tensor was created):&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;前向传播调用栈&lt;/b&gt;（这个张量被创建的位置）：&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>memviz::StackTreeModel</name>
+    <message>
+        <source>Frame</source>
+        <translation>帧</translation>
+    </message>
+    <message>
+        <source>Inclusive</source>
+        <translation>包含子调用</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>源码位置</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
     </message>
 </context>
 <context>
@@ -3346,260 +4570,37 @@ Allocated in %1</source>
         <source>Cannot calibrate: %1</source>
         <translation>无法校准：%1</translation>
     </message>
-</context>
-<context>
-    <name>memviz::ImportTask</name>
     <message>
-        <source>reading</source>
-        <translation>读取中</translation>
+        <source>Cannot save: %1</source>
+        <translation>无法保存：%1</translation>
     </message>
     <message>
-        <source>building</source>
-        <translation>构建中</translation>
+        <source>Compare this estimate</source>
+        <translation>比较此估算</translation>
     </message>
     <message>
-        <source>writing the store</source>
-        <translation>写入存储</translation>
+        <source>Save as Trace…</source>
+        <translation>另存为记录…</translation>
     </message>
     <message>
-        <source>while opening %1</source>
-        <translation>在打开 %1 时</translation>
+        <source>Keep this estimate as a trace in a store, to compare it (File › Compare With…) with a recording or another estimate, category by category</source>
+        <translation>把此估算作为记录保存到存储中，以便与实际记录或另一个估算按类别逐项比较（文件 › 与其他记录比较…）</translation>
     </message>
     <message>
-        <source>while reading byte %1 of %2</source>
-        <translation>在读取 %2 的第 %1 字节时</translation>
+        <source>Save the estimate into a store</source>
+        <translation>将估算保存到存储</translation>
     </message>
     <message>
-        <source>while building the trace from %1 (the whole file was read)</source>
-        <translation>在根据 %1 构建记录时（整个文件已读完）</translation>
+        <source>memviz store (*.memviz)</source>
+        <translation>memviz 存储文件 (*.memviz)</translation>
     </message>
     <message>
-        <source>while writing the trace of %1 into the store</source>
-        <translation>在把 %1 的记录写入存储时</translation>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
     </message>
     <message>
-        <source>memviz&apos;s reader ran out of memory %1: it may use at most %2 (set by import/memoryLimit in the settings or the environment variable MEMVIZ_IMPORT_MEMORY_LIMIT; by default half of this machine&apos;s memory).</source>
-        <translation>memviz 的读取进程%1内存不足：它最多可用 %2（由设置中的 import/memoryLimit 或环境变量 MEMVIZ_IMPORT_MEMORY_LIMIT 设定；默认为本机内存的一半）。</translation>
-    </message>
-    <message>
-        <source>memviz&apos;s reader was killed (signal %1, %2) %3; the system may have run out of memory.</source>
-        <translation>memviz 的读取进程%3被终止（信号 %1，%2）；系统可能已内存不足。</translation>
-    </message>
-    <message>
-        <source>memviz&apos;s reader stopped unexpectedly (signal %1, %2) %3.</source>
-        <translation>memviz 的读取进程%3意外停止（信号 %1，%2）。</translation>
-    </message>
-    <message>
-        <source>memviz&apos;s reader stopped unexpectedly (exit status %1) %2.</source>
-        <translation>memviz 的读取进程%2意外停止（退出状态 %1）。</translation>
-    </message>
-    <message>
-        <source>Nothing was stored; the window and its traces are not affected.</source>
-        <translation>未存储任何内容；窗口及其记录不受影响。</translation>
-    </message>
-    <message>
-        <source>Its last message: %1</source>
-        <translation>它的最后一条消息：%1</translation>
-    </message>
-    <message>
-        <source>%1: no such file</source>
-        <translation>%1：文件不存在</translation>
-    </message>
-    <message>
-        <source>%1 is a folder, not a trace file</source>
-        <translation>%1 是文件夹，不是记录文件</translation>
-    </message>
-    <message>
-        <source>%1 cannot be read (permission denied)</source>
-        <translation>无法读取 %1（权限不足）</translation>
-    </message>
-    <message>
-        <source>Could not start memviz&apos;s reader (%1): %2</source>
-        <translation>无法启动 memviz 的读取进程（%1）：%2</translation>
-    </message>
-</context>
-<context>
-    <name>memviz::EmptyPage</name>
-    <message>
-        <source>&lt;h2&gt;No trace open&lt;/h2&gt;&lt;p&gt;Open a trace or a memviz store, or drop a file anywhere on this window: a PyTorch profiler trace, a CUDA memory snapshot, a memory-timeline export, heaptrack, Valgrind massif, or an allocation log.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;没有打开的记录&lt;/h2&gt;&lt;p&gt;打开一个记录或 memviz 存储，或把文件拖到本窗口任意位置：PyTorch profiler 记录、CUDA 显存快照、内存时间线导出、heaptrack、Valgrind massif 或分配日志。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Open a File…</source>
-        <translation>打开文件…</translation>
-    </message>
-    <message>
-        <source>A trace or a .memviz store (Ctrl+O)</source>
-        <translation>记录或 .memviz 存储（Ctrl+O）</translation>
-    </message>
-    <message>
-        <source>Open the Sample</source>
-        <translation>打开示例</translation>
-    </message>
-    <message>
-        <source>A small training step, bundled with memviz</source>
-        <translation>memviz 自带的一个小训练步</translation>
-    </message>
-    <message>
-        <source>Learn</source>
-        <translation>学习</translation>
-    </message>
-    <message>
-        <source>Lessons on tensor sizes, batch size, optimizers, checkpointing; the OOM decoder (Ctrl+L)</source>
-        <translation>关于张量大小、批大小、优化器、检查点的课程；OOM 报错解读（Ctrl+L）</translation>
-    </message>
-    <message>
-        <source>Recent files</source>
-        <translation>最近的文件</translation>
-    </message>
-    <message>
-        <source>Record</source>
-        <translation>记录</translation>
-    </message>
-    <message>
-        <source>None yet.</source>
-        <translation>暂无。</translation>
-    </message>
-</context>
-<context>
-    <name>memviz::FitPlanBox</name>
-    <message>
-        <source>Will it fit on GPUs (Hugging Face config)</source>
-        <translation>放得进 GPU 吗（Hugging Face 配置）</translation>
-    </message>
-    <message>
-        <source>Open config.json…</source>
-        <translation>打开 config.json…</translation>
-    </message>
-    <message>
-        <source>no config</source>
-        <translation>未打开配置</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Sequence length</source>
-        <translation>序列长度</translation>
-    </message>
-    <message>
-        <source>×</source>
-        <translation>×</translation>
-    </message>
-    <message>
-        <source>steps</source>
-        <translation>步</translation>
-    </message>
-    <message>
-        <source>Gradient accumulation: micro-batches per optimizer step</source>
-        <translation>梯度累积：每个优化器步的微批次数</translation>
-    </message>
-    <message>
-        <source>Micro-batch</source>
-        <translation>微批次</translation>
-    </message>
-    <message>
-        <source>dtype</source>
-        <translation>数据类型</translation>
-    </message>
-    <message>
-        <source>off (full fine-tune)</source>
-        <translation>关闭（全量微调）</translation>
-    </message>
-    <message>
-        <source>LoRA rank</source>
-        <translation>LoRA 秩</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>注意力</translation>
-    </message>
-    <message>
-        <source>Checkpointing</source>
-        <translation>梯度检查点</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>GPUs, sharing</source>
-        <translation>GPU 数量、切分方式</translation>
-    </message>
-    <message>
-        <source>Open a Hugging Face config.json</source>
-        <translation>打开 Hugging Face config.json</translation>
-    </message>
-    <message>
-        <source>Model configs (*.json);;All files (*)</source>
-        <translation>模型配置 (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>%1: %2 parameters</source>
-        <translation>%1：%2 个参数</translation>
-    </message>
-    <message>
-        <source>Open a config.json to plan a language model on GPUs.</source>
-        <translation>打开一个 config.json，为语言模型规划 GPU。</translation>
-    </message>
-    <message>
-        <source>Computing…</source>
-        <translation>计算中…</translation>
-    </message>
-    <message>
-        <source>Peak per GPU %1 (%2 phase): </source>
-        <translation>每个 GPU 的峰值 %1（%2 阶段）：</translation>
-    </message>
-    <message>
-        <source>fits in %1 (%2 to spare).</source>
-        <translation>放得进 %1（还剩 %2）。</translation>
-    </message>
-    <message>
-        <source>does not fit in %1: over by %2.</source>
-        <translation>放不进 %1：超出 %2。</translation>
-    </message>
-    <message>
-        <source>Largest micro-batch that fits: %1.</source>
-        <translation>放得进的最大微批次：%1。</translation>
-    </message>
-    <message>
-        <source>Not even micro-batch 1 fits.</source>
-        <translation>连微批次 1 都放不进。</translation>
-    </message>
-    <message>
-        <source>Longest sequence at micro-batch %1: %2 tokens.</source>
-        <translation>微批次 %1 时最长的序列：%2 个词元。</translation>
-    </message>
-    <message>
-        <source>Per GPU: %1</source>
-        <translation>每个 GPU：%1</translation>
-    </message>
-    <message>
-        <source>%1. %2 → %3%4</source>
-        <translation>%1. %2 → %3%4</translation>
-    </message>
-    <message>
-        <source> ✓ fits</source>
-        <translation> ✓ 放得进</translation>
-    </message>
-    <message>
-        <source>%1. %2 → %3 (%4; %5)</source>
-        <translation>%1. %2 → %3（%4；%5）</translation>
-    </message>
-    <message>
-        <source>fits</source>
-        <translation>放得进</translation>
-    </message>
-    <message>
-        <source>not enough alone</source>
-        <translation>单独不够</translation>
-    </message>
-    <message>
-        <source>Changes that make it fit, cheapest first (hover for details):
-%1</source>
-        <translation>能让它放得进的改动，代价小的在前（悬停查看详情）：
-%1</translation>
+        <source>Saved as trace %1 of %2; File › Compare With… compares it.</source>
+        <translation>已保存为 %2 中的记录 %1；用“文件 › 与其他记录比较…”即可比较。</translation>
     </message>
 </context>
 </TS>
