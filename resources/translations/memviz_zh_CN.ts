@@ -935,6 +935,14 @@
         <source>%1 – %2 of %3 rows shown (filter: %4)</source>
         <translation>%1 – 显示 %2 / %3 行（筛选：%4）</translation>
     </message>
+    <message>
+        <source>%1 – none</source>
+        <translation>%1 – 无</translation>
+    </message>
+    <message>
+        <source>%1 – none: %2</source>
+        <translation>%1 – 无：%2</translation>
+    </message>
 </context>
 <context>
     <name>memviz::BatchSizeLesson</name>
@@ -3201,6 +3209,14 @@ See where memory went, and what to change.</source>
     <message>
         <source>operators</source>
         <translation>算子</translation>
+    </message>
+    <message>
+        <source>no allocation is in the snapshot&apos;s history (taken without torch.cuda.memory._record_memory_history, or after its entries were dropped), so none names its operator</source>
+        <translation>快照的历史中没有任何分配（拍摄时未调用 torch.cuda.memory._record_memory_history，或其条目已被丢弃），因此没有分配能指明其算子</translation>
+    </message>
+    <message>
+        <source>no allocation of this trace names an operator</source>
+        <translation>这份记录中没有任何分配指明其算子</translation>
     </message>
 </context>
 <context>
