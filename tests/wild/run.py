@@ -155,9 +155,10 @@ def write_table(results, rows, missing, args):
              "`torch.cuda._memory_viz` on the final segments, `tests/wild/oracles/snapshot_torch.py`),",
              "`tests/oracles/profiler_key_averages.py`, `tests/oracles/memory_timeline.py`, `heaptrack_print`",
              "and `ms_print`. What each compares, and what no oracle judges, is below the table.", "",
-             "- Run: %s UTC on %s (%s, %d CPUs), memviz `%s`" % (
+             "- Run: %s UTC on %s (%s, %d CPUs), memviz `%s`; load average at the end %.1f (import ms "
+             "and MB are measured beside whatever else the machine runs)" % (
                  datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), platform.node(),
-                 platform.machine(), os.cpu_count() or 0, os.path.relpath(args.memviz, ROOT)),
+                 platform.machine(), os.cpu_count() or 0, os.path.relpath(args.memviz, ROOT), os.getloadavg()[0]),
              "- Files in the manifest: %d; present here: %d; not present on this machine: %d" % (
                  len(rows), len(results), len(missing)), ""]
     lines += ["| kind | present | equal | different | refused (expected) | refused (unexpected) | crashed | no oracle |",
