@@ -222,11 +222,11 @@ void TestDiffCli::snapshotSegmentsMatchTorchCompare() {
     for (const QJsonValue& v : o["blocks"].toArray()) {
         const QJsonObject bl = v.toObject();
         const qint64 segment = bl["segment"].toInteger();
-        const bool a = bl["in"] == "a" && onlyA.contains(segment), b = bl["in"] == "b" && onlyB.contains(segment);
-        if (!a && !b) continue;
-        QJsonObject& sums = a ? blocksA : blocksB;
-        const QString key = QString::number(segment) + " " + bl[a ? "state_a" : "state_b"].toString();
-        sums[key] = sums[key].toInteger() + bl["size"].toObject()[a ? "a" : "b"].toInteger();
+        const bool inA = bl["in"] == "a" && onlyA.contains(segment), inB = bl["in"] == "b" && onlyB.contains(segment);
+        if (!inA && !inB) continue;
+        QJsonObject& sums = inA ? blocksA : blocksB;
+        const QString key = QString::number(segment) + " " + bl[inA ? "state_a" : "state_b"].toString();
+        sums[key] = sums[key].toInteger() + bl["size"].toObject()[inA ? "a" : "b"].toInteger();
     }
     QCOMPARE(blocksA, expected["blocks_before"].toObject());
     QCOMPARE(blocksB, expected["blocks_after"].toObject());
