@@ -355,14 +355,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
     case HfFamily::Gpt2: {
         s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden), embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden),
                     dropout(m.dropout)};
-        for (std::int64_t i = 0; i < m.layers; ++i) {
-            Layer l = make(LayerType::Gpt2Block); // transformers' GPT2Block (eager)
-            l.dModel = m.hidden;
-            l.nhead = m.heads;
-            l.dimFeedforward = m.intermediate;
-            l.p = m.dropout;
-            s.layers.push_back(l);
-        }
+        for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(gpt2Block(m.hidden, m.heads, m.intermediate, m.dropout));
         s.layers.push_back(make(LayerType::LayerNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
         break;

@@ -42,5 +42,14 @@ inline Layer encoder(std::int64_t d, std::int64_t heads, std::int64_t ff, double
     l.causal = causal;
     return l;
 }
+// transformers' GPT2Block (eager attention, pre-norm, GELU MLP).
+inline Layer gpt2Block(std::int64_t d, std::int64_t heads, std::int64_t ff, double p) {
+    Layer l = make(LayerType::Gpt2Block);
+    l.dModel = d;
+    l.nhead = heads;
+    l.dimFeedforward = ff;
+    l.p = p;
+    return l;
+}
 
 } // namespace memviz::costmodel::build

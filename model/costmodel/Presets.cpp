@@ -134,14 +134,8 @@ ModelSpec gpt2(const char* name, std::int64_t d, std::int64_t heads, int layers)
     s.input = {{1024}, DType::I64};
     s.target = {{1024}, DType::I64};
     s.layers = {embedding(LayerType::Embedding, 50257, d), embedding(LayerType::PositionEmbedding, 1024, d), dropout(0.1)};
-    for (int i = 0; i < layers; ++i) { // transformers' GPT2Block (eager): the same parameters as a pre-norm encoder layer
-        Layer b = make(LayerType::Gpt2Block);
-        b.dModel = d;
-        b.nhead = heads;
-        b.dimFeedforward = 4 * d;
-        b.p = 0.1;
-        s.layers.push_back(b);
-    }
+    // transformers' GPT2Block (eager): the same parameters as a pre-norm encoder layer
+    for (int i = 0; i < layers; ++i) s.layers.push_back(gpt2Block(d, heads, 4 * d, 0.1));
     s.layers.push_back(make(LayerType::LayerNorm));
     Layer head = linear(50257, false);
     head.tied = true; // lm_head shares wte

@@ -191,7 +191,7 @@ private:
                 if (!l.numExperts && l.expertsPerToken) fail(where, "experts_per_token needs num_experts");
                 if (l.numExperts > (1 << 14))
                     fail(where, "num_experts=" + std::to_string(l.numExperts) + ": more than 16384 experts, not a real model");
-                const std::int64_t hd = l.headDim ? l.headDim : e / l.nhead, q = l.nhead * hd, kv = kvh * hd;
+                const std::int64_t hd = headDimOf(l), q = l.nhead * hd, kv = kvh * hd;
                 if (hd % 2) fail(where, "head_dim=" + std::to_string(hd) + " must be even (rotary positions)");
                 param(r, "self_attn.q_proj.weight", {q, e}, A);
                 param(r, "self_attn.k_proj.weight", {kv, e}, A);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/WrappingMath.h"
 #include "formats/profiler/ProfilerRecords.h"
 
 namespace memviz {
@@ -27,13 +28,5 @@ struct ReportedTotals {
 // `memory`: one device's records in time order, all with totals ([OutOfMemory] events are
 // skipped, as the line skips them).
 ReportedTotals reportedTotals(const std::vector<const MemoryRecord*>& memory);
-
-// Two's-complement sums, so that hostile numbers wrap instead of overflowing.
-inline std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
-inline std::int64_t wrappingSub(std::int64_t a, std::int64_t b) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
-}
 
 } // namespace memviz

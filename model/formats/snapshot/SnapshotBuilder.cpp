@@ -8,6 +8,7 @@
 #include "core/Errors.h"
 #include "core/PreviewSink.h"
 #include "core/Progress.h"
+#include "core/WrappingMath.h"
 #include "formats/FormatIds.h"
 #include "formats/snapshot/ImportStages.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
@@ -18,12 +19,6 @@ namespace memviz::snapshot {
 namespace {
 
 constexpr std::size_t kEntriesPerChunk = 65536;
-
-// Sums the replay has checked for overflow, added up again in another order: intermediate
-// values may wrap, the result is exact.
-std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) {
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
-}
 
 EventKind eventKindOf(Action a) {
     switch (a) {
@@ -180,7 +175,7 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
     // An alloc at a live address: the allocation it displaces counts as freed here.
     while (d.nextImplicit < r.implicitFrees.size() && r.implicitFrees[d.nextImplicit].first == seq) {
         const Allocation& old = r.allocations[static_cast<std::size_t>(r.implicitFrees[d.nextImplicit++].second)];
-        d.allocated = wrappingAdd(d.allocated, -old.requestedSize);
+        d.allocated = wrappingSub(d.allocated, old.requestedSize);
         Event f;
         f.timeNs = t;
         f.address = old.address;
@@ -221,7 +216,7 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         } else {
             const Allocation& a = r.allocations[static_cast<std::size_t>(id)];
             e.size = a.requestedSize;
-            d.allocated = wrappingAdd(d.allocated, -a.requestedSize);
+            d.allocated = wrappingSub(d.allocated, a.requestedSize);
             if (a.origin == Origin::Traced) {
                 e.op = opOf(a.stack); // memory per site: a free goes where its allocation came from
                 if (en.size != a.requestedSize)

@@ -51,7 +51,9 @@ private:
         std::int64_t nextTime = 0; // its time
         // While emitting: allocated bytes after the entry emitted last, the next allocation in
         // the replay's order, and (free entry, allocation) of the open allocations whose free
-        // is still ahead (a min-heap by entry).
+        // is still ahead (a min-heap by entry). The replay checked the allocated sums for
+        // overflow; added up again in another order here, intermediate values may wrap
+        // (core/WrappingMath.h) and the result is exact.
         std::int64_t allocated = 0;
         std::size_t nextAllocation = 0;
         std::vector<std::pair<std::int64_t, std::int32_t>> freesAhead;
