@@ -11,6 +11,7 @@
 #include "formats/FormatRegistry.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "store/ImportJournal.h"
 #include "store/Schema.h"
 #include "store/SeriesQuery.h"
 #include "store/StoreFiles.h"
@@ -65,6 +66,9 @@ private slots:
     void eventCodecRoundTrip();
     void damagedChunkIsAnError();
     void pageCacheLimitLastsOneImport();
+    void firstImportIsWrittenOnceIntoTheFile();
+    void failedFirstImportLeavesAnEmptyStore();
+    void importJournalKeepsWalForReadersAndTraces();
 };
 
 void TestStore::newStoreHasCurrentSchemaAndWal() {
@@ -383,5 +387,86 @@ void TestStore::pageCacheLimitLastsOneImport() {
 }
 
 QTEST_GUILESS_MAIN(TestStore)
+
+namespace {
+
+QString journalModeOf(Database& db) {
+    Statement s(db, "PRAGMA journal_mode");
+    return s.step() ? QString::fromStdString(s.text(0)) : QString();
+}
+
+qint64 sizeOf(const QString& path) { return QFileInfo(path).exists() ? QFileInfo(path).size() : 0; }
+
+} // namespace
+
+// ImportJournal: the first trace goes straight into the file (rollback journal), later ones
+// through the write-ahead log. Observed from the files SQLite leaves while the connection is open.
+void TestStore::firstImportIsWrittenOnceIntoTheFile() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("s.memviz");
+    const QString log = writeFile(dir, "log.csv", pairsLog(70000, false));
+    Database db(store.toStdString());
+    importFile(db, log.toStdString(), Progress{});
+    QCOMPARE(journalModeOf(db), QStringLiteral("wal"));
+    QVERIFY(!QFileInfo::exists(store + "-journal"));
+    // The trace's pages are in the file, the log holds (almost) nothing.
+    const qint64 afterFirst = sizeOf(store);
+    QVERIFY2(afterFirst > 100 * 1024, qPrintable(QString::number(afterFirst)));
+    QVERIFY2(sizeOf(store + "-wal") < afterFirst / 10, qPrintable(QString::number(sizeOf(store + "-wal"))));
+    // A second trace goes through the log: its pages are there until a checkpoint.
+    db.exec("PRAGMA wal_autocheckpoint = 0");
+    importFile(db, log.toStdString(), Progress{});
+    QVERIFY2(sizeOf(store + "-wal") > (afterFirst * 3) / 4,
+             qPrintable(QString("%1 / %2").arg(sizeOf(store + "-wal")).arg(afterFirst)));
+    QCOMPARE(listTraces(db).size(), std::size_t{2});
+    QCOMPARE(readAllEvents(db, 1).size(), std::size_t{140000});
+    QCOMPARE(readAllEvents(db, 2).size(), std::size_t{140000});
+}
+
+void TestStore::failedFirstImportLeavesAnEmptyStore() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("s.memviz");
+    const QString bad = writeFile(dir, "bad.csv", pairsLog(70000, true)); // fails after chunks were written
+    {
+        Database db(store.toStdString());
+        QVERIFY_THROWS_EXCEPTION(ImportError, importFile(db, bad.toStdString(), Progress{}));
+        QCOMPARE(journalModeOf(db), QStringLiteral("wal"));
+    }
+    QVERIFY(!QFileInfo::exists(store + "-journal"));
+    Database db(store.toStdString());
+    QVERIFY(listTraces(db).empty());
+    QCOMPARE(*queryInt(db, "SELECT count(*) FROM event_chunks"), 0);
+    Statement check(db, "PRAGMA integrity_check");
+    QVERIFY(check.step());
+    QCOMPARE(QString::fromStdString(check.text(0)), QStringLiteral("ok"));
+    // What the failed import wrote was rolled back: the file is as big as a new store.
+    const QString fresh = dir.filePath("fresh.memviz");
+    { Database created(fresh.toStdString()); }
+    QCOMPARE(sizeOf(store), sizeOf(fresh));
+}
+
+void TestStore::importJournalKeepsWalForReadersAndTraces() {
+    QTemporaryDir dir;
+    const QString store = dir.filePath("s.memviz");
+    {
+        Database db(store.toStdString());
+        Database reader(store.toStdString(), Database::Mode::ReadOnly);
+        QVERIFY(listTraces(reader).empty());
+        const ImportJournal journal(db); // another connection has the store open
+        QVERIFY(!journal.rollbackJournal());
+        QCOMPARE(journalModeOf(db), QStringLiteral("wal"));
+    }
+    Database db(store.toStdString());
+    {
+        const ImportJournal journal(db);
+        QVERIFY(journal.rollbackJournal());
+        QCOMPARE(journalModeOf(db), QStringLiteral("delete"));
+    }
+    QCOMPARE(journalModeOf(db), QStringLiteral("wal"));
+    importFile(db, writeFile(dir, "log.csv", pairsLog(10, false)).toStdString(), Progress{});
+    const ImportJournal journal(db); // the store holds a trace now
+    QVERIFY(!journal.rollbackJournal());
+    QCOMPARE(journalModeOf(db), QStringLiteral("wal"));
+}
 
 #include "tst_store.moc"

@@ -19,6 +19,7 @@
 #include "formats/snapshot/SnapshotImporter.h"
 #include "formats/snapshot/SnapshotSchema.h"
 #include "io/InputFile.h"
+#include "store/ImportJournal.h"
 #include "store/TraceWriter.h"
 
 namespace memviz {
@@ -110,6 +111,7 @@ std::int64_t importFile(Database& db, const std::string& path, const Progress& p
         info.sourceSize = st.st_size;
         info.sourceMtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     }
+    const ImportJournal journal(db); // the first trace of a store is written once, not via the log
     TraceWriter writer(db, info);
     progress.enterPhase(ProgressPhase::Reading);
     importer->run(in, writer, progress);

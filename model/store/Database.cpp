@@ -17,7 +17,7 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
         db_ = nullptr;
         throw StoreError(path + ": cannot open database: " + msg);
     }
-    sqlite3_busy_timeout(db_, 5000);
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
     sqlite3_extended_result_codes(db_, 1);
     try {
         // Reading the schema fails here for a file that is not SQLite at all.

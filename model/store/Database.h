@@ -18,6 +18,8 @@ class Statement;
 class Database {
 public:
     enum class Mode { ReadWrite, ReadOnly };
+    // How long a statement waits for another connection's lock before it fails.
+    static constexpr int kBusyTimeoutMs = 5000;
 
     // Opens (creating when ReadWrite) the file, enables WAL and foreign keys, and migrates
     // the schema to the current version. Throws StoreError for a file that is not a memviz
