@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "store/TraceWriter.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "core/Clock.h"
@@ -211,17 +212,21 @@ void TraceWriter::flushEvents() {
     const std::int64_t chunk = chunkCount_++;
     const std::int64_t firstSeq = eventSeq_ - static_cast<std::int64_t>(pending_.size());
     const bool full = pending_.size() == kEventsPerChunk;
+    if (encodeHere_) {
+        auto blob = std::make_shared<const std::vector<unsigned char>>(encodeEvents(pending_));
+        queue_.post([this, chunk, firstSeq, count = static_cast<std::int64_t>(pending_.size()),
+                     tFirst = pending_.front().timeNs, tLast = pending_.back().timeNs, blob] {
+            insertEventChunk(chunk, firstSeq, count, tFirst, tLast, *blob);
+        });
+        lastBlob_ = std::move(blob);
+        std::swap(lastEvents_, pending_); // the older chunk's buffer is filled next
+        pending_.clear();
+        if (full && pending_.capacity() < kEventsPerChunk) pending_.reserve(kEventsPerChunk);
+        return;
+    }
     queue_.post([this, chunk, firstSeq, events = std::move(pending_)]() mutable {
-        const auto blob = encodeEvents(events);
-        insertEventChunk_.bind(1, traceId_)
-            .bind(2, chunk)
-            .bind(3, firstSeq)
-            .bind(4, static_cast<std::int64_t>(events.size()))
-            .bind(5, events.front().timeNs)
-            .bind(6, events.back().timeNs)
-            .bind(7, kCodecZstdColumns)
-            .bindBlob(8, blob)
-            .run();
+        insertEventChunk(chunk, firstSeq, static_cast<std::int64_t>(events.size()), events.front().timeNs,
+                         events.back().timeNs, encodeEvents(events));
         if (events.capacity() == kEventsPerChunk) {
             events.clear();
             const std::lock_guard lock(spareMutex_);
@@ -239,6 +244,24 @@ void TraceWriter::flushEvents() {
         }
     }
     if (pending_.capacity() < kEventsPerChunk) pending_.reserve(kEventsPerChunk);
+}
+
+void TraceWriter::insertEventChunk(std::int64_t chunk, std::int64_t firstSeq, std::int64_t count, std::int64_t tFirst,
+                                   std::int64_t tLast, std::span<const unsigned char> blob) {
+    insertEventChunk_.bind(1, traceId_)
+        .bind(2, chunk)
+        .bind(3, firstSeq)
+        .bind(4, count)
+        .bind(5, tFirst)
+        .bind(6, tLast)
+        .bind(7, kCodecZstdColumns)
+        .bindBlob(8, blob)
+        .run();
+}
+
+std::shared_ptr<const std::vector<unsigned char>> TraceWriter::encodedEventChunk(std::span<const Event> events) const {
+    if (!lastBlob_ || !std::equal(events.begin(), events.end(), lastEvents_.begin(), lastEvents_.end())) return nullptr;
+    return lastBlob_;
 }
 
 void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -128,6 +129,14 @@ public:
     // setting comes back when the writer commits or is destroyed. The worker keeps writing the
     // writer's rows.
     void limitPageCache(std::int64_t kib);
+    // From now on each event chunk is encoded (columns, zstd) on the calling thread instead of
+    // the worker, and the last chunk's events and blob are kept: for an importer whose own
+    // thread has time to spare while the worker is the bottleneck, and which writes the same
+    // events again elsewhere (the snapshot builder's entry chunks, issue 33).
+    void encodeEventChunksHere() { encodeHere_ = true; }
+    // The blob of the event chunk flushed last, when encodeEventChunksHere() is on and that
+    // chunk's events equal `events`; else null.
+    std::shared_ptr<const std::vector<unsigned char>> encodedEventChunk(std::span<const Event> events) const;
 
 private:
     struct DeviceState;
@@ -141,6 +150,8 @@ private:
     };
 
     void flushEvents();
+    void insertEventChunk(std::int64_t chunk, std::int64_t firstSeq, std::int64_t count, std::int64_t tFirst,
+                          std::int64_t tLast, std::span<const unsigned char> blob);
     void flushPoints(std::size_t seriesIndex);
     void noteTime(std::int64_t t);
     DeviceState& deviceState(std::uint16_t device);
@@ -161,6 +172,9 @@ private:
     // import's faults).
     std::mutex spareMutex_;
     std::vector<std::vector<Event>> spare_;
+    bool encodeHere_ = false;
+    std::vector<Event> lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its blob
+    std::shared_ptr<const std::vector<unsigned char>> lastBlob_;
     std::int64_t eventSeq_ = 0;
     std::int64_t chunkCount_ = 0;
     std::int64_t maxTime_ = 0;

@@ -251,10 +251,13 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
     }
 }
 
-// Compressed on this thread, inserted by the writer's worker, which meanwhile also compresses
-// and writes the events and series (issue 33: the whole build used to run on one core).
+// Compressed on this thread, inserted by the writer's worker, which meanwhile writes the events'
+// chunks and the series (issue 33: the whole build used to run on one core). With one device and
+// no inferred frees the entries are the events, chunk for chunk: the event chunk's blob, encoded
+// on this thread a moment ago, is used again rather than compressing the same events twice.
 void SnapshotBuilder::postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotTablesWriter& tables) {
-    out_.post([&tables, row = SnapshotTablesWriter::encodeEntryChunk(d.index, d.chunks++, firstSeq, d.chunk)] {
+    const auto same = out_.encodedEventChunk(d.chunk);
+    out_.post([&tables, row = SnapshotTablesWriter::encodeEntryChunk(d.index, d.chunks++, firstSeq, d.chunk, same.get())] {
         tables.addEntryChunk(row);
     });
 }
@@ -336,6 +339,7 @@ void SnapshotBuilder::build(const Progress& progress) {
         TraceWriter& out;
         ~Drain() { out.drainQuietly(); }
     } drain{out_};
+    out_.encodeEventChunksHere(); // the worker has the series, the inserts and the tables' rows
     emitEvents(tables, progress);
     importStage("events emitted");
     writeTables(tables);

@@ -65,7 +65,8 @@ void SnapshotTablesWriter::addActionCount(int device, std::string_view action, s
 
 SnapshotTablesWriter::EncodedEntryChunk SnapshotTablesWriter::encodeEntryChunk(int device, std::int64_t chunk,
                                                                              std::int64_t firstSeq,
-                                                                             std::span<const Event> events) {
+                                                                             std::span<const Event> events,
+                                                                             const std::vector<unsigned char>* encoded) {
     EncodedEntryChunk e;
     e.device = device;
     e.chunk = chunk;
@@ -74,7 +75,7 @@ SnapshotTablesWriter::EncodedEntryChunk SnapshotTablesWriter::encodeEntryChunk(i
     if (events.empty()) return e;
     e.tFirst = events.front().timeNs;
     e.tLast = events.back().timeNs;
-    e.blob = encodeEvents(events);
+    e.blob = encoded ? *encoded : encodeEvents(events);
     return e;
 }
 

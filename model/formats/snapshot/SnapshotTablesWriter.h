@@ -31,8 +31,11 @@ public:
         std::int64_t chunk = 0, firstSeq = 0, count = 0, tFirst = 0, tLast = 0;
         std::vector<unsigned char> blob;
     };
+    // `encoded`: the events' blob when the caller has it already (the same events written as an
+    // event chunk); else they are encoded here.
     static EncodedEntryChunk encodeEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq,
-                                              std::span<const Event> events);
+                                              std::span<const Event> events,
+                                              const std::vector<unsigned char>* encoded = nullptr);
     void addEntryChunk(const EncodedEntryChunk& encoded);
     void addSegment(const SnapshotSegmentRow& row);
     void addBlock(const SnapshotBlockRow& row);
