@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include "StorePagesHash.h"
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "core/Progress.h"
@@ -43,10 +44,6 @@ QJsonObject oracle(const QString& path) {
 }
 
 std::int64_t num(const QJsonValue& v) { return static_cast<std::int64_t>(v.toDouble()); }
-
-QByteArray sha1(const QString& path) {
-    return QCryptographicHash::hash(memviz::test::readFile(path), QCryptographicHash::Sha1).toHex();
-}
 
 // The value of a device's series at the moment right after `seq` (the series value at that
 // entry's time is the last point there, so compare through allocatedAfter of the alive set).
@@ -537,7 +534,7 @@ void TestSnapshot::hostileSnapshotsAreRejected() {
     const QString store = dir_.filePath("hostile.memviz");
     QFile::remove(store);
     { Database init(store.toStdString()); }
-    const QByteArray before = sha1(store);
+    const QByteArray before = memviz::test::storePagesHash(store);
     try {
         Database db(store.toStdString());
         importFile(db, path.toStdString(), Progress{});
@@ -545,7 +542,7 @@ void TestSnapshot::hostileSnapshotsAreRejected() {
     } catch (const ImportError& e) {
         QVERIFY2(QString(e.what()).contains(expected), e.what());
     }
-    QCOMPARE(sha1(store), before);
+    QCOMPARE(memviz::test::storePagesHash(store), before);
     Database db(store.toStdString(), Database::Mode::ReadOnly);
     QVERIFY(listTraces(db).empty());
 }
@@ -556,7 +553,7 @@ void TestSnapshot::truncationAtEveryByteStoresNothing() {
     const QString store = dir_.filePath("cut.memviz");
     QFile::remove(store);
     { Database init(store.toStdString()); }
-    const QByteArray before = sha1(store);
+    const QByteArray before = memviz::test::storePagesHash(store);
     {
         Database db(store.toStdString());
         for (qsizetype n = 1; n < full.size(); ++n) {
@@ -571,7 +568,7 @@ void TestSnapshot::truncationAtEveryByteStoresNothing() {
         }
         QVERIFY(listTraces(db).empty());
     }
-    QCOMPARE(sha1(store), before);
+    QCOMPARE(memviz::test::storePagesHash(store), before);
 }
 
 void TestSnapshot::commandLineWorksOnSnapshots() {
