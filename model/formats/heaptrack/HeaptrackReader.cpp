@@ -7,6 +7,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/heaptrack/HeaptrackModel.h"
+#include "formats/heaptrack/HeaptrackStreamTables.h"
 #include "formats/heaptrack/HeaptrackSuppressions.h"
 #include "formats/heaptrack/HeaptrackTimeline.h"
 #include "io/InputFile.h"
@@ -301,6 +302,7 @@ void HeaptrackReader::onInstructionPointer(Fields& f) {
     model_.ips.push_back(ip);
     for (std::uint32_t s : model_.opNewStrings)
         if (ip.frame.function == s) model_.opNewIps.push_back(static_cast<std::uint32_t>(model_.ips.size() - 1));
+    if (stream_) stream_->ipsAdded(model_);
 }
 
 void HeaptrackReader::onTraceNode(Fields& f) {
@@ -314,6 +316,7 @@ void HeaptrackReader::onTraceNode(Fields& f) {
         fail("parent index " + hexText(parent) + " is not defined (" + hexText(model_.nodes.size() - 1) +
              " trace nodes defined so far)");
     model_.addNode(static_cast<std::uint32_t>(ip), static_cast<std::uint32_t>(parent));
+    if (stream_) stream_->nodesAdded(model_);
 }
 
 void HeaptrackReader::onAllocationInfo(Fields& f) {
@@ -330,6 +333,7 @@ void HeaptrackReader::onAllocationInfo(Fields& f) {
     std::int32_t& op = siteOps_[static_cast<std::size_t>(site)];
     if (op == kNoName) op = out_.name(NameKind::Op, model_.siteLabel(site));
     model_.infos.back().op = op;
+    if (stream_) stream_->infosAdded(model_);
 }
 
 std::uint64_t HeaptrackReader::infoIndex(Fields& f) {
