@@ -37,6 +37,7 @@ int HeaptrackImporter::sniff(std::string_view head, std::string_view fileName) c
 
 void HeaptrackImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
     LineReader lines(in);
+    lines.readAhead();
     HeaptrackModel model;
     HeaptrackTimeline timeline(out);
     HeaptrackStreamTables tables(out);

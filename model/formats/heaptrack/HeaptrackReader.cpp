@@ -143,7 +143,7 @@ void HeaptrackReader::run(const Progress& progress) {
             parseHexField(line.substr(2), index) && index < model_.infos.size()) {
             if (line[0] == '+') allocate(index);
             else deallocate(index);
-            if ((lines_.lineNumber() & 0xffff) == 0) progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
+            if ((lines_.lineNumber() & 0xffff) == 0) progress.update(lines_.fileOffset(), lines_.input().fileSize());
             continue;
         }
         try {
@@ -152,7 +152,7 @@ void HeaptrackReader::run(const Progress& progress) {
             out_.warn("truncated_last_line", location(),
                       "the last line is incomplete (the recording was cut off); it was ignored");
         }
-        if ((lines_.lineNumber() & 0xffff) == 0) progress.update(lines_.input().fileOffset(), lines_.input().fileSize());
+        if ((lines_.lineNumber() & 0xffff) == 0) progress.update(lines_.fileOffset(), lines_.input().fileSize());
     }
     if (!haveVersion_) throw ImportError(lines_.input().path() + ": not a heaptrack file (no `v` version line)");
 }
