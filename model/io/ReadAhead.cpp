@@ -62,6 +62,7 @@ std::size_t ReadAhead::read(char* dst, std::size_t capacity) {
             if (!current_.data.empty()) {
                 free_.push_back(std::move(current_));
                 current_ = Block{};
+                currentPos_ = 0;
                 changed_.notify_all();
             }
             if (produced > 0 && ready_.empty()) break; // hand out what there is
