@@ -33,7 +33,7 @@ void LineReader::readAhead() {
     // A thread pays only where there is decompression to overlap (a few ms and up).
     constexpr std::int64_t kWorthIt = 256 << 10;
     if (!ahead_ && in_.compression() != Compression::None && in_.fileSize() >= kWorthIt)
-        ahead_ = std::make_unique<ReadAhead>(in_);
+        ahead_ = std::make_unique<ReadAhead>(in_, 256u << 10, 6);
 }
 
 std::int64_t LineReader::fileOffset() const { return ahead_ ? ahead_->fileOffset() : in_.fileOffset(); }

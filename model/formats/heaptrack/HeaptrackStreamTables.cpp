@@ -26,16 +26,18 @@ HeaptrackStreamTables::HeaptrackStreamTables(TraceWriter& out)
 void HeaptrackStreamTables::flushNodes(const HeaptrackModel& m) {
     while (nodesDone_ < m.nodes.size()) {
         const std::size_t count = std::min(kNodeChunk, m.nodes.size() - nodesDone_);
-        std::vector<HeaptrackStoredNode> chunk(count);
-        for (std::size_t i = 0; i < count; ++i) chunk[i] = {m.nodes[nodesDone_ + i].ip, m.nodes[nodesDone_ + i].parent};
+        std::vector<HeaptrackStoredNode> chunk = spareNodes_.take();
+        chunk.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) chunk.push_back({m.nodes[nodesDone_ + i].ip, m.nodes[nodesDone_ + i].parent});
         const auto first = static_cast<std::uint32_t>(nodesDone_);
-        out_.post([this, first, chunk = std::move(chunk)] {
+        out_.post([this, first, chunk = std::move(chunk)]() mutable {
             nodes_.bind(1, traceId_)
                 .bind(2, static_cast<std::int64_t>(first))
                 .bind(3, static_cast<std::int64_t>(chunk.size()))
                 .bind(4, kCodecZstdColumns)
                 .bindBlob(5, encodeHeaptrackNodes(chunk, first))
                 .run();
+            spareNodes_.give(std::move(chunk));
         });
         nodesDone_ += count;
     }
@@ -44,17 +46,19 @@ void HeaptrackStreamTables::flushNodes(const HeaptrackModel& m) {
 void HeaptrackStreamTables::flushInfos(const HeaptrackModel& m) {
     while (infosDone_ < m.infos.size()) {
         const std::size_t count = std::min(kInfoChunk, m.infos.size() - infosDone_);
-        std::vector<SeriesPoint> chunk(count);
+        std::vector<SeriesPoint> chunk = spareInfos_.take();
+        chunk.reserve(count);
         for (std::size_t i = 0; i < count; ++i)
-            chunk[i] = {m.infos[infosDone_ + i].size, static_cast<std::int64_t>(m.infos[infosDone_ + i].node)};
+            chunk.push_back({m.infos[infosDone_ + i].size, static_cast<std::int64_t>(m.infos[infosDone_ + i].node)});
         const auto first = static_cast<std::int64_t>(infosDone_);
-        out_.post([this, first, chunk = std::move(chunk)] {
+        out_.post([this, first, chunk = std::move(chunk)]() mutable {
             infos_.bind(1, traceId_)
                 .bind(2, first)
                 .bind(3, static_cast<std::int64_t>(chunk.size()))
                 .bind(4, kCodecZstdColumns)
                 .bindBlob(5, encodePoints(chunk))
                 .run();
+            spareInfos_.give(std::move(chunk));
         });
         infosDone_ += count;
     }
@@ -62,7 +66,7 @@ void HeaptrackStreamTables::flushInfos(const HeaptrackModel& m) {
 
 void HeaptrackStreamTables::flushIps(const HeaptrackModel& m) {
     if (ipsDone_ >= m.ips.size()) return;
-    std::vector<FrameRow> rows;
+    std::vector<FrameRow> rows = spareRows_.take();
     rows.reserve(m.ips.size() - ipsDone_);
     for (std::size_t i = ipsDone_; i < m.ips.size(); ++i) {
         const HeaptrackIp& ip = m.ips[i];
@@ -75,7 +79,7 @@ void HeaptrackStreamTables::flushIps(const HeaptrackModel& m) {
         for (std::uint32_t k = 0; k < ip.inlinedCount; ++k) add(k + 1, m.inlined[ip.inlinedBegin + k]);
     }
     ipsDone_ = m.ips.size();
-    out_.post([this, rows = std::move(rows)] {
+    out_.post([this, rows = std::move(rows)]() mutable {
         for (const FrameRow& r : rows)
             frames_.bind(1, traceId_)
                 .bind(2, r.ip)
@@ -86,6 +90,7 @@ void HeaptrackStreamTables::flushIps(const HeaptrackModel& m) {
                 .bind(7, *r.file)
                 .bind(8, r.line)
                 .run();
+        spareRows_.give(std::move(rows));
     });
 }
 

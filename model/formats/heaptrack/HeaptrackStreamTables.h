@@ -8,10 +8,13 @@
 // writeHeaptrackTables wrote after the whole file before: the same chunk boundaries, the
 // same order within each table.
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "formats/heaptrack/HeaptrackChunks.h"
 #include "formats/heaptrack/HeaptrackModel.h"
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
 
 namespace memviz {
@@ -43,6 +46,25 @@ private:
         std::int64_t ip, depth, address, line;
         const std::string *module, *function, *file; // into HeaptrackModel::strings (a deque)
     };
+    // Buffers the jobs are done with, reused by the next chunk: a fresh half-megabyte buffer
+    // per chunk costs its page faults again every time.
+    template <typename T>
+    struct Spare {
+        std::mutex mutex;
+        std::vector<std::vector<T>> buffers;
+        std::vector<T> take() {
+            const std::lock_guard lock(mutex);
+            if (buffers.empty()) return {};
+            std::vector<T> v = std::move(buffers.back());
+            buffers.pop_back();
+            return v;
+        }
+        void give(std::vector<T>&& v) {
+            v.clear();
+            const std::lock_guard lock(mutex);
+            if (buffers.size() < 2) buffers.push_back(std::move(v));
+        }
+    };
     void flushNodes(const HeaptrackModel& m);
     void flushInfos(const HeaptrackModel& m);
     void flushIps(const HeaptrackModel& m);
@@ -50,6 +72,9 @@ private:
     TraceWriter& out_;
     std::int64_t traceId_;
     Statement frames_, nodes_, infos_; // used only inside jobs
+    Spare<HeaptrackStoredNode> spareNodes_;
+    Spare<SeriesPoint> spareInfos_;
+    Spare<FrameRow> spareRows_;
     std::size_t nodesDone_ = 1, infosDone_ = 0, ipsDone_ = 1;
 };
 
