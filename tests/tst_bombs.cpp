@@ -12,6 +12,7 @@
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "io/InputFile.h"
+#include "io/ReadAhead.h"
 #include "pickle/PickleReader.h"
 #include "store/Database.h"
 
@@ -81,6 +82,58 @@ private slots:
         QVERIFY2(text.size() > 64 * zst.size(), qPrintable(QString::number(text.size() / zst.size())));
         const Attempt a = importBytes(dir, "heaptrack.loop.zst", zst, "heaptrack");
         QVERIFY2(a.imported, a.error.c_str());
+    }
+
+    // ReadAhead (the heaptrack import decompresses on a second thread) hands out the file's
+    // bytes in order and its errors where they happen: the text written here, then for a cut-off
+    // stream the "truncated" error, for a bomb the ceiling's.
+    void readAheadSameBytesAndErrors() {
+        QTemporaryDir dir;
+        QByteArray text;
+        for (int i = 0; i < 200000; ++i) text += "+ " + QByteArray::number(i * 7919 % 100003, 16) + "\n";
+        const QByteArray zst = test::zstded(text);
+        const auto readAll = [](ReadAhead& ahead, QByteArray& out) {
+            std::vector<char> buf(10007); // not a multiple of the block
+            for (std::size_t n; (n = ahead.read(buf.data(), buf.size() - out.size() % 3)) > 0;)
+                out.append(buf.data(), static_cast<qsizetype>(n));
+        };
+        {
+            InputFile in(test::writeFile(dir, "whole.zst", zst).toStdString());
+            ReadAhead ahead(in, 4096, 3);
+            QByteArray got;
+            readAll(ahead, got);
+            QCOMPARE(got, text);
+            QCOMPARE(ahead.fileOffset(), std::int64_t{zst.size()});
+        }
+        {
+            InputFile in(test::writeFile(dir, "cut.zst", zst.left(zst.size() / 2)).toStdString());
+            ReadAhead ahead(in, 4096, 3);
+            QByteArray got;
+            try {
+                readAll(ahead, got);
+                QFAIL("a cut-off stream read to its end");
+            } catch (const ImportError& e) {
+                QVERIFY2(QString(e.what()).contains("truncated zstd stream"), e.what());
+            }
+            QVERIFY(got.size() > 0 && text.startsWith(got));
+        }
+        InputFile::setDecompressionLimits({64, 1 << 20, 1 << 20});
+        {
+            InputFile in(test::writeFile(dir, "bomb.zst", test::zstded(QByteArray(4 << 20, 'a'))).toStdString());
+            ReadAhead ahead(in, 65536, 2);
+            QByteArray got;
+            QVERIFY_THROWS_EXCEPTION(ImportError, readAll(ahead, got));
+            QVERIFY(got.size() <= (1 << 20) + 1);
+        }
+        InputFile::resetDecompressionLimits();
+        // Stopped early (an import's error): the thread ends with it.
+        {
+            InputFile in(test::writeFile(dir, "early.zst", zst).toStdString());
+            ReadAhead ahead(in, 4096, 2);
+            char c;
+            QCOMPARE(ahead.read(&c, 1), std::size_t{1});
+            QCOMPARE(c, text[0]);
+        }
     }
 
     void zstdBombAndTheCeilings() {

@@ -6,6 +6,7 @@
 
 #include "core/Errors.h"
 #include "io/InputFile.h"
+#include "io/ReadAhead.h"
 
 namespace memviz {
 
@@ -26,6 +27,17 @@ std::size_t blockFor(const InputFile& in) {
 LineReader::LineReader(InputFile& in, std::size_t maxLineBytes)
     : in_(in), maxLine_(maxLineBytes), block_(blockFor(in)), buf_(std::min<std::size_t>(block_, 64u << 10) + kPadding) {}
 
+LineReader::~LineReader() = default;
+
+void LineReader::readAhead() {
+    // A thread pays only where there is decompression to overlap (a few ms and up).
+    constexpr std::int64_t kWorthIt = 256 << 10;
+    if (!ahead_ && in_.compression() != Compression::None && in_.fileSize() >= kWorthIt)
+        ahead_ = std::make_unique<ReadAhead>(in_, 256u << 10, 6);
+}
+
+std::int64_t LineReader::fileOffset() const { return ahead_ ? ahead_->fileOffset() : in_.fileOffset(); }
+
 bool LineReader::fill() {
     if (eof_) return false;
     // Move the partial line to the front, grow when one line exceeds the block.
@@ -40,7 +52,8 @@ bool LineReader::fill() {
                               std::to_string(maxLine_) + " bytes");
         buf_.resize(buf_.size() * 2);
     }
-    const std::size_t n = in_.read(buf_.data() + end_, buf_.size() - kPadding - end_);
+    const std::size_t capacity = buf_.size() - kPadding - end_;
+    const std::size_t n = ahead_ ? ahead_->read(buf_.data() + end_, capacity) : in_.read(buf_.data() + end_, capacity);
     if (n == 0) eof_ = true;
     end_ += n;
     std::memset(buf_.data() + end_, 0, kPadding);

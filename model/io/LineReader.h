@@ -4,18 +4,28 @@
 // offset of each for error messages. Every returned line is followed by at least
 // kPadding readable bytes, so simdjson can parse it in place.
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
 namespace memviz {
 
 class InputFile;
+class ReadAhead;
 
 class LineReader {
 public:
     static constexpr std::size_t kPadding = 64;
 
     explicit LineReader(InputFile& in, std::size_t maxLineBytes = 64u << 20);
+    ~LineReader();
+
+    // For a big compressed file: decompress on a second thread, ahead of next() (ReadAhead.h).
+    // Call before the first next(). Afterwards input().read() and input().fileOffset() belong
+    // to that thread: use fileOffset() here.
+    void readAhead();
+    // Compressed bytes of the file consumed so far (for progress).
+    std::int64_t fileOffset() const;
 
     // Next line without its terminator ("\n" or "\r\n"); false at the end of the data.
     // Throws ImportError for a line longer than maxLineBytes.
@@ -42,6 +52,7 @@ private:
     std::int64_t lineOffset_ = 0;
     std::int64_t consumed_ = 0; // bytes before buf_[begin_]
     bool unterminated_ = false;
+    std::unique_ptr<ReadAhead> ahead_;
 };
 
 } // namespace memviz

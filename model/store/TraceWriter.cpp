@@ -181,7 +181,8 @@ void TraceWriter::flushPoints(std::size_t index) {
 }
 
 void TraceWriter::addEvent(const Event& e) {
-    DeviceState& d = deviceState(e.device);
+    // The device's state exists after its first event: no call per event for it.
+    DeviceState& d = e.device < deviceStates_.size() ? *deviceStates_[e.device] : deviceState(e.device);
     // Inferred events (kFlagImplicit) move bytes but are not records of the file.
     const bool recorded = !(e.flags & kFlagImplicit);
     if (recorded) ++d.events;

@@ -5,6 +5,7 @@
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "formats/heaptrack/HeaptrackReader.h"
 #include "formats/heaptrack/HeaptrackStore.h"
+#include "formats/heaptrack/HeaptrackStreamTables.h"
 #include "formats/heaptrack/HeaptrackTimeline.h"
 #include "io/InputFile.h"
 #include "io/LineReader.h"
@@ -36,10 +37,20 @@ int HeaptrackImporter::sniff(std::string_view head, std::string_view fileName) c
 
 void HeaptrackImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
     LineReader lines(in);
+    lines.readAhead();
     HeaptrackModel model;
     HeaptrackTimeline timeline(out);
+    HeaptrackStreamTables tables(out);
+    // Jobs on the writer's worker read the model and use the tables' statements: on an error,
+    // they finish before those go.
+    struct Drain {
+        TraceWriter& out;
+        ~Drain() { out.drainQuietly(); }
+    } drain{out};
     HeaptrackReader reader(lines, out, model, timeline);
+    reader.setStreamTables(&tables);
     reader.run(progress);
+    tables.finish(model);
     progress.enterPhase(ProgressPhase::Building);
     model.finish();
     timeline.finish(reader.header().pageSize);

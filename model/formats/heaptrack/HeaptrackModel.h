@@ -6,6 +6,7 @@
 // and trace nodes are 1-based (0 = none; element 0 of each vector is an empty sentinel),
 // allocation infos 0-based.
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -104,7 +105,8 @@ public:
     // Settles every backtrace's peak and merges backtraces into sites.
     void finish();
 
-    std::vector<std::string> strings;
+    // A deque: a string's address stays put as more come (HeaptrackStreamTables' jobs read them).
+    std::deque<std::string> strings;
     std::vector<HeaptrackIp> ips;
     std::vector<HeaptrackFrame> inlined;
     std::vector<HeaptrackNode> nodes;

@@ -12,6 +12,7 @@
 namespace memviz {
 
 class HeaptrackModel;
+class HeaptrackStreamTables;
 class HeaptrackTimeline;
 class LineReader;
 class Progress;
@@ -32,6 +33,8 @@ public:
 
     // Reads every record; throws ImportError naming the line and record for bad input.
     void run(const Progress& progress);
+    // Tables written while reading (optional): told after every `i`, `t` and `a` record.
+    void setStreamTables(HeaptrackStreamTables* tables) { stream_ = tables; }
     const HeaptrackHeader& header() const { return header_; }
 
 private:
@@ -60,6 +63,7 @@ private:
     HeaptrackModel& model_;
     HeaptrackTimeline& timeline_;
     HeaptrackHeader header_;
+    HeaptrackStreamTables* stream_ = nullptr;
     bool haveVersion_ = false;
     bool haveCommand_ = false;
     char record_ = 0;

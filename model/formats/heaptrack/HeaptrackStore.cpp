@@ -36,48 +36,6 @@ void writeTotals(Database& db, std::int64_t traceId, const HeaptrackModel& m, co
         .run();
 }
 
-void writeFrames(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
-    Statement s(db, "INSERT INTO heaptrack_frames(trace_id, ip_id, depth, address, module, function, file, line) "
-                    "VALUES (?,?,?,?,?,?,?,?)");
-    for (std::size_t i = 1; i < m.ips.size(); ++i) {
-        const HeaptrackIp& ip = m.ips[i];
-        const auto row = [&](std::int64_t depth, const HeaptrackFrame& f) {
-            s.bind(1, traceId)
-                .bind(2, static_cast<std::int64_t>(i))
-                .bind(3, depth)
-                .bind(4, static_cast<std::int64_t>(ip.address))
-                .bind(5, m.string(ip.module))
-                .bind(6, m.string(f.function))
-                .bind(7, m.string(f.file))
-                .bind(8, static_cast<std::int64_t>(f.line))
-                .run();
-        };
-        row(0, ip.frame);
-        for (std::uint32_t k = 0; k < ip.inlinedCount; ++k) row(k + 1, m.inlined[ip.inlinedBegin + k]);
-    }
-}
-
-void writeNodesAndInfos(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
-    HeaptrackNodeChunkWriter nodes(db, traceId);
-    for (std::size_t i = 1; i < m.nodes.size(); ++i) nodes.add({m.nodes[i].ip, m.nodes[i].parent});
-    nodes.finish();
-    Statement a(db, "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, data) "
-                    "VALUES (?,?,?,?,?)");
-    std::vector<SeriesPoint> chunk;
-    chunk.reserve(std::min(kHeaptrackInfosPerChunk, m.infos.size()));
-    for (std::size_t first = 0; first < m.infos.size(); first += kHeaptrackInfosPerChunk) {
-        chunk.clear();
-        for (std::size_t i = first; i < m.infos.size() && chunk.size() < kHeaptrackInfosPerChunk; ++i)
-            chunk.push_back({m.infos[i].size, static_cast<std::int64_t>(m.infos[i].node)});
-        a.bind(1, traceId)
-            .bind(2, static_cast<std::int64_t>(first))
-            .bind(3, static_cast<std::int64_t>(chunk.size()))
-            .bind(4, kCodecZstdColumns)
-            .bindBlob(5, encodePoints(chunk))
-            .run();
-    }
-}
-
 void writeSites(Database& db, std::int64_t traceId, const HeaptrackModel& m) {
     Statement site(db, "INSERT INTO heaptrack_sites(trace_id, site_id, ip_id, function, module, file, line, allocations, "
                        "temporary, peak_bytes, leaked_bytes, stacks) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -114,8 +72,6 @@ void writeHeaptrackTables(TraceWriter& out, const HeaptrackModel& model, const H
     Database& db = out.database();
     const std::int64_t traceId = out.traceId();
     writeTotals(db, traceId, model, header, totalTimeMs);
-    writeFrames(db, traceId, model);
-    writeNodesAndInfos(db, traceId, model);
     writeSites(db, traceId, model);
     out.setMetadata(metadata_key::kHeaptrackCommand, header.command);
     out.setMetadata(metadata_key::kHeaptrackFileVersion, std::to_string(header.fileVersion));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Writes what a heaptrack file defined into the heaptrack_* tables (docs/formats-native.md)
-// inside the import's transaction.
+// inside the import's transaction: the totals and the sites (the frames, backtrace nodes and
+// allocation infos went in while the file was read: HeaptrackStreamTables).
 #include <cstdint>
 
 namespace memviz {
