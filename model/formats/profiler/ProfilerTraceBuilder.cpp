@@ -304,16 +304,16 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
             lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
         });
-    // Lifetimes come out at their frees: in allocation order by index (sorting the 64-byte
-    // rows themselves moves several times more memory).
-    std::vector<std::uint32_t> byKey(allocations.size());
-    std::iota(byKey.begin(), byKey.end(), 0u);
-    sortStablyUnlessSorted(byKey,
-                           [&](std::uint32_t x, std::uint32_t y) { return allocations[x][ar::Key] < allocations[y][ar::Key]; });
+    // Lifetimes come out at their frees: in allocation order, stably, by (key, index) pairs
+    // (sorting the 64-byte rows themselves moves several times more memory, and comparing
+    // indexes through the rows misses the cache at every step).
+    std::vector<std::pair<std::int64_t, std::uint32_t>> byKey(allocations.size());
+    for (std::size_t i = 0; i < allocations.size(); ++i) byKey[i] = {allocations[i][ar::Key], static_cast<std::uint32_t>(i)};
+    if (!std::is_sorted(byKey.begin(), byKey.end())) std::sort(byKey.begin(), byKey.end());
     RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
         return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
     });
-    for (const std::uint32_t i : byKey) lifetimes.add(allocations[i]);
+    for (const auto& [key, i] : byKey) lifetimes.add(allocations[i]);
     lifetimes.finish();
     progress.checkCancelled();
 
