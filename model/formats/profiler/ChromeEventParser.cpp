@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
@@ -16,9 +17,17 @@ namespace memviz {
 
 namespace od = simdjson::ondemand;
 
+namespace {
+// text == literal, with a memcmp of constant size (inlined; string_view's == calls memcmp).
+template <std::size_t N>
+bool is(std::string_view text, const char (&literal)[N]) {
+    return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
+}
+} // namespace
+
 bool isCpuSideCategory(std::string_view cat) {
-    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" || cat == "cuda_driver" ||
-           cat == "Runtime" || cat == "python_function";
+    return is(cat, "cpu_op") || is(cat, "Operator") || is(cat, "user_annotation") || is(cat, "cuda_runtime") || is(cat, "cuda_driver") ||
+           is(cat, "Runtime") || is(cat, "python_function");
 }
 
 bool microsToNs(std::string_view text, std::int64_t& ns) {
@@ -76,6 +85,15 @@ std::string_view stringText(od::value v, ParsedBatch& batch) {
     return keep(batch, v.get_string());
 }
 
+// A member name: in the batch's bytes when it has no escapes, else unescaped by simdjson.
+std::string_view keyText(od::field& field) {
+    const char* begin = reinterpret_cast<const char*>(field.key().raw()); // after the opening quote
+    const char* end = begin;
+    while (*end != '"' && *end != '\\') ++end; // stage 1 found the closing quote
+    if (*end == '"') return std::string_view(begin, static_cast<std::size_t>(end - begin));
+    return field.unescaped_key();
+}
+
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v, ParsedBatch& batch) {
     const std::string_view raw = v.raw_json_token();
@@ -105,34 +123,35 @@ bool intArg(od::value v, std::int64_t& out) {
 }
 
 void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
-    for (auto field : args) {
-        const std::string_view key = field.unescaped_key();
+    for (auto result : args) {
+        od::field field = std::move(result); // throws the iteration's error, as unescaped_key() did
+        const std::string_view key = keyText(field);
         od::value v = field.value();
         std::int64_t n = 0;
-        if (key == "Device Type") {
+        if (is(key, "Device Type")) {
             e.hasDeviceType = intArg(v, n);
             e.badArg |= !e.hasDeviceType;
             e.deviceType = n;
-        } else if (key == "Device Id") {
+        } else if (is(key, "Device Id")) {
             if (intArg(v, n)) e.deviceId = n;
             else e.badArg = true;
-        } else if (key == "Bytes") {
+        } else if (is(key, "Bytes")) {
             e.hasBytes = intArg(v, n);
             e.badArg |= !e.hasBytes;
             e.bytes = n;
-        } else if (key == "Addr") {
+        } else if (is(key, "Addr")) {
             e.hasAddr = intArg(v, n);
             e.addr = n;
-        } else if (key == "Total Allocated") {
+        } else if (is(key, "Total Allocated")) {
             e.hasTotalAllocated = intArg(v, n);
             e.totalAllocated = n;
-        } else if (key == "Total Reserved") {
+        } else if (is(key, "Total Reserved")) {
             e.hasTotalReserved = intArg(v, n);
             e.totalReserved = n;
-        } else if (key == "Input Dims" && v.type() == od::json_type::array) {
+        } else if (is(key, "Input Dims") && v.type() == od::json_type::array) {
             od::array dims = v.get_array();
             e.inputDims = dims.raw_json();
-        } else if (key == "Call stack" && v.type() == od::json_type::string) {
+        } else if (is(key, "Call stack") && v.type() == od::json_type::string) {
             e.callStack = keep(batch, v.get_string());
         }
     }
@@ -206,21 +225,22 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
             haveDoc = true;
             od::object obj = doc.get_object();
-            for (auto field : obj) {
-                const std::string_view key = field.unescaped_key();
+            for (auto result : obj) {
+                od::field field = std::move(result); // throws the iteration's error, as unescaped_key() did
+                const std::string_view key = keyText(field);
                 od::value v = field.value();
-                if (key == "ph") e.ph = stringText(v, batch);
-                else if (key == "cat") e.cat = stringText(v, batch);
-                else if (key == "name") e.name = stringText(v, batch);
-                else if (key == "pid") e.pid = scalarText(v, batch);
-                else if (key == "tid") e.tid = scalarText(v, batch);
-                else if (key == "ts") e.tsValid = microsToNs(scalarText(v, batch), e.tsNs), e.hasTs = true;
-                else if (key == "dur") e.durValid = microsToNs(scalarText(v, batch), e.durNs), e.hasDur = true;
-                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
+                if (is(key, "ph")) e.ph = stringText(v, batch);
+                else if (is(key, "cat")) e.cat = stringText(v, batch);
+                else if (is(key, "name")) e.name = stringText(v, batch);
+                else if (is(key, "pid")) e.pid = scalarText(v, batch);
+                else if (is(key, "tid")) e.tid = scalarText(v, batch);
+                else if (is(key, "ts")) e.tsValid = microsToNs(scalarText(v, batch), e.tsNs), e.hasTs = true;
+                else if (is(key, "dur")) e.durValid = microsToNs(scalarText(v, batch), e.durNs), e.hasDur = true;
+                else if (is(key, "args") && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
             }
-            e.role = e.name == "[memory]"                             ? EventRole::Memory
-                     : e.name == "[OutOfMemory]"                      ? EventRole::OutOfMemory
-                     : e.ph == "X" && isCpuSideCategory(e.cat) ? EventRole::Call
+            e.role = is(e.name, "[memory]")                             ? EventRole::Memory
+                     : is(e.name, "[OutOfMemory]")                      ? EventRole::OutOfMemory
+                     : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call
                                                                       : EventRole::Other;
         } catch (const simdjson::simdjson_error& error) {
             // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else
