@@ -8,7 +8,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <utility>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
@@ -86,8 +85,11 @@ std::string_view stringText(od::value v, ParsedBatch& batch) {
 }
 
 // A member name: in the batch's bytes when it has no escapes, else unescaped by simdjson.
-std::string_view keyText(od::field& field) {
-    const char* begin = reinterpret_cast<const char*>(field.key().raw()); // after the opening quote
+// Takes the iteration's result as it is (copying it into an od::field stalled the loop);
+// its error, if any, is thrown by key() as unescaped_key() threw it.
+inline std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
+    const od::raw_json_string key = field.key();
+    const char* begin = reinterpret_cast<const char*>(key.raw()); // after the opening quote
     const char* end = begin;
     while (*end != '"' && *end != '\\') ++end; // stage 1 found the closing quote
     if (*end == '"') return std::string_view(begin, static_cast<std::size_t>(end - begin));
@@ -123,8 +125,7 @@ bool intArg(od::value v, std::int64_t& out) {
 }
 
 void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
-    for (auto result : args) {
-        od::field field = std::move(result); // throws the iteration's error, as unescaped_key() did
+    for (auto field : args) {
         const std::string_view key = keyText(field);
         od::value v = field.value();
         std::int64_t n = 0;
@@ -225,8 +226,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             if (auto error = (*it).get(doc)) throw simdjson::simdjson_error(error);
             haveDoc = true;
             od::object obj = doc.get_object();
-            for (auto result : obj) {
-                od::field field = std::move(result); // throws the iteration's error, as unescaped_key() did
+            for (auto field : obj) {
                 const std::string_view key = keyText(field);
                 od::value v = field.value();
                 if (is(key, "ph")) e.ph = stringText(v, batch);
