@@ -98,8 +98,9 @@ inline std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
 
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v, ParsedBatch& batch) {
+    // type() first: it refuses a value that is no value at all (a stray ':'), at this event.
+    if (v.type() == od::json_type::string) return stringText(v, batch);
     const std::string_view raw = v.raw_json_token();
-    if (!raw.empty() && raw.front() == '"') return stringText(v, batch);
     std::size_t end = 0; // the token runs up to the next space or separator
     while (end < raw.size()) {
         const char c = raw[end];
