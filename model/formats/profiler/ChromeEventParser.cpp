@@ -84,18 +84,6 @@ std::string_view stringText(od::value v, ParsedBatch& batch) {
     return keep(batch, v.get_string());
 }
 
-// A member name: in the batch's bytes when it has no escapes, else unescaped by simdjson.
-// Takes the iteration's result as it is (copying it into an od::field stalled the loop);
-// its error, if any, is thrown by key() as unescaped_key() threw it.
-inline std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
-    const od::raw_json_string key = field.key();
-    const char* begin = reinterpret_cast<const char*>(key.raw()); // after the opening quote
-    const char* end = begin;
-    while (*end != '"' && *end != '\\') ++end; // stage 1 found the closing quote
-    if (*end == '"') return std::string_view(begin, static_cast<std::size_t>(end - begin));
-    return field.unescaped_key();
-}
-
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v, ParsedBatch& batch) {
     // type() first: it refuses a value that is no value at all (a stray ':'), at this event.
@@ -127,7 +115,7 @@ bool intArg(od::value v, std::int64_t& out) {
 
 void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
     for (auto field : args) {
-        const std::string_view key = keyText(field);
+        const std::string_view key = field.unescaped_key();
         od::value v = field.value();
         std::int64_t n = 0;
         if (is(key, "Device Type")) {
@@ -228,7 +216,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             haveDoc = true;
             od::object obj = doc.get_object();
             for (auto field : obj) {
-                const std::string_view key = keyText(field);
+                const std::string_view key = field.unescaped_key();
                 od::value v = field.value();
                 if (is(key, "ph")) e.ph = stringText(v, batch);
                 else if (is(key, "cat")) e.cat = stringText(v, batch);
