@@ -78,8 +78,11 @@ std::string_view stringText(od::value v, ParsedBatch& batch) {
     const std::string_view raw = v.raw_json_token(); // the opening quote up to the next structural
     if (raw.size() >= 2 && raw.front() == '"') {
         const void* close = std::memchr(raw.data() + 1, '"', raw.size() - 1);
-        if (close && !std::memchr(raw.data() + 1, '\\', static_cast<std::size_t>(static_cast<const char*>(close) - raw.data() - 1)))
+        if (close && !std::memchr(raw.data() + 1, '\\', static_cast<std::size_t>(static_cast<const char*>(close) - raw.data() - 1))) {
+            // Consumed like get_string() (so what follows is checked at the same place), not copied.
+            (void)od::raw_json_string(v.get_raw_json_string());
             return std::string_view(raw.data() + 1, static_cast<std::size_t>(static_cast<const char*>(close) - raw.data() - 1));
+        }
     }
     return keep(batch, v.get_string());
 }
