@@ -125,7 +125,10 @@ void JsonEventStream::flushBatch(const BatchHandler& onBatch, std::size_t end) {
         // What follows the batch goes on in the next buffer (the handler may take this one).
         std::vector<char> next = std::move(spare_);
         spare_.clear();
-        if (next.size() < buf_.size()) next.resize(buf_.size());
+        // A batch, a few reads and the padding: not the whole buffer's size, which doubled on
+        // its way up (a fresh vector is zeroed, and a small file's few batches paid for it).
+        const std::size_t wanted = std::max(end_ - end + kPadding + kReadBytes, batchBytes_ + 4 * kReadBytes + kPadding);
+        if (next.size() < wanted) next.resize(wanted);
         std::memcpy(next.data(), buf_.data() + end, end_ - end + kPadding);
         Batch batch{buf_.data() + batchStart_, end - batchStart_, base_ + static_cast<std::int64_t>(batchStart_), &buf_};
         onBatch(batch);
