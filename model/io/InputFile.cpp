@@ -183,10 +183,29 @@ bool InputFile::refill() {
     return inLen_ > 0;
 }
 
+namespace {
+// Plain files: reads of at least this much skip the input buffer.
+constexpr std::size_t kDirectReadBytes = 64u << 10;
+} // namespace
+
 std::size_t InputFile::read(char* dst, std::size_t capacity) {
     std::size_t produced = 0;
     if (compression_ == Compression::None) {
         while (produced < capacity) {
+            if (inPos_ == inLen_ && capacity - produced >= kDirectReadBytes) {
+                // A large read goes straight into dst, not through inBuf_ (a copy less).
+                if (inEof_) break;
+                const std::size_t want = capacity - produced;
+                const std::size_t n = std::fread(dst + produced, 1, want, file_);
+                if (n < want) {
+                    if (std::ferror(file_)) fail(std::string("read error: ") + std::strerror(errno));
+                    inEof_ = true;
+                }
+                fileOffset_ += static_cast<std::int64_t>(n);
+                produced += n;
+                if (n == 0) break;
+                continue;
+            }
             if (inPos_ == inLen_ && !refill()) break;
             const std::size_t n = std::min(capacity - produced, inLen_ - inPos_);
             std::memcpy(dst + produced, inBuf_.get() + inPos_, n);

@@ -13,6 +13,8 @@ namespace memviz {
 namespace {
 constexpr std::size_t kPadding = 64;
 constexpr std::size_t kMaxMemberBytes = 64u << 20;
+// Read at most this much at a time: what was read past a batch is copied to the next buffer.
+constexpr std::size_t kReadBytes = 256u << 10;
 // One event (or member name) is never near this; a file where it happens is damaged (a quote
 // or bracket lost, so the rest reads as one value): stop before holding all of it in memory.
 constexpr std::size_t kMaxEventBytes = 256u << 20;
@@ -46,8 +48,8 @@ bool JsonEventStream::fill() {
         if (batchOpen_) batchStart_ = 0;
         base_ += static_cast<std::int64_t>(keep);
     }
-    if (buf_.size() - kPadding - end_ < batchBytes_ / 2) buf_.resize(buf_.size() * 2);
-    const std::size_t n = in_.read(buf_.data() + end_, buf_.size() - kPadding - end_);
+    if (buf_.size() - kPadding - end_ < std::min(batchBytes_ / 2, kReadBytes)) buf_.resize(buf_.size() * 2);
+    const std::size_t n = in_.read(buf_.data() + end_, std::min(buf_.size() - kPadding - end_, kReadBytes));
     end_ += n;
     std::memset(buf_.data() + end_, ' ', kPadding);
     if (n == 0) eof_ = true;
@@ -120,7 +122,21 @@ std::string JsonEventStream::readRawValue() {
 
 void JsonEventStream::flushBatch(const BatchHandler& onBatch, std::size_t end) {
     if (batchOpen_ && end > batchStart_) {
-        onBatch({buf_.data() + batchStart_, end - batchStart_, base_ + static_cast<std::int64_t>(batchStart_)});
+        // What follows the batch goes on in the next buffer (the handler may take this one).
+        std::vector<char> next = std::move(spare_);
+        spare_.clear();
+        // A batch, a few reads and the padding: not the whole buffer's size, which doubled on
+        // its way up (a fresh vector is zeroed, and a small file's few batches paid for it).
+        const std::size_t wanted = std::max(end_ - end + kPadding + kReadBytes, batchBytes_ + 4 * kReadBytes + kPadding);
+        if (next.size() < wanted) next.resize(wanted);
+        std::memcpy(next.data(), buf_.data() + end, end_ - end + kPadding);
+        Batch batch{buf_.data() + batchStart_, end - batchStart_, base_ + static_cast<std::int64_t>(batchStart_), &buf_};
+        onBatch(batch);
+        spare_ = std::move(buf_); // this buffer again when the handler did not take it
+        buf_ = std::move(next);
+        base_ += static_cast<std::int64_t>(end);
+        pos_ -= end;
+        end_ -= end;
     }
     batchOpen_ = false;
 }

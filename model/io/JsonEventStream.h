@@ -7,6 +7,10 @@
 // the slice as a stream of documents) and at least 64 readable bytes after each slice. Other
 // top-level members are handed over as their raw JSON text. Memory stays bounded by the
 // buffer (a few MiB, more only for a single huge element), whatever the file size.
+//
+// A batch's handler may take the buffer the batch lies in instead of copying the batch
+// (Batch::storage: swap it with a vector of its own, whose capacity the stream reuses); the
+// stream goes on in another buffer, into which it copied the few bytes read past the batch.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -23,8 +27,11 @@ public:
         char* data;
         std::size_t size;
         std::int64_t offset; // decompressed byte offset of data[0] in the file
+        // The buffer that holds data; the handler may swap it with another vector (empty or
+        // one taken before): the batch and its padding then stay valid in what it took.
+        std::vector<char>* storage;
     };
-    using BatchHandler = std::function<void(const Batch&)>;
+    using BatchHandler = std::function<void(Batch&)>;
     using MemberHandler = std::function<void(std::string_view key, std::string_view rawValue)>;
 
     JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes = 4u << 20);
@@ -51,6 +58,7 @@ private:
     std::string arrayKey_;
     std::size_t batchBytes_;
     std::vector<char> buf_;
+    std::vector<char> spare_; // the next buffer, when a handler took buf_
     std::size_t pos_ = 0, end_ = 0;
     std::int64_t base_ = 0; // file offset of buf_[0]
     bool eof_ = false;

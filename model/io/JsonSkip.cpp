@@ -6,6 +6,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MEMVIZ_SKIP_AVX2 1
+#endif
 
 namespace memviz {
 
@@ -57,9 +61,56 @@ std::uint64_t prefixXor(std::uint64_t x) {
 }
 #endif
 
+#if defined(MEMVIZ_SKIP_AVX2)
+// The same scan with AVX2 compares (32 bytes each) and a carry-less multiply for the prefix
+// XOR, on processors that have them (chosen at run time; the build targets plain x86-64).
+__attribute__((target("avx2,pclmul"))) std::uint64_t mask64Avx2(__m256i lo, __m256i hi, char c) {
+    const __m256i k = _mm256_set1_epi8(c);
+    return std::uint64_t(std::uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, k)))) |
+           std::uint64_t(std::uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, k)))) << 32;
+}
+
+__attribute__((target("avx2,pclmul"))) std::size_t skipAvx2(const char* data, std::size_t i, std::size_t size) {
+    SkipState s;
+    for (; i < size; i += 64) {
+        const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i));
+        const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i + 32));
+        const std::uint64_t backslash = mask64Avx2(lo, hi, '\\');
+        if (backslash || s.escaped) {
+            const std::size_t end = scalarSkip(data, i, i + 64 < size ? i + 64 : size, s);
+            if (end) return end;
+            continue;
+        }
+        const std::uint64_t quotes = mask64Avx2(lo, hi, '"');
+        const std::uint64_t prefix = static_cast<std::uint64_t>(
+            _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<long long>(quotes)), _mm_set1_epi8(-1), 0)));
+        const std::uint64_t inString = prefix ^ (s.inString ? ~std::uint64_t{0} : 0);
+        s.inString = inString >> 63;
+        const std::uint64_t open = (mask64Avx2(lo, hi, '{') | mask64Avx2(lo, hi, '[')) & ~inString;
+        std::uint64_t brackets = (open | mask64Avx2(lo, hi, '}') | mask64Avx2(lo, hi, ']')) & ~inString;
+        while (brackets) {
+            const int k = __builtin_ctzll(brackets);
+            if (i + static_cast<std::size_t>(k) >= size) return 0;
+            if (open >> k & 1) {
+                if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
+            } else if (--s.depth == 0) {
+                return i + static_cast<std::size_t>(k) + 1;
+            }
+            brackets &= brackets - 1;
+        }
+    }
+    return 0;
+}
+
+const bool haveAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul");
+#endif
+
 } // namespace
 
 std::size_t skipJsonContainer(const char* data, std::size_t from, std::size_t size) {
+#if defined(MEMVIZ_SKIP_AVX2)
+    if (haveAvx2) return skipAvx2(data, from, size);
+#endif
     SkipState s;
     std::size_t i = from;
 #if defined(__SSE2__)

@@ -2,7 +2,7 @@
 #pragma once
 // Finding where a JSON object or array ends without parsing it: the step that splits a huge
 // event array into whole events. Strings are skipped (with their escapes), brackets counted.
-// 64 bytes at a time with SSE2 bit masks (quotes, backslashes, brackets; the inside of
+// 64 bytes at a time with SSE2 (AVX2 where the processor has it) bit masks (quotes, backslashes, brackets; the inside of
 // strings from a prefix XOR of the quotes), byte by byte only in blocks with a backslash.
 #include <cstddef>
 

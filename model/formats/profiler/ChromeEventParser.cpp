@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
@@ -12,6 +15,51 @@
 namespace memviz {
 
 namespace od = simdjson::ondemand;
+
+namespace {
+// text == literal, with a memcmp of constant size (inlined; string_view's == calls memcmp).
+template <std::size_t N>
+bool is(std::string_view text, const char (&literal)[N]) {
+    return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
+}
+} // namespace
+
+bool isCpuSideCategory(std::string_view cat) {
+    return is(cat, "cpu_op") || is(cat, "Operator") || is(cat, "user_annotation") || is(cat, "cuda_runtime") || is(cat, "cuda_driver") ||
+           is(cat, "Runtime") || is(cat, "python_function");
+}
+
+bool microsToNs(std::string_view text, std::int64_t& ns) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
+        text.remove_suffix(1);
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    // One pass: [-]digits[.digits], anything else (an exponent) through a double.
+    std::size_t i = !text.empty() && text.front() == '-' ? 1 : 0;
+    while (i < text.size() && isDigit(text[i])) ++i;
+    const std::size_t intEnd = i;
+    std::int64_t frac = 0;
+    if (i < text.size() && text[i] == '.') {
+        int scale = 100;
+        for (std::size_t k = 0; ++i < text.size() && isDigit(text[i]); ++k) {
+            if (k < 3) frac += (text[i] - '0') * scale, scale /= 10;
+            else if (k == 3 && text[i] >= '5') frac += 1; // round half up at ns
+        }
+    }
+    if (i == text.size()) {
+        std::int64_t whole = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + intEnd, whole);
+        if (ec != std::errc() || p != text.data() + intEnd) return false;
+        if (__builtin_mul_overflow(whole, 1000, &ns)) return false;
+        ns += text.front() == '-' ? -frac : frac;
+        return true;
+    }
+    if (text[i] != 'e' && text[i] != 'E') return false;
+    double d = 0;
+    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
+    ns = static_cast<std::int64_t>(std::llround(d * 1000.0));
+    return true;
+}
 
 namespace {
 
@@ -24,9 +72,25 @@ std::string_view keep(ParsedBatch& batch, std::string_view s) {
     return std::string_view(a.data() + at, s.size());
 }
 
+// A string's content: in the batch's bytes when it has no escapes (most do not), else
+// unescaped by simdjson and kept. Not a string: get_string() throws as before.
+std::string_view stringText(od::value v, ParsedBatch& batch) {
+    const std::string_view raw = v.raw_json_token(); // the opening quote up to the next structural
+    if (raw.size() >= 2 && raw.front() == '"') {
+        const void* close = std::memchr(raw.data() + 1, '"', raw.size() - 1);
+        if (close && !std::memchr(raw.data() + 1, '\\', static_cast<std::size_t>(static_cast<const char*>(close) - raw.data() - 1))) {
+            // Consumed like get_string() (so what follows is checked at the same place), not copied.
+            (void)od::raw_json_string(v.get_raw_json_string());
+            return std::string_view(raw.data() + 1, static_cast<std::size_t>(static_cast<const char*>(close) - raw.data() - 1));
+        }
+    }
+    return keep(batch, v.get_string());
+}
+
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v, ParsedBatch& batch) {
-    if (v.type() == od::json_type::string) return keep(batch, v.get_string());
+    // type() first: it refuses a value that is no value at all (a stray ':'), at this event.
+    if (v.type() == od::json_type::string) return stringText(v, batch);
     const std::string_view raw = v.raw_json_token();
     std::size_t end = 0; // the token runs up to the next space or separator
     while (end < raw.size()) {
@@ -57,30 +121,30 @@ void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
         const std::string_view key = field.unescaped_key();
         od::value v = field.value();
         std::int64_t n = 0;
-        if (key == "Device Type") {
+        if (is(key, "Device Type")) {
             e.hasDeviceType = intArg(v, n);
             e.badArg |= !e.hasDeviceType;
             e.deviceType = n;
-        } else if (key == "Device Id") {
+        } else if (is(key, "Device Id")) {
             if (intArg(v, n)) e.deviceId = n;
             else e.badArg = true;
-        } else if (key == "Bytes") {
+        } else if (is(key, "Bytes")) {
             e.hasBytes = intArg(v, n);
             e.badArg |= !e.hasBytes;
             e.bytes = n;
-        } else if (key == "Addr") {
+        } else if (is(key, "Addr")) {
             e.hasAddr = intArg(v, n);
             e.addr = n;
-        } else if (key == "Total Allocated") {
+        } else if (is(key, "Total Allocated")) {
             e.hasTotalAllocated = intArg(v, n);
             e.totalAllocated = n;
-        } else if (key == "Total Reserved") {
+        } else if (is(key, "Total Reserved")) {
             e.hasTotalReserved = intArg(v, n);
             e.totalReserved = n;
-        } else if (key == "Input Dims" && v.type() == od::json_type::array) {
+        } else if (is(key, "Input Dims") && v.type() == od::json_type::array) {
             od::array dims = v.get_array();
             e.inputDims = dims.raw_json();
-        } else if (key == "Call stack" && v.type() == od::json_type::string) {
+        } else if (is(key, "Call stack") && v.type() == od::json_type::string) {
             e.callStack = keep(batch, v.get_string());
         }
     }
@@ -102,8 +166,9 @@ std::int64_t eventsEndingBefore(std::string_view batch, std::size_t from, std::s
 
 } // namespace
 
-void ParsedBatch::reset(const char* data, std::size_t n, std::int64_t at, std::size_t padding) {
-    bytes.assign(data, data + n + padding);
+void ParsedBatch::adopt(std::vector<char>& storage, const char* data, std::size_t n, std::int64_t at) {
+    begin = static_cast<std::size_t>(data - storage.data());
+    bytes.swap(storage);
     size = n;
     offset = at;
     arena.clear();
@@ -127,7 +192,7 @@ EventBatchParser::~EventBatchParser() = default;
 
 void EventBatchParser::parse(ParsedBatch& batch) {
     od::parser& parser = impl_->parser;
-    const char* data = batch.bytes.data();
+    const char* data = batch.data();
     const auto fail = [&](std::int64_t at, simdjson::error_code error) {
         batch.failed = true;
         batch.errorOffset = at;
@@ -156,15 +221,19 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             for (auto field : obj) {
                 const std::string_view key = field.unescaped_key();
                 od::value v = field.value();
-                if (key == "ph") e.ph = keep(batch, v.get_string());
-                else if (key == "cat") e.cat = keep(batch, v.get_string());
-                else if (key == "name") e.name = keep(batch, v.get_string());
-                else if (key == "pid") e.pid = scalarText(v, batch);
-                else if (key == "tid") e.tid = scalarText(v, batch);
-                else if (key == "ts") e.ts = scalarText(v, batch), e.hasTs = true;
-                else if (key == "dur") e.dur = scalarText(v, batch), e.hasDur = true;
-                else if (key == "args" && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
+                if (is(key, "ph")) e.ph = stringText(v, batch);
+                else if (is(key, "cat")) e.cat = stringText(v, batch);
+                else if (is(key, "name")) e.name = stringText(v, batch);
+                else if (is(key, "pid")) e.pid = scalarText(v, batch);
+                else if (is(key, "tid")) e.tid = scalarText(v, batch);
+                else if (is(key, "ts")) e.tsValid = microsToNs(scalarText(v, batch), e.tsNs), e.hasTs = true;
+                else if (is(key, "dur")) e.durValid = microsToNs(scalarText(v, batch), e.durNs), e.hasDur = true;
+                else if (is(key, "args") && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
             }
+            e.role = is(e.name, "[memory]")                             ? EventRole::Memory
+                     : is(e.name, "[OutOfMemory]")                      ? EventRole::OutOfMemory
+                     : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call
+                                                                      : EventRole::Other;
         } catch (const simdjson::simdjson_error& error) {
             // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else
             // the byte the error is about, found by scanning the batch; else the event's start.

@@ -13,10 +13,22 @@
 
 namespace memviz {
 
+// What the scanner does with an event, decided on the parser's thread.
+enum class EventRole : std::uint8_t {
+    Other,       // only its time counts (the trace's start and end)
+    Memory,      // name "[memory]"
+    OutOfMemory, // name "[OutOfMemory]"
+    Call,        // ph "X" of a CPU-side category: an op call
+};
+
 struct EventFields {
-    std::string_view ph, cat, name, pid, tid, ts, dur, inputDims; // into the batch's bytes or strings
+    std::string_view ph, cat, name, pid, tid, inputDims; // into the batch's bytes or strings
     std::string_view callStack; // args["Call stack"] (with_stack=True): "file(line): func;...", innermost first
     bool hasTs = false, hasDur = false;
+    // ts and dur in ns (microsToNs), parsed on the parser's thread; false: not a number it reads.
+    bool tsValid = false, durValid = false;
+    std::int64_t tsNs = 0, durNs = 0;
+    EventRole role = EventRole::Other;
     // [memory] args
     std::int64_t deviceType = 0, deviceId = -1, addr = 0, bytes = 0, totalAllocated = 0, totalReserved = 0;
     bool hasDeviceType = false, hasBytes = false, hasAddr = false, hasTotalAllocated = false, hasTotalReserved = false;
@@ -25,7 +37,8 @@ struct EventFields {
 };
 
 struct ParsedBatch {
-    std::vector<char> bytes; // a stream of JSON documents, 64 readable bytes after them
+    std::vector<char> bytes; // holds a stream of JSON documents at begin, 64 readable bytes after them
+    std::size_t begin = 0;   // of the documents in bytes
     std::size_t size = 0;    // of the documents
     std::int64_t offset = 0; // file offset of bytes[0]
     // Unescaped strings the fields point at: an arena reserved to the batch size (a string
@@ -43,9 +56,18 @@ struct ParsedBatch {
     std::int64_t eventsSkippedBeforeError = 0;
     std::string error; // simdjson's message
 
-    // Refills this batch (keeping its buffers' capacity) with size bytes at data, plus padding.
-    void reset(const char* data, std::size_t size, std::int64_t offset, std::size_t padding);
+    // Refills this batch (keeping its buffers' capacity) with size bytes at data, which lie in
+    // `storage` with 64 readable bytes after them: takes `storage` (swapping it with bytes).
+    void adopt(std::vector<char>& storage, const char* data, std::size_t size, std::int64_t offset);
+    const char* data() const { return bytes.data() + begin; }
 };
+
+// A JSON number token in microseconds ("1623142623460121", "12.345", "1e3") to ns, exactly
+// for integers and up to three decimals; false for anything else.
+bool microsToNs(std::string_view text, std::int64_t& ns);
+
+// The categories of CPU-side events: the ones key_averages attributes memory to.
+bool isCpuSideCategory(std::string_view cat);
 
 // A simdjson parser and its buffers, for one thread at a time.
 class EventBatchParser {

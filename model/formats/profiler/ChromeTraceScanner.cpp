@@ -2,8 +2,6 @@
 #include "formats/profiler/ChromeTraceScanner.h"
 
 #include <array>
-#include <charconv>
-#include <cmath>
 #include <deque>
 #include <future>
 #include <limits>
@@ -34,46 +32,6 @@ bool countsAsCpuMemory(int type) { return type == 0 || type == 2 || type == 5; }
 
 namespace {
 
-// The categories of CPU-side events: the ones key_averages attributes memory to.
-bool isCpuSideCategory(std::string_view cat) {
-    return cat == "cpu_op" || cat == "Operator" || cat == "user_annotation" || cat == "cuda_runtime" || cat == "cuda_driver" ||
-           cat == "Runtime" || cat == "python_function";
-}
-
-// A JSON number token in microseconds ("1623142623460121", "12.345", "1e3") to ns, exactly
-// for integers and up to three decimals.
-bool microsToNs(std::string_view text, std::int64_t& ns) {
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
-        text.remove_suffix(1);
-    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
-    // One pass: [-]digits[.digits], anything else (an exponent) through a double.
-    std::size_t i = !text.empty() && text.front() == '-' ? 1 : 0;
-    while (i < text.size() && isDigit(text[i])) ++i;
-    const std::size_t intEnd = i;
-    std::int64_t frac = 0;
-    if (i < text.size() && text[i] == '.') {
-        int scale = 100;
-        for (std::size_t k = 0; ++i < text.size() && isDigit(text[i]); ++k) {
-            if (k < 3) frac += (text[i] - '0') * scale, scale /= 10;
-            else if (k == 3 && text[i] >= '5') frac += 1; // round half up at ns
-        }
-    }
-    if (i == text.size()) {
-        std::int64_t whole = 0;
-        auto [p, ec] = std::from_chars(text.data(), text.data() + intEnd, whole);
-        if (ec != std::errc() || p != text.data() + intEnd) return false;
-        if (__builtin_mul_overflow(whole, 1000, &ns)) return false;
-        ns += text.front() == '-' ? -frac : frac;
-        return true;
-    }
-    if (text[i] != 'e' && text[i] != 'E') return false;
-    double d = 0;
-    auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
-    if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(d) || std::fabs(d) > 9e15) return false;
-    ns = static_cast<std::int64_t>(std::llround(d * 1000.0));
-    return true;
-}
-
 // "[[1, 2], []]" whatever the spacing in the file, like str(evt.input_shapes).
 std::string normaliseShapes(std::string_view raw) {
     std::string out;
@@ -94,7 +52,7 @@ public:
 
     ScannedTrace run() {
         JsonEventStream stream(in_, "traceEvents");
-        stream.run([this](const JsonEventStream::Batch& b) { submit(b); },
+        stream.run([this](JsonEventStream::Batch& b) { submit(b); },
                    [this](std::string_view key, std::string_view raw) { member(key, raw); });
         while (!pending_.empty()) takeOldest();
         if (!stream.sawEvents()) throw ImportError(in_.path() + ": no traceEvents in the trace");
@@ -129,7 +87,7 @@ private:
         std::future<void> parsed;
     };
 
-    void submit(const JsonEventStream::Batch& b) {
+    void submit(JsonEventStream::Batch& b) {
         // Batches are reused: fresh pages for every batch cost more than parsing it.
         std::shared_ptr<ParsedBatch> batch;
         if (spare_.empty()) {
@@ -138,7 +96,7 @@ private:
             batch = std::move(spare_.back());
             spare_.pop_back();
         }
-        batch->reset(b.data, b.size, b.offset, kBatchPadding);
+        batch->adopt(*b.storage, b.data, b.size, b.offset); // the stream's buffer, not a copy
         auto done = std::make_shared<std::promise<void>>();
         Pending p{batch, done->get_future()};
         const std::size_t worker = submitted_++ % kWorkers;
@@ -206,16 +164,16 @@ private:
     }
 
     void take(const EventFields& e) {
-        std::int64_t ts = 0;
-        if (e.hasTs && !microsToNs(e.ts, ts)) {
-            if (e.name == "[memory]") skipMemory("non-numeric ts");
+        if (e.hasTs && !e.tsValid) {
+            if (e.role == EventRole::Memory) skipMemory("non-numeric ts");
             return;
         }
+        const std::int64_t ts = e.tsNs;
+        const bool positiveDur = e.hasDur && e.durValid && e.durNs > 0;
         if (e.hasTs) {
             // Times become ns from the earliest event: no two may be 2^63 ns (292 years) apart.
-            std::int64_t dur = 0, end = ts;
-            if (e.hasDur && microsToNs(e.dur, dur) && dur > 0 && __builtin_add_overflow(ts, dur, &end))
-                failAtEvent("ts + dur is past 2^63 - 1 ns");
+            std::int64_t end = ts;
+            if (positiveDur && __builtin_add_overflow(ts, e.durNs, &end)) failAtEvent("ts + dur is past 2^63 - 1 ns");
             const std::int64_t lo = std::min(minTs_, ts), hi = std::max(maxEnd_, end);
             std::int64_t span = 0;
             if (__builtin_sub_overflow(hi, lo, &span))
@@ -223,8 +181,9 @@ private:
             minTs_ = lo;
             maxEnd_ = hi;
         }
-        const bool oom = e.name == "[OutOfMemory]";
-        if (e.name == "[memory]" || oom) {
+        if (e.role == EventRole::Other) return;
+        const bool oom = e.role == EventRole::OutOfMemory;
+        if (e.role == EventRole::Memory || oom) {
             if (!e.hasTs) return skipMemory("no ts");
             if (e.badArg || !e.hasDeviceType || (!e.hasBytes && !oom)) return skipMemory("missing or non-numeric args");
             // Every memory sum (live bytes, an op's inclusive and self bytes) is a sum of some of
@@ -248,12 +207,11 @@ private:
             result_.memory.push_back(m);
             return;
         }
-        if (e.ph != "X" || !isCpuSideCategory(e.cat) || !e.hasTs) return;
+        if (!e.hasTs) return; // a call (EventRole::Call) needs its start
         if (e.cat == "Operator") sawOldOperators_ = true;
         OpRecord op;
         op.t = ts;
-        std::int64_t dur = 0;
-        if (e.hasDur && microsToNs(e.dur, dur) && dur > 0) op.dur = dur;
+        if (positiveDur) op.dur = e.durNs;
         op.thread = thread(e);
         op.name = out_.name(NameKind::Op, e.name);
         if (op.name >= 0) {
@@ -288,7 +246,6 @@ private:
     TraceWriter& out_;
     const Progress& progress_;
     static constexpr std::size_t kWorkers = 2;
-    static constexpr std::size_t kBatchPadding = 64; // JsonEventStream's promise, kept for simdjson
     // Declared before the queues: a queue's thread is joined before its parser goes.
     std::array<EventBatchParser, kWorkers> parsers_;
     std::array<std::unique_ptr<WorkQueue>, kWorkers> workers_{std::make_unique<WorkQueue>(), std::make_unique<WorkQueue>()};

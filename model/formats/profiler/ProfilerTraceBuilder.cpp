@@ -5,6 +5,8 @@
 #include <array>
 #include <map>
 #include <numeric>
+#include <optional>
+#include <unordered_map>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
@@ -107,19 +109,25 @@ std::string deviceLabel(const DeviceKey& k) {
 // The innermost call open at a time on each thread, for times visited in increasing order.
 class InnermostCall {
 public:
+    // Thread indexes are the writer's: small and dense, so vectors indexed by them.
     InnermostCall(const std::vector<OpRecord>& ops, const CallTree& tree) : ops_(ops), tree_(tree) {
-        for (std::size_t i = 0; i < ops.size(); ++i) byThread_[ops[i].thread].push_back(static_cast<std::int32_t>(i));
-        for (auto& [thread, list] : byThread_)
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const auto thread = static_cast<std::size_t>(ops[i].thread);
+            if (thread >= byThread_.size()) byThread_.resize(thread + 1);
+            byThread_[thread].push_back(static_cast<std::int32_t>(i));
+        }
+        for (auto& list : byThread_)
             std::sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
                 return ops[static_cast<std::size_t>(a)].t < ops[static_cast<std::size_t>(b)].t;
             });
+        cursors_.resize(byThread_.size());
     }
     // Call index, or -1.
     std::int32_t at(std::int32_t thread, std::int64_t t) {
-        auto it = byThread_.find(thread);
-        if (it == byThread_.end()) return -1;
-        Cursor& c = cursors_[thread];
-        const auto& list = it->second;
+        if (thread < 0 || static_cast<std::size_t>(thread) >= byThread_.size()) return -1;
+        const auto& list = byThread_[static_cast<std::size_t>(thread)];
+        if (list.empty()) return -1;
+        Cursor& c = cursors_[static_cast<std::size_t>(thread)];
         while (c.next < list.size() && ops_[static_cast<std::size_t>(list[c.next])].t <= t) c.current = list[c.next++];
         // Climb from the latest started call to the innermost one still open at t.
         std::int32_t k = c.current;
@@ -135,8 +143,8 @@ private:
     };
     const std::vector<OpRecord>& ops_;
     const CallTree& tree_;
-    std::map<std::int32_t, std::vector<std::int32_t>> byThread_;
-    std::map<std::int32_t, Cursor> cursors_;
+    std::vector<std::vector<std::int32_t>> byThread_;
+    std::vector<Cursor> cursors_;
 };
 
 struct PendingAllocation {
@@ -161,7 +169,13 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
     for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
     RecordChunkWriter writer(out, cr::kKind, columns,
                              [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
-    std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>> totals;
+    // Per (name, shapes): calls and memory sums; hashed while adding, written in key order.
+    struct PairHash {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
+            return static_cast<std::size_t>((static_cast<std::uint64_t>(k.first) * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint64_t>(k.second));
+        }
+    };
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>, PairHash> totals;
     std::vector<std::int64_t> row(columns);
     for (std::size_t k = 0; k < n; ++k) {
         const std::int64_t* src = calls.data() + order[k] * columns;
@@ -180,7 +194,12 @@ void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t 
         "INSERT INTO profiler_op_memory(trace_id, name, shapes, device, bytes, self_bytes, allocs, alloc_bytes, self_allocs, "
         "self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?,?)",
         10);
-    for (const auto& [key, value] : totals) {
+    std::vector<const std::pair<const std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>>*> sorted;
+    sorted.reserve(totals.size());
+    for (const auto& entry : totals) sorted.push_back(&entry);
+    std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    for (const auto* entry : sorted) {
+        const auto& [key, value] = *entry;
         callCounts.add({out.traceId(), key.first, key.second, value.first});
         for (std::size_t d = 0; d < nDevices; ++d) {
             const std::int64_t* v = value.second.data() + d * cr::kMemoryValues;
@@ -200,12 +219,22 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     std::map<DeviceKey, std::uint16_t> devices;
     std::map<DeviceKey, bool> hasTotals; // every event of the device carries the totals
     std::map<DeviceKey, std::vector<const MemoryRecord*>> drawn; // the events the line follows
-    for (const MemoryRecord& m : s.memory) {
-        const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
-        devices.emplace(key, 0);
-        auto [it, fresh] = hasTotals.emplace(key, m.hasTotals);
-        if (!fresh) it->second = it->second && m.hasTotals;
-        if (!m.outOfMemory) drawn[key].push_back(&m);
+    {
+        // Runs of events on one device: its map entries are looked up when the device changes.
+        std::optional<DeviceKey> last;
+        bool* totals = nullptr;
+        std::vector<const MemoryRecord*>* line = nullptr;
+        for (const MemoryRecord& m : s.memory) {
+            const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
+            if (key != last) {
+                devices.emplace(key, 0);
+                totals = &hasTotals.emplace(key, true).first->second;
+                line = &drawn[key];
+                last = key;
+            }
+            *totals = *totals && m.hasTotals;
+            if (!m.outOfMemory) line->push_back(&m);
+        }
     }
     std::vector<std::int64_t> allocatedSeries, reservedSeries;
     std::vector<ReportedTotals> reported;
@@ -235,6 +264,17 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
                                               : metadata_key::kAllocatedFromTotals);
     }
     drawn.clear();
+    // A memory record's device index (the last one's is remembered).
+    std::optional<DeviceKey> lastKey;
+    std::uint16_t lastIndex = 0;
+    const auto deviceOf = [&](const MemoryRecord& m) {
+        const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
+        if (key != lastKey) {
+            lastIndex = devices.at(key);
+            lastKey = key;
+        }
+        return lastIndex;
+    };
     out.setMetadata(metadata_key::kProfilerFamily, s.family);
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);
@@ -261,7 +301,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     std::vector<DeviceTimeline> timelines(allocatedSeries.size());
     std::int64_t processed = 0;
     for (const MemoryRecord& m : s.memory) {
-        const std::uint16_t d = devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId});
+        const std::uint16_t d = deviceOf(m);
         const std::int32_t call = innermost.at(m.thread, m.t);
         const std::int32_t op = call >= 0 ? s.ops[static_cast<std::size_t>(call)].name : kNoName;
         if (m.outOfMemory) {
@@ -304,16 +344,16 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
             lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
         });
-    // Lifetimes come out at their frees: in allocation order by index (sorting the 64-byte
-    // rows themselves moves several times more memory).
-    std::vector<std::uint32_t> byKey(allocations.size());
-    std::iota(byKey.begin(), byKey.end(), 0u);
-    sortStablyUnlessSorted(byKey,
-                           [&](std::uint32_t x, std::uint32_t y) { return allocations[x][ar::Key] < allocations[y][ar::Key]; });
+    // Lifetimes come out at their frees: in allocation order, stably, by (key, index) pairs
+    // (sorting the 64-byte rows themselves moves several times more memory, and comparing
+    // indexes through the rows misses the cache at every step).
+    std::vector<std::pair<std::int64_t, std::uint32_t>> byKey(allocations.size());
+    for (std::size_t i = 0; i < allocations.size(); ++i) byKey[i] = {allocations[i][ar::Key], static_cast<std::uint32_t>(i)};
+    if (!std::is_sorted(byKey.begin(), byKey.end())) std::sort(byKey.begin(), byKey.end());
     RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
         return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
     });
-    for (const std::uint32_t i : byKey) lifetimes.add(allocations[i]);
+    for (const auto& [key, i] : byKey) lifetimes.add(allocations[i]);
     lifetimes.finish();
     progress.checkCancelled();
 
@@ -378,7 +418,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     const OpRecord memoryCall{0, 0, 0, out.name(NameKind::Op, "[memory]"), out.name(NameKind::Shapes, "")};
     for (const std::size_t i : outside) {
         const MemoryRecord& m = s.memory[i];
-        const auto d = static_cast<std::size_t>(devices.at(DeviceKey{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId}));
+        const auto d = static_cast<std::size_t>(deviceOf(m));
         OpRecord call = memoryCall;
         call.t = m.t;
         call.thread = m.thread;
