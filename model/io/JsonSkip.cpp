@@ -49,6 +49,29 @@ std::uint64_t mask64(const __m128i (&v)[4], char c) {
     return m;
 }
 
+// One 64-byte block at data[i] without backslashes, from its masks (bit k: the byte at i + k;
+// `quotesPrefix`: the prefix XOR of its quotes): one past the bracket that closes the
+// container, kJsonTooDeep, or 0 when that bracket is not in this block.
+std::size_t blockBrackets(std::size_t i, std::size_t size, std::uint64_t quotesPrefix, std::uint64_t open,
+                          std::uint64_t close, SkipState& s) {
+    // Inside a string: from an opening quote up to (not including) its closing quote.
+    const std::uint64_t inString = quotesPrefix ^ (s.inString ? ~std::uint64_t{0} : 0);
+    s.inString = inString >> 63;
+    open &= ~inString;
+    std::uint64_t brackets = open | (close & ~inString);
+    while (brackets) {
+        const int k = __builtin_ctzll(brackets);
+        if (i + static_cast<std::size_t>(k) >= size) return 0; // in the padding: the data ends first
+        if (open >> k & 1) {
+            if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
+        } else if (--s.depth == 0) {
+            return i + static_cast<std::size_t>(k) + 1;
+        }
+        brackets &= brackets - 1;
+    }
+    return 0;
+}
+
 // Bit i: an odd number of the set bits of x are at positions <= i.
 std::uint64_t prefixXor(std::uint64_t x) {
     x ^= x << 1;
@@ -84,20 +107,9 @@ __attribute__((target("avx2,pclmul"))) std::size_t skipAvx2(const char* data, st
         const std::uint64_t quotes = mask64Avx2(lo, hi, '"');
         const std::uint64_t prefix = static_cast<std::uint64_t>(
             _mm_cvtsi128_si64(_mm_clmulepi64_si128(_mm_set_epi64x(0, static_cast<long long>(quotes)), _mm_set1_epi8(-1), 0)));
-        const std::uint64_t inString = prefix ^ (s.inString ? ~std::uint64_t{0} : 0);
-        s.inString = inString >> 63;
-        const std::uint64_t open = (mask64Avx2(lo, hi, '{') | mask64Avx2(lo, hi, '[')) & ~inString;
-        std::uint64_t brackets = (open | mask64Avx2(lo, hi, '}') | mask64Avx2(lo, hi, ']')) & ~inString;
-        while (brackets) {
-            const int k = __builtin_ctzll(brackets);
-            if (i + static_cast<std::size_t>(k) >= size) return 0;
-            if (open >> k & 1) {
-                if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
-            } else if (--s.depth == 0) {
-                return i + static_cast<std::size_t>(k) + 1;
-            }
-            brackets &= brackets - 1;
-        }
+        if (const std::size_t end = blockBrackets(i, size, prefix, mask64Avx2(lo, hi, '{') | mask64Avx2(lo, hi, '['),
+                                                  mask64Avx2(lo, hi, '}') | mask64Avx2(lo, hi, ']'), s))
+            return end;
     }
     return 0;
 }
@@ -125,21 +137,9 @@ std::size_t skipJsonContainer(const char* data, std::size_t from, std::size_t si
             if (end) return end;
             continue;
         }
-        // Inside a string: from an opening quote up to (not including) its closing quote.
-        const std::uint64_t inString = prefixXor(mask64(v, '"')) ^ (s.inString ? ~std::uint64_t{0} : 0);
-        s.inString = inString >> 63;
-        const std::uint64_t open = (mask64(v, '{') | mask64(v, '[')) & ~inString;
-        std::uint64_t brackets = (open | mask64(v, '}') | mask64(v, ']')) & ~inString;
-        while (brackets) {
-            const int k = __builtin_ctzll(brackets);
-            if (i + static_cast<std::size_t>(k) >= size) return 0;
-            if (open >> k & 1) {
-                if (++s.depth > kMaxJsonDepth) return kJsonTooDeep;
-            } else if (--s.depth == 0) {
-                return i + static_cast<std::size_t>(k) + 1;
-            }
-            brackets &= brackets - 1;
-        }
+        if (const std::size_t end = blockBrackets(i, size, prefixXor(mask64(v, '"')), mask64(v, '{') | mask64(v, '['),
+                                                  mask64(v, '}') | mask64(v, ']'), s))
+            return end;
     }
     return 0;
 #else
