@@ -90,30 +90,6 @@ std::vector<HeaptrackSiteStackEntry> decodeHeaptrackSiteStacks(std::span<const u
     return out;
 }
 
-HeaptrackNodeChunkWriter::HeaptrackNodeChunkWriter(Database& db, std::int64_t traceId) : db_(db), traceId_(traceId) {
-    pending_.reserve(kHeaptrackNodesPerChunk);
-}
-
-void HeaptrackNodeChunkWriter::add(HeaptrackStoredNode node) {
-    pending_.push_back(node);
-    if (pending_.size() == kHeaptrackNodesPerChunk) flush();
-}
-
-void HeaptrackNodeChunkWriter::flush() {
-    if (pending_.empty()) return;
-    Statement s(db_, "INSERT INTO heaptrack_node_chunks(trace_id, first_node, node_count, codec, data) VALUES (?,?,?,?,?)");
-    s.bind(1, traceId_)
-        .bind(2, static_cast<std::int64_t>(next_))
-        .bind(3, static_cast<std::int64_t>(pending_.size()))
-        .bind(4, kCodecZstdColumns)
-        .bindBlob(5, encodeHeaptrackNodes(pending_, next_))
-        .run();
-    next_ += static_cast<std::uint32_t>(pending_.size());
-    pending_.clear();
-}
-
-void HeaptrackNodeChunkWriter::finish() { flush(); }
-
 HeaptrackSiteStackChunkWriter::HeaptrackSiteStackChunkWriter(Database& db, std::int64_t traceId)
     : db_(db), traceId_(traceId) {
     pending_.reserve(kHeaptrackSiteStacksPerChunk);

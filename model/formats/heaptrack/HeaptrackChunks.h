@@ -42,22 +42,8 @@ std::vector<HeaptrackStoredNode> decodeHeaptrackNodes(std::span<const unsigned c
 std::vector<unsigned char> encodeHeaptrackSiteStacks(std::span<const HeaptrackSiteStackEntry> entries);
 std::vector<HeaptrackSiteStackEntry> decodeHeaptrackSiteStacks(std::span<const unsigned char> blob);
 
-// Writes the chunk rows inside the import's transaction: nodes in id order from 1 (parents
-// before their children), entries sorted by site, then node.
-class HeaptrackNodeChunkWriter {
-public:
-    HeaptrackNodeChunkWriter(Database& db, std::int64_t traceId);
-    void add(HeaptrackStoredNode node);
-    void finish();
-
-private:
-    void flush();
-    Database& db_;
-    std::int64_t traceId_;
-    std::uint32_t next_ = 1; // id of the next node added
-    std::vector<HeaptrackStoredNode> pending_;
-};
-
+// Writes the chunk rows inside the import's transaction: entries sorted by site, then node.
+// (The node chunks are written while the file is read: HeaptrackStreamTables.)
 class HeaptrackSiteStackChunkWriter {
 public:
     HeaptrackSiteStackChunkWriter(Database& db, std::int64_t traceId);
