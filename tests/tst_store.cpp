@@ -11,6 +11,7 @@
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
 #include "store/ChunkCodec.h"
+#include "store/ColumnChunk.h"
 #include "store/Database.h"
 #include "store/ImportJournal.h"
 #include "store/Schema.h"
@@ -66,6 +67,9 @@ private slots:
     void rejectsForeignFiles();
     void eventCodecRoundTrip();
     void damagedChunkIsAnError();
+    void narrowEventChunksKeepExtremesAndShrink();
+    void fixedWidthEventChunksStillRead();
+    void hostileNarrowChunksAreErrors();
     void pageCacheLimitLastsOneImport();
     void firstImportIsWrittenOnceIntoTheFile();
     void failedFirstImportLeavesAnEmptyStore();
@@ -344,6 +348,119 @@ void TestStore::damagedChunkIsAnError() {
     QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(blob));
     std::vector<unsigned char> junk(64, 0xab);
     QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(junk));
+}
+
+// Codec 2: every column at its own width. Values at the int64 extremes, times going backwards,
+// constant columns and a single event come back exactly; a chunk of typical events is far
+// smaller than the fixed layout's 40 bytes per event before compression.
+void TestStore::narrowEventChunksKeepExtremesAndShrink() {
+    std::vector<Event> events;
+    const std::int64_t lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+    for (const std::int64_t v : {lo, hi, std::int64_t{0}, std::int64_t{-1}, lo + 1, hi - 1}) {
+        Event e;
+        e.timeNs = v;
+        e.address = v;
+        e.size = ~v;
+        e.op = static_cast<std::int32_t>(v);
+        e.category = v < 0 ? std::numeric_limits<std::int32_t>::min() : std::numeric_limits<std::int32_t>::max();
+        e.stack = kNoName;
+        e.device = static_cast<std::uint16_t>(v);
+        e.kind = v < 0 ? EventKind::Marker : EventKind::Alloc;
+        e.flags = 0xff;
+        events.push_back(e);
+    }
+    QVERIFY(decodeEvents(encodeEvents(events)) == events);
+    QVERIFY(decodeEvents(encodeEvents(std::span(events).first(1))) == std::vector<Event>(events.begin(), events.begin() + 1));
+    QVERIFY(decodeEvents(encodeEvents({})).empty());
+
+    // 60,000 allocations 1-99 ns apart, starting at 1 ms, one device, no flags. Decompressed,
+    // the chunk holds its header (marker, count, first time) and 9 column headers, then per
+    // event: 1 byte of time step, 3 of address (within 16 MiB), 2 of size (512 B to 50 KiB),
+    // 1 of op (0-199), 2 of stack (0-2999); category, device, kind and flags are constant.
+    std::mt19937_64 rng(7);
+    std::vector<Event> typical(60000);
+    std::int64_t t = 1'000'000;
+    for (auto& e : typical) {
+        t += 1 + static_cast<std::int64_t>(rng() % 99);
+        e.timeNs = t;
+        e.address = 0x7f0000000000 + static_cast<std::int64_t>(rng() % (1u << 24));
+        e.size = 512 * (1 + static_cast<std::int64_t>(rng() % 100));
+        e.op = static_cast<std::int32_t>(rng() % 200);
+        e.stack = static_cast<std::int32_t>(rng() % 3000);
+    }
+    const std::vector<unsigned char> blob = encodeEvents(typical);
+    QVERIFY(decodeEvents(blob) == typical);
+    const std::vector<unsigned char> raw = columns::decompress(blob, 1u << 28, "chunk");
+    QCOMPARE(raw.size(), std::size_t{16 + 9 * 9 + 60000 * (1 + 3 + 2 + 1 + 2)});
+}
+
+// Stores written before schema version 8 hold codec 1 chunks: u32 count, then fixed-width
+// columns (docs/schema.md). Built here byte by byte, they still decode.
+void TestStore::fixedWidthEventChunksStillRead() {
+    std::vector<Event> events(3);
+    for (int i = 0; i < 3; ++i) {
+        events[i].timeNs = 100 * (i + 1);
+        events[i].address = -4096 * (i + 1);
+        events[i].size = 1 << (10 + i);
+        events[i].op = i;
+        events[i].category = kNoName;
+        events[i].stack = 7 - i;
+        events[i].device = static_cast<std::uint16_t>(i);
+        events[i].kind = i == 1 ? EventKind::Free : EventKind::Alloc;
+        events[i].flags = static_cast<std::uint8_t>(i == 1 ? kFlagImplicit : kFlagNone);
+    }
+    columns::Builder chunk(3, 4 + 3 * 40);
+    std::vector<unsigned char>& raw = chunk.raw();
+    columns::put<std::int64_t>(raw, 3, [](std::size_t) { return std::int64_t{100}; }); // time deltas
+    columns::put<std::int64_t>(raw, 3, [](std::size_t i) { return -4096 * static_cast<std::int64_t>(i + 1); });
+    columns::put<std::int64_t>(raw, 3, [](std::size_t i) { return std::int64_t{1} << (10 + i); });
+    columns::put<std::int32_t>(raw, 3, [](std::size_t i) { return static_cast<std::int32_t>(i); });
+    columns::put<std::int32_t>(raw, 3, [](std::size_t) { return kNoName; });
+    columns::put<std::int32_t>(raw, 3, [](std::size_t i) { return static_cast<std::int32_t>(7 - i); });
+    columns::put<std::uint16_t>(raw, 3, [](std::size_t i) { return static_cast<std::uint16_t>(i); });
+    columns::put<std::uint8_t>(raw, 3, [](std::size_t i) { return static_cast<std::uint8_t>(i == 1 ? 2 : 1); });
+    columns::put<std::uint8_t>(raw, 3, [](std::size_t i) { return static_cast<std::uint8_t>(i == 1 ? 2 : 0); });
+    QVERIFY(decodeEvents(chunk.compress()) == events);
+}
+
+// A narrow chunk whose header or columns lie is a StoreError, never a read past its end or a
+// huge allocation.
+void TestStore::hostileNarrowChunksAreErrors() {
+    const auto narrow = [](std::uint32_t rows, const std::vector<unsigned char>& body) {
+        columns::Builder chunk(rows, 64, true);
+        chunk.raw().insert(chunk.raw().end(), body.begin(), body.end());
+        return chunk.compress();
+    };
+    const auto column = [](unsigned width, std::int64_t base, std::size_t valueBytes) {
+        std::vector<unsigned char> c(9 + valueBytes, 0);
+        c[0] = static_cast<unsigned char>(width);
+        std::memcpy(c.data() + 1, &base, 8);
+        return c;
+    };
+    std::vector<unsigned char> ok(8, 0); // 2 events: first time 0, 9 columns of width 1, kind 1
+    for (int i = 0; i < 9; ++i) {
+        auto c = column(1, i == 7 ? 1 : 0, 2);
+        ok.insert(ok.end(), c.begin(), c.end());
+    }
+    QCOMPARE(decodeEvents(narrow(2, ok)).size(), std::size_t{2});
+    auto wide = ok;
+    wide[8] = 9; // a width over 8 bytes
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(2, wide)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(3, ok)));                  // columns too short
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(1, ok)));                  // bytes left over
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(2, std::vector<unsigned char>(ok.begin(), ok.end() - 1))));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(0xfffffffe, {})));       // rows beyond any chunk
+    std::vector<unsigned char> zeroWidth(8, 0); // 4 billion events in 81 bytes: refused, not allocated
+    for (int i = 0; i < 9; ++i) {
+        auto c = column(0, i == 7 ? 1 : 0, 0);
+        zeroWidth.insert(zeroWidth.end(), c.begin(), c.end());
+    }
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(0xfffffffe, zeroWidth)));
+    auto badKind = ok;
+    badKind[8 + 7 * 11 + 1] = 0; // kind base 0: kind 0 is no event kind
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(2, badKind)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(0, {})));                // no first time
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(narrow(0, std::vector<unsigned char>(8, 0)))); // no columns
 }
 
 // limitPageCache(): the transaction's pages spill to the WAL (16 pages here, far fewer than

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "store/ChunkCodec.h"
 
+#include <cstring>
 #include <string>
 
 #include "core/Errors.h"
@@ -10,8 +11,9 @@ namespace memviz {
 
 namespace {
 
-// Layout (store/ColumnChunk.h): u32 count, then one column after another. Times are stored
-// as deltas from the previous event, which compresses far better than absolute nanoseconds.
+// Layouts (store/ColumnChunk.h): events in narrow columns (codec 2; codec 1, fixed widths, is
+// still read), points and records in fixed-width columns. Times are stored as deltas from the
+// previous row, which compresses far better than absolute nanoseconds.
 const std::string kWhat = "chunk";
 constexpr std::size_t kEventBytes = 8 + 8 + 8 + 4 + 4 + 4 + 2 + 1 + 1;
 constexpr std::size_t kPointBytes = 16;
@@ -30,22 +32,62 @@ std::int64_t undelta(std::int64_t previous, std::int64_t d) {
 
 std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     const std::size_t n = ev.size();
-    columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + n * kEventBytes);
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 8 + 9 * 9 + n * 16, true);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(ev[i].timeNs, i ? ev[i - 1].timeNs : 0); });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return ev[i].address; });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return ev[i].size; });
-    columns::put<std::int32_t>(raw, n, [&](std::size_t i) { return ev[i].op; });
-    columns::put<std::int32_t>(raw, n, [&](std::size_t i) { return ev[i].category; });
-    columns::put<std::int32_t>(raw, n, [&](std::size_t i) { return ev[i].stack; });
-    columns::put<std::uint16_t>(raw, n, [&](std::size_t i) { return ev[i].device; });
-    columns::put<std::uint8_t>(raw, n, [&](std::size_t i) { return static_cast<std::uint8_t>(ev[i].kind); });
-    columns::put<std::uint8_t>(raw, n, [&](std::size_t i) { return ev[i].flags; });
+    // The first time, then steps: an absolute time in the column would widen all of it.
+    const std::int64_t first = n ? ev[0].timeNs : 0;
+    raw.resize(raw.size() + 8);
+    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return i ? delta(ev[i].timeNs, ev[i - 1].timeNs) : 0; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].address; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].size; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].op; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].category; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].stack; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].device; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint8_t>(ev[i].kind); });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].flags; });
     return chunk.compress();
 }
 
+namespace {
+
+// Codec 2 (encodeEvents): narrow columns.
+std::vector<Event> decodeNarrowEvents(const std::vector<unsigned char>& raw, std::size_t n) {
+    std::vector<Event> ev(n);
+    const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
+    const unsigned char* end = raw.data() + raw.size();
+    if (end - p < 8) throw StoreError("damaged chunk in the store (no first time)");
+    std::int64_t t;
+    std::memcpy(&t, p, 8);
+    p += 8;
+    bool badKind = false;
+    const auto column = [&](auto&& set) {
+        if (p) p = columns::getNarrow(p, end, n, set);
+    };
+    column([&](std::size_t i, std::int64_t v) { ev[i].timeNs = t = i ? undelta(t, v) : t; });
+    column([&](std::size_t i, std::int64_t v) { ev[i].address = v; });
+    column([&](std::size_t i, std::int64_t v) { ev[i].size = v; });
+    column([&](std::size_t i, std::int64_t v) { ev[i].op = static_cast<std::int32_t>(v); });
+    column([&](std::size_t i, std::int64_t v) { ev[i].category = static_cast<std::int32_t>(v); });
+    column([&](std::size_t i, std::int64_t v) { ev[i].stack = static_cast<std::int32_t>(v); });
+    column([&](std::size_t i, std::int64_t v) { ev[i].device = static_cast<std::uint16_t>(v); });
+    column([&](std::size_t i, std::int64_t v) {
+        badKind |= v < static_cast<std::uint8_t>(EventKind::Alloc) || v > kLastEventKind;
+        ev[i].kind = static_cast<EventKind>(v);
+    });
+    column([&](std::size_t i, std::int64_t v) { ev[i].flags = static_cast<std::uint8_t>(v); });
+    if (!p || p != end) throw StoreError("damaged chunk in the store (narrow columns do not fill the chunk)");
+    if (badKind) throw StoreError("damaged chunk in the store (unknown event kind)");
+    return ev;
+}
+
+} // namespace
+
 std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kWhat);
+    if (const auto narrow = columns::narrowCount(raw, kMaxChunkBytes / kEventBytes, kWhat)) return decodeNarrowEvents(raw, *narrow);
+    // Codec 1: fixed-width columns.
     const std::size_t n = columns::readCount(raw, kEventBytes, kWhat);
     std::vector<Event> ev(n);
     const unsigned char* p = raw.data() + 4;

@@ -16,7 +16,11 @@ struct SeriesPoint {
     bool operator==(const SeriesPoint&) const = default;
 };
 
+// The `codec` column of chunk tables. 1: fixed-width columns; 2: narrow columns (event chunks
+// since schema version 8, store/ColumnChunk.h). decodeEvents reads both: the chunk's raw bytes
+// say which it is.
 constexpr int kCodecZstdColumns = 1;
+constexpr int kCodecZstdNarrowColumns = 2;
 
 std::vector<unsigned char> encodeEvents(std::span<const Event> events);
 // Throws StoreError for a damaged blob.

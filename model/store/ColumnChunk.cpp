@@ -31,7 +31,7 @@ std::vector<std::unique_ptr<Builder::Scratch>>& idle() {
 
 } // namespace
 
-Builder::Builder(std::uint32_t rows, std::size_t reserveBytes) {
+Builder::Builder(std::uint32_t rows, std::size_t reserveBytes, bool narrow) {
     {
         const std::lock_guard lock(poolMutex());
         if (!idle().empty()) {
@@ -44,8 +44,14 @@ Builder::Builder(std::uint32_t rows, std::size_t reserveBytes) {
     std::vector<unsigned char>& raw = scratch_->raw;
     raw.clear();
     raw.reserve(reserveBytes);
-    raw.resize(4);
-    std::memcpy(raw.data(), &rows, 4);
+    if (narrow) {
+        raw.resize(kNarrowHeaderBytes);
+        std::memcpy(raw.data(), &kNarrowMarker, 4);
+        std::memcpy(raw.data() + 4, &rows, 4);
+    } else {
+        raw.resize(4);
+        std::memcpy(raw.data(), &rows, 4);
+    }
 }
 
 Builder::~Builder() {
@@ -71,6 +77,17 @@ std::vector<unsigned char> decompress(std::span<const unsigned char> blob, std::
     const std::size_t n = ZSTD_decompress(raw.data(), raw.size(), blob.data(), blob.size());
     if (ZSTD_isError(n) || n != raw.size()) throw StoreError("damaged " + what + " in the store (decompression failed)");
     return raw;
+}
+
+std::optional<std::uint32_t> narrowCount(const std::vector<unsigned char>& raw, std::size_t maxRows, const std::string& what) {
+    std::uint32_t marker;
+    std::memcpy(&marker, raw.data(), 4);
+    if (marker != kNarrowMarker) return std::nullopt;
+    std::uint32_t n;
+    if (raw.size() < kNarrowHeaderBytes) throw StoreError("damaged " + what + " in the store (short header)");
+    std::memcpy(&n, raw.data() + 4, 4);
+    if (n > maxRows) throw StoreError("damaged " + what + " in the store (" + std::to_string(n) + " rows)");
+    return n;
 }
 
 std::uint32_t readCount(const std::vector<unsigned char>& raw, std::size_t bytesPerRow, const std::string& what) {

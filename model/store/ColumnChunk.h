@@ -3,14 +3,27 @@
 // The shared layout of the store's compressed chunks: a u32 row count, then one column after
 // another (fixed-size little-endian values), zstd-compressed. ChunkCodec (events, series
 // points, records) and SnapshotCodec (snapshot allocations) are built on it.
+// The narrow layout (codec 2) starts with kNarrowMarker and the row count; each of its columns
+// is a u8 width and an i64 base, then every value minus the base in `width` little-endian bytes
+// (0 for a constant column): two to five bytes where the fixed layout spends eight, so zstd has
+// a third of the bytes to compress.
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace memviz::columns {
+
+// First u32 of a narrow chunk's raw bytes; never a fixed layout's row count (its size check
+// would need 4 + 0xffffffff rows, far over any chunk's limit).
+constexpr std::uint32_t kNarrowMarker = 0xffffffffu;
+constexpr std::size_t kNarrowHeaderBytes = 8;      // marker, rows
+constexpr std::size_t kNarrowColumnHeaderBytes = 9; // width, base
 
 // Appends n values get(0..n-1) of type T as one column.
 template <typename T, typename Get>
@@ -32,12 +45,80 @@ T at(const unsigned char* base, std::size_t i) {
     return v;
 }
 
+namespace detail {
+
+template <typename F>
+void byWidth(unsigned width, F&& f) {
+    switch (width) {
+    case 0: return f(std::integral_constant<unsigned, 0>{});
+    case 1: return f(std::integral_constant<unsigned, 1>{});
+    case 2: return f(std::integral_constant<unsigned, 2>{});
+    case 3: return f(std::integral_constant<unsigned, 3>{});
+    case 4: return f(std::integral_constant<unsigned, 4>{});
+    case 5: return f(std::integral_constant<unsigned, 5>{});
+    case 6: return f(std::integral_constant<unsigned, 6>{});
+    case 7: return f(std::integral_constant<unsigned, 7>{});
+    default: return f(std::integral_constant<unsigned, 8>{});
+    }
+}
+
+} // namespace detail
+
+// Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column.
+template <typename Get>
+void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
+    std::int64_t lo = 0, hi = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto v = static_cast<std::int64_t>(get(i));
+        if (i == 0 || v < lo) lo = v;
+        if (i == 0 || v > hi) hi = v;
+    }
+    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    const auto width = static_cast<unsigned>((std::bit_width(range) + 7) / 8);
+    const std::size_t at = out.size();
+    out.resize(at + kNarrowColumnHeaderBytes + n * width);
+    unsigned char* p = out.data() + at;
+    p[0] = static_cast<unsigned char>(width);
+    std::memcpy(p + 1, &lo, 8);
+    p += kNarrowColumnHeaderBytes;
+    const auto base = static_cast<std::uint64_t>(lo);
+    detail::byWidth(width, [&](auto w) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<std::int64_t>(get(i))) - base;
+            std::memcpy(p + i * w, &d, w); // little-endian host (x86-64, aarch64)
+        }
+    });
+}
+
+// Reads the narrow column of n values at p (ending at most at end), calling set(i, value);
+// returns where the next column starts, or nullptr for a damaged column (a width over 8, or
+// values past end).
+template <typename Set>
+const unsigned char* getNarrow(const unsigned char* p, const unsigned char* end, std::size_t n, Set&& set) {
+    if (static_cast<std::size_t>(end - p) < kNarrowColumnHeaderBytes) return nullptr;
+    const unsigned width = p[0];
+    if (width > 8) return nullptr;
+    std::uint64_t base;
+    std::memcpy(&base, p + 1, 8);
+    p += kNarrowColumnHeaderBytes;
+    if (width && static_cast<std::size_t>(end - p) / width < n) return nullptr;
+    detail::byWidth(width, [&](auto w) {
+        for (std::size_t i = 0; i < n; ++i) {
+            std::uint64_t d = 0;
+            std::memcpy(&d, p + i * w, w);
+            set(i, static_cast<std::int64_t>(base + d));
+        }
+    });
+    return p + n * width;
+}
+
 // A chunk being built: raw() starts with the row count; compress() returns the stored BLOB.
 // The buffers and the zstd context come from a pool shared across chunks and threads (fresh
 // multi-megabyte buffers per chunk cost more, in page faults, than compressing the chunk).
 class Builder {
 public:
-    Builder(std::uint32_t rows, std::size_t reserveBytes);
+    // narrow: raw() starts with kNarrowMarker and then the row count (columns by putNarrow).
+    Builder(std::uint32_t rows, std::size_t reserveBytes, bool narrow = false);
     ~Builder();
     Builder(const Builder&) = delete;
     Builder& operator=(const Builder&) = delete;
@@ -54,6 +135,9 @@ private:
 // The raw bytes of a stored BLOB of at most maxSize bytes; `what` names it in errors
 // ("damaged <what> in the store (...)").
 std::vector<unsigned char> decompress(std::span<const unsigned char> blob, std::size_t maxSize, const std::string& what);
+// The row count of a narrow chunk (at most maxRows), or nullopt for a chunk of the fixed
+// layout. Throws StoreError for more rows.
+std::optional<std::uint32_t> narrowCount(const std::vector<unsigned char>& raw, std::size_t maxRows, const std::string& what);
 // The row count, checked against the size (4 + rows * bytesPerRow).
 std::uint32_t readCount(const std::vector<unsigned char>& raw, std::size_t bytesPerRow, const std::string& what);
 

@@ -186,9 +186,13 @@ CREATE TABLE stack_frames (
 ) WITHOUT ROWID;
 )SQL";
 
+// Version 8: event chunks in codec 2, narrow columns (store/ColumnChunk.h). No table changes: the step makes an older memviz refuse these stores
+// by their version instead of calling their chunks damaged. Codec 1 chunks are still read.
+constexpr const char* kSchemaV8 = "-- version 8: event chunks may use codec 2 (narrow columns)";
+
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {
-    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
+    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8},
 };
 
 // Every statement of one version: the store's own first, then the formats' in registry order.

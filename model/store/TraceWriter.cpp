@@ -255,7 +255,7 @@ void TraceWriter::insertEventChunk(std::int64_t chunk, std::int64_t firstSeq, st
         .bind(4, count)
         .bind(5, tFirst)
         .bind(6, tLast)
-        .bind(7, kCodecZstdColumns)
+        .bind(7, kCodecZstdNarrowColumns)
         .bindBlob(8, blob)
         .run();
 }

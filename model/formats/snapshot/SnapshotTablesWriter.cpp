@@ -88,7 +88,7 @@ void SnapshotTablesWriter::addEntryChunk(const EncodedEntryChunk& e) {
         .bind(5, e.count)
         .bind(6, e.tFirst)
         .bind(7, e.tLast)
-        .bind(8, kCodecZstdColumns)
+        .bind(8, kCodecZstdNarrowColumns)
         .bindBlob(9, e.blob)
         .run();
 }
