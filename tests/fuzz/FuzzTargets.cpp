@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <exception>
 #include <typeinfo>
+#include <vector>
+#include <zstd.h>
 
 #include "FuzzPickleStream.h"
 #include "FuzzStore.h"
@@ -26,6 +28,8 @@
 #include "formats/live/ProbeStreamWriter.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
+#include "formats/snapshot/SnapshotCodec.h"
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "workshop/OomDiagnosis.h"
 #include "workshop/OomMessage.h"
@@ -300,6 +304,57 @@ Outcome inputFile(std::string_view d) {
     return o;
 }
 
+// The chunk BLOBs of a hostile store (ChunkCodec, ColumnChunk, SnapshotCodec). Byte 0 picks the
+// decoder (bits 0-1: events, points, records, snapshot allocations; bits 3-5: records' columns
+// minus one) and whether the rest is a chunk's raw content, compressed here so that mutations
+// reach the layouts (bit 2), or the stored BLOB itself. A chunk that decodes must encode and
+// decode again to the same values.
+Outcome storeChunks(std::string_view d) {
+    if (d.empty()) return {};
+    const auto mode = static_cast<unsigned char>(d[0]);
+    std::vector<unsigned char> blob(d.begin() + 1, d.end());
+    if (mode & 4) {
+        std::vector<unsigned char> packed(ZSTD_compressBound(blob.size()));
+        const std::size_t n = ZSTD_compress(packed.data(), packed.size(), blob.data(), blob.size(), 1);
+        if (ZSTD_isError(n)) finding("zstd could not compress an input");
+        packed.resize(n);
+        blob = std::move(packed);
+    }
+    Outcome o;
+    try {
+        switch (mode & 3) {
+        case 0: {
+            const std::vector<Event> events = decodeEvents(blob);
+            if (decodeEvents(encodeEvents(events)) != events) finding("decoded events encode to other events");
+            break;
+        }
+        case 1: {
+            const std::vector<SeriesPoint> points = decodePoints(blob);
+            if (decodePoints(encodePoints(points)) != points) finding("decoded points encode to other points");
+            break;
+        }
+        case 2: {
+            const std::size_t columns = 1 + ((mode >> 3) & 7);
+            const std::vector<std::int64_t> rows = decodeRecords(blob, columns);
+            if (decodeRecords(encodeRecords(rows, columns), columns) != rows) finding("decoded records encode to other records");
+            break;
+        }
+        default: {
+            std::vector<SnapshotAllocationRow> rows;
+            decodeAllocations(blob, 0, rows);
+            std::vector<SnapshotAllocationRow> again;
+            decodeAllocations(encodeAllocations(rows), 0, again);
+            if (again.size() != rows.size()) finding("decoded allocations encode to another count");
+            break;
+        }
+        }
+        o.accepted = true;
+    } catch (const StoreError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
 } // namespace
 
 const std::vector<Target>& targets() {
@@ -324,6 +379,7 @@ const std::vector<Target>& targets() {
         {"hf_config", hfConfig, 16384, "Hugging Face config.json (HfConfig, the spec it gives, resolved)"},
         {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
         {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
+        {"store_chunks", storeChunks, 65536, "a store's chunk BLOBs (ChunkCodec, ColumnChunk, SnapshotCodec)"},
     };
     return list;
 }

@@ -293,6 +293,34 @@ def own_input_file(out):
     write(d, "two_frames.zst", (header + raw_block) * 2)
 
 
+def own_store_chunks(out):
+    """Raw chunk layouts (docs/schema.md) behind the target's mode byte: bit 2 set, so the
+    target compresses them and mutations reach the layout itself."""
+    d = os.path.join(out, "store_chunks")
+    u32 = lambda v: (v & 0xFFFFFFFF).to_bytes(4, "little")
+    i64 = lambda v: (v & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+
+    def narrow(values):
+        lo, hi = min(values), max(values)
+        width = ((hi - lo).bit_length() + 7) // 8
+        return bytes([width]) + i64(lo) + b"".join((v - lo).to_bytes(width, "little") for v in values)
+
+    times, addrs, sizes = [1000, 1500, 1700], [0x7F0000000000, 0x7F0000001000, 0x7F0000000000], [4096, 512, 4096]
+    events = (u32(0xFFFFFFFF) + u32(3) + i64(times[0]) + narrow([0, 500, 200]) + narrow(addrs) + narrow(sizes) +
+              narrow([0, 1, -1]) + narrow([-1, -1, -1]) + narrow([5, 6, 5]) + narrow([0, 0, 0]) +
+              narrow([1, 1, 2]) + narrow([0, 0, 0]))
+    write(d, "events_narrow", bytes([4 | 0]) + events)
+    fixed = u32(2) + i64(100) + i64(50) + i64(0x1000) + i64(0x1000) + i64(64) + i64(64)
+    fixed += u32(3) + u32(0xFFFFFFFF) + u32(0xFFFFFFFF) + u32(0xFFFFFFFF) + u32(2) + u32(2)
+    fixed += (0).to_bytes(2, "little") * 2 + bytes([1, 2]) + bytes([0, 0])
+    write(d, "events_fixed", bytes([4 | 0]) + fixed)
+    write(d, "points", bytes([4 | 1]) + u32(2) + i64(10) + i64(5) + i64(100) + i64(-40))
+    write(d, "records_3_columns", bytes([4 | 2 | (2 << 3)]) + u32(2) + i64(7) + i64(3) + i64(1) + i64(2) + i64(-5) + i64(9))
+    alloc = u32(1) + b"".join(i64(v) for v in (0x7F0000000000, 1000, 1024, 3, -(1 << 63), 5000, -(1 << 63)))
+    alloc += u32(12) + u32(0xFFFFFFFF) + bytes([2])
+    write(d, "allocations", bytes([4 | 3]) + alloc)
+
+
 def own(out):
     own_alloclog(out)
     own_chrome(out)
@@ -300,6 +328,7 @@ def own(out):
     own_pickles(out)
     own_text_formats(out)
     own_input_file(out)
+    own_store_chunks(out)
 
 
 # ---------------------------------------------------------------- fixture cuts
