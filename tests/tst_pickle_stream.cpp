@@ -4,7 +4,8 @@
 // hand-assembled opcodes), read in chunks of 1 byte up to a whole window; the same message
 // and offset for every truncation; the items of a claimed list handed on in order (Python
 // wrote range(2500) in APPENDS batches of 1000); a released value read again surfaces as
-// StreamFallback, never as other values.
+// StreamFallback, never as other values; dicts a sink takes flat are the dicts it would have
+// been handed built.
 #include <QtTest>
 
 #include "TestSupport.h"
@@ -32,21 +33,39 @@ ByteSource chunks(const std::string& data, std::size_t size) {
 
 class Sink : public StreamSink {
 public:
-    explicit Sink(bool claimAll) : claimAll_(claimAll) {}
+    explicit Sink(bool claimAll, bool flat = false, bool release = true) : claimAll_(claimAll), flat_(flat), release_(release) {}
     bool claim(const Document&, std::span<const Value> below) override {
         belowSizes.push_back(below.size());
-        return claimAll_;
+        return claimAll_ || (flat_ && below.size() == claimBelow);
     }
     void take(const Document& doc, const Value&, std::span<const Value> items) override {
         for (const Value& v : items) taken.push_back(debugString(doc, v));
     }
-    bool mayRelease(const Document&, const Value&) override { return true; }
+    bool mayRelease(const Document&, const Value&) override { return release_; }
     void forget(std::size_t) override {}
+    bool acceptsFlat(const Document&, const Value&) override { return flat_ && acceptFlat; }
+    // A flat dict written as debugString() writes a built one.
+    void takeFlat(const Document& doc, const Value&, std::span<const Value> kv, std::span<const std::uint32_t> ends) override {
+        std::uint32_t from = 0;
+        for (const std::uint32_t end : ends) {
+            std::string text = "{";
+            for (std::uint32_t i = from; i < end; ++i)
+                text += (i == from ? "" : (i - from) % 2 ? ": " : ", ") + debugString(doc, kv[i]);
+            taken.push_back(text + "}");
+            from = end;
+            ++flatTaken;
+        }
+    }
     std::vector<std::size_t> belowSizes;
     std::vector<std::string> taken;
+    std::size_t flatTaken = 0;
+    bool acceptFlat = true;
+    std::size_t claimBelow = ~std::size_t{0}; // claims the list with this many values below it (too)
 
 private:
     bool claimAll_;
+    bool flat_;
+    bool release_;
 };
 
 // parse()'s message, or its values as text.
@@ -82,6 +101,8 @@ private slots:
     void sameErrorsForEveryTruncation();
     void claimedListItemsAreHandedOnInOrder();
     void releasedValueReadAgainFallsBack();
+    void flatDictsAreHandedOnAsBuiltOnes();
+    void flatDictReadAgainFallsBack();
 
 private:
     QTemporaryDir dir_;
@@ -154,6 +175,74 @@ void TestPickleStream::releasedValueReadAgainFallsBack() {
     Document doc;
     Sink sink(true);
     QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(doc, chunks(data, 4096), sink));
+}
+
+// The fast path for plain dicts (PickleFlatDicts.cpp): a sink that takes them flat gets the
+// same items, in the same order, as one that has them built, for dicts of every scalar kind
+// and memo references (strings, a shared list) mixed with items that are not plain (a nested
+// list, a str) and with dicts that set one key (SETITEM) or none. The first batch (before the
+// list is claimed) is always built; after it, the plain dicts are read flat.
+void TestPickleStream::flatDictsAreHandedOnAsBuiltOnes() {
+    const QString path = dir_.filePath("flat.pickle");
+    const char* script =
+        "import pickle,sys\n"
+        "shared=[{'f': 'a.py', 'l': 3}]\n"
+        "items=[]\n"
+        "for i in range(3500):\n"
+        "    if i % 997 == 5: items.append({'nested': [i, i + 1]})\n"
+        "    elif i % 991 == 7: items.append('text %d' % i)\n"
+        "    elif i % 983 == 9: items.append({'one': i})\n"
+        "    elif i % 977 == 11: items.append({})\n"
+        "    else: items.append({'action': 'alloc' if i % 2 else 'free', 'addr': 2**47 + 512 * i, 'size': i * 7,\n"
+        "                        'neg': -i, 'big': 2**64 - 1 - i, 'f': 0.5 * i, 'b': i % 3 == 0, 'n': None,\n"
+        "                        'frames': shared, 'w': 2**31 + i, 'h': 40000 + i})\n"
+        "pickle.dump({'k': items}, open(sys.argv[1], 'wb'), protocol=4)\n";
+    const auto r = memviz::test::runProcess(memviz::test::python(), {"-c", script, path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const std::string data = bytesOf(path);
+    for (const std::size_t chunk : {std::size_t{7}, std::size_t{4096}, std::size_t{1} << 22}) {
+        Document built, flat;
+        // Only the list under the root's key is claimed (not the frames list inside the items).
+        Sink builtSink(false, true, false), flatSink(false, true, false);
+        builtSink.claimBelow = flatSink.claimBelow = 2;
+        builtSink.acceptFlat = false;
+        parseStream(built, chunks(data, chunk), builtSink);
+        parseStream(flat, chunks(data, chunk), flatSink);
+        QCOMPARE(flatSink.taken.size(), std::size_t{3500});
+        QVERIFY(flatSink.taken == builtSink.taken);
+        QCOMPARE(builtSink.flatTaken, std::size_t{0});
+        // Batches of 1000: the first is built, and so are the items that are not plain dicts
+        // (and, read in small chunks, the dicts that straddle the end of the window).
+        QVERIFY2(flatSink.flatTaken > 2000, qPrintable(QString::number(flatSink.flatTaken)));
+    }
+}
+
+// A dict read flat is not on the stack and not in the memo: a pickle that fetches it again
+// (the same dict object twice in the list) falls back to reading the whole tree, whose values
+// are right; the sink that has dicts built reads it in place.
+void TestPickleStream::flatDictReadAgainFallsBack() {
+    const QString path = dir_.filePath("twice.pickle");
+    const auto r = memviz::test::runProcess(
+        memviz::test::python(),
+        {"-c",
+         "import pickle,sys; d={'x': -1, 'y': -2}; "
+         "pickle.dump([[{'x': i, 'y': i} for i in range(1500)] + [d, d]], open(sys.argv[1],'wb'), protocol=4)",
+         path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const std::string data = bytesOf(path);
+    {
+        Document doc;
+        Sink built(false, true, false);
+        built.claimBelow = 1;
+        built.acceptFlat = false;
+        parseStream(doc, chunks(data, 4096), built);
+        QCOMPARE(built.taken.size(), std::size_t{1502});
+        QCOMPARE(built.taken.back(), std::string("{\"x\": -1, \"y\": -2}"));
+    }
+    Document doc;
+    Sink flat(false, true, false);
+    flat.claimBelow = 1;
+    QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(doc, chunks(data, 4096), flat));
 }
 
 QTEST_GUILESS_MAIN(TestPickleStream)

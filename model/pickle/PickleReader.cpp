@@ -9,6 +9,7 @@
 
 #include "io/Utf8.h"
 #include "pickle/PickleOpcodes.h"
+#include "pickle/PickleReaderImpl.h"
 #include "pickle/PickleStream.h"
 
 namespace memviz::pickle {
@@ -25,11 +26,7 @@ std::string describeOp(std::uint8_t op) {
     return (name[0] == '?' ? std::string("byte") : std::string(name)) + " (" + hexByte(op) + ")";
 }
 
-constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
 constexpr std::uint64_t kProgressEvery = 16u << 20;
-// Streaming: bytes read from the source at a time, growing from the first size to the second
-// as the data goes on (a small pickle costs no 4 MiB buffer).
-constexpr std::size_t kFirstWindow = 64u << 10, kWindow = 4u << 20;
 
 } // namespace
 
@@ -38,167 +35,6 @@ PickleError::PickleError(const std::string& problem, std::uint64_t offset, int o
                   (opcode >= 0 ? "opcode " + describeOp(static_cast<std::uint8_t>(opcode)) + " at " : std::string()) + "byte " +
                   std::to_string(offset) + ")"),
       offset_(offset), opcode_(opcode) {}
-
-// Reads a whole pickle held in memory (strings are views into it), or a stream through a window
-// (strings copied into the document; items of lists the sink claims handed to it).
-class Reader {
-public:
-    Reader(std::string bytes, const Limits& limits, const ReadProgress& progress)
-        : doc_(own_), limits_(limits), progress_(progress) {
-        doc_.bytes_ = std::move(bytes);
-        begin_ = reinterpret_cast<const unsigned char*>(doc_.bytes_.data());
-        p_ = begin_;
-        end_ = begin_ + doc_.bytes_.size();
-    }
-    Reader(Document& doc, const ByteSource& source, StreamSink& sink, const Limits& limits)
-        : doc_(doc), limits_(limits), progress_(noProgress_), source_(&source), sink_(&sink) {
-        resizeWindow(kFirstWindow, 0);
-        begin_ = p_ = end_ = reinterpret_cast<const unsigned char*>(window_.get());
-    }
-
-    void run();
-    Document takeDocument() { return std::move(own_); }
-    std::uint64_t frameEnd() const { return frameEnd_; }
-    // Streaming: reads what is left of the source; returns the data's total size.
-    std::uint64_t drain();
-
-private:
-    [[noreturn]] void fail(const std::string& problem) const { throw PickleError(problem, opAt_, op_); }
-
-    std::uint64_t position() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }
-    std::uint64_t remaining() const { return static_cast<std::uint64_t>(end_ - p_); }
-
-    // The next n argument bytes of the current opcode (valid until the next take).
-    const unsigned char* take(std::uint64_t n) {
-        if (n > remaining() && !(source_ && fill(n)))
-            fail("the data ends early: the opcode needs " + std::to_string(n) + " more bytes, " + std::to_string(remaining()) +
-                 " are left");
-        const unsigned char* at = p_;
-        p_ += n;
-        return at;
-    }
-    bool fill(std::uint64_t n);
-    // Streaming: a window of `size` bytes keeping its first `keep` (not zeroed: only what the
-    // source wrote is read).
-    void resizeWindow(std::size_t size, std::size_t keep) {
-        auto bigger = std::make_unique_for_overwrite<char[]>(size);
-        if (keep) std::memcpy(bigger.get(), window_.get(), keep);
-        window_ = std::move(bigger);
-        windowSize_ = size;
-    }
-    template <typename T>
-    T takeLittle() {
-        T v;
-        std::memcpy(&v, take(sizeof(T)), sizeof(T));
-        return v; // little-endian host (x86-64, aarch64)
-    }
-
-    std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
-    void counted() {
-        if (++values_ > limits_.maxValues) fail("more than " + std::to_string(limits_.maxValues) + " values (limit)");
-    }
-    // Every value placed on the stack counts, shared ones (BINGET, DUP) too: that bounds the
-    // memory of the stack and of every container together.
-    void push(const Value& v) {
-        counted();
-        stack_.push_back(v);
-    }
-    Value pop() {
-        if (stack_.size() <= floor()) fail("the stack is empty (below the last MARK)");
-        const Value v = stack_.back();
-        stack_.pop_back();
-        return v;
-    }
-    Value& top() {
-        if (stack_.size() <= floor()) fail("the stack is empty (below the last MARK)");
-        return stack_.back();
-    }
-    // Removes the topmost MARK; returns where the marked items start.
-    std::size_t popMark() {
-        if (marks_.empty()) fail("no MARK before this opcode");
-        const std::size_t at = marks_.back();
-        marks_.pop_back();
-        return at;
-    }
-
-    Value newContainer(Kind kind) {
-        if (doc_.containerCount() >= 0x7fffffffu) fail("too many containers");
-        Value v;
-        v.kind = kind;
-        v.payload = doc_.addContainer();
-        return v;
-    }
-    Document::Container& container(const Value& v) { return doc_.at(v.payload); }
-
-    // Places `child` inside `target`: seals a container child (it may be shared, never changed
-    // again) and keeps the depth exact. A sealed target or a container put inside itself
-    // would make a changing or cyclic structure: snapshots never contain one.
-    void adopt(Document::Container& target, const Value& targetValue, const Value& child) {
-        if (!child.isContainer()) return;
-        if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
-        Document::Container& c = container(child);
-        c.sealed = true;
-        if (c.depth + 1 > target.depth) {
-            if (c.depth + 1 > limits_.maxDepth)
-                fail("containers nested deeper than " + std::to_string(limits_.maxDepth) + " levels (limit)");
-            target.depth = c.depth + 1;
-        }
-    }
-    Document::Container& mutableTarget(const Value& v, Kind expected) {
-        if (v.kind != expected)
-            fail(std::string("expected ") + kindWithArticle(expected) + " to add items to, found " + kindWithArticle(v.kind));
-        Document::Container& c = container(v);
-        if (c.sealed) fail("changes a container after it was placed inside another (not plain data)");
-        return c;
-    }
-    void checkItemCount(std::uint64_t n) {
-        if (n > limits_.maxContainerItems)
-            fail("a container with more than " + std::to_string(limits_.maxContainerItems) + " items (limit)");
-    }
-    void checkKey(const Value& key) {
-        if (key.kind == Kind::List || key.kind == Kind::Dict)
-            fail(std::string("a dict key that is ") + kindWithArticle(key.kind) + " (unhashable)");
-    }
-
-    void appendItems(std::size_t from, Value listValue);
-    bool streamed(Document::Container& list, std::size_t listIndex);
-    void handOn(Document::Container& list, const Value& listValue, std::size_t from);
-    void setItems(std::size_t from, Value dictValue);
-    void buildFromMark(Kind kind);
-    void buildTuple(std::size_t n);
-    void pushText(Kind kind, std::uint64_t length);
-    void pushLong(std::uint64_t n);
-    void memoPut(std::uint64_t index);
-    void memoGet(std::uint64_t index);
-
-    Document own_;
-    Document& doc_;
-    Limits limits_;
-    const ReadProgress noProgress_;
-    const ReadProgress& progress_;
-    const unsigned char* begin_ = nullptr;
-    const unsigned char* p_ = nullptr;
-    const unsigned char* end_ = nullptr;
-    std::uint64_t opAt_ = 0; // byte offset of the current opcode
-    std::uint8_t op_ = 0;
-    // Streaming only.
-    const ByteSource* source_ = nullptr;
-    StreamSink* sink_ = nullptr;
-    std::unique_ptr<char[]> window_;
-    std::size_t windowSize_ = 0;
-    std::uint64_t base_ = 0; // offset of begin_ in the data
-    bool eof_ = false;
-    std::uint64_t frameEnd_ = 0; // the furthest end a FRAME announced
-    std::unordered_map<std::size_t, std::uint64_t> streamedItems_; // items handed on, per claimed list
-    std::vector<Value> releasing_;
-    std::vector<std::int64_t> recyclable_;
-    std::vector<Value> stack_;
-    std::vector<std::size_t> marks_;
-    std::vector<Value> memo_;
-    std::unordered_map<std::uint64_t, Value> sparseMemo_;
-    std::uint64_t memoCount_ = 0;
-    std::uint64_t values_ = 0;
-};
 
 void Reader::pushText(Kind kind, std::uint64_t length) {
     if (length > limits_.maxStringBytes)
@@ -219,28 +55,35 @@ void Reader::pushText(Kind kind, std::uint64_t length) {
 
 // LONG1/LONG4: little-endian two's complement of n bytes. Values must fit 64 bits: signed, or
 // unsigned in [2^63, 2^64) (a -1 that went through an unsigned type, pytorch#115234).
-void Reader::pushLong(std::uint64_t n) {
-    const unsigned char* b = take(n);
+LongProblem decodeLong(const unsigned char* b, std::uint64_t n, Value& v) {
     const bool negative = n > 0 && (b[n - 1] & 0x80);
     std::uint64_t m = n;
     while (m > 8 && b[m - 1] == (negative ? 0xff : 0x00)) --m;
-    if (m > 8) fail("an integer wider than 64 bits (" + std::to_string(n) + " bytes)");
+    if (m > 8) return LongProblem::TooWide;
     std::uint64_t u = 0;
     for (std::uint64_t i = 0; i < m; ++i) u |= static_cast<std::uint64_t>(b[i]) << (8 * i);
-    Value v;
     v.kind = Kind::Int;
     if (negative) {
         if (m < 8) u |= ~0ull << (8 * m);
-        else if (!(u >> 63)) fail("a negative integer below -2^63");
+        else if (!(u >> 63)) return LongProblem::BelowMin;
     } else if (u >> 63) {
         v.kind = Kind::UInt64;
     }
     v.payload = static_cast<std::int64_t>(u);
+    return LongProblem::None;
+}
+
+void Reader::pushLong(std::uint64_t n) {
+    Value v;
+    switch (decodeLong(take(n), n, v)) {
+    case LongProblem::TooWide: fail("an integer wider than 64 bits (" + std::to_string(n) + " bytes)");
+    case LongProblem::BelowMin: fail("a negative integer below -2^63");
+    case LongProblem::None: break;
+    }
     push(v);
 }
 
-void Reader::memoPut(std::uint64_t index) {
-    const Value& v = top();
+void Reader::memoStore(std::uint64_t index, const Value& v) {
     if (index < memo_.size()) {
         if (memo_[index].kind == kUndefined) ++memoCount_;
         memo_[index] = v;
@@ -249,6 +92,11 @@ void Reader::memoPut(std::uint64_t index) {
     // Dense slots while indexes grow steadily (MEMOIZE, BINPUT n, n+1, ...); a far-off index
     // (LONG_BINPUT 4e9 in a small file) goes to a map instead of a huge array. The dense part
     // never exceeds twice the entries stored, so its memory is bounded by the input's size.
+    if (index == memo_.size()) { // MEMOIZE: the next slot
+        memo_.push_back(v);
+        ++memoCount_;
+        return;
+    }
     if (index <= memoCount_ * 2 + 4096) {
         Value undefined;
         undefined.kind = kUndefined;
@@ -290,6 +138,7 @@ bool Reader::streamed(Document::Container& list, std::size_t listIndex) {
 // Hands stack_[from..] (appended to a claimed list) to the sink with the checks an ordinary
 // append makes, then releases the containers among them and those inside that the sink allows.
 void Reader::handOn(Document::Container& list, const Value& listValue, std::size_t from) {
+    if (flatMarks_) throw StreamFallback("items built while dicts read flat are pending");
     std::uint64_t& count = streamedItems_[doc_.containerId(listValue)];
     checkItemCount(count + (stack_.size() - from));
     // An item nothing else refers to (not inside another container, never copied by DUP or
@@ -305,6 +154,17 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
     }
     count += stack_.size() - from;
     sink_->take(doc_, listValue, std::span<const Value>(stack_.data() + from, stack_.size() - from));
+    releaseHandedOn(std::span<const Value>(stack_.data() + from, stack_.size() - from), true);
+    for (const std::int64_t payload : recyclable_) {
+        sink_->forget(static_cast<std::size_t>(payload & 0xffffffff));
+        doc_.recycle(payload);
+    }
+    stack_.resize(from);
+}
+
+// Releases `values` handed on (or, with !themselves, only the containers among them that the
+// sink allows), then the containers inside the released ones that the sink allows, and so on.
+void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
     const auto release = [this](const Value& v) {
         Document::Container& c = doc_.at(v.payload);
         if (c.stream >= Document::kStreamed) return;
@@ -313,19 +173,17 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
             if (item.isContainer()) releasing_.push_back(item);
         std::vector<Value>().swap(c.items);
     };
-    for (std::size_t i = from; i < stack_.size(); ++i)
-        if (stack_[i].isContainer()) release(stack_[i]);
+    for (const Value& v : values) {
+        if (!v.isContainer()) continue;
+        if (themselves) release(v);
+        else releasing_.push_back(v);
+    }
     while (!releasing_.empty()) {
         const Value v = releasing_.back();
         releasing_.pop_back();
         const Document::Container& c = doc_.at(v.payload);
         if (c.stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v);
     }
-    for (const std::int64_t payload : recyclable_) {
-        sink_->forget(static_cast<std::size_t>(payload & 0xffffffff));
-        doc_.recycle(payload);
-    }
-    stack_.resize(from);
 }
 
 void Reader::appendItems(std::size_t from, Value listValue) {
@@ -460,6 +318,8 @@ void Reader::run() {
             marks_.push_back(stack_.size());
             break;
         case Op::Pop:
+            if (flatMarks_ && flatMarks_ == marks_.size() && marks_.back() == stack_.size())
+                throw StreamFallback("POP of a dict read flat");
             if (!marks_.empty() && marks_.back() == stack_.size()) marks_.pop_back();
             else pop();
             break;
@@ -494,7 +354,9 @@ void Reader::run() {
         case Op::BinBytes8:
         case Op::ByteArray8: pushText(Kind::Bytes, takeLittle<std::uint64_t>()); break;
         case Op::EmptyList: push(newContainer(Kind::List)); break;
-        case Op::EmptyDict: push(newContainer(Kind::Dict)); break;
+        case Op::EmptyDict:
+            if (!(sink_ && tryFlatDict())) push(newContainer(Kind::Dict));
+            break;
         case Op::EmptyTuple: push(newContainer(Kind::Tuple)); break;
         case Op::List: buildFromMark(Kind::List); break;
         case Op::Dict: buildFromMark(Kind::Dict); break;
@@ -517,6 +379,7 @@ void Reader::run() {
             break;
         }
         case Op::Appends: {
+            if (flatMarks_ && flatMarks_ == marks_.size()) flushFlat();
             const std::size_t from = popMark();
             if (from <= floor()) fail("no list below the MARK");
             appendItems(from, stack_[from - 1]);
@@ -559,6 +422,7 @@ void Reader::run() {
             }
         }
     }
+    if (flatMarks_) throw StreamFallback("the data ends with dicts read flat pending");
     throw PickleError("the data ends before STOP (truncated file?)", base_ + static_cast<std::uint64_t>(end_ - begin_));
 }
 

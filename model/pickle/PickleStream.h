@@ -7,6 +7,7 @@
 // containers are released (see Document::items). A pickle that later reads a released value
 // surfaces as StreamFallback: the caller then reads the whole tree as before.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 
@@ -35,6 +36,16 @@ public:
     // A released container that nothing refers to any more gives its slot (containerId) to a
     // new container: the sink drops what it knew by that identity.
     virtual void forget(std::size_t containerId) = 0;
+    // The fast path for a claimed list of plain dicts (a snapshot's trace entries): whether
+    // the dicts appended to `list` (already claimed) may be handed on without being built.
+    // Such a dict is one whose keys and values are scalars or memo references (no value built
+    // inside it); every check of a built one still holds, and the memo refers to it as to a
+    // released one. Anything else in the list is built and handed to take() as usual.
+    virtual bool acceptsFlat(const Document&, const Value& /*list*/) { return false; }
+    // Dicts of `list`, in order, as their alternating keys and values: dict i ends at ends[i].
+    // The containers among the values are released afterwards as for take().
+    virtual void takeFlat(const Document&, const Value& /*list*/, std::span<const Value> /*keysAndValues*/,
+                          std::span<const std::uint32_t> /*ends*/) {}
 };
 
 // Parses the pickle `source` yields into `doc` (empty on entry). After STOP the rest of the

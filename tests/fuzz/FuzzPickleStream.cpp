@@ -61,10 +61,11 @@ void render(std::string& out, const pickle::Document& doc, const pickle::Value& 
     out += v.kind == pickle::Kind::Dict ? '}' : v.kind == pickle::Kind::List ? ']' : ')';
 }
 
-// Claims every list (or none) and writes down the items it is handed before they go.
+// Claims every list (or none) and writes down the items it is handed before they go; with
+// `flat`, it takes plain dicts flat (the reader's fast path) and writes them as built ones.
 class Recorder : public pickle::StreamSink {
 public:
-    explicit Recorder(bool claimAll) : claimAll_(claimAll) {}
+    Recorder(bool claimAll, bool flat) : claimAll_(claimAll), flat_(flat) {}
     bool claim(const pickle::Document&, std::span<const pickle::Value>) override { return claimAll_; }
     void take(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> items) override {
         for (const pickle::Value& item : items) {
@@ -76,12 +77,29 @@ public:
     }
     bool mayRelease(const pickle::Document&, const pickle::Value&) override { return true; }
     void forget(std::size_t) override {}
+    bool acceptsFlat(const pickle::Document&, const pickle::Value&) override { return flat_; }
+    void takeFlat(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> kv,
+                  std::span<const std::uint32_t> ends) override {
+        std::uint32_t from = 0;
+        for (const std::uint32_t end : ends) {
+            std::string text = "{";
+            for (std::uint32_t i = from; i < end && text.size() < kMaxChars; ++i) {
+                if (i > from) text += (i - from) % 2 ? ": " : ", ";
+                render(text, doc, kv[i], &taken);
+            }
+            text += '}';
+            if (text.size() >= kMaxChars) cut = true;
+            taken[doc.containerId(list)].push_back(std::move(text));
+            from = end;
+        }
+    }
 
     std::map<std::size_t, std::vector<std::string>> taken;
     bool cut = false; // an item's text reached kMaxChars: it cannot be compared in place
 
 private:
     bool claimAll_;
+    bool flat_;
 };
 
 } // namespace
@@ -92,9 +110,10 @@ void checkPickleStream(std::string_view d, const Outcome& whole) {
         const pickle::Document doc = pickle::parse(std::string(d));
         render(wholeText, doc, doc.root(), nullptr);
     }
-    for (const bool claimAll : {false, true}) {
+    for (const int mode : {0, 1, 2}) { // claims nothing; claims every list; the same, taking dicts flat
+        const bool claimAll = mode > 0;
         pickle::Document doc;
-        Recorder sink(claimAll);
+        Recorder sink(claimAll, mode == 2);
         std::string text;
         try {
             pickle::parseStream(doc, chunked(d), sink);

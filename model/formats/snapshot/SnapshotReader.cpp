@@ -117,9 +117,12 @@ std::int32_t Reader::contextText(const Value& v, const Where& where, std::string
 Entry Reader::readEntry(const Value& v, const Where& where, EntryExtras& x) {
     if (v.kind != Kind::Dict)
         throw ImportError(where() + ": an entry that is " + pickle::kindWithArticle(v.kind) + ", not a dict");
+    return readEntryItems(doc_.items(v), where, x);
+}
+
+Entry Reader::readEntryItems(std::span<const Value> kv, const Where& where, EntryExtras& x) {
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
     const Value *compile = nullptr, *metadata = nullptr, *forward = nullptr;
-    const auto kv = doc_.items(v);
     for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
         switch (entryKeys_(doc_, kv[i])) {
         case EF::Action: action = &kv[i + 1]; break;
@@ -199,6 +202,23 @@ void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
         const Entry e = readEntry(
             item, [] { return std::string("device_traces"); }, extras);
         entries.push(e, extras);
+        if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
+    }
+}
+
+void Reader::streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends) {
+    auto [it, inserted] = streamed_.try_emplace(list);
+    if (inserted) {
+        it->second.trace = true;
+        it->second.order = streamedLists_++;
+    }
+    TraceEntries& entries = it->second.entries;
+    EntryExtras extras;
+    const Where where = [] { return std::string("device_traces"); }; // not shown, as in streamEntries
+    std::uint32_t from = 0;
+    for (const std::uint32_t end : ends) {
+        entries.push(readEntryItems(keysAndValues.subspan(from, end - from), where, extras), extras);
+        from = end;
         if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
     }
 }

@@ -54,6 +54,9 @@ public:
     // away into records that run() then uses where the tree holds that list.
     void streamEntries(std::size_t list, std::span<const Value> items);
     void streamSegments(std::size_t list, std::span<const Value> items);
+    // Entries the pickle reader read without building them (StreamSink::takeFlat): each one's
+    // keys and values, dict i ending at ends[i].
+    void streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends);
     // The records of a streamed list of entries so far (until run() takes them).
     const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
 
@@ -73,6 +76,7 @@ private:
     Block readBlock(const Value& v, std::int64_t runningAddress, const Where& where);
     TraceEntries readTrace(const Value& list, const std::string& name);
     Entry readEntry(const Value& v, const Where& where, EntryExtras& extras);
+    Entry readEntryItems(std::span<const Value> keysAndValues, const Where& where, EntryExtras& extras);
     void readAnnotations(const Value& list);
     void flattenSettings(const std::string& prefix, const Value& v, int depth);
     void readHost(const Value* segments, const Value* traces);

@@ -58,17 +58,36 @@ void SnapshotStream::take(const pickle::Document&, const Value& list, std::span<
             reader_->streamSegments(id, items);
         } else {
             reader_->streamEntries(id, items);
-            entries_ += items.size();
-            if (preview_) {
-                const auto& all = reader_->streamedEntries(id);
-                preview_->add(it->second.device, std::span(all).last(items.size()));
-                preview_->flush();
-            }
+            previewNewEntries(id, it->second.device, items.size());
         }
     } catch (const ImportError& e) {
         // The whole tree names the entry or segment and the problem exactly.
         throw pickle::StreamFallback(e.what());
     }
+}
+
+bool SnapshotStream::acceptsFlat(const pickle::Document&, const Value& list) {
+    const auto it = roles_.find(doc_.containerId(list));
+    return it != roles_.end() && it->second.role == Role::Trace;
+}
+
+void SnapshotStream::takeFlat(const pickle::Document&, const Value& list, std::span<const Value> keysAndValues,
+                              std::span<const std::uint32_t> ends) {
+    const std::size_t id = doc_.containerId(list);
+    try {
+        reader_->streamFlatEntries(id, keysAndValues, ends);
+        previewNewEntries(id, roles_.at(id).device, ends.size());
+    } catch (const ImportError& e) {
+        throw pickle::StreamFallback(e.what());
+    }
+}
+
+void SnapshotStream::previewNewEntries(std::size_t list, std::int64_t device, std::size_t count) {
+    entries_ += count;
+    if (!preview_) return;
+    const auto& all = reader_->streamedEntries(list);
+    preview_->add(device, std::span(all).last(count));
+    preview_->flush();
 }
 
 bool SnapshotStream::mayRelease(const pickle::Document& doc, const Value& container) {

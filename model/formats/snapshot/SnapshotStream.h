@@ -31,6 +31,10 @@ public:
 
     bool claim(const pickle::Document& doc, std::span<const pickle::Value> below) override;
     void take(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> items) override;
+    // Trace entries are read flat (the pickle reader's fast path); segments are built.
+    bool acceptsFlat(const pickle::Document& doc, const pickle::Value& list) override;
+    void takeFlat(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> keysAndValues,
+                  std::span<const std::uint32_t> ends) override;
     // Frames lists and frame dicts already interned: StackTable knows them again by identity.
     // Anything else inside an entry or segment (a pool id tuple, a history list) stays, as
     // PyTorch's pickler shares some of them and the end of the tree may read them.
@@ -45,6 +49,7 @@ public:
 private:
     enum class Role : std::uint8_t { Segments, Trace };
     bool claimed(Role role, std::int64_t device = 0);
+    void previewNewEntries(std::size_t list, std::int64_t device, std::size_t count);
     const pickle::Document& doc_;
     StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
