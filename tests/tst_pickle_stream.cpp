@@ -103,6 +103,7 @@ private slots:
     void releasedValueReadAgainFallsBack();
     void flatDictsAreHandedOnAsBuiltOnes();
     void flatDictReadAgainFallsBack();
+    void valuesHandedOnLeaveTheLimit();
 
 private:
     QTemporaryDir dir_;
@@ -243,6 +244,49 @@ void TestPickleStream::flatDictReadAgainFallsBack() {
     Sink flat(false, true, false);
     flat.claimBelow = 1;
     QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(doc, chunks(data, 4096), flat));
+}
+
+// The values limit bounds the values held: read as a stream, the items handed on and released
+// leave it, so a list far longer than the limit streams through (a 3 GB snapshot creates more
+// values than a quarter of this machine's memory could hold at once). Not streamed, the same
+// pickle is refused with the same message as by the whole-tree reader.
+void TestPickleStream::valuesHandedOnLeaveTheLimit() {
+    const QString path = dir_.filePath("long.pickle");
+    const auto r = memviz::test::runProcess(
+        memviz::test::python(),
+        {"-c",
+         "import pickle,sys; pickle.dump({'k': [{'a': i, 'b': [i]} if i % 2 else {'a': i, 'c': None} for i in range(20000)]}, "
+         "open(sys.argv[1],'wb'), protocol=4)",
+         path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const std::string data = bytesOf(path);
+    Limits limits;
+    limits.maxValues = 20000; // the items alone are as many; with their keys and values, 5 times more
+    QString wholeError;
+    try {
+        parse(data, limits);
+    } catch (const PickleError& e) {
+        wholeError = e.what();
+    }
+    QVERIFY2(wholeError.contains("more than 20000 values (limit)"), qPrintable(wholeError));
+    for (const bool flat : {false, true}) {
+        Document doc;
+        Sink sink(false, true, true);
+        sink.claimBelow = 2;
+        sink.acceptFlat = flat;
+        parseStream(doc, chunks(data, 4096), sink, limits);
+        QCOMPARE(sink.taken.size(), std::size_t{20000});
+        QCOMPARE(sink.taken.back(), std::string("{\"a\": 19999, \"b\": [19999]}"));
+        if (flat) QVERIFY(sink.flatTaken > 9000);
+    }
+    Document doc;
+    Sink none(false);
+    try {
+        parseStream(doc, chunks(data, 4096), none, limits);
+        QFAIL("a stream that hands nothing on was not held to the limit");
+    } catch (const PickleError& e) {
+        QCOMPARE(QString(e.what()), wholeError);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestPickleStream)

@@ -193,6 +193,7 @@ void Reader::flushFlat() {
     if (!flatEnds_.empty()) {
         sink_->takeFlat(doc_, flatList_, flatValues_, flatEnds_);
         releaseHandedOn(flatValues_, false);
+        uncount(flatValues_.size() + flatEnds_.size());
     }
     flatValues_.clear();
     flatEnds_.clear();

@@ -159,6 +159,7 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
         sink_->forget(static_cast<std::size_t>(payload & 0xffffffff));
         doc_.recycle(payload);
     }
+    uncount(stack_.size() - from);
     stack_.resize(from);
 }
 
@@ -171,6 +172,7 @@ void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
         c.stream = Document::kReleased;
         for (const Value& item : c.items)
             if (item.isContainer()) releasing_.push_back(item);
+        uncount(c.items.size());
         std::vector<Value>().swap(c.items);
     };
     for (const Value& v : values) {

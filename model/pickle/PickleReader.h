@@ -16,7 +16,8 @@ namespace memviz::pickle {
 
 struct Limits {
     std::uint32_t maxDepth = 128;         // nesting of containers
-    std::uint64_t maxValues = 1ull << 29; // values created (bounds memory: 16 bytes each)
+    std::uint64_t maxValues = 1ull << 29; // values created (bounds memory: 16 bytes each); read as a
+                                          // stream, values handed on and released no longer count
     std::uint64_t maxContainerItems = 1ull << 31;
     std::uint64_t maxStringBytes = 0xffffffffu; // one str or bytes
     std::uint64_t maxMarks = 1u << 20;          // open MARKs at once

@@ -2,6 +2,7 @@
 #pragma once
 // The pickle reader's machine (PickleReader.cpp), shared with its fast path for streamed
 // lists of plain dicts (PickleFlatDicts.cpp): not for other files.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -86,6 +87,10 @@ private:
     }
 
     std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
+    // Streaming: values handed on and released no longer count against the limit, which bounds
+    // the values held (a 3 GB snapshot creates more values than a quarter of memory could hold
+    // at once, but holds few of them at a time).
+    void uncount(std::uint64_t n) { values_ -= std::min(values_, n); }
     void counted() {
         if (++values_ > limits_.maxValues) fail("more than " + std::to_string(limits_.maxValues) + " values (limit)");
     }

@@ -43,7 +43,7 @@ case $target in
   hf_config)        max_len=16384;  dicts="hf_config json" ;;
   input_file)       max_len=65536;  dicts="input_file" ;;
   budgets)          max_len=4096;   dicts="json" ;;
-  store_chunks)     max_len=65536;  dicts="" ;;
+  store_chunks)     max_len=65536;  dicts="store_chunks" ;;
   sniff_import)     max_len=65536;  dicts="alloclog_csv alloclog_jsonl chrome_trace memtimeline json pickle heaptrack massif input_file" ;;
 esac
 
