@@ -86,7 +86,7 @@ std::vector<Event> decodeNarrowEvents(const std::vector<unsigned char>& raw, std
 
 std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kWhat);
-    if (const auto narrow = columns::narrowCount(raw, kMaxChunkBytes / kEventBytes, kWhat)) return decodeNarrowEvents(raw, *narrow);
+    if (const auto narrow = columns::narrowCount(raw, kEventsPerChunk, kWhat)) return decodeNarrowEvents(raw, *narrow);
     // Codec 1: fixed-width columns.
     const std::size_t n = columns::readCount(raw, kEventBytes, kWhat);
     std::vector<Event> ev(n);

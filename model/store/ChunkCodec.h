@@ -22,6 +22,11 @@ struct SeriesPoint {
 constexpr int kCodecZstdColumns = 1;
 constexpr int kCodecZstdNarrowColumns = 2;
 
+// Events per chunk, as every writer cuts them (TraceWriter, the snapshot's entry chunks). A
+// narrow chunk (codec 2) of more is damaged: with constant columns its size would not bound it.
+constexpr std::size_t kEventsPerChunk = 65536;
+
+// At most kEventsPerChunk events.
 std::vector<unsigned char> encodeEvents(std::span<const Event> events);
 // Throws StoreError for a damaged blob.
 std::vector<Event> decodeEvents(std::span<const unsigned char> blob);

@@ -13,7 +13,6 @@ namespace memviz {
 
 namespace {
 
-constexpr std::size_t kEventsPerChunk = 65536;
 
 } // namespace
 

@@ -11,6 +11,7 @@
 #include "core/WrappingMath.h"
 #include "formats/FormatIds.h"
 #include "formats/snapshot/ImportStages.h"
+#include "store/ChunkCodec.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"
 
@@ -18,7 +19,7 @@ namespace memviz::snapshot {
 
 namespace {
 
-constexpr std::size_t kEntriesPerChunk = 65536;
+constexpr std::size_t kEntriesPerChunk = kEventsPerChunk; // their blobs are shared with the event chunks
 
 EventKind eventKindOf(Action a) {
     switch (a) {
