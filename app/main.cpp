@@ -10,17 +10,12 @@
 #include "WindowHost.h"
 #include "cli/Cli.h"
 #include "cli/ImportWorker.h"
-#include "cli/MallocTuning.h"
 #include "formats/ImportWorkerProtocol.h"
 #include "screenshot/Screenshot.h"
 
 int main(int argc, char** argv) {
-    // The import worker and the command line run with malloc tuned for big imports (a restart
-    // of this process, before anything else: cli/MallocTuning.h); the window does not.
-    const bool worker = argc > 1 && !std::strcmp(argv[1], memviz::importworker::kSwitch);
-    if (worker || memviz::cli::isCommandLineInvocation(argc, argv)) memviz::restartWithTunedMalloc(argv);
     // Before Qt starts: the worker needs no application object, only the model.
-    if (worker) return memviz::runImportWorker(argc, argv);
+    if (argc > 1 && !std::strcmp(argv[1], memviz::importworker::kSwitch)) return memviz::runImportWorker(argc, argv);
     Q_INIT_RESOURCE(memviz); // the resources live in a static library
     QCoreApplication::setOrganizationName("memviz");
     QCoreApplication::setApplicationName("memviz");

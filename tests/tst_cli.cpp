@@ -35,8 +35,6 @@ private slots:
     void screenshotShowsTheTrace();
     void mistypedCommandIsAUsageError_data();
     void mistypedCommandIsAUsageError();
-    void mallocTunedForItselfNotForItsChildren_data();
-    void mallocTunedForItselfNotForItsChildren();
 };
 
 void TestCli::helpAndVersion() {
@@ -208,63 +206,6 @@ void TestCli::mistypedCommandIsAUsageError() {
     for (const char* cmd : {"import", "summary", "ops", "screenshot", "record", "estimate"})
         QVERIFY2(err.contains(QLatin1String(cmd)), qPrintable(err));
     QVERIFY(p.readAllStandardOutput().isEmpty());
-}
-
-void TestCli::mallocTunedForItselfNotForItsChildren_data() {
-    QTest::addColumn<QString>("variable");
-    QTest::addColumn<QString>("value");
-    QTest::addColumn<bool>("tuned");
-    QTest::addColumn<QString>("tunablesSeen"); // GLIBC_TUNABLES memviz started with (prefix)
-    const QString ours = "GLIBC_TUNABLES=glibc.malloc.hugetlb=1";
-    QTest::newRow("plain") << QString() << QString() << true << ours;
-    QTest::newRow("another glibc tunable is kept")
-        << "GLIBC_TUNABLES" << "glibc.rtld.optional_static_tls=2048" << true
-        << "GLIBC_TUNABLES=glibc.rtld.optional_static_tls=2048";
-    QTest::newRow("the user's own malloc tunables") << "GLIBC_TUNABLES" << "glibc.malloc.arena_max=2" << false
-                                                    << "GLIBC_TUNABLES=glibc.malloc.arena_max=2";
-    QTest::newRow("a preloaded library (heaptrack, valgrind)") << "LD_PRELOAD" << "libm.so.6" << false << QString();
-    QTest::newRow("opted out") << "MEMVIZ_NO_MALLOC_TUNING" << "1" << false << QString();
-}
-
-// The command line restarts itself with glibc malloc tunables (app/cli/MallocTuning.h): the
-// environment it started with (/proc/PID/environ, read by the program it records) shows them,
-// the program it runs gets the user's environment back unchanged.
-void TestCli::mallocTunedForItselfNotForItsChildren() {
-    QFETCH(QString, variable);
-    QFETCH(QString, value);
-    QFETCH(bool, tuned);
-    QFETCH(QString, tunablesSeen);
-    QTemporaryDir dir;
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* v : {"GLIBC_TUNABLES", "LD_PRELOAD", "MEMVIZ_NO_MALLOC_TUNING", "MEMVIZ_MALLOC_TUNED"}) env.remove(v);
-    if (!variable.isEmpty()) env.insert(variable, value);
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(dir.path());
-    const QString script = R"(tr '\0' '\n' < /proc/$PPID/environ | grep -E '^(GLIBC_TUNABLES|MEMVIZ_)' > started.txt; )"
-                           R"(env | grep -E '^(GLIBC_TUNABLES|LD_PRELOAD|MEMVIZ_)' > child.txt)";
-    p.start(QStringLiteral(MEMVIZ_BINARY), {"record", "--out", "r.memviz", "--", "/bin/sh", "-c", script});
-    QVERIFY(p.waitForFinished(60000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-    QFile started(dir.filePath("started.txt")), child(dir.filePath("child.txt"));
-    QVERIFY(started.open(QIODevice::ReadOnly) && child.open(QIODevice::ReadOnly));
-    const QStringList startedWith = QString::fromUtf8(started.readAll()).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(startedWith.contains("MEMVIZ_MALLOC_TUNED=1"), tuned);
-    const QStringList tunables = startedWith.filter(QRegularExpression("^GLIBC_TUNABLES="));
-    if (tunablesSeen.isEmpty()) {
-        QVERIFY2(tunables.isEmpty(), qPrintable(startedWith.join(' ')));
-    } else {
-        QCOMPARE(tunables.size(), 1);
-        QVERIFY2(tunables.first().startsWith(tunablesSeen), qPrintable(tunables.first()));
-    }
-    // The recorded program sees exactly what the user gave memviz (the test's own MEMVIZ_*
-    // variables, such as MEMVIZ_IMPORT_WORKER under ctest, included).
-    const QRegularExpression watched("^(GLIBC_TUNABLES|LD_PRELOAD|MEMVIZ_)");
-    QStringList expectedChild = env.toStringList().filter(watched);
-    QStringList childSaw = QString::fromUtf8(child.readAll()).split('\n', Qt::SkipEmptyParts);
-    expectedChild.sort();
-    childSaw.sort();
-    QCOMPARE(childSaw, expectedChild);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
