@@ -189,13 +189,17 @@ Reader::StreamedList* Reader::streamed(const Value& list, bool trace) {
     return &s;
 }
 
-void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
+Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
     auto [it, inserted] = streamed_.try_emplace(list);
     if (inserted) {
-        it->second.trace = true;
+        it->second.trace = trace;
         it->second.order = streamedLists_++;
     }
-    TraceEntries& entries = it->second.entries;
+    return it->second;
+}
+
+void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
+    TraceEntries& entries = streamedList(list, true).entries;
     EntryExtras extras;
     for (const Value& item : items) {
         // Errors fall back to the whole tree, which names the entry; this name is not shown.
@@ -207,12 +211,7 @@ void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
 }
 
 void Reader::streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends) {
-    auto [it, inserted] = streamed_.try_emplace(list);
-    if (inserted) {
-        it->second.trace = true;
-        it->second.order = streamedLists_++;
-    }
-    TraceEntries& entries = it->second.entries;
+    TraceEntries& entries = streamedList(list, true).entries;
     EntryExtras extras;
     const Where where = [] { return std::string("device_traces"); }; // not shown, as in streamEntries
     std::uint32_t from = 0;
@@ -224,9 +223,8 @@ void Reader::streamFlatEntries(std::size_t list, std::span<const Value> keysAndV
 }
 
 void Reader::streamSegments(std::size_t list, std::span<const Value> items) {
-    auto [it, inserted] = streamed_.try_emplace(list);
-    if (inserted) it->second.order = streamedLists_++;
-    for (const Value& item : items) it->second.segments.push_back(readSegment(item, [] { return std::string("segments"); }));
+    std::vector<Segment>& segments = streamedList(list, false).segments;
+    for (const Value& item : items) segments.push_back(readSegment(item, [] { return std::string("segments"); }));
 }
 
 TraceEntries Reader::readTrace(const Value& list, const std::string& name) {

@@ -70,6 +70,7 @@ private:
         std::size_t usedAt = 0;      // where the first use put them (out_.traces / out_.segments)
     };
     StreamedList* streamed(const Value& list, bool trace);
+    StreamedList& streamedList(std::size_t list, bool trace); // created at its first items
     void readTopDict(const Value& root);
     void readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice);
     Segment readSegment(const Value& v, const Where& where);
