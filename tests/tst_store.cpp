@@ -392,6 +392,39 @@ void TestStore::narrowEventChunksKeepExtremesAndShrink() {
     QVERIFY(decodeEvents(blob) == typical);
     const std::vector<unsigned char> raw = columns::decompress(blob, 1u << 28, "chunk");
     QCOMPARE(raw.size(), std::size_t{16 + 9 * 9 + 60000 * (1 + 3 + 2 + 1 + 2)});
+
+    // The layout byte by byte (docs/schema.md, codec 2), written here one column at a time: the
+    // chunk writer fills all nine columns in one pass and must give the same bytes.
+    std::vector<unsigned char> expected(8, 0);
+    const std::uint32_t marker = 0xffffffffu, rows = static_cast<std::uint32_t>(typical.size());
+    std::memcpy(expected.data(), &marker, 4);
+    std::memcpy(expected.data() + 4, &rows, 4);
+    const auto put8 = [&](std::uint64_t v, std::size_t bytes) {
+        for (std::size_t b = 0; b < bytes; ++b) expected.push_back(static_cast<unsigned char>(v >> (8 * b)));
+    };
+    put8(static_cast<std::uint64_t>(typical[0].timeNs), 8);
+    const auto column = [&](auto value) {
+        std::int64_t min = value(0), max = value(0);
+        for (std::size_t i = 1; i < typical.size(); ++i) {
+            min = std::min(min, value(i));
+            max = std::max(max, value(i));
+        }
+        std::size_t width = 0;
+        while (width < 8 && (static_cast<std::uint64_t>(max) - static_cast<std::uint64_t>(min)) >> (8 * width)) ++width;
+        expected.push_back(static_cast<unsigned char>(width));
+        put8(static_cast<std::uint64_t>(min), 8);
+        for (std::size_t i = 0; i < typical.size(); ++i) put8(static_cast<std::uint64_t>(value(i) - min), width);
+    };
+    column([&](std::size_t i) { return i ? typical[i].timeNs - typical[i - 1].timeNs : std::int64_t{0}; });
+    column([&](std::size_t i) { return typical[i].address; });
+    column([&](std::size_t i) { return typical[i].size; });
+    column([&](std::size_t i) { return std::int64_t{typical[i].op}; });
+    column([&](std::size_t i) { return std::int64_t{typical[i].category}; });
+    column([&](std::size_t i) { return std::int64_t{typical[i].stack}; });
+    column([&](std::size_t i) { return std::int64_t{typical[i].device}; });
+    column([&](std::size_t i) { return std::int64_t{static_cast<std::uint8_t>(typical[i].kind)}; });
+    column([&](std::size_t i) { return std::int64_t{typical[i].flags}; });
+    QVERIFY(raw == expected);
 }
 
 // Stores written before schema version 8 hold codec 1 chunks: u32 count, then fixed-width
