@@ -9,6 +9,7 @@
 #include "TestSupport.h"
 #include "store/Database.h"
 #include "store/SeriesQuery.h"
+#include "store/SeriesWriter.h"
 #include "store/TraceWriter.h"
 
 using namespace memviz;
@@ -23,6 +24,8 @@ private slots:
     void everyPointIsReal();
     void valueAtIsExact();
     void rangeAfterTheEnd();
+    void pyramidStartsAtLevel2AndOldStoresReadLevel1();
+    void shortSeriesHaveABucket();
 
 private:
     QTemporaryDir dir_;
@@ -144,6 +147,91 @@ void TestTimelineQuery::rangeAfterTheEnd() {
     const SeriesWindow w = querySeries(*db_, series_, {end + 10, end + 20}, 100);
     QCOMPARE(w.points.size(), std::size_t{1});
     QCOMPARE(w.points.front(), points_.back());
+}
+
+// Since schema version 9 the pyramid is stored from level 2 (64 points per bucket). A window
+// with between 16 and 64 points per column, which level 1 served, is now drawn from the raw
+// points with every column's extremes exact. A store written before keeps its level 1 rows:
+// with them added here as such a store holds them (buckets of 16 consecutive points, numbered
+// from 0, never across a 65,536-point chunk), the same window is drawn from level 1.
+void TestTimelineQuery::pyramidStartsAtLevel2AndOldStoresReadLevel1() {
+    QCOMPARE(queryInt(*db_, "SELECT min(level) FROM series_lod WHERE series_id = " + std::to_string(series_)).value(), 2);
+    QCOMPARE(queryInt(*db_, "SELECT count(*) FROM series_lod WHERE series_id = " + std::to_string(series_) + " AND level = 2")
+                 .value(),
+             static_cast<std::int64_t>((points_.size() + 63) / 64));
+
+    const int columns = 500;
+    const std::size_t first = 300000, count = 30 * columns; // 30 points per column
+    const TimeRange r{points_[first].t, points_[first + count - 1].t};
+    const auto extremes = [&](const std::vector<SeriesPoint>& pts) {
+        std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+        for (const SeriesPoint& p : pts)
+            if (r.contains(p.t)) {
+                lo = std::min(lo, p.v);
+                hi = std::max(hi, p.v);
+            }
+        return std::make_pair(lo, hi);
+    };
+    const SeriesWindow fresh = querySeries(*db_, series_, r, columns);
+    QCOMPARE(fresh.level, 0);
+    QCOMPARE(extremes(fresh.points), extremes(points_));
+
+    QTemporaryDir dir;
+    const std::string old = dir.filePath("before-9.memviz").toStdString();
+    db_->exec("VACUUM INTO '" + old + "'");
+    Database db(old);
+    db.exec("BEGIN");
+    Statement insert(db, "INSERT INTO series_lod(series_id, level, t_last, bucket, t_first, v_first, v_last, v_min, "
+                         "t_min, v_max, t_max) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t b = 0; b * 16 < points_.size(); ++b) {
+        const std::size_t from = b * 16, to = std::min(points_.size(), from + 16);
+        SeriesPoint lo = points_[from], hi = points_[from];
+        for (std::size_t i = from; i < to; ++i) {
+            if (points_[i].v < lo.v) lo = points_[i];
+            if (points_[i].v > hi.v) hi = points_[i];
+        }
+        insert.bind(1, series_).bind(2, points_[to - 1].t).bind(3, static_cast<std::int64_t>(b)).bind(4, points_[from].t);
+        insert.bind(5, points_[from].v).bind(6, points_[to - 1].v).bind(7, lo.v).bind(8, lo.t).bind(9, hi.v).bind(10, hi.t);
+        insert.run();
+    }
+    db.exec("COMMIT");
+    const SeriesWindow before9 = querySeries(db, series_, r, columns);
+    QCOMPARE(before9.level, 1);
+    QVERIFY(before9.points.size() <= 4 * columns + 2);
+    QCOMPARE(extremes(before9.points), extremes(points_));
+    const SeriesWindow whole = querySeries(db, series_, {0, points_.back().t}, 1000);
+    QCOMPARE(whole.points.front(), points_.front());
+    QCOMPARE(whole.points.back(), points_.back());
+}
+
+// A series shorter than one bucket of the first stored level still has one (written when the
+// series ends), so every window finds its points.
+void TestTimelineQuery::shortSeriesHaveABucket() {
+    QTemporaryDir dir;
+    Database db(dir.filePath("short.memviz").toStdString());
+    TraceInfo info;
+    info.sourcePath = "generated";
+    info.format = "test";
+    TraceWriter w(db, info);
+    const auto d = w.device("cpu");
+    const std::int64_t five = w.createSeries(d, "five", "bytes", true);
+    const std::int64_t seventy = w.createSeries(d, "seventy", "bytes", false);
+    for (int i = 0; i < 5; ++i) w.addPoint(five, 10 * i, 100 + i);
+    for (int i = 0; i < 70; ++i) w.addPoint(seventy, i, i % 7);
+    w.commit();
+    for (const std::int64_t s : {five, seventy}) {
+        QCOMPARE(queryInt(db, "SELECT min(level) FROM series_lod WHERE series_id = " + std::to_string(s)).value(),
+                 kLodFirstStoredLevel);
+        QCOMPARE(queryInt(db, "SELECT count(*) FROM series_lod WHERE series_id = " + std::to_string(s) + " AND level = 1").value(),
+                 0);
+    }
+    const SeriesWindow w5 = querySeries(db, five, {0, 40}, 100);
+    QCOMPARE(w5.points.size(), std::size_t{5});
+    QCOMPARE(w5.points.back(), (SeriesPoint{40, 104}));
+    const SeriesWindow w70 = querySeries(db, seventy, {0, 69}, 2);
+    QCOMPARE(w70.points.front(), (SeriesPoint{0, 0}));
+    QCOMPARE(w70.points.back(), (SeriesPoint{69, 69 % 7}));
+    QCOMPARE(seriesValueAt(db, seventy, 68).value(), 68 % 7);
 }
 
 QTEST_GUILESS_MAIN(TestTimelineQuery)

@@ -190,9 +190,14 @@ CREATE TABLE stack_frames (
 // by their version instead of calling their chunks damaged. Codec 1 chunks are still read.
 constexpr const char* kSchemaV8 = "-- version 8: event chunks may use codec 2 (narrow columns)";
 
+// Version 9: the level-of-detail pyramid starts at level 2 (store/SeriesWriter.h). No table
+// changes: an older memviz would look for level 1 and draw nothing, so it refuses the store by
+// its version. Stores migrated from before keep their level 1, and it is read.
+constexpr const char* kSchemaV9 = "-- version 9: series_lod is stored from level 2";
+
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {
-    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8},
+    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8}, {9, kSchemaV9},
 };
 
 // Every statement of one version: the store's own first, then the formats' in registry order.

@@ -14,18 +14,25 @@ namespace {
 
 constexpr int kRawPointsPerColumn = 8;
 
-std::optional<std::int64_t> firstBucketEndingAtOrAfter(Database& db, std::int64_t seriesId, std::int64_t t) {
-    Statement s(db, "SELECT bucket FROM series_lod WHERE series_id = ? AND level = 1 AND t_last >= ? "
+// The finest level the store holds for the series: 1 in stores written before schema version
+// 9, kLodFirstStoredLevel since.
+int finestLevel(Database& db, std::int64_t seriesId) {
+    return static_cast<int>(
+        queryInt(db, "SELECT min(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(1));
+}
+
+std::optional<std::int64_t> firstBucketEndingAtOrAfter(Database& db, std::int64_t seriesId, int level, std::int64_t t) {
+    Statement s(db, "SELECT bucket FROM series_lod WHERE series_id = ? AND level = ? AND t_last >= ? "
                     "ORDER BY t_last, bucket LIMIT 1");
-    s.bind(1, seriesId).bind(2, t);
+    s.bind(1, seriesId).bind(2, level).bind(3, t);
     if (!s.step()) return std::nullopt;
     return s.int64(0);
 }
 
-std::optional<SeriesPoint> lastPointBefore(Database& db, std::int64_t seriesId, std::int64_t t) {
-    Statement s(db, "SELECT t_last, v_last FROM series_lod WHERE series_id = ? AND level = 1 AND t_last < ? "
+std::optional<SeriesPoint> lastPointBefore(Database& db, std::int64_t seriesId, int level, std::int64_t t) {
+    Statement s(db, "SELECT t_last, v_last FROM series_lod WHERE series_id = ? AND level = ? AND t_last < ? "
                     "ORDER BY t_last DESC, bucket DESC LIMIT 1");
-    s.bind(1, seriesId).bind(2, t);
+    s.bind(1, seriesId).bind(2, level).bind(3, t);
     if (!s.step()) return std::nullopt;
     return SeriesPoint{s.int64(0), s.int64(1)};
 }
@@ -108,28 +115,31 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
     columns = std::max(1, columns);
     if (r.end < r.begin) std::swap(r.begin, r.end);
     SeriesWindow w;
-    // Chunks hold whole level-1 buckets, so the last bucket ending before the range ends
+    // Chunks hold whole buckets of every level, so the last bucket ending before the range ends
     // with the last point before the range whenever the range's first chunk starts inside it.
-    std::optional<SeriesPoint> before = lastPointBefore(db, seriesId, r.begin);
-    const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, r.begin);
+    const int finest = finestLevel(db, seriesId);
+    std::optional<SeriesPoint> before = lastPointBefore(db, seriesId, finest, r.begin);
+    const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, finest, r.begin);
     if (!b0) {
         if (before) w.points.push_back(*before); // the range lies after the last point
         return w;
     }
-    auto b1 = firstBucketEndingAtOrAfter(db, seriesId, r.end);
+    auto b1 = firstBucketEndingAtOrAfter(db, seriesId, finest, r.end);
     if (!b1)
         b1 = queryInt(db, "SELECT bucket FROM series_lod WHERE series_id = " + std::to_string(seriesId) +
-                              " AND level = 1 ORDER BY t_last DESC, bucket DESC LIMIT 1");
-    const std::int64_t estimate = (b1.value_or(*b0) - *b0 + 1) * kLodBase;
+                              " AND level = " + std::to_string(finest) + " ORDER BY t_last DESC, bucket DESC LIMIT 1");
+    const std::int64_t estimate = (b1.value_or(*b0) - *b0 + 1) * bucketPoints(finest);
 
     std::vector<SeriesPoint> pts;
-    if (estimate <= static_cast<std::int64_t>(columns) * kRawPointsPerColumn) {
+    // Raw points when there are few per column, or when even the finest level stored has fewer
+    // buckets than columns (it would draw coarser than the raw points).
+    if (estimate <= static_cast<std::int64_t>(columns) * kRawPointsPerColumn || estimate / bucketPoints(finest) < columns) {
         readRaw(db, seriesId, r, pts, before);
         w.level = 0;
     } else {
         const int maxLevel = static_cast<int>(
-            queryInt(db, "SELECT max(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(1));
-        int level = 1;
+            queryInt(db, "SELECT max(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(finest));
+        int level = finest;
         while (level < maxLevel && estimate / bucketPoints(level + 1) >= columns) ++level;
         readLevel(db, seriesId, level, r, pts);
         w.level = level;

@@ -60,7 +60,7 @@ void SeriesWriter::add(std::int64_t t, std::int64_t v) {
     if (l0.current.count == kLodBase) {
         const LodBucket full = l0.current;
         l0.current = {};
-        emit(0, full);
+        emitBucket(0, full);
     }
 }
 
@@ -79,8 +79,10 @@ void SeriesWriter::writeBucket(std::size_t level, const LodBucket& b) {
         .run();
 }
 
-void SeriesWriter::emit(std::size_t level, const LodBucket& b) {
-    writeBucket(level, b);
+bool SeriesWriter::stored(std::size_t level) { return static_cast<int>(level) + 1 >= kLodFirstStoredLevel; }
+
+void SeriesWriter::emitBucket(std::size_t level, const LodBucket& b) {
+    if (stored(level)) writeBucket(level, b);
     push(level + 1, b);
 }
 
@@ -93,7 +95,7 @@ void SeriesWriter::push(std::size_t level, const LodBucket& b) {
     if (l.current.count >= capacity) {
         const LodBucket full = l.current;
         l.current = {};
-        emit(level, full);
+        emitBucket(level, full);
     }
 }
 
@@ -113,13 +115,14 @@ void SeriesWriter::flushChunk() {
 
 void SeriesWriter::finish() {
     flushChunk();
-    // Flush partial buckets bottom-up; a level stops the climb when nothing above it exists.
+    // Flush partial buckets bottom-up; a level stops the climb when nothing above it exists,
+    // except that points always reach the first stored level (a short series has a bucket).
     for (std::size_t level = 0; level < levels_.size(); ++level) {
-        Level& l = levels_[level];
-        if (l.current.count == 0) continue;
-        const LodBucket partial = l.current;
-        l.current = {};
-        writeBucket(level, partial);
+        if (levels_[level].current.count == 0) continue;
+        const LodBucket partial = levels_[level].current;
+        levels_[level].current = {};
+        if (stored(level)) writeBucket(level, partial);
+        if (level + 1 == levels_.size() && !stored(level)) levels_.emplace_back();
         if (level + 1 < levels_.size()) levels_[level + 1].current.merge(partial);
     }
 }

@@ -26,9 +26,13 @@ struct LodBucket {
     void merge(const LodBucket& b);
 };
 
-// Level L (1-based) buckets hold kLodBase * kLodFactor^(L-1) points.
+// Level L (1-based) buckets hold kLodBase * kLodFactor^(L-1) points. Since schema version 9
+// the pyramid is stored from level kLodFirstStoredLevel up: level 1 was three quarters of its
+// rows (and of the writer thread's time on a big import, issue 33), and a window that fine is
+// read from the point chunks as quickly. Stores written before keep their level 1.
 constexpr std::int64_t kLodBase = 16;
 constexpr std::int64_t kLodFactor = 4;
+constexpr int kLodFirstStoredLevel = 2;
 constexpr std::size_t kPointsPerChunk = 65536;
 
 class SeriesWriter {
@@ -51,8 +55,10 @@ private:
     };
     void flushChunk();
     void push(std::size_t level, const LodBucket& b);
-    void emit(std::size_t level, const LodBucket& b);
+    void emitBucket(std::size_t level, const LodBucket& b);
     void writeBucket(std::size_t level, const LodBucket& b);
+    // Whether buckets of `level` (0-based) go into the store.
+    static bool stored(std::size_t level);
 
     std::int64_t id_;
     Statement& insertChunk_;
