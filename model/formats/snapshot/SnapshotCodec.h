@@ -10,11 +10,12 @@
 
 namespace memviz {
 
-constexpr int kCodecZstdAllocationColumns = 1;
+constexpr int kCodecZstdAllocationColumns = 1;       // fixed widths (stores before schema version 9)
+constexpr int kCodecZstdAllocationNarrowColumns = 2; // narrow columns (encodeAllocations)
 constexpr std::size_t kAllocationsPerChunk = 65536;
 
 std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationRow> rows);
-// Appends the rows of a blob to `out`; `device` fills their device field. Throws StoreError
+// Appends the rows of a blob (either codec) to `out`; `device` fills their device field. Throws StoreError
 // for a damaged blob.
 void decodeAllocations(std::span<const unsigned char> blob, int device, std::vector<SnapshotAllocationRow>& out);
 

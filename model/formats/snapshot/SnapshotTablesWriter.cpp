@@ -131,7 +131,7 @@ void SnapshotTablesWriter::addAllocationChunk(int device, std::int64_t chunk, st
         .bind(2, device)
         .bind(3, chunk)
         .bind(4, rowCount)
-        .bind(5, kCodecZstdAllocationColumns)
+        .bind(5, kCodecZstdAllocationNarrowColumns)
         .bindBlob(6, encoded)
         .run();
 }
