@@ -194,6 +194,7 @@ Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
     if (inserted) {
         it->second.trace = trace;
         it->second.order = streamedLists_++;
+        if (trace && entriesHint_) it->second.entries.entries.reserve(static_cast<std::size_t>(entriesHint_));
     }
     return it->second;
 }

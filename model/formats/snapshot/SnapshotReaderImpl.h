@@ -57,6 +57,8 @@ public:
     // Entries the pickle reader read without building them (StreamSink::takeFlat): each one's
     // keys and values, dict i ending at ends[i].
     void streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends);
+    // See SnapshotStream::expectEntriesUpTo.
+    void expectEntriesUpTo(std::uint64_t n) { entriesHint_ = n; }
     // The records of a streamed list of entries so far (until run() takes them).
     const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
 
@@ -90,6 +92,7 @@ private:
     SnapshotData out_;
     std::unordered_map<std::string, std::int32_t> unknownActions_;
     std::int64_t entriesRead_ = 0;
+    std::uint64_t entriesHint_ = 0; // expectEntriesUpTo
     std::unordered_map<std::size_t, StreamedList> streamed_;
     std::size_t streamedLists_ = 0, firstUses_ = 0;
 

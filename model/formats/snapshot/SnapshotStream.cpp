@@ -17,6 +17,8 @@ SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, 
 
 SnapshotStream::~SnapshotStream() = default;
 
+void SnapshotStream::expectEntriesUpTo(std::uint64_t n) { reader_->expectEntriesUpTo(n); }
+
 // The lists PyTorch writes, recognised by what is on the stack while they fill. Python's
 // pickler writes the root dict, then its keys and values on the stack above it until SETITEMS:
 // [root, key, value, ..., "segments", SEGMENTS] and [root, ..., "device_traces", TRACES,

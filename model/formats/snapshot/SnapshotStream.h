@@ -45,6 +45,11 @@ public:
     SnapshotData finish();
     // Trace entries handed on while the pickle was read.
     std::uint64_t streamedEntries() const { return entries_; }
+    // The most entries a streamed trace is expected to hold (from the file's size): each one's
+    // records are reserved that far at its first entry, so 13 million of them are not copied
+    // from array to twice-as-large array on the way (address space only: untouched pages cost
+    // no memory). A hint: a trace that holds more grows as before.
+    void expectEntriesUpTo(std::uint64_t n);
 
 private:
     enum class Role : std::uint8_t { Segments, Trace };
