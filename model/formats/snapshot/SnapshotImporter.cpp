@@ -69,8 +69,11 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     std::optional<snapshot::SnapshotData> data;
     try {
         snapshot::SnapshotStream sink(doc, stacks, progress, warn);
+        // At most a quarter of memory's worth each: address space beyond the machine's memory
+        // may be refused (overcommit), where growing as needed would have worked.
         if (in.compression() == Compression::None && in.fileSize() > 0)
-            sink.expectEntriesUpTo(static_cast<std::uint64_t>(in.fileSize()) / kFewestBytesPerEntry);
+            sink.expectEntriesUpTo(std::min(static_cast<std::uint64_t>(in.fileSize()) / kFewestBytesPerEntry,
+                                            memory / 4 / sizeof(snapshot::Entry)));
         std::int64_t nextProgress = 0;
         const pickle::ByteSource source = [&](char* dst, std::size_t n) {
             if (in.fileOffset() >= nextProgress) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotReader.h"
 
+#include <new>
+
 #include <charconv>
 #include <unordered_map>
 
@@ -194,7 +196,13 @@ Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
     if (inserted) {
         it->second.trace = trace;
         it->second.order = streamedLists_++;
-        if (trace && entriesHint_) it->second.entries.entries.reserve(static_cast<std::size_t>(entriesHint_));
+        if (trace && entriesHint_) {
+            try {
+                it->second.entries.entries.reserve(static_cast<std::size_t>(entriesHint_));
+            } catch (const std::bad_alloc&) {
+                // A hint: the records grow as they come.
+            }
+        }
     }
     return it->second;
 }
