@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "formats/snapshot/SnapshotReader.h"
 
-#include <new>
-
 #include <charconv>
+#include <new>
 #include <unordered_map>
 
 #include "core/Errors.h"
