@@ -345,6 +345,13 @@ Outcome storeChunks(std::string_view d) {
             std::vector<SnapshotAllocationRow> again;
             decodeAllocations(encodeAllocations(rows), 0, again);
             if (again.size() != rows.size()) finding("decoded allocations encode to another count");
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const SnapshotAllocationRow &a = rows[i], &b = again[i];
+                if (a.address != b.address || a.requestedSize != b.requestedSize || a.blockSize != b.blockSize ||
+                    a.allocSeq != b.allocSeq || a.freeSeq != b.freeSeq || a.tAlloc != b.tAlloc || a.tFree != b.tFree ||
+                    a.stack != b.stack || a.freeStack != b.freeStack || a.origin != b.origin)
+                    finding("decoded allocations encode to other allocations");
+            }
             break;
         }
         }

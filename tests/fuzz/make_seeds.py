@@ -319,6 +319,14 @@ def own_store_chunks(out):
     alloc = u32(1) + b"".join(i64(v) for v in (0x7F0000000000, 1000, 1024, 3, -(1 << 63), 5000, -(1 << 63)))
     alloc += u32(12) + u32(0xFFFFFFFF) + bytes([2])
     write(d, "allocations", bytes([4 | 3]) + alloc)
+    # Codec 2 (docs/formats-snapshot.md): presence bits, address, requested size, block size,
+    # alloc entry step, free entry step, alloc time step, free time step, stacks, origin.
+    presence = [1 | 2 | 4 | 8, 4, 2 | 8]
+    steps_t = [5000, 1000, 0]
+    alloc2 = (u32(0xFFFFFFFF) + u32(3) + narrow(presence) + narrow([0x7F0000000000, 0x7F0000100000, 0x7F0000000000]) +
+              narrow([1000, 512, 64]) + narrow([1024, 0, 0]) + narrow([3, 4, -8]) + narrow([6, 0, 20]) +
+              narrow(steps_t) + narrow([2000, 0, 9000]) + narrow([12, 13, 14]) + narrow([-1, -1, 14]) + narrow([0, 0, 1]))
+    write(d, "allocations_narrow", bytes([4 | 3]) + alloc2)
 
 
 def own(out):
