@@ -104,6 +104,7 @@ private slots:
     void flatDictsAreHandedOnAsBuiltOnes();
     void flatDictReadAgainFallsBack();
     void valuesHandedOnLeaveTheLimit();
+    void compactedMemoKeepsLiveValues();
 
 private:
     QTemporaryDir dir_;
@@ -287,6 +288,38 @@ void TestPickleStream::valuesHandedOnLeaveTheLimit() {
     } catch (const PickleError& e) {
         QCOMPARE(QString(e.what()), wholeError);
     }
+}
+
+// 40,000 dicts read flat fill ten memo pages (PickleMemo.h); the pages behind are compacted
+// as the list goes on. The keys memoised in the first page are fetched by every later dict and
+// stay readable; the dicts read flat come out as the built ones; the first dict, memoised in a
+// compacted page and fetched again at the end, falls back to the whole tree.
+void TestPickleStream::compactedMemoKeepsLiveValues() {
+    const QString path = dir_.filePath("compacted.pickle");
+    const auto r = memviz::test::runProcess(
+        memviz::test::python(),
+        {"-c",
+         "import pickle,sys; ds=[{'x': i, 'y': 'text'} for i in range(40000)]; "
+         "pickle.dump([ds + [{'x': -1, 'y': 'end'}], ds[0]], open(sys.argv[1],'wb'), protocol=4)",
+         path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const std::string data = bytesOf(path);
+    Document builtDoc;
+    Sink built(false, true, true);
+    built.claimBelow = 1;
+    built.acceptFlat = false;
+    QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(builtDoc, chunks(data, 4096), built));
+    Document flatDoc;
+    Sink flat(false, true, true);
+    flat.claimBelow = 1;
+    QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(flatDoc, chunks(data, 4096), flat));
+    // Both read every dict before the fetch at the end; the flat ones read their keys from the
+    // compacted first page.
+    QCOMPARE(flat.taken.size(), std::size_t{40001});
+    QVERIFY2(flat.flatTaken > 38000, qPrintable(QString::number(flat.flatTaken))); // dicts the window cuts are built
+    QVERIFY(flat.taken == built.taken);
+    QCOMPARE(flat.taken[39999], std::string("{\"x\": 39999, \"y\": \"text\"}"));
+    QCOMPARE(flat.taken.back(), std::string("{\"x\": -1, \"y\": \"end\"}"));
 }
 
 QTEST_GUILESS_MAIN(TestPickleStream)

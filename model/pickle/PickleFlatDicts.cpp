@@ -42,13 +42,9 @@ bool Reader::flatValue(const unsigned char*& q, const unsigned char* end, Value&
             index = i;
             q += 5;
         }
-        if (index < memo_.size() && memo_[index].kind != kUndefined) {
-            v = memo_[index];
-        } else {
-            const auto it = sparseMemo_.find(index);
-            if (it == sparseMemo_.end()) return false;
-            v = it->second;
-        }
+        const Value* m = memo_.find(index);
+        if (!m) return false;
+        v = *m;
         if (v.isContainer()) {
             if (doc_.stale(v)) return false;
             container(v).shared = true; // as memoGet() marks it (the machine re-reads it the same way)
@@ -120,7 +116,7 @@ bool Reader::tryFlatDict() {
     std::uint64_t memoIndex = 0;
     if (q < end && is(*q, Op::Memoize)) {
         memoized = true;
-        memoIndex = memoCount_;
+        memoIndex = memo_.count();
         ++q;
     } else if (q < end && is(*q, Op::BinPut)) {
         if (end - q < 2) return false;
@@ -163,11 +159,7 @@ bool Reader::tryFlatDict() {
     if (values_ + 1 + n > limits_.maxValues) return false;
     std::uint64_t& items = streamedItems_[doc_.containerId(listValue)]; // a node: stays where it is
     if (items + 1 > limits_.maxContainerItems) return false;
-    if (flatSentinel_.kind != Kind::Dict) {
-        // A slot no value refers to, named by a newer generation: stale wherever it is read.
-        flatSentinel_ = newContainer(Kind::Dict);
-        flatSentinel_.payload += std::int64_t{1} << 32;
-    }
+    staleSentinel();
 
     // Items this batch built before this dict are handed on first, so the sink sees the order.
     if (stack_.size() > mark) {

@@ -84,39 +84,34 @@ void Reader::pushLong(std::uint64_t n) {
 }
 
 void Reader::memoStore(std::uint64_t index, const Value& v) {
-    if (index < memo_.size()) {
-        if (memo_[index].kind == kUndefined) ++memoCount_;
-        memo_[index] = v;
-        return;
+    memo_.store(index, v);
+    if (sink_ && (index & (Memo::kPageSlots - 1)) == 0) compactMemoBehind(index);
+}
+
+void Reader::compactMemoBehind(std::uint64_t index) {
+    // Four pages behind: the entries they memoised have been handed on and released by then
+    // (PyTorch's pickler appends a list's items 1000 at a time). A page with more live values
+    // stays as it is; at most 256 move to the map.
+    constexpr std::uint64_t kLag = 4;
+    constexpr std::size_t kMaxLive = 256;
+    const std::uint64_t page = index >> Memo::kPageBits;
+    const auto dead = [this](const Value& m) { return doc_.stale(m); };
+    for (; memoCompactNext_ + kLag <= page; ++memoCompactNext_) memo_.compact(memoCompactNext_, dead, staleSentinel(), kMaxLive);
+}
+
+const Value& Reader::staleSentinel() {
+    if (flatSentinel_.kind != Kind::Dict) {
+        // A slot no value refers to, named by a newer generation: stale wherever it is read.
+        flatSentinel_ = newContainer(Kind::Dict);
+        flatSentinel_.payload += std::int64_t{1} << 32;
     }
-    // Dense slots while indexes grow steadily (MEMOIZE, BINPUT n, n+1, ...); a far-off index
-    // (LONG_BINPUT 4e9 in a small file) goes to a map instead of a huge array. The dense part
-    // never exceeds twice the entries stored, so its memory is bounded by the input's size.
-    if (index == memo_.size()) { // MEMOIZE: the next slot
-        memo_.push_back(v);
-        ++memoCount_;
-        return;
-    }
-    if (index <= memoCount_ * 2 + 4096) {
-        Value undefined;
-        undefined.kind = kUndefined;
-        memo_.resize(index + 1, undefined);
-        memo_[index] = v;
-        ++memoCount_;
-        return;
-    }
-    if (sparseMemo_.insert_or_assign(index, v).second) ++memoCount_;
+    return flatSentinel_;
 }
 
 void Reader::memoGet(std::uint64_t index) {
-    Value v;
-    if (index < memo_.size() && memo_[index].kind != kUndefined) {
-        v = memo_[index];
-    } else {
-        const auto it = sparseMemo_.find(index);
-        if (it == sparseMemo_.end()) fail("memo entry " + std::to_string(index) + " was never stored");
-        v = it->second;
-    }
+    const Value* m = memo_.find(index);
+    if (!m) fail("memo entry " + std::to_string(index) + " was never stored");
+    const Value v = *m;
     if (sink_ && v.isContainer()) {
         if (doc_.stale(v)) throw StreamFallback("memo entry " + std::to_string(index) + " was handed on and released");
         container(v).shared = true;
@@ -406,7 +401,7 @@ void Reader::run() {
             setItems(from, stack_[from - 1]);
             break;
         }
-        case Op::Memoize: memoPut(memoCount_); break;
+        case Op::Memoize: memoPut(memo_.count()); break;
         case Op::BinPut: memoPut(*take(1)); break;
         case Op::LongBinPut: memoPut(takeLittle<std::uint32_t>()); break;
         case Op::BinGet: memoGet(*take(1)); break;

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pickle/PickleMemo.h"
 #include "pickle/PickleReader.h"
 #include "pickle/PickleStream.h"
 #include "pickle/PickleValue.h"
@@ -179,6 +180,10 @@ private:
     // sink allows), then the containers inside released ones that the sink allows, and so on.
     void releaseHandedOn(std::span<const Value> values, bool themselves);
     void memoGet(std::uint64_t index);
+    // Streaming: memo pages well behind the one being filled are compacted (PickleMemo.h).
+    void compactMemoBehind(std::uint64_t index);
+    // A value that is stale wherever it is read (the memo's value for a flat dict).
+    const Value& staleSentinel();
 
     Document own_;
     Document& doc_;
@@ -203,9 +208,8 @@ private:
     std::vector<std::int64_t> recyclable_;
     std::vector<Value> stack_;
     std::vector<std::size_t> marks_;
-    std::vector<Value> memo_;
-    std::unordered_map<std::uint64_t, Value> sparseMemo_;
-    std::uint64_t memoCount_ = 0;
+    Memo memo_;
+    std::uint64_t memoCompactNext_ = 0; // streaming: the next memo page to try to compact
     std::uint64_t values_ = 0;
     // Streaming: dicts read flat and not yet handed on, all of one claimed list and one MARK.
     std::vector<Value> flatValues_;      // their keys and values
