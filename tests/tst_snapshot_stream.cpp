@@ -14,6 +14,7 @@
 #include "formats/FormatRegistry.h"
 #include "formats/snapshot/SnapshotImporter.h"
 #include "formats/snapshot/SnapshotQueries.h"
+#include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 
@@ -100,6 +101,7 @@ private slots:
     void realSnapshotsSameBothWays();
     void releasedEntryMetAgainFallsBack();
     void errorsStillNameTheEntry();
+    void entryChunksNameTheirEventChunks();
 
 private:
     QString make(const QString& name, const QString& python);
@@ -115,7 +117,8 @@ void TestSnapshotStream::initTestCase() {
     for (const auto& [name, args] : std::vector<std::pair<QString, QStringList>>{
              {"big_shared.pickle", {"--entries", "30000"}},
              {"big_own.pickle", {"--entries", "20000", "--own-frame-lists"}},
-             {"big_own_p2.pickle", {"--entries", "5000", "--own-frame-lists", "--protocol", "2"}}}) {
+             {"big_own_p2.pickle", {"--entries", "5000", "--own-frame-lists", "--protocol", "2"}},
+             {"big_chunks.pickle", {"--entries", "140000"}}}) {
         r = memviz::test::runProcess(memviz::test::python(), QStringList{big, dir_.filePath(name)} + args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
@@ -199,6 +202,38 @@ void TestSnapshotStream::errorsStillNameTheEntry() {
         QVERIFY2(QString(e.what()).contains("device_traces[1][0]: 'size' is a str, not an int"), e.what());
     }
     QVERIFY(listTraces(db).empty());
+}
+
+// One device, no inferred frees: the device's entries are the trace's events, and a full chunk
+// of them is written once. Its snapshot_entry_chunks row names the event chunk (codec 3); the
+// entry queries read through it the events the event chunks hold, read here directly. A row
+// whose reference is damaged or names no chunk is a StoreError.
+void TestSnapshotStream::entryChunksNameTheirEventChunks() {
+    const QString store = dir_.filePath("chunks.memviz");
+    Database db(store.toStdString());
+    importFile(db, dir_.filePath("big_chunks.pickle").toStdString(), Progress{});
+    const std::int64_t trace = listTraces(db).at(0).id;
+    QCOMPARE(queryInt(db, "SELECT count(*) FROM snapshot_entry_chunks WHERE codec = 3").value(), 2); // 140,000 = 2 x 65,536 + rest
+    QCOMPARE(queryInt(db, "SELECT count(*) FROM snapshot_entry_chunks WHERE codec = 3 AND length(data) = 8").value(), 2);
+    std::vector<Event> events;
+    Statement s(db, "SELECT data FROM event_chunks WHERE trace_id = ? ORDER BY chunk");
+    s.bind(1, trace);
+    while (s.step())
+        for (const Event& e : decodeEvents(s.blob(0))) events.push_back(e);
+    QCOMPARE(static_cast<std::int64_t>(events.size()), loadSnapshotOverview(db, trace).devices.at(0).entries); // 140,000 or one more
+    QVERIFY(loadEntries(db, trace, 0, 0) == events);
+    const std::vector<Event> tail = loadEntries(db, trace, 0, 100000);
+    QVERIFY(tail == std::vector<Event>(events.begin() + 100000, events.end()));
+    for (const std::size_t k : {std::size_t{0}, std::size_t{65535}, std::size_t{65536}, std::size_t{70000}, events.size() - 1})
+        QCOMPARE(entryTime(db, trace, 0, static_cast<std::int64_t>(k)).value(), events[k].timeNs);
+    const std::int64_t t = events[100000].timeNs;
+    const auto last = std::upper_bound(events.begin(), events.end(), t, [](std::int64_t v, const Event& e) { return v < e.timeNs; });
+    QCOMPARE(entryAtTime(db, trace, 0, t), static_cast<std::int64_t>(last - events.begin()) - 1);
+
+    db.exec("UPDATE snapshot_entry_chunks SET data = zeroblob(3) WHERE codec = 3 AND chunk = 0");
+    QVERIFY_THROWS_EXCEPTION(StoreError, loadEntries(db, trace, 0, 0));
+    db.exec("UPDATE snapshot_entry_chunks SET data = x'e703000000000000' WHERE codec = 3 AND chunk = 0"); // chunk 999
+    QVERIFY_THROWS_EXCEPTION(StoreError, entryTime(db, trace, 0, 5));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotStream)

@@ -218,7 +218,7 @@ void TraceWriter::flushEvents() {
                      tFirst = pending_.front().timeNs, tLast = pending_.back().timeNs, blob] {
             insertEventChunk(chunk, firstSeq, count, tFirst, tLast, *blob);
         });
-        lastBlob_ = std::move(blob);
+        lastChunk_ = chunk;
         std::swap(lastEvents_, pending_); // the older chunk's buffer is filled next
         pending_.clear();
         if (full && pending_.capacity() < kEventsPerChunk) pending_.reserve(kEventsPerChunk);
@@ -259,9 +259,9 @@ void TraceWriter::insertEventChunk(std::int64_t chunk, std::int64_t firstSeq, st
         .run();
 }
 
-std::shared_ptr<const std::vector<unsigned char>> TraceWriter::encodedEventChunk(std::span<const Event> events) const {
-    if (!lastBlob_ || !std::equal(events.begin(), events.end(), lastEvents_.begin(), lastEvents_.end())) return nullptr;
-    return lastBlob_;
+std::optional<std::int64_t> TraceWriter::eventChunkHolding(std::span<const Event> events) const {
+    if (lastChunk_ < 0 || !std::equal(events.begin(), events.end(), lastEvents_.begin(), lastEvents_.end())) return std::nullopt;
+    return lastChunk_;
 }
 
 void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,

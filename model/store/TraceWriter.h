@@ -130,13 +130,13 @@ public:
     // writer's rows.
     void limitPageCache(std::int64_t kib);
     // From now on each event chunk is encoded (columns, zstd) on the calling thread instead of
-    // the worker, and the last chunk's events and blob are kept: for an importer whose own
-    // thread has time to spare while the worker is the bottleneck, and which writes the same
-    // events again elsewhere (the snapshot builder's entry chunks, issue 33).
+    // the worker, and the last chunk's events are kept: for an importer whose own thread has
+    // time to spare while the worker is the bottleneck, and which has the same events elsewhere
+    // (the snapshot builder's entry chunks, issue 33).
     void encodeEventChunksHere() { encodeHere_ = true; }
-    // The blob of the event chunk flushed last, when encodeEventChunksHere() is on and that
-    // chunk's events equal `events`; else null.
-    std::shared_ptr<const std::vector<unsigned char>> encodedEventChunk(std::span<const Event> events) const;
+    // The number (event_chunks.chunk) of the event chunk flushed last, when
+    // encodeEventChunksHere() is on and that chunk's events equal `events`; else none.
+    std::optional<std::int64_t> eventChunkHolding(std::span<const Event> events) const;
 
 private:
     struct DeviceState;
@@ -173,8 +173,8 @@ private:
     std::mutex spareMutex_;
     std::vector<std::vector<Event>> spare_;
     bool encodeHere_ = false;
-    std::vector<Event> lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its blob
-    std::shared_ptr<const std::vector<unsigned char>> lastBlob_;
+    std::vector<Event> lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its number
+    std::int64_t lastChunk_ = -1;
     std::int64_t eventSeq_ = 0;
     std::int64_t chunkCount_ = 0;
     std::int64_t maxTime_ = 0;

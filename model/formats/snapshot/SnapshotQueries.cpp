@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
+#include "core/Errors.h"
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotCodec.h"
 #include "store/ChunkCodec.h"
@@ -196,14 +198,33 @@ std::vector<std::size_t> filterAllocations(const std::vector<SnapshotAllocationR
     return filterAllocations(all, indexes, allocationFilter(search, stacks));
 }
 
+namespace {
+
+// The events of a snapshot_entry_chunks row: its own (codec 2, or 1 before schema version 8), or
+// those of the event chunk it names (kCodecEntriesInEventChunk).
+std::vector<Event> entryChunkEvents(Database& db, std::int64_t traceId, std::int64_t codec, std::span<const unsigned char> data) {
+    if (codec != kCodecEntriesInEventChunk) return decodeEvents(data);
+    std::int64_t chunk;
+    if (data.size() != 8) throw StoreError("damaged entry chunk in the store (an event chunk reference of " +
+                                           std::to_string(data.size()) + " bytes)");
+    std::memcpy(&chunk, data.data(), 8);
+    Statement s(db, "SELECT data FROM event_chunks WHERE trace_id = ? AND chunk = ?");
+    s.bind(1, traceId).bind(2, chunk);
+    if (!s.step()) throw StoreError("damaged entry chunk in the store (it names event chunk " + std::to_string(chunk) +
+                                    ", which the trace does not have)");
+    return decodeEvents(s.blob(0));
+}
+
+} // namespace
+
 std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::int64_t t) {
     // The last chunk that starts at or before t holds the answer (or it is its last entry).
-    Statement s(db, "SELECT first_seq, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND t_first <= ? "
-                    "ORDER BY chunk DESC LIMIT 1");
+    Statement s(db, "SELECT first_seq, codec, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND "
+                    "t_first <= ? ORDER BY chunk DESC LIMIT 1");
     s.bind(1, traceId).bind(2, device).bind(3, t);
     if (!s.step()) return -1;
     const std::int64_t first = s.int64(0);
-    const std::vector<Event> events = decodeEvents(s.blob(1));
+    const std::vector<Event> events = entryChunkEvents(db, traceId, s.int64(1), s.blob(2));
     const auto after = std::upper_bound(events.begin(), events.end(), t,
                                         [](std::int64_t v, const Event& e) { return v < e.timeNs; });
     return first + static_cast<std::int64_t>(after - events.begin()) - 1;
@@ -211,23 +232,23 @@ std::int64_t entryAtTime(Database& db, std::int64_t traceId, int device, std::in
 
 std::optional<std::int64_t> entryTime(Database& db, std::int64_t traceId, int device, std::int64_t seq) {
     if (seq < 0) return std::nullopt;
-    Statement s(db, "SELECT first_seq, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND "
+    Statement s(db, "SELECT first_seq, codec, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND "
                     "first_seq <= ? AND first_seq + entry_count > ?");
     s.bind(1, traceId).bind(2, device).bind(3, seq).bind(4, seq);
     if (!s.step()) return std::nullopt;
-    const std::vector<Event> events = decodeEvents(s.blob(1));
+    const std::vector<Event> events = entryChunkEvents(db, traceId, s.int64(1), s.blob(2));
     const auto i = static_cast<std::size_t>(seq - s.int64(0));
     return i < events.size() ? std::optional<std::int64_t>(events[i].timeNs) : std::nullopt;
 }
 
 std::vector<Event> loadEntries(Database& db, std::int64_t traceId, int device, std::int64_t fromSeq) {
-    Statement s(db, "SELECT first_seq, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND "
+    Statement s(db, "SELECT first_seq, codec, data FROM snapshot_entry_chunks WHERE trace_id = ? AND device = ? AND "
                     "first_seq + entry_count > ? ORDER BY chunk");
     s.bind(1, traceId).bind(2, device).bind(3, fromSeq);
     std::vector<Event> out;
     while (s.step()) {
         const std::int64_t first = s.int64(0);
-        const std::vector<Event> events = decodeEvents(s.blob(1));
+        const std::vector<Event> events = entryChunkEvents(db, traceId, s.int64(1), s.blob(2));
         const std::size_t skip = fromSeq > first ? static_cast<std::size_t>(fromSeq - first) : 0;
         if (skip < events.size()) out.insert(out.end(), events.begin() + static_cast<std::ptrdiff_t>(skip), events.end());
     }

@@ -2,6 +2,7 @@
 #include "formats/snapshot/SnapshotTablesWriter.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "formats/snapshot/SnapshotCodec.h"
 #include "store/ChunkCodec.h"
@@ -66,7 +67,7 @@ void SnapshotTablesWriter::addActionCount(int device, std::string_view action, s
 SnapshotTablesWriter::EncodedEntryChunk SnapshotTablesWriter::encodeEntryChunk(int device, std::int64_t chunk,
                                                                              std::int64_t firstSeq,
                                                                              std::span<const Event> events,
-                                                                             const std::vector<unsigned char>* encoded) {
+                                                                             std::optional<std::int64_t> eventChunk) {
     EncodedEntryChunk e;
     e.device = device;
     e.chunk = chunk;
@@ -75,7 +76,14 @@ SnapshotTablesWriter::EncodedEntryChunk SnapshotTablesWriter::encodeEntryChunk(i
     if (events.empty()) return e;
     e.tFirst = events.front().timeNs;
     e.tLast = events.back().timeNs;
-    e.blob = encoded ? *encoded : encodeEvents(events);
+    if (eventChunk) {
+        e.codec = kCodecEntriesInEventChunk;
+        e.blob.resize(8);
+        std::memcpy(e.blob.data(), &*eventChunk, 8); // little-endian host (x86-64, aarch64)
+    } else {
+        e.codec = kCodecZstdNarrowColumns;
+        e.blob = encodeEvents(events);
+    }
     return e;
 }
 
@@ -88,7 +96,7 @@ void SnapshotTablesWriter::addEntryChunk(const EncodedEntryChunk& e) {
         .bind(5, e.count)
         .bind(6, e.tFirst)
         .bind(7, e.tLast)
-        .bind(8, kCodecZstdNarrowColumns)
+        .bind(8, e.codec)
         .bindBlob(9, e.blob)
         .run();
 }

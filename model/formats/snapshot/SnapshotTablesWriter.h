@@ -3,6 +3,7 @@
 // Writes the CUDA memory snapshot tables of one trace through prepared statements, inside the
 // TraceWriter's transaction (they commit or roll back with the trace).
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -29,13 +30,15 @@ public:
     struct EncodedEntryChunk {
         int device = 0;
         std::int64_t chunk = 0, firstSeq = 0, count = 0, tFirst = 0, tLast = 0;
-        std::vector<unsigned char> blob;
+        std::vector<unsigned char> blob; // codec 2, or the event chunk's number (codec 3)
+        std::int64_t codec = 0;
     };
-    // `encoded`: the events' blob when the caller has it already (the same events written as an
-    // event chunk); else they are encoded here.
+    // `eventChunk`: the number of the trace's event chunk that holds the same events, when there
+    // is one (one device, no inferred frees): the row names it instead of holding them again
+    // (codec kCodecEntriesInEventChunk). Else the events are encoded here.
     static EncodedEntryChunk encodeEntryChunk(int device, std::int64_t chunk, std::int64_t firstSeq,
                                               std::span<const Event> events,
-                                              const std::vector<unsigned char>* encoded = nullptr);
+                                              std::optional<std::int64_t> eventChunk = std::nullopt);
     void addEntryChunk(const EncodedEntryChunk& encoded);
     void addSegment(const SnapshotSegmentRow& row);
     void addBlock(const SnapshotBlockRow& row);
