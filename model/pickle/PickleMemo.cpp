@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "pickle/PickleReaderImpl.h"
-
 namespace memviz::pickle {
 
 namespace {
@@ -12,15 +10,7 @@ constexpr std::uint64_t kMask = Memo::kPageSlots - 1;
 constexpr std::size_t kBitWords = Memo::kPageSlots / 64;
 } // namespace
 
-const Value* Memo::find(std::uint64_t index) const {
-    if (index < denseSize_) {
-        const Page& page = pages_[index >> kPageBits];
-        if (page.values) {
-            const Value& v = page.values[index & kMask];
-            return v.kind == kUndefined ? nullptr : &v;
-        }
-        if (page.dead && (page.dead[(index & kMask) / 64] >> (index % 64) & 1)) return &dead_;
-    }
+const Value* Memo::findSparse(std::uint64_t index) const {
     const auto it = sparse_.find(index);
     return it == sparse_.end() ? nullptr : &it->second;
 }

@@ -19,14 +19,27 @@
 
 namespace memviz::pickle {
 
+inline constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
+
 class Memo {
 public:
     static constexpr unsigned kPageBits = 12;
     static constexpr std::uint64_t kPageSlots = std::uint64_t{1} << kPageBits;
 
     // The value at index, or nullptr when nothing was stored there. A dead slot of a compacted
-    // page gives the dead value compact() was given.
-    const Value* find(std::uint64_t index) const;
+    // page gives the dead value compact() was given. Inline: the pickle machine's every memo
+    // fetch (a hundred million in a 1 GB snapshot) comes here.
+    const Value* find(std::uint64_t index) const {
+        if (index < denseSize_) {
+            const Page& page = pages_[index >> kPageBits];
+            if (page.values) {
+                const Value& v = page.values[index & (kPageSlots - 1)];
+                return v.kind == kUndefined ? nullptr : &v;
+            }
+            if (page.dead && (page.dead[(index & (kPageSlots - 1)) / 64] >> (index % 64) & 1)) return &dead_;
+        }
+        return findSparse(index);
+    }
     void store(std::uint64_t index, const Value& v);
     // Slots stored (Python's len(memo): the next MEMOIZE's index).
     std::uint64_t count() const { return count_; }
@@ -46,6 +59,7 @@ private:
         std::unique_ptr<std::uint64_t[]> dead; // compacted: one bit per dead slot
     };
     Value* denseSlot(std::uint64_t index);
+    const Value* findSparse(std::uint64_t index) const;
     std::vector<Page> pages_;
     std::uint64_t denseSize_ = 0;
     std::uint64_t count_ = 0;

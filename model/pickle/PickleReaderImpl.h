@@ -19,7 +19,6 @@
 
 namespace memviz::pickle {
 
-inline constexpr auto kUndefined = static_cast<Kind>(0xff); // a memo slot nothing was stored in
 // Streaming: bytes read from the source at a time, growing from the first size to the second
 // as the data goes on (a small pickle costs no 4 MiB buffer).
 inline constexpr std::size_t kFirstWindow = 64u << 10, kWindow = 4u << 20;
