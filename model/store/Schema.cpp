@@ -191,10 +191,11 @@ CREATE TABLE stack_frames (
 constexpr const char* kSchemaV8 = "-- version 8: event chunks may use codec 2 (narrow columns)";
 
 // Version 9: the level-of-detail pyramid starts at level 2 (store/SeriesWriter.h), and formats
-// may write chunks in new codecs (the CUDA snapshot's allocation chunks). No table changes: an
+// may write chunks in new codecs (the CUDA snapshot's allocation chunks, its entry chunks that
+// name an event chunk). No table changes: an
 // older memviz would look for level 1 and draw nothing, so it refuses the store by its version.
 // Stores migrated from before keep their level 1 and old chunks, and both are read.
-constexpr const char* kSchemaV9 = "-- version 9: series_lod is stored from level 2; snapshot allocation chunks in codec 2";
+constexpr const char* kSchemaV9 = "-- version 9: series_lod is stored from level 2; snapshot allocation chunks in codec 2, entry chunks in codec 3";
 
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {

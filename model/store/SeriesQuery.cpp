@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <utility>
 
 #include "store/Database.h"
 #include "store/SeriesWriter.h"
@@ -14,11 +15,13 @@ namespace {
 
 constexpr int kRawPointsPerColumn = 8;
 
-// The finest level the store holds for the series: 1 in stores written before schema version
-// 9, kLodFirstStoredLevel since.
-int finestLevel(Database& db, std::int64_t seriesId) {
-    return static_cast<int>(
-        queryInt(db, "SELECT min(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(1));
+// The finest and the coarsest level the store holds for the series (the finest is 1 in stores
+// written before schema version 9, kLodFirstStoredLevel since); {1, 1} when it has none.
+std::pair<int, int> storedLevels(Database& db, std::int64_t seriesId) {
+    Statement s(db, "SELECT min(level), max(level) FROM series_lod WHERE series_id = ?");
+    s.bind(1, seriesId);
+    if (!s.step() || s.isNull(0)) return {1, 1};
+    return {static_cast<int>(s.int64(0)), static_cast<int>(s.int64(1))};
 }
 
 std::optional<std::int64_t> firstBucketEndingAtOrAfter(Database& db, std::int64_t seriesId, int level, std::int64_t t) {
@@ -117,7 +120,7 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
     SeriesWindow w;
     // Chunks hold whole buckets of every level, so the last bucket ending before the range ends
     // with the last point before the range whenever the range's first chunk starts inside it.
-    const int finest = finestLevel(db, seriesId);
+    const auto [finest, coarsest] = storedLevels(db, seriesId);
     std::optional<SeriesPoint> before = lastPointBefore(db, seriesId, finest, r.begin);
     const auto b0 = firstBucketEndingAtOrAfter(db, seriesId, finest, r.begin);
     if (!b0) {
@@ -137,10 +140,8 @@ SeriesWindow querySeries(Database& db, std::int64_t seriesId, TimeRange r, int c
         readRaw(db, seriesId, r, pts, before);
         w.level = 0;
     } else {
-        const int maxLevel = static_cast<int>(
-            queryInt(db, "SELECT max(level) FROM series_lod WHERE series_id = " + std::to_string(seriesId)).value_or(finest));
         int level = finest;
-        while (level < maxLevel && estimate / bucketPoints(level + 1) >= columns) ++level;
+        while (level < coarsest && estimate / bucketPoints(level + 1) >= columns) ++level;
         readLevel(db, seriesId, level, r, pts);
         w.level = level;
     }

@@ -213,10 +213,9 @@ void TraceWriter::flushEvents() {
     const std::int64_t firstSeq = eventSeq_ - static_cast<std::int64_t>(pending_.size());
     const bool full = pending_.size() == kEventsPerChunk;
     if (encodeHere_) {
-        auto blob = std::make_shared<const std::vector<unsigned char>>(encodeEvents(pending_));
         queue_.post([this, chunk, firstSeq, count = static_cast<std::int64_t>(pending_.size()),
-                     tFirst = pending_.front().timeNs, tLast = pending_.back().timeNs, blob] {
-            insertEventChunk(chunk, firstSeq, count, tFirst, tLast, *blob);
+                     tFirst = pending_.front().timeNs, tLast = pending_.back().timeNs, blob = encodeEvents(pending_)] {
+            insertEventChunk(chunk, firstSeq, count, tFirst, tLast, blob);
         });
         lastChunk_ = chunk;
         std::swap(lastEvents_, pending_); // the older chunk's buffer is filled next
