@@ -318,11 +318,21 @@ void SnapshotBuilder::writeWarnings(const Device& d) {
                       " allocated blocks at the end were last seen freed in the trace; counted as pre-existing");
 }
 
+DeviceReplay SnapshotBuilder::replay(const Device& d) {
+    for (ReplayedEntries& r : replays_)
+        if (r.entries == d.entries->data() && r.count == d.entries->size() && r.count) {
+            r.entries = nullptr; // used once
+            replayedEarly_ += r.count;
+            return std::move(r.pass).finish(*d.extras, d.segments, data_.unknownActions.size());
+        }
+    return replayDevice(*d.entries, *d.extras, d.segments, data_.unknownActions.size());
+}
+
 void SnapshotBuilder::build(const Progress& progress) {
     createDevices();
     computeTimes();
     for (Device& d : devices_) {
-        d.replay = replayDevice(*d.entries, *d.extras, d.segments, data_.unknownActions.size());
+        d.replay = replay(d);
         progress.checkCancelled();
         // The live preview's exact bases (SnapshotPreview): from here its curve is the timeline's.
         if (PreviewSink* preview = previewSink(); preview && !d.entries->empty())

@@ -31,6 +31,11 @@ public:
     ~SnapshotBuilder();
 
     void build(const Progress& progress);
+    // Replays made while the entries were read (SnapshotStream::takeReplays): a device whose
+    // entries one of them replayed whole finishes it instead of replaying them again.
+    void useReplays(std::vector<ReplayedEntries> replays) { replays_ = std::move(replays); }
+    // How many entries build() took replayed from them.
+    std::uint64_t entriesReplayedWhileReading() const { return replayedEarly_; }
     // Metadata the importer adds (e.g. the pickle protocol).
     void setPickleProtocol(int protocol) { pickleProtocol_ = protocol; }
 
@@ -63,6 +68,7 @@ private:
         std::int64_t outOfOrder = 0;
     };
     void createDevices();
+    DeviceReplay replay(const Device& d);
     void computeTimes();
     // The entry's time on the axis: ns from t0, or its number when the trace is not timed.
     std::int64_t timeOf(const Device& d, std::size_t k) const;
@@ -82,6 +88,8 @@ private:
     const SnapshotData& data_;
     std::vector<Device> devices_;
     std::vector<std::int32_t> opOfStack_;
+    std::vector<ReplayedEntries> replays_;
+    std::uint64_t replayedEarly_ = 0;
     bool timed_ = false;
     int pickleProtocol_ = 0;
     std::int64_t t0Us_ = 0;

@@ -42,6 +42,7 @@ constexpr std::uint64_t kFewestBytesPerEntry = 48;
 
 std::atomic<int> fallbacks{0};
 std::atomic<std::uint64_t> entriesStreamed{0};
+std::atomic<std::uint64_t> entriesReplayedEarly{0};
 
 pickle::Limits limitsFor(std::uint64_t memory) {
     pickle::Limits limits;
@@ -67,6 +68,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     pickle::Document doc;
     snapshot::StackTable stacks(doc);
     std::optional<snapshot::SnapshotData> data;
+    std::vector<snapshot::ReplayedEntries> replays;
     try {
         snapshot::SnapshotStream sink(doc, stacks, progress, warn);
         // At most a quarter of memory's worth each: address space beyond the machine's memory
@@ -85,6 +87,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
         pickle::parseStream(doc, source, sink, limitsFor(memory));
         snapshot::importStage("parsed");
         data = sink.finish();
+        replays = sink.takeReplays();
         entriesStreamed += sink.streamedEntries();
     } catch (const pickle::StreamFallback& e) {
         if (std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG")) std::fprintf(stderr, "memviz: %s; reading the whole tree\n", e.what());
@@ -103,7 +106,9 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     out.limitPageCache(kBuildPageCacheKiB);
     snapshot::SnapshotBuilder builder(out, stacks, *data);
     builder.setPickleProtocol(protocol);
+    builder.useReplays(std::move(replays));
     builder.build(progress);
+    entriesReplayedEarly += builder.entriesReplayedWhileReading();
     snapshot::importStage("built");
     progress.update(total, total);
     return true;
@@ -113,6 +118,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
 
 int SnapshotImporter::streamFallbacks() { return fallbacks.load(); }
 std::uint64_t SnapshotImporter::streamedEntries() { return entriesStreamed.load(); }
+std::uint64_t SnapshotImporter::entriesReplayedWhileReading() { return entriesReplayedEarly.load(); }
 
 bool SnapshotImporter::streamingEnabled() {
     const char* v = std::getenv("MEMVIZ_SNAPSHOT_STREAM");

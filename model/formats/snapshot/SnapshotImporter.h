@@ -26,6 +26,8 @@ public:
     static int streamFallbacks();
     // How many trace entries streamed imports in this process handed on as they were read.
     static std::uint64_t streamedEntries();
+    // How many of them were replayed beside the parse (ReplayFollower) rather than after it.
+    static std::uint64_t entriesReplayedWhileReading();
 
 private:
     static void readWhole(InputFile& in, TraceWriter& out, const Progress& progress, std::uint64_t memory);

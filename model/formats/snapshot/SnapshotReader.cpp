@@ -8,6 +8,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/snapshot/ReplayFollower.h"
 #include "formats/snapshot/SnapshotReaderImpl.h"
 
 namespace memviz::snapshot {
@@ -202,12 +203,29 @@ Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
                 // A hint: the records grow as they come.
             }
         }
+        // At most one allocation per entry (and per block at the end: those few may grow).
+        if (trace && follower_) it->second.followed = follower_->follow(it->second.entries.entries.capacity());
     }
     return it->second;
 }
 
+void Reader::makeRoom(StreamedList& s, std::size_t count) {
+    std::vector<Entry>& v = s.entries.entries;
+    if (!follower_ || v.capacity() - v.size() >= count) return;
+    follower_->regrow(s.followed, [&] {
+        v.reserve(std::max(v.capacity() * 2, v.size() + count));
+        return v.data();
+    });
+}
+
+void Reader::publish(const StreamedList& s) {
+    if (follower_) follower_->published(s.followed, s.entries.entries.data(), s.entries.entries.size());
+}
+
 void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
-    TraceEntries& entries = streamedList(list, true).entries;
+    StreamedList& s = streamedList(list, true);
+    makeRoom(s, items.size());
+    TraceEntries& entries = s.entries;
     EntryExtras extras;
     for (const Value& item : items) {
         // Errors fall back to the whole tree, which names the entry; this name is not shown.
@@ -216,10 +234,13 @@ void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
         entries.push(e, extras);
         if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
     }
+    publish(s);
 }
 
 void Reader::streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends) {
-    TraceEntries& entries = streamedList(list, true).entries;
+    StreamedList& s = streamedList(list, true);
+    makeRoom(s, ends.size());
+    TraceEntries& entries = s.entries;
     EntryExtras extras;
     const Where where = [] { return std::string("device_traces"); }; // not shown, as in streamEntries
     std::uint32_t from = 0;
@@ -228,6 +249,7 @@ void Reader::streamFlatEntries(std::size_t list, std::span<const Value> keysAndV
         from = end;
         if ((++entriesRead_ & 0xffff) == 0) progress_.checkCancelled();
     }
+    publish(s);
 }
 
 void Reader::streamSegments(std::size_t list, std::span<const Value> items) {

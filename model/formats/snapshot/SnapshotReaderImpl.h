@@ -18,6 +18,10 @@ namespace memviz {
 class Progress;
 }
 
+namespace memviz::snapshot {
+class ReplayFollower;
+}
+
 namespace memviz::snapshot::detail {
 
 using pickle::Document;
@@ -59,6 +63,8 @@ public:
     void streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends);
     // See SnapshotStream::expectEntriesUpTo.
     void expectEntriesUpTo(std::uint64_t n) { entriesHint_ = n; }
+    // Streamed entries are replayed by `follower` as they come (SnapshotStream owns it).
+    void replayWith(ReplayFollower* follower) { follower_ = follower; }
     // The records of a streamed list of entries so far (until run() takes them).
     const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
 
@@ -70,9 +76,14 @@ private:
         std::vector<Segment> segments;
         bool used = false;
         std::size_t usedAt = 0;      // where the first use put them (out_.traces / out_.segments)
+        std::size_t followed = 0;    // its slot in follower_
     };
     StreamedList* streamed(const Value& list, bool trace);
     StreamedList& streamedList(std::size_t list, bool trace); // created at its first items
+    // Around appending `count` entries to a streamed list: room made first (its vector grows
+    // only while the follower holds still), then the new count published to the follower.
+    void makeRoom(StreamedList& s, std::size_t count);
+    void publish(const StreamedList& s);
     void readTopDict(const Value& root);
     void readSegments(const Value& list, const std::string& name, std::optional<std::int64_t> forcedDevice);
     Segment readSegment(const Value& v, const Where& where);
@@ -93,6 +104,7 @@ private:
     std::unordered_map<std::string, std::int32_t> unknownActions_;
     std::int64_t entriesRead_ = 0;
     std::uint64_t entriesHint_ = 0; // expectEntriesUpTo
+    ReplayFollower* follower_ = nullptr;
     std::unordered_map<std::size_t, StreamedList> streamed_;
     std::size_t streamedLists_ = 0, firstUses_ = 0;
 

@@ -11,6 +11,7 @@
 // - consistency: allocated bytes replayed to the end equal the requested sizes of the blocks
 //   the final segments show as allocated.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -62,6 +63,45 @@ struct DeviceReplay {
     bool consistent() const {
         return finalReplayed == finalActiveRequested + finalPendingRequested && unmatchedLive == 0 && sizeMismatches == 0;
     }
+};
+
+// The replay's pass over the entries, which can be fed as they are read (issue 33: it runs
+// beside the pickle's parse, on the other core, see ReplayFollower): feed() takes the next
+// entries, finish() matches the end state. replayDevice() is the same in one call.
+class ReplayPass {
+public:
+    ReplayPass();
+    ~ReplayPass();
+    ReplayPass(ReplayPass&&) noexcept;
+    ReplayPass& operator=(ReplayPass&&) noexcept;
+
+    // Address space for this many allocations (a hint: more grow as needed).
+    void reserveAllocations(std::size_t n);
+    // Entries replayed() onwards, in order. Throws ImportError when byte counts overflow.
+    void feed(std::span<const Entry> next);
+    std::size_t replayed() const { return replayed_; }
+    // `extras` and `segments`: of the whole trace fed. Throws ImportError as replayDevice.
+    DeviceReplay finish(std::span<const ExtrasRun> extras, std::span<const Segment* const> segments,
+                        std::size_t unknownActionNames) &&;
+
+private:
+    struct Addresses; // the open allocation at each address the trace names
+    DeviceReplay r_;
+    std::unique_ptr<Addresses> at_;
+    std::size_t replayed_ = 0;
+    std::int64_t liveCount_ = 0;
+    std::int64_t running_ = 0; // allocated bytes relative to the baseline
+    std::int64_t lowest_ = 0, highest_ = 0, peak_ = 0; // of running_ after each entry
+    std::int64_t reservedDelta_ = 0;
+};
+
+// A pass made while the entries were read: its entries are those of the vector whose data()
+// is `entries` when it holds `count` of them (a copy of the list, or more entries, is replayed
+// again).
+struct ReplayedEntries {
+    const Entry* entries = nullptr;
+    std::size_t count = 0;
+    ReplayPass pass;
 };
 
 // `segments`: the final segments of this device. Throws ImportError when byte counts overflow.

@@ -2,6 +2,7 @@
 #include "formats/snapshot/SnapshotStream.h"
 
 #include "core/Errors.h"
+#include "formats/snapshot/ReplayFollower.h"
 #include "formats/snapshot/SnapshotPreview.h"
 #include "formats/snapshot/SnapshotReaderImpl.h"
 
@@ -11,7 +12,9 @@ using pickle::Kind;
 using pickle::Value;
 
 SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
-    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)) {
+    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)),
+      follower_(std::make_unique<ReplayFollower>()) {
+    reader_->replayWith(follower_.get());
     if (PreviewSink* sink = previewSink()) preview_ = std::make_unique<SnapshotPreview>(*sink);
 }
 
@@ -100,6 +103,7 @@ void SnapshotStream::forget(std::size_t containerId) { stacks_.forget(containerI
 
 SnapshotData SnapshotStream::finish() {
     if (preview_) preview_->finish();
+    replays_ = follower_->finish(); // before run() moves the entries on
     try {
         return reader_->run();
     } catch (const ImportError& e) {

@@ -13,8 +13,10 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 #include "formats/snapshot/SnapshotReader.h"
+#include "formats/snapshot/SnapshotReplay.h"
 #include "pickle/PickleStream.h"
 
 namespace memviz::snapshot {
@@ -22,6 +24,7 @@ namespace memviz::snapshot {
 namespace detail {
 class Reader;
 }
+class ReplayFollower;
 class SnapshotPreview;
 
 class SnapshotStream : public pickle::StreamSink {
@@ -43,6 +46,9 @@ public:
 
     // After the pickle reached STOP: reads the rest of the tree. Throws StreamFallback, ImportError.
     SnapshotData finish();
+    // The trace entries' replays made while they were read (on a second thread), once finish()
+    // returned: for SnapshotBuilder::useReplays.
+    std::vector<ReplayedEntries> takeReplays() { return std::move(replays_); }
     // Trace entries handed on while the pickle was read.
     std::uint64_t streamedEntries() const { return entries_; }
     // The most entries a streamed trace is expected to hold (from the file's size): each one's
@@ -58,6 +64,8 @@ private:
     const pickle::Document& doc_;
     StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
+    std::unique_ptr<ReplayFollower> follower_; // after reader_: stops before its entries go
+    std::vector<ReplayedEntries> replays_;
     struct Claim {
         Role role = Role::Segments;
         std::int64_t device = 0; // for a trace: its place in device_traces
