@@ -121,6 +121,7 @@ void TestSnapshotStream::initTestCase() {
              {"big_shared.pickle", {"--entries", "30000"}},
              {"big_own.pickle", {"--entries", "20000", "--own-frame-lists"}},
              {"big_own_p2.pickle", {"--entries", "5000", "--own-frame-lists", "--protocol", "2"}},
+             {"big_own_many.pickle", {"--entries", "80000", "--own-frame-lists"}},
              {"big_chunks.pickle", {"--entries", "140000"}}}) {
         r = memviz::test::runProcess(memviz::test::python(), QStringList{big, dir_.filePath(name)} + args);
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -145,7 +146,7 @@ void TestSnapshotStream::sameStoreBothWays_data() {
     for (const char* n : {"dict_protocol2.pickle", "dict_protocol4.pickle", "dict_protocol5.pickle", "ring_truncated.pickle",
                           "no_time_expandable.pickle", "history_legacy_free.pickle", "legacy_segment_list.pickle",
                           "host_and_unknown.pickle", "big_shared.pickle", "big_own.pickle", "big_own_p2.pickle",
-                          "big_own.pickle.gz"})
+                          "big_own.pickle.gz", "big_own_many.pickle"})
         QTest::newRow(n) << QString(n);
 }
 
@@ -153,11 +154,13 @@ void TestSnapshotStream::sameStoreBothWays() {
     QFETCH(QString, name);
     // These are the layouts PyTorch writes: the stream must honour them without falling back,
     // the entries of device_traces must really have been streamed, and replayed as they came
-    // (the gzip file's records grow, and move, while the follower reads them).
+    // (the gzip file's records grow, and move, while the follower reads them). Past 65,536
+    // frames lists of their own, the document keeps more than a container per four entries and
+    // the replay waits for the parse's end (formats/snapshot/SnapshotReader.cpp, publish).
     std::uint64_t streamed = 0, replayedEarly = 0;
     QCOMPARE(compareBothWays(dir_, dir_.filePath(name), &streamed, &replayedEarly), 0);
     if (name != "legacy_segment_list.pickle") QVERIFY2(streamed > 0, "no entry was streamed");
-    QCOMPARE(replayedEarly, streamed);
+    QCOMPARE(replayedEarly, name == "big_own_many.pickle" ? 0 : streamed);
 }
 
 void TestSnapshotStream::realSnapshotsSameBothWays_data() {

@@ -34,6 +34,8 @@ public:
     void published(std::size_t slot, const Entry* entries, std::size_t count);
     // Waits until everything published is replayed and ends the thread.
     std::vector<ReplayedEntries> finish();
+    // Ends the thread and frees every pass: the builder replays all lists after the parse.
+    void abandon();
 
 private:
     struct Slot {
