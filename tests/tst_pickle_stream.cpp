@@ -91,6 +91,39 @@ std::string streamed(const std::string& data, std::size_t chunk) {
     }
 }
 
+// Knows each released list by its first item (as the snapshot's stack table knows a frames
+// list by its stack): the memo gives it as a Known value with that id from then on. Takes the
+// dicts of the claimed list as "frames=<first item>" or "frames=known:<id>".
+class KnowingSink : public StreamSink {
+public:
+    bool claim(const Document&, std::span<const Value> below) override { return below.size() == 1; }
+    void take(const Document& doc, const Value&, std::span<const Value> items) override {
+        for (const Value& item : items) {
+            const Value* frames = doc.find(item, "frames");
+            if (!frames) {
+                taken.push_back("no frames");
+            } else if (frames->kind == Kind::Known) {
+                taken.push_back("frames=known:" + std::to_string(frames->payload) + " " + kindName(frames->knownKind()) +
+                                " depth " + std::to_string(frames->knownDepth()));
+            } else {
+                const auto inside = doc.items(*frames);
+                const std::int64_t first = inside.empty() ? -1 : inside.front().payload;
+                ids[doc.containerId(*frames)] = first;
+                taken.push_back("frames=" + std::to_string(first));
+            }
+        }
+    }
+    bool mayRelease(const Document&, const Value& v) override { return v.kind == Kind::List; }
+    void forget(std::size_t id) override { ids.erase(id); }
+    std::optional<std::int64_t> knownAs(const Document& doc, const Value& v) override {
+        const auto it = ids.find(doc.containerId(v));
+        if (it == ids.end()) return std::nullopt;
+        return it->second;
+    }
+    std::unordered_map<std::size_t, std::int64_t> ids;
+    std::vector<std::string> taken;
+};
+
 } // namespace
 
 class TestPickleStream : public QObject {
@@ -105,6 +138,7 @@ private slots:
     void flatDictReadAgainFallsBack();
     void valuesHandedOnLeaveTheLimit();
     void compactedMemoKeepsLiveValues();
+    void releasedListsTheSinkKnowsGiveTheirSlotsBack();
 
 private:
     QTemporaryDir dir_;
@@ -320,6 +354,52 @@ void TestPickleStream::compactedMemoKeepsLiveValues() {
     QVERIFY(flat.taken == built.taken);
     QCOMPARE(flat.taken[39999], std::string("{\"x\": 39999, \"y\": \"text\"}"));
     QCOMPARE(flat.taken.back(), std::string("{\"x\": -1, \"y\": \"end\"}"));
+}
+
+// 20,000 dicts each with a list of its own (a snapshot's trace entries with frames lists of
+// their own): once handed on, each list the sink knows becomes a Known value in the memo and
+// its container slot is used again, so the document holds a batch's containers, not 20,000.
+// The list of dict 7 fetched again at the end comes back as the Known value of the sink's id 7
+// (a list, one level deep); a Known value added to comes out as StreamFallback.
+void TestPickleStream::releasedListsTheSinkKnowsGiveTheirSlotsBack() {
+    const QString path = dir_.filePath("own_lists.pickle");
+    const auto r = memviz::test::runProcess(
+        memviz::test::python(),
+        {"-c",
+         "import pickle,sys; ls=[[i, i + 1] for i in range(20000)]; "
+         "pickle.dump([[{'frames': l} for l in ls] + [{'frames': ls[7]}]], open(sys.argv[1],'wb'), protocol=4)",
+         path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const std::string data = bytesOf(path);
+    Document doc;
+    KnowingSink sink;
+    parseStream(doc, chunks(data, 65536), sink);
+    QCOMPARE(sink.taken.size(), std::size_t{20001});
+    QCOMPARE(sink.taken[19999], std::string("frames=19999"));
+    QCOMPARE(sink.taken.back(), std::string("frames=known:7 list depth 1"));
+    // A batch of 1,000 dicts and their lists is built before it is handed on: 2,000 slots.
+    QVERIFY2(doc.containerCount() < 2100, qPrintable(QString::number(doc.containerCount())));
+    // Without an id from the sink, every list keeps its slot.
+    Document kept;
+    Sink plain(false, true, true);
+    plain.claimBelow = 1;
+    plain.acceptFlat = false;
+    QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(kept, chunks(data, 65536), plain)); // ls[7] released
+    QVERIFY(kept.containerCount() > 20000);
+
+    const QString added = dir_.filePath("added_to_known.pickle");
+    const auto r2 = memviz::test::runProcess(
+        memviz::test::python(),
+        {"-c",
+         "import pickle,sys,io; ls=[[i] for i in range(3)]; b=io.BytesIO(); p=pickle.Pickler(b, 4); "
+         "p.dump([[{'frames': l} for l in ls], ls[1]]); d=b.getvalue(); "
+         // ls[1] fetched at the end, then one more item appended to it: a changed released list.
+         "d=d[:-2] + bytes([75, 5, 97]) + d[-2:]; open(sys.argv[1],'wb').write(d)", // BININT1 5, APPEND
+         added});
+    QVERIFY2(r2.exitCode == 0, r2.err.constData());
+    Document addedDoc;
+    KnowingSink addedSink;
+    QVERIFY_THROWS_EXCEPTION(StreamFallback, parseStream(addedDoc, chunks(bytesOf(added), 65536), addedSink));
 }
 
 QTEST_GUILESS_MAIN(TestPickleStream)

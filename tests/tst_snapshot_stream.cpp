@@ -104,6 +104,7 @@ private slots:
     void realSnapshotsSameBothWays();
     void releasedEntryMetAgainFallsBack();
     void errorsStillNameTheEntry();
+    void framesListMetAgainAfterRelease();
     void entryChunksNameTheirEventChunks();
 
 private:
@@ -210,6 +211,42 @@ void TestSnapshotStream::errorsStillNameTheEntry() {
         QVERIFY2(QString(e.what()).contains("device_traces[1][0]: 'size' is a str, not an int"), e.what());
     }
     QVERIFY(listTraces(db).empty());
+}
+
+// Frames lists (and frame dicts) of their own per entry are released once read, and the memo
+// gives them as the stack table's ids from then on (pickle Kind::Known): one fetched again by a
+// later entry gets the same stack as in the whole tree, without falling back; one appended as an
+// entry still gets the whole tree's message.
+void TestSnapshotStream::framesListMetAgainAfterRelease() {
+    const QString common = "fr=lambda i: [{'filename':'m%d.py' % (i % 7),'line':i,'name':'f%d' % i}]\n"
+                           "es=[{'action':'alloc','addr':4096*(i+1),'size':512,'stream':0,'time_us':i,'frames':fr(i)} "
+                           "for i in range(3000)]\n"
+                           "seg={'device':0,'address':4096,'total_size':2097152,'allocated_size':0,'active_size':0,"
+                           "'requested_size':0,'stream':0,'segment_type':'large','segment_pool_id':(0,0),"
+                           "'is_expandable':False,'frames':[],'blocks':[]}\n";
+    const QString again = make("own_met_again", common +
+                                                    "es.append(dict(es[0], addr=4096*9999, time_us=5000, frames=es[5]['frames']))\n"
+                                                    "snap={'segments':[seg],'device_traces':[es]}");
+    std::uint64_t streamed = 0;
+    QCOMPARE(compareBothWays(dir_, again, &streamed), 0);
+    QCOMPARE(streamed, std::uint64_t{3001});
+    Database db(dir_.filePath("stream.memviz").toStdString(), Database::Mode::ReadOnly);
+    const std::int64_t trace = listTraces(db).at(0).id;
+    const std::vector<Event> entries = loadEntries(db, trace, 0, 0);
+    QCOMPARE(entries.size(), std::size_t{3001});
+    QCOMPARE(entries[3000].stack, entries[5].stack);
+    QVERIFY(entries[5].stack != entries[6].stack);
+
+    const QString asEntry = make("own_as_entry", common + "snap={'segments':[seg],'device_traces':[es + [es[5]['frames']]]}");
+    Database bad(dir_.filePath("own_as_entry.memviz").toStdString());
+    const int before = SnapshotImporter::streamFallbacks();
+    try {
+        importFile(bad, asEntry.toStdString(), Progress{}, kSnapshotFormatId);
+        QFAIL("a list was imported as an entry");
+    } catch (const ImportError& e) {
+        QVERIFY2(QString(e.what()).contains("device_traces[0][3000]: an entry that is a list, not a dict"), e.what());
+    }
+    QCOMPARE(SnapshotImporter::streamFallbacks(), before + 1);
 }
 
 // One device, no inferred frees: the device's entries are the trace's events, and a full chunk

@@ -42,9 +42,7 @@ bool Reader::flatValue(const unsigned char*& q, const unsigned char* end, Value&
             index = i;
             q += 5;
         }
-        const Value* m = memo_.find(index);
-        if (!m) return false;
-        v = *m;
+        if (!memo_.find(index, v)) return false;
         if (v.isContainer()) {
             if (doc_.stale(v)) return false;
             container(v).shared = true; // as memoGet() marks it (the machine re-reads it the same way)
@@ -149,10 +147,13 @@ bool Reader::tryFlatDict() {
     // The machine's checks, with its counts.
     std::uint32_t depth = 1;
     for (std::size_t i = 0; i < n; ++i) {
-        if (i % 2 == 0 && (kv[i].kind == Kind::List || kv[i].kind == Kind::Dict)) return false; // unhashable key
+        if (i % 2 == 0 && (kv[i].kind == Kind::List || kv[i].kind == Kind::Dict || kv[i].kind == Kind::Known))
+            return false; // an unhashable key, or one the machine must look at
         if (kv[i].isContainer()) {
             if (kv[i].payload == listValue.payload) return false; // the list inside its own item
             depth = std::max(depth, container(kv[i]).depth + 1);
+        } else if (kv[i].kind == Kind::Known) {
+            depth = std::max(depth, kv[i].knownDepth() + 1);
         }
     }
     if (depth + 1 > limits_.maxDepth) return false;

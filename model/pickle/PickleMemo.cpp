@@ -10,9 +10,11 @@ constexpr std::uint64_t kMask = Memo::kPageSlots - 1;
 constexpr std::size_t kBitWords = Memo::kPageSlots / 64;
 } // namespace
 
-const Value* Memo::findSparse(std::uint64_t index) const {
+bool Memo::findSparse(std::uint64_t index, Value& out) const {
     const auto it = sparse_.find(index);
-    return it == sparse_.end() ? nullptr : &it->second;
+    if (it == sparse_.end()) return false;
+    out = it->second;
+    return true;
 }
 
 Value* Memo::denseSlot(std::uint64_t index) {
@@ -28,7 +30,7 @@ void Memo::store(std::uint64_t index, const Value& v) {
         undefined.kind = kUndefined;
         while (denseSize_ <= index) {
             if ((denseSize_ & kMask) == 0) {
-                pages_.push_back({std::make_unique_for_overwrite<Value[]>(kPageSlots), nullptr});
+                pages_.push_back({std::make_unique_for_overwrite<Value[]>(kPageSlots), nullptr, nullptr, nullptr});
                 std::fill_n(pages_.back().values.get(), kPageSlots, undefined);
             }
             denseSize_ = (denseSize_ | kMask) + 1;
@@ -40,12 +42,17 @@ void Memo::store(std::uint64_t index, const Value& v) {
             *slot = v;
             return;
         }
-        // A compacted page: the slot leaves the bitmap for the map.
-        std::uint64_t& word = pages_[index >> kPageBits].dead[(index & kMask) / 64];
+        // A compacted page: the slot leaves the bitmap (or the Known values) for the map.
+        Page& page = pages_[index >> kPageBits];
+        std::uint64_t& word = page.dead[(index & kMask) / 64];
         const std::uint64_t bit = std::uint64_t{1} << (index % 64);
-        const bool wasDead = word & bit;
+        bool wasStored = word & bit;
         word &= ~bit;
-        if (sparse_.insert_or_assign(index, v).second && !wasDead) ++count_;
+        if (page.knownIds && page.knownIds[index & kMask]) {
+            page.knownIds[index & kMask] = 0;
+            wasStored = true;
+        }
+        if (sparse_.insert_or_assign(index, v).second && !wasStored) ++count_;
         return;
     }
     if (sparse_.insert_or_assign(index, v).second) ++count_;
@@ -55,24 +62,39 @@ bool Memo::compact(std::uint64_t page, const std::function<bool(const Value&)>& 
                    std::size_t maxLive) {
     if (page >= pages_.size() || !pages_[page].values) return false;
     Value* values = pages_[page].values.get();
-    std::size_t live = 0;
-    for (std::uint64_t i = 0; i < kPageSlots; ++i)
-        if (values[i].kind != kUndefined && !dead(values[i]) && ++live > maxLive) return false;
-    auto bits = std::make_unique<std::uint64_t[]>(kBitWords); // zeroed
-    const std::uint64_t first = page << kPageBits;
+    std::size_t live = 0, known = 0;
     for (std::uint64_t i = 0; i < kPageSlots; ++i) {
         if (values[i].kind == kUndefined) continue;
-        if (dead(values[i])) bits[i / 64] |= std::uint64_t{1} << (i % 64);
-        else sparse_.emplace(first + i, values[i]);
+        if (packable(values[i])) ++known;
+        else if (!dead(values[i]) && ++live > maxLive) return false;
+    }
+    Page compacted{nullptr, std::make_unique<std::uint64_t[]>(kBitWords), nullptr, nullptr}; // zeroed
+    if (known) {
+        compacted.knownIds = std::make_unique<std::uint32_t[]>(kPageSlots);
+        compacted.knownShape = std::make_unique<std::uint8_t[]>(kPageSlots);
+    }
+    const std::uint64_t first = page << kPageBits;
+    for (std::uint64_t i = 0; i < kPageSlots; ++i) {
+        const Value& v = values[i];
+        if (v.kind == kUndefined) continue;
+        if (packable(v)) {
+            compacted.knownIds[i] = static_cast<std::uint32_t>(v.payload + 2);
+            compacted.knownShape[i] = static_cast<std::uint8_t>(v.length);
+        } else if (dead(v)) {
+            compacted.dead[i / 64] |= std::uint64_t{1} << (i % 64);
+        } else {
+            sparse_.emplace(first + i, v);
+        }
     }
     dead_ = deadValue;
-    pages_[page] = {nullptr, std::move(bits)};
+    pages_[page] = std::move(compacted);
     return true;
 }
 
 std::uint64_t Memo::bytesHeld() const {
     std::uint64_t bytes = pages_.size() * sizeof(Page) + sparse_.size() * (sizeof(Value) + 32);
-    for (const Page& p : pages_) bytes += p.values ? kPageSlots * sizeof(Value) : p.dead ? kBitWords * 8 : 0;
+    for (const Page& p : pages_)
+        bytes += p.values ? kPageSlots * sizeof(Value) : (p.dead ? kBitWords * 8 : 0) + (p.knownIds ? kPageSlots * 5 : 0);
     return bytes;
 }
 

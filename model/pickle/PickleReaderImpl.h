@@ -132,17 +132,25 @@ private:
     // again) and keeps the depth exact. A sealed target or a container put inside itself
     // would make a changing or cyclic structure: snapshots never contain one.
     void adopt(Document::Container& target, const Value& targetValue, const Value& child) {
-        if (!child.isContainer()) return;
-        if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
-        Document::Container& c = container(child);
-        c.sealed = true;
-        if (c.depth + 1 > target.depth) {
-            if (c.depth + 1 > limits_.maxDepth)
+        std::uint32_t depth = 0;
+        if (child.isContainer()) {
+            if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
+            Document::Container& c = container(child);
+            c.sealed = true;
+            depth = c.depth;
+        } else if (child.kind == Kind::Known) {
+            depth = child.knownDepth(); // as deep as the container it stands for
+        } else {
+            return;
+        }
+        if (depth + 1 > target.depth) {
+            if (depth + 1 > limits_.maxDepth)
                 fail("containers nested deeper than " + std::to_string(limits_.maxDepth) + " levels (limit)");
-            target.depth = c.depth + 1;
+            target.depth = depth + 1;
         }
     }
     Document::Container& mutableTarget(const Value& v, Kind expected) {
+        if (v.kind == Kind::Known) throw StreamFallback("items added to a container already handed on and released");
         if (v.kind != expected)
             fail(std::string("expected ") + kindWithArticle(expected) + " to add items to, found " + kindWithArticle(v.kind));
         Document::Container& c = container(v);
@@ -154,6 +162,7 @@ private:
             fail("a container with more than " + std::to_string(limits_.maxContainerItems) + " items (limit)");
     }
     void checkKey(const Value& key) {
+        if (key.kind == Kind::Known) throw StreamFallback("a container already handed on and released as a dict key");
         if (key.kind == Kind::List || key.kind == Kind::Dict)
             fail(std::string("a dict key that is ") + kindWithArticle(key.kind) + " (unhashable)");
     }
@@ -166,7 +175,21 @@ private:
     void buildTuple(std::size_t n);
     void pushText(Kind kind, std::uint64_t length);
     void pushLong(std::uint64_t n);
-    void memoPut(std::uint64_t index) { memoStore(index, top()); }
+    void memoPut(std::uint64_t index) {
+        const Value& v = top();
+        memoStore(index, v);
+        if (sink_ && v.isContainer() && index < kNoMemo) noteMemoIndex(v, index);
+    }
+    // Streaming: where the memo holds a container (the last index it was stored at), so that a
+    // released one the sink knows by an id of its own becomes a Known value there and gives
+    // its slot back (knownFromNowOn).
+    static constexpr std::uint32_t kNoMemo = 0xffffffffu;
+    void noteMemoIndex(const Value& v, std::uint64_t index) {
+        const std::size_t slot = doc_.containerId(v);
+        if (slot >= memoOfSlot_.size()) memoOfSlot_.resize(std::max<std::size_t>(slot + 1, memoOfSlot_.size() * 2), kNoMemo);
+        memoOfSlot_[slot] = static_cast<std::uint32_t>(index);
+    }
+    void knownFromNowOn(const Value& v, const Document::Container& c);
     void memoStore(std::uint64_t index, const Value& v);
     // Streaming, at EMPTY_DICT: reads the dict flat if it is one more plain dict of a claimed
     // list whose sink takes them (StreamSink::acceptsFlat); false, with nothing read, if not.
@@ -205,6 +228,8 @@ private:
     std::unordered_map<std::size_t, std::uint64_t> streamedItems_; // items handed on, per claimed list
     std::vector<Value> releasing_;
     std::vector<std::int64_t> recyclable_;
+    std::vector<std::uint32_t> memoOfSlot_; // per container slot: its memo index, or kNoMemo
+    std::vector<std::int64_t> becameKnown_;  // released containers now Known in the memo: to recycle
     std::vector<Value> stack_;
     std::vector<std::size_t> marks_;
     Memo memo_;

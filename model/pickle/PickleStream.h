@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 
 #include "pickle/PickleReader.h"
@@ -36,6 +37,10 @@ public:
     // A released container that nothing refers to any more gives its slot (containerId) to a
     // new container: the sink drops what it knew by that identity.
     virtual void forget(std::size_t containerId) = 0;
+    // An id of the sink's own for a released container it knows (a frames list's stack): then
+    // the memo gives a Value of Kind::Known with this id for it from now on (its container
+    // slot is recycled, and forget() is called for it). None: the container keeps its slot.
+    virtual std::optional<std::int64_t> knownAs(const Document&, const Value& /*container*/) { return std::nullopt; }
     // The fast path for a claimed list of plain dicts (a snapshot's trace entries): whether
     // the dicts appended to `list` (already claimed) may be handed on without being built.
     // Such a dict is one whose keys and values are scalars or memo references (no value built

@@ -18,6 +18,7 @@ const char* kindName(Kind k) {
     case Kind::List: return "list";
     case Kind::Tuple: return "tuple";
     case Kind::Dict: return "dict";
+    case Kind::Known: return "released container";
     }
     return "?";
 }
@@ -34,6 +35,7 @@ const char* kindWithArticle(Kind k) {
     case Kind::List: return "a list";
     case Kind::Tuple: return "a tuple";
     case Kind::Dict: return "a dict";
+    case Kind::Known: return "a released container";
     }
     return "a value of unknown kind";
 }
@@ -48,6 +50,7 @@ double Document::real(const Value& v) const {
 }
 
 const Value* Document::find(const Value& dict, std::string_view key) const {
+    if (dict.kind == Kind::Known) throwReleased();
     if (dict.kind != Kind::Dict) return nullptr;
     const auto kv = items(dict);
     for (std::size_t i = kv.size(); i >= 2; i -= 2) {
@@ -96,6 +99,7 @@ void write(std::string& out, const Document& doc, const Value& v, int depthLeft,
         out += buf;
         return;
     case Kind::Str: appendQuoted(out, doc.text(v)); return;
+    case Kind::Known: (void)doc.items(v); return; // throws StreamFallback: its contents are gone
     case Kind::Bytes:
         out += "b'";
         for (const char c : doc.text(v)) {

@@ -29,6 +29,11 @@ enum class Kind : std::uint8_t {
     List,
     Tuple,
     Dict,
+    // Streaming only: a list, tuple or dict a stream sink took in and released, which the sink
+    // knows by an id of its own (a frames list's stack). The memo gives this for it from then on,
+    // and its container's slot goes to a new container (PickleStream.h). Reading inside it
+    // throws StreamFallback, as for any released value.
+    Known,
 };
 
 const char* kindName(Kind k);
@@ -44,6 +49,12 @@ struct Value {
                               // (low 32 bits) and the slot's generation (streaming reuses slots)
 
     bool isContainer() const { return kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict; }
+    // Kind::Known: the sink's id, and the container's kind and depth as they were.
+    static Value known(Kind was, std::uint32_t depth, std::int64_t id) {
+        return Value{Kind::Known, depth << 2 | (was == Kind::List ? 0u : was == Kind::Tuple ? 1u : 2u), id};
+    }
+    Kind knownKind() const { return (length & 3) == 0 ? Kind::List : (length & 3) == 1 ? Kind::Tuple : Kind::Dict; }
+    std::uint32_t knownDepth() const { return length >> 2; }
     bool isInt() const { return kind == Kind::Int; }
     bool isText() const { return kind == Kind::Str; }
 };
@@ -75,7 +86,11 @@ public:
     // Items of a list or tuple; alternating keys and values of a dict; empty otherwise.
     // Throws StreamFallback for a container a stream sink consumed (never in a whole-tree parse).
     std::span<const Value> items(const Value& v) const {
-        if (!v.isContainer()) return {};
+        if (!v.isContainer()) {
+            if (v.kind == Kind::Known) [[unlikely]]
+                throwReleased();
+            return {};
+        }
         const Container& c = at(v.payload);
         if (c.stream >= kStreamed || c.generation != generationOf(v.payload)) [[unlikely]]
             throwReleased();

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "core/Errors.h"
 #include "core/PreviewSink.h"
@@ -48,6 +51,15 @@ pickle::Limits limitsFor(std::uint64_t memory) {
     pickle::Limits limits;
     limits.maxValues = std::max<std::uint64_t>(1u << 20, memory / 64); // 16-byte values in a quarter of memory
     return limits;
+}
+
+// The reader's small blocks (memo pages of Known values, 20 KB each: 170 MB of a 3 GB snapshot
+// with a frames list per entry) are freed now but stay resident in the heap, under the replay's
+// allocations that come next (issue 33: 1.10 GB peak instead of 0.92).
+void returnFreedMemory() {
+#ifdef __GLIBC__
+    ::malloc_trim(0);
+#endif
 }
 
 struct Warning {
@@ -98,6 +110,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     const int protocol = doc.protocol();
     doc = pickle::Document(); // the records hold everything now
     stacks.doneReading();
+    returnFreedMemory();
     snapshot::importStage("freed");
     for (const Warning& w : warnings) out.warn(w.kind, w.where, w.message);
     progress.update(total * 7 / 10, total);

@@ -191,11 +191,6 @@ Reader::StreamedList* Reader::streamed(const Value& list, bool trace) {
     return &s;
 }
 
-namespace {
-// See Reader::publish.
-constexpr std::size_t kFollowWhileContainersBelow = 1u << 16;
-} // namespace
-
 Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
     auto [it, inserted] = streamed_.try_emplace(list);
     if (inserted) {
@@ -224,18 +219,7 @@ void Reader::makeRoom(StreamedList& s, std::size_t count) {
 }
 
 void Reader::publish(const StreamedList& s) {
-    if (!follower_) return;
-    // The replay's allocations, made beside the parse, add to the document's memory where they
-    // would otherwise come after it is gone. That is cheap while the document stays small (the
-    // memo compacts behind the entries), not when it keeps a container per entry (a frames list
-    // of its own that the stack table must know again by identity: 1.1 GB of a 3 GB file's
-    // peak, issue 33). Then the builder replays after the parse, as before.
-    if (doc_.containerCount() > kFollowWhileContainersBelow && doc_.containerCount() > s.entries.entries.size() / 4) {
-        follower_->abandon();
-        follower_ = nullptr;
-        return;
-    }
-    follower_->published(s.followed, s.entries.entries.data(), s.entries.entries.size());
+    if (follower_) follower_->published(s.followed, s.entries.entries.data(), s.entries.entries.size());
 }
 
 void Reader::streamEntries(std::size_t list, std::span<const Value> items) {

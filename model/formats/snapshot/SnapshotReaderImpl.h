@@ -63,7 +63,8 @@ public:
     void streamFlatEntries(std::size_t list, std::span<const Value> keysAndValues, std::span<const std::uint32_t> ends);
     // See SnapshotStream::expectEntriesUpTo.
     void expectEntriesUpTo(std::uint64_t n) { entriesHint_ = n; }
-    // Streamed entries are replayed by `follower` as they come (SnapshotStream owns it).
+    // Streamed entries are replayed by `follower` as they come (SnapshotStream owns it); null:
+    // no more.
     void replayWith(ReplayFollower* follower) { follower_ = follower; }
     // The records of a streamed list of entries so far (until run() takes them).
     const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }

@@ -87,8 +87,22 @@ void SnapshotStream::takeFlat(const pickle::Document&, const Value& list, std::s
     }
 }
 
+// The replay's allocations, made beside the parse, add to the document's memory where they
+// would otherwise come after it is gone. That is cheap while the document stays small (the memo
+// compacts behind the entries), not when it keeps something per entry: a frames list of its own
+// that the memo must give again as a Known value (5 bytes each, besides the containers still
+// taken), 170 MB of a 3 GB file's peak (issue 33). Then the builder replays after the parse.
+void SnapshotStream::followWhileWorthIt() {
+    if (!follower_) return;
+    const std::uint64_t kept = known_ + doc_.containerCount();
+    if (kept <= (1u << 16) || kept <= entries_ / 4) return;
+    reader_->replayWith(nullptr);
+    follower_->abandon();
+}
+
 void SnapshotStream::previewNewEntries(std::size_t list, std::int64_t device, std::size_t count) {
     entries_ += count;
+    followWhileWorthIt();
     if (!preview_) return;
     const auto& all = reader_->streamedEntries(list);
     preview_->add(device, std::span(all).last(count));
@@ -100,6 +114,12 @@ bool SnapshotStream::mayRelease(const pickle::Document& doc, const Value& contai
 }
 
 void SnapshotStream::forget(std::size_t containerId) { stacks_.forget(containerId); }
+
+std::optional<std::int64_t> SnapshotStream::knownAs(const pickle::Document& doc, const Value& container) {
+    const std::optional<std::int64_t> id = stacks_.knownAs(doc.containerId(container));
+    known_ += id.has_value();
+    return id;
+}
 
 SnapshotData SnapshotStream::finish() {
     if (preview_) preview_->finish();

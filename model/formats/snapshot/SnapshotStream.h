@@ -43,6 +43,8 @@ public:
     // PyTorch's pickler shares some of them and the end of the tree may read them.
     bool mayRelease(const pickle::Document& doc, const pickle::Value& container) override;
     void forget(std::size_t containerId) override;
+    // A released frames list or frame dict: the stack table's id for it (StackTable::knownAs).
+    std::optional<std::int64_t> knownAs(const pickle::Document& doc, const pickle::Value& container) override;
 
     // After the pickle reached STOP: reads the rest of the tree. Throws StreamFallback, ImportError.
     SnapshotData finish();
@@ -61,6 +63,7 @@ private:
     enum class Role : std::uint8_t { Segments, Trace };
     bool claimed(Role role, std::int64_t device = 0);
     void previewNewEntries(std::size_t list, std::int64_t device, std::size_t count);
+    void followWhileWorthIt();
     const pickle::Document& doc_;
     StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
@@ -74,6 +77,7 @@ private:
     Claim claimed_; // the list claimed last
     std::unique_ptr<SnapshotPreview> preview_;
     std::uint64_t entries_ = 0;
+    std::uint64_t known_ = 0; // frames lists and frame dicts the memo now gives as Known values
 };
 
 } // namespace memviz::snapshot

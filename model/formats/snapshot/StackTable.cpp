@@ -44,6 +44,7 @@ void StackTable::doneReading() {
 }
 
 std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::function<std::string()>& where) {
+    if (frame.kind == pickle::Kind::Known && frame.knownKind() == pickle::Kind::Dict) return static_cast<std::int32_t>(frame.payload);
     if (frame.kind != pickle::Kind::Dict) throw ImportError(where() + ": a frame that is not a dict");
     std::int32_t& cached = slot(doc_.containerId(frame));
     if (cached != kUnseen) return cached;
@@ -80,6 +81,11 @@ std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::func
 
 std::int32_t StackTable::intern(const pickle::Value& list, const std::function<std::string()>& where) {
     if (list.kind == pickle::Kind::None) return kNoName;
+    if (list.kind == pickle::Kind::Known) { // a frames list interned before, released since
+        if (list.knownKind() == pickle::Kind::Dict)
+            throw ImportError(where() + ": 'frames' is " + pickle::kindWithArticle(list.knownKind()) + ", not a list");
+        return static_cast<std::int32_t>(list.payload);
+    }
     if (list.kind != pickle::Kind::List && list.kind != pickle::Kind::Tuple)
         throw ImportError(where() + ": 'frames' is " + pickle::kindWithArticle(list.kind) + ", not a list");
     if (slot(doc_.containerId(list)) != kUnseen) return byContainer_[doc_.containerId(list)];

@@ -5,6 +5,7 @@
 // are recognised by identity first, so a frames list referenced by 100k entries is read once.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,6 +32,13 @@ public:
     // Whether the container (a frames list or a frame dict) has been interned: intern() knows
     // it again by identity alone.
     bool interned(std::size_t containerId) const { return containerId < byContainer_.size() && byContainer_[containerId] != -2; }
+    // The id intern() gave the container (a stack for a list, a frame for a dict), if it did:
+    // what the pickle reader's memo gives as a Kind::Known value for it once it is released.
+    // intern() takes such a value as it took the container.
+    std::optional<std::int64_t> knownAs(std::size_t containerId) const {
+        if (!interned(containerId)) return std::nullopt;
+        return byContainer_[containerId];
+    }
     // The container's slot now holds another container (a document read as a stream).
     void forget(std::size_t containerId) {
         if (containerId < byContainer_.size()) byContainer_[containerId] = -2;
