@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "core/Errors.h"
 #include "core/Progress.h"
@@ -36,10 +37,15 @@ pickle::ByteSource chunked(std::string_view d) {
 
 constexpr std::size_t kMaxChars = 1 << 16;
 
-// A value as text; a list a sink took is written from what it was handed (`taken`).
+// A value as text; a list a sink took is written from what it was handed (`taken`), a Known
+// value from the text its container had when it was released (`known`).
 void render(std::string& out, const pickle::Document& doc, const pickle::Value& v,
-            const std::map<std::size_t, std::vector<std::string>>* taken) {
+            const std::map<std::size_t, std::vector<std::string>>* taken, const std::vector<std::string>* known = nullptr) {
     if (out.size() >= kMaxChars) return;
+    if (v.kind == pickle::Kind::Known && known && v.payload >= 0 && static_cast<std::size_t>(v.payload) < known->size()) {
+        out += (*known)[static_cast<std::size_t>(v.payload)];
+        return;
+    }
     if (!v.isContainer()) {
         out += pickle::debugString(doc, v);
         return;
@@ -56,27 +62,49 @@ void render(std::string& out, const pickle::Document& doc, const pickle::Value& 
     out += v.kind == pickle::Kind::Dict ? '{' : v.kind == pickle::Kind::List ? '[' : '(';
     for (std::size_t i = 0; i < items.size() && out.size() < kMaxChars; ++i) {
         if (i) out += v.kind == pickle::Kind::Dict && i % 2 ? ": " : ", ";
-        render(out, doc, items[i], taken);
+        render(out, doc, items[i], taken, known);
     }
     out += v.kind == pickle::Kind::Dict ? '}' : v.kind == pickle::Kind::List ? ']' : ')';
 }
 
 // Claims every list (or none) and writes down the items it is handed before they go; with
-// `flat`, it takes plain dicts flat (the reader's fast path) and writes them as built ones.
+// `flat`, it takes plain dicts flat (the reader's fast path) and writes them as built ones; with
+// `know`, it claims only lists near the bottom of the stack and knows every container it lets go
+// by the text it had (an id into `known`), so the
+// memo gives those as Kind::Known values from then on (as a snapshot's stack table knows its
+// frames lists).
 class Recorder : public pickle::StreamSink {
 public:
-    Recorder(bool claimAll, bool flat) : claimAll_(claimAll), flat_(flat) {}
-    bool claim(const pickle::Document&, std::span<const pickle::Value>) override { return claimAll_; }
+    Recorder(bool claimAll, bool flat, bool know = false) : claimAll_(claimAll), flat_(flat), know_(know) {}
+    // Knowing, it claims only lists near the bottom of the stack (as a snapshot's lists of
+    // entries are), so that the lists inside their items are released, not streamed.
+    bool claim(const pickle::Document&, std::span<const pickle::Value> below) override {
+        return claimAll_ && (!know_ || below.size() <= 2);
+    }
     void take(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> items) override {
         for (const pickle::Value& item : items) {
             std::string text;
-            render(text, doc, item, &taken);
+            render(text, doc, item, &taken, &known);
             if (text.size() >= kMaxChars) cut = true;
             taken[doc.containerId(list)].push_back(std::move(text));
         }
     }
-    bool mayRelease(const pickle::Document&, const pickle::Value&) override { return true; }
-    void forget(std::size_t) override {}
+    bool mayRelease(const pickle::Document& doc, const pickle::Value& v) override {
+        if (know_ && !doc.isStreamed(v)) {
+            std::string text;
+            render(text, doc, v, &taken, &known);
+            if (text.size() >= kMaxChars) cut = true;
+            idOf[doc.containerId(v)] = static_cast<std::int64_t>(known.size());
+            known.push_back(std::move(text));
+        }
+        return true;
+    }
+    void forget(std::size_t id) override { idOf.erase(id); }
+    std::optional<std::int64_t> knownAs(const pickle::Document& doc, const pickle::Value& v) override {
+        const auto it = idOf.find(doc.containerId(v));
+        if (it == idOf.end()) return std::nullopt;
+        return it->second;
+    }
     bool acceptsFlat(const pickle::Document&, const pickle::Value&) override { return flat_; }
     void takeFlat(const pickle::Document& doc, const pickle::Value& list, std::span<const pickle::Value> kv,
                   std::span<const std::uint32_t> ends) override {
@@ -85,7 +113,7 @@ public:
             std::string text = "{";
             for (std::uint32_t i = from; i < end && text.size() < kMaxChars; ++i) {
                 if (i > from) text += (i - from) % 2 ? ": " : ", ";
-                render(text, doc, kv[i], &taken);
+                render(text, doc, kv[i], &taken, &known);
             }
             text += '}';
             if (text.size() >= kMaxChars) cut = true;
@@ -95,11 +123,14 @@ public:
     }
 
     std::map<std::size_t, std::vector<std::string>> taken;
+    std::vector<std::string> known;          // texts of the containers let go, by id
+    std::map<std::size_t, std::int64_t> idOf; // container slot -> id, while the slot is its
     bool cut = false; // an item's text reached kMaxChars: it cannot be compared in place
 
 private:
     bool claimAll_;
     bool flat_;
+    bool know_;
 };
 
 } // namespace
@@ -110,14 +141,16 @@ void checkPickleStream(std::string_view d, const Outcome& whole) {
         const pickle::Document doc = pickle::parse(std::string(d));
         render(wholeText, doc, doc.root(), nullptr);
     }
-    for (const int mode : {0, 1, 2}) { // claims nothing; claims every list; the same, taking dicts flat
+    // Claims nothing; claims every list; the same, taking dicts flat; the same, knowing what it
+    // lets go (Known values in the memo).
+    for (const int mode : {0, 1, 2, 3}) {
         const bool claimAll = mode > 0;
         pickle::Document doc;
-        Recorder sink(claimAll, mode == 2);
+        Recorder sink(claimAll, mode >= 2, mode == 3);
         std::string text;
         try {
             pickle::parseStream(doc, chunked(d), sink);
-            render(text, doc, doc.root(), &sink.taken);
+            render(text, doc, doc.root(), &sink.taken, &sink.known);
         } catch (const pickle::PickleError& e) {
             if (whole.accepted || e.what() != whole.message)
                 finding("the streamed pickle reader says \"" + std::string(e.what()) + "\" where the whole one says \"" +

@@ -166,6 +166,13 @@ def own_pickles(out):
     write(d, "values_p5.pickle", pickle.dumps(values + [bytearray(b"ab")], protocol=5))  # BYTEARRAY8
     shared = [1, 2]
     write(d, "shared_p2.pickle", pickle.dumps({"a": shared, "b": shared, "c": [shared] * 3}, protocol=2))
+    # Lists of their own inside the items of a claimed list, one fetched again after it was
+    # released: the memo gives it as a Known value (the fuzz target's knowing sink, mode 3).
+    ls = [[i, i + 1] for i in range(300)]
+    write(d, "own_lists_met_again_p4.pickle",
+          pickle.dumps([[{"frames": x} for x in ls] + [{"frames": ls[7]}], ls[9], {"k": ls[11]}], protocol=4))
+    ls = [[{"f": i}] for i in range(300)]
+    write(d, "own_nested_met_again_p2.pickle", pickle.dumps([[{"frames": x} for x in ls], (ls[1], ls[2][0]), [ls[3]]], protocol=2))
 
 
 def own_text_formats(out):
