@@ -160,7 +160,9 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
 // Releases `values` handed on (or, with !themselves, only the containers among them that the
 // sink allows), then the containers inside the released ones that the sink allows, and so on.
 void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
-    const auto release = [this](const Value& v) {
+    // `inside`: a container inside a handed-on item, which the sink allowed to release and may
+    // know by an id of its own; the items themselves are recycled by handOn() when alone.
+    const auto release = [this](const Value& v, bool inside) {
         Document::Container& c = doc_.at(v.payload);
         if (c.stream >= Document::kStreamed) return;
         c.stream = Document::kReleased;
@@ -168,18 +170,18 @@ void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
             if (item.isContainer()) releasing_.push_back(item);
         uncount(c.items.size());
         std::vector<Value>().swap(c.items);
-        if (!c.shared) knownFromNowOn(v, c);
+        if (inside && !c.shared) knownFromNowOn(v, c);
     };
     for (const Value& v : values) {
         if (!v.isContainer()) continue;
-        if (themselves) release(v);
+        if (themselves) release(v, false);
         else releasing_.push_back(v);
     }
     while (!releasing_.empty()) {
         const Value v = releasing_.back();
         releasing_.pop_back();
         const Document::Container& c = doc_.at(v.payload);
-        if (c.stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v);
+        if (c.stream < Document::kStreamed && sink_->mayRelease(doc_, v)) release(v, true);
     }
     for (const std::int64_t payload : becameKnown_) {
         sink_->forget(static_cast<std::size_t>(payload & 0xffffffff));

@@ -12,16 +12,13 @@ constexpr std::size_t kWakeAfter = 16384;
 constexpr std::size_t kMostPerFeed = 262144;
 } // namespace
 
-ReplayFollower::~ReplayFollower() { abandon(); }
-
-void ReplayFollower::abandon() {
+ReplayFollower::~ReplayFollower() {
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
     }
     work_.notify_all();
     if (thread_.joinable()) thread_.join();
-    slots_.clear();
 }
 
 std::size_t ReplayFollower::follow(std::size_t allocations) {

@@ -21,7 +21,7 @@ namespace memviz::snapshot {
 class ReplayFollower {
 public:
     ReplayFollower() = default;
-    ~ReplayFollower(); // stops the thread without waiting for the rest
+    ~ReplayFollower(); // stops the thread without waiting for the rest, and frees every pass
     ReplayFollower(const ReplayFollower&) = delete;
     ReplayFollower& operator=(const ReplayFollower&) = delete;
 
@@ -34,8 +34,6 @@ public:
     void published(std::size_t slot, const Entry* entries, std::size_t count);
     // Waits until everything published is replayed and ends the thread.
     std::vector<ReplayedEntries> finish();
-    // Ends the thread and frees every pass: the builder replays all lists after the parse.
-    void abandon();
 
 private:
     struct Slot {

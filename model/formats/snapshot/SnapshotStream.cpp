@@ -97,7 +97,7 @@ void SnapshotStream::followWhileWorthIt() {
     const std::uint64_t kept = known_ + doc_.containerCount();
     if (kept <= (1u << 16) || kept <= entries_ / 4) return;
     reader_->replayWith(nullptr);
-    follower_->abandon();
+    follower_.reset(); // stops its thread and frees its passes; not asked again
 }
 
 void SnapshotStream::previewNewEntries(std::size_t list, std::int64_t device, std::size_t count) {
@@ -123,7 +123,7 @@ std::optional<std::int64_t> SnapshotStream::knownAs(const pickle::Document& doc,
 
 SnapshotData SnapshotStream::finish() {
     if (preview_) preview_->finish();
-    replays_ = follower_->finish(); // before run() moves the entries on
+    if (follower_) replays_ = follower_->finish(); // before run() moves the entries on
     try {
         return reader_->run();
     } catch (const ImportError& e) {

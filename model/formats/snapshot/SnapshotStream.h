@@ -67,7 +67,7 @@ private:
     const pickle::Document& doc_;
     StackTable& stacks_;
     std::unique_ptr<detail::Reader> reader_;
-    std::unique_ptr<ReplayFollower> follower_; // after reader_: stops before its entries go
+    std::unique_ptr<ReplayFollower> follower_; // after reader_: stops before its entries go; null once dropped
     std::vector<ReplayedEntries> replays_;
     struct Claim {
         Role role = Role::Segments;
