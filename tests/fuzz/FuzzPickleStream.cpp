@@ -232,7 +232,8 @@ void checkSnapshotStream(std::string_view d) {
     try {
         pickle::Document doc;
         snapshot::StackTable stacks(doc);
-        snapshot::SnapshotStream sink(doc, stacks, Progress{}, collect(streamWarnings));
+        const Progress progress;
+        snapshot::SnapshotStream sink(doc, stacks, progress, collect(streamWarnings));
         pickle::parseStream(doc, chunked(d), sink);
         const SnapshotData data = sink.finish();
         if (!wholeError.empty()) finding("the streamed snapshot reader accepted what the whole one refuses: " + wholeError);

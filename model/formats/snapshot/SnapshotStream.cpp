@@ -11,8 +11,8 @@ namespace memviz::snapshot {
 using pickle::Kind;
 using pickle::Value;
 
-SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn)
-    : doc_(doc), stacks_(stacks), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn)),
+SnapshotStream::SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, WarnFn warn)
+    : doc_(doc), stacks_(stacks), warn_(std::move(warn)), reader_(std::make_unique<detail::Reader>(doc, stacks, progress, warn_)),
       follower_(std::make_unique<ReplayFollower>()) {
     reader_->replayWith(follower_.get());
     if (PreviewSink* sink = previewSink()) preview_ = std::make_unique<SnapshotPreview>(*sink);

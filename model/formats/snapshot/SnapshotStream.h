@@ -29,7 +29,10 @@ class SnapshotPreview;
 
 class SnapshotStream : public pickle::StreamSink {
 public:
-    SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, const WarnFn& warn);
+    // Keeps a copy of `warn`; `progress` must outlive the stream (a temporary would dangle: the
+    // fuzz harness passed Progress{} and a temporary callback, and crashed when a warning came).
+    SnapshotStream(const pickle::Document& doc, StackTable& stacks, const Progress& progress, WarnFn warn);
+    SnapshotStream(const pickle::Document& doc, StackTable& stacks, Progress&& progress, WarnFn warn) = delete;
     ~SnapshotStream() override;
 
     bool claim(const pickle::Document& doc, std::span<const pickle::Value> below) override;
@@ -66,6 +69,7 @@ private:
     void followWhileWorthIt();
     const pickle::Document& doc_;
     StackTable& stacks_;
+    WarnFn warn_; // the reader refers to it
     std::unique_ptr<detail::Reader> reader_;
     std::unique_ptr<ReplayFollower> follower_; // after reader_: stops before its entries go; null once dropped
     std::vector<ReplayedEntries> replays_;
