@@ -30,7 +30,10 @@ void Memo::store(std::uint64_t index, const Value& v) {
         undefined.kind = kUndefined;
         while (denseSize_ <= index) {
             if ((denseSize_ & kMask) == 0) {
-                pages_.push_back({std::make_unique_for_overwrite<Value[]>(kPageSlots), nullptr, nullptr, nullptr});
+                // A page compacted behind gives its slots to the new one (no 64 KB freed and
+                // allocated again per page: a fragmented heap cost a 3 GB import seconds).
+                std::unique_ptr<Value[]> values = spare_ ? std::move(spare_) : std::make_unique_for_overwrite<Value[]>(kPageSlots);
+                pages_.push_back({std::move(values), nullptr, nullptr, nullptr});
                 std::fill_n(pages_.back().values.get(), kPageSlots, undefined);
             }
             denseSize_ = (denseSize_ | kMask) + 1;
@@ -87,6 +90,7 @@ bool Memo::compact(std::uint64_t page, const std::function<bool(const Value&)>& 
         }
     }
     dead_ = deadValue;
+    spare_ = std::move(pages_[page].values);
     pages_[page] = std::move(compacted);
     return true;
 }

@@ -81,6 +81,7 @@ private:
     std::uint64_t denseSize_ = 0;
     std::uint64_t count_ = 0;
     std::unordered_map<std::uint64_t, Value> sparse_;
+    std::unique_ptr<Value[]> spare_; // the slots of the page compacted last, for the next new page
     Value dead_;
 };
 
