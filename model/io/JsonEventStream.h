@@ -34,7 +34,7 @@ public:
     using BatchHandler = std::function<void(Batch&)>;
     using MemberHandler = std::function<void(std::string_view key, std::string_view rawValue)>;
 
-    JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes = 4u << 20);
+    JsonEventStream(InputFile& in, std::string arrayKey, std::size_t batchBytes = 1u << 20);
 
     // Reads the whole file. Throws ImportError naming the byte offset for malformed or
     // truncated structure (errors inside an event are left to the batch's parser).

@@ -10,6 +10,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "core/SystemMemory.h"
 #include "formats/FormatIds.h"
 #include "formats/profiler/ChromeEventParser.h"
 #include "io/InputFile.h"
@@ -126,8 +127,31 @@ private:
             throw ImportError(at + "invalid JSON in event " +
                               std::to_string(result_.eventCount + b.eventsSkippedBeforeError + 1) + ": " + b.error);
         }
+        if (!reserved_) reserveForWholeFile(b.offset + static_cast<std::int64_t>(b.size));
         progress_.update(std::min(in_.fileOffset(), b.offset + static_cast<std::int64_t>(b.size)), in_.fileSize());
         spare_.push_back(std::move(p.batch));
+    }
+
+    // After the first batch: the records' vectors reserved for the whole file at that batch's
+    // density and a fifth more, so that they do not grow by copying (issue 33: a quarter of
+    // the 240 MB trace's page faults were vectors growing). Plain files only (a compressed
+    // file's size says nothing of its events), and at most a quarter of memory for each.
+    void reserveForWholeFile(std::int64_t consumed) {
+        reserved_ = true;
+        const std::int64_t size = in_.fileSize();
+        if (in_.compression() != Compression::None || consumed <= 0 || size < 4 * consumed) return;
+        const double scale = 1.2 * static_cast<double>(size) / static_cast<double>(consumed);
+        const auto memory = static_cast<double>(totalPhysicalMemory().value_or(std::int64_t{8} << 30));
+        const auto expect = [&](auto& records) {
+            using Record = typename std::decay_t<decltype(records)>::value_type;
+            const double wanted = std::min(static_cast<double>(records.size()) * scale, memory / 4 / sizeof(Record));
+            try {
+                records.reserve(static_cast<std::size_t>(wanted));
+            } catch (const std::exception&) { // refused: the vector grows as it goes
+            }
+        };
+        expect(result_.memory);
+        expect(result_.ops);
     }
 
     // Events come in long runs from one thread: the last label is remembered.
@@ -268,6 +292,7 @@ private:
     std::int64_t baseTimeNs_ = 0;
     std::int64_t absoluteBytes_ = 0; // sum of |Bytes| of the memory events kept
     bool sawOldOperators_ = false;
+    bool reserved_ = false;
 };
 
 } // namespace

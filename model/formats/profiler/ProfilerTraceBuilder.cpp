@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <future>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
+#include "formats/profiler/ProfilerCallTable.h"
 #include "formats/profiler/ProfilerStacks.h"
 #include "formats/profiler/ReportedTotals.h"
 #include "formats/profiler/RecordLayouts.h"
@@ -62,43 +65,9 @@ CallTree buildCallTree(const std::vector<OpRecord>& ops) {
 
 namespace {
 
-// Traces are mostly in time order already: checking is one pass, sorting millions is seconds.
-template <class Vector, class Less>
-void sortStablyUnlessSorted(Vector& v, Less less) {
-    if (!std::is_sorted(v.begin(), v.end(), less)) std::stable_sort(v.begin(), v.end(), less);
-}
-
 struct DeviceKey {
     std::int32_t type, id;
     auto operator<=>(const DeviceKey&) const = default;
-};
-
-// Per device: memory records in time order with running sums, so the memory inside any
-// interval is two binary searches away (key_averages: records with start in [ts, ts + dur]).
-struct DeviceTimeline {
-    std::vector<std::int64_t> t;
-    std::vector<std::int64_t> bytes;      // prefix sums, size n + 1
-    std::vector<std::int64_t> allocs;     // prefix count of positive records
-    std::vector<std::int64_t> allocBytes; // prefix sum of positive Bytes
-
-    void add(std::int64_t time, std::int64_t b) {
-        if (t.empty()) bytes = {0}, allocs = {0}, allocBytes = {0};
-        t.push_back(time);
-        bytes.push_back(bytes.back() + b);
-        allocs.push_back(allocs.back() + (b > 0 ? 1 : 0));
-        allocBytes.push_back(allocBytes.back() + (b > 0 ? b : 0));
-    }
-    struct Usage {
-        std::int64_t bytes = 0, allocs = 0, allocBytes = 0;
-        bool any() const { return bytes || allocs || allocBytes; }
-    };
-    Usage within(std::int64_t begin, std::int64_t end) const {
-        if (t.empty()) return {};
-        const auto lo = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), begin) - t.begin());
-        const auto hi = static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), end) - t.begin());
-        if (hi <= lo) return {};
-        return {bytes[hi] - bytes[lo], allocs[hi] - allocs[lo], allocBytes[hi] - allocBytes[lo]};
-    }
 };
 
 std::string deviceLabel(const DeviceKey& k) {
@@ -152,60 +121,42 @@ struct PendingAllocation {
     std::int32_t op = kNoName, thread = 0;
 };
 
-// Calls sorted by start as record chunks (parents renumbered), and the per-operator totals.
-[[noreturn]] void tooManyBytes(const std::string& path) {
-    throw ImportError(path + ": the operators' memory sums pass 2^63 - 1 bytes (a damaged file?)");
-}
+// The per-operator totals' tables. Made before the events are written: a statement is
+// prepared while the writer's worker is idle (TraceWriter::appender waits for it).
+struct OperatorTables {
+    RowAppender& callCounts;
+    RowAppender& memory;
+    explicit OperatorTables(TraceWriter& out)
+        : callCounts(out.appender("INSERT INTO profiler_op_calls(trace_id, name, shapes, calls) VALUES (?,?,?,?)", 4)),
+          memory(out.appender("INSERT INTO profiler_op_memory(trace_id, name, shapes, device, bytes, self_bytes, allocs, "
+                              "alloc_bytes, self_allocs, self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                              10)) {}
+};
 
-void writeCalls(TraceWriter& out, std::vector<std::int64_t>& calls, std::size_t columns, std::size_t nDevices,
-                const std::string& path) {
+// The calls as record chunks (parents renumbered to their place by start) and the per-operator
+// totals, from the table the call thread computed.
+void writeCalls(TraceWriter& out, const CallTable& table, std::size_t nDevices, OperatorTables& tables) {
     namespace cr = call_records;
-    const std::size_t n = calls.size() / columns;
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    sortStablyUnlessSorted(
-        order, [&](std::size_t a, std::size_t b) { return calls[a * columns + cr::Start] < calls[b * columns + cr::Start]; });
-    std::vector<std::int64_t> position(n);
-    for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
+    const std::size_t columns = table.columns;
     RecordChunkWriter writer(out, cr::kKind, columns,
                              [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
-    // Per (name, shapes): calls and memory sums; hashed while adding, written in key order.
-    struct PairHash {
-        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
-            return static_cast<std::size_t>((static_cast<std::uint64_t>(k.first) * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint64_t>(k.second));
-        }
-    };
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>, PairHash> totals;
     std::vector<std::int64_t> row(columns);
-    for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t* src = calls.data() + order[k] * columns;
+    for (const std::size_t i : table.order) {
+        const std::int64_t* src = table.calls.data() + i * columns;
         std::copy(src, src + columns, row.begin());
-        if (row[cr::Parent] >= 0) row[cr::Parent] = position[static_cast<std::size_t>(row[cr::Parent])];
+        if (row[cr::Parent] >= 0) row[cr::Parent] = table.position[static_cast<std::size_t>(row[cr::Parent])];
         writer.add(row);
-        auto& [count, sums] = totals[{row[cr::Name], row[cr::Shapes]}];
-        ++count;
-        sums.resize(nDevices * cr::kMemoryValues, 0);
-        for (std::size_t v = 0; v < sums.size(); ++v)
-            if (__builtin_add_overflow(sums[v], row[cr::FirstMemory + v], &sums[v])) tooManyBytes(path);
     }
     writer.finish();
-    RowAppender& callCounts = out.appender("INSERT INTO profiler_op_calls(trace_id, name, shapes, calls) VALUES (?,?,?,?)", 4);
-    RowAppender& memory = out.appender(
-        "INSERT INTO profiler_op_memory(trace_id, name, shapes, device, bytes, self_bytes, allocs, alloc_bytes, self_allocs, "
-        "self_alloc_bytes) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        10);
-    std::vector<const std::pair<const std::pair<std::int64_t, std::int64_t>, std::pair<std::int64_t, std::vector<std::int64_t>>>*> sorted;
-    sorted.reserve(totals.size());
-    for (const auto& entry : totals) sorted.push_back(&entry);
-    std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-    for (const auto* entry : sorted) {
-        const auto& [key, value] = *entry;
-        callCounts.add({out.traceId(), key.first, key.second, value.first});
+    RowAppender& callCounts = tables.callCounts;
+    RowAppender& memory = tables.memory;
+    for (const CallTable::Total& total : table.totals) {
+        callCounts.add({out.traceId(), total.name, total.shapes, total.calls});
         for (std::size_t d = 0; d < nDevices; ++d) {
-            const std::int64_t* v = value.second.data() + d * cr::kMemoryValues;
+            const std::int64_t* v = total.sums.data() + d * cr::kMemoryValues;
             if (std::any_of(v, v + cr::kMemoryValues, [](std::int64_t x) { return x != 0; }))
-                memory.add(
-                    {out.traceId(), key.first, key.second, static_cast<std::int64_t>(d), v[0], v[1], v[2], v[3], v[4], v[5]});
+                memory.add({out.traceId(), total.name, total.shapes, static_cast<std::int64_t>(d), v[0], v[1], v[2], v[3],
+                            v[4], v[5]});
         }
     }
 }
@@ -264,17 +215,21 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
                                               : metadata_key::kAllocatedFromTotals);
     }
     drawn.clear();
-    // A memory record's device index (the last one's is remembered).
-    std::optional<DeviceKey> lastKey;
-    std::uint16_t lastIndex = 0;
-    const auto deviceOf = [&](const MemoryRecord& m) {
-        const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
-        if (key != lastKey) {
-            lastIndex = devices.at(key);
-            lastKey = key;
+    // Each memory record's device index (looked up when the device changes).
+    std::vector<std::uint16_t> deviceOf(s.memory.size());
+    {
+        std::optional<DeviceKey> lastKey;
+        std::uint16_t lastIndex = 0;
+        for (std::size_t i = 0; i < s.memory.size(); ++i) {
+            const MemoryRecord& m = s.memory[i];
+            const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
+            if (key != lastKey) {
+                lastIndex = devices.at(key);
+                lastKey = key;
+            }
+            deviceOf[i] = lastIndex;
         }
-        return lastIndex;
-    };
+    }
     out.setMetadata(metadata_key::kProfilerFamily, s.family);
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);
@@ -285,6 +240,23 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
              "they are not counted as its children",
              tree.overlaps);
     progress.checkCancelled();
+
+    // The calls' rows on a thread of their own while this one writes the events; it reads
+    // the records and the tree, which stay as they are until it is done. Leaving early (an
+    // error, a cancel) stops it and waits for it.
+    const std::size_t nDevices = allocatedSeries.size();
+    const std::int32_t memoryName = out.name(NameKind::Op, "[memory]");
+    const std::int32_t noShapes = out.name(NameKind::Shapes, "");
+    std::atomic<bool> stopCalls{false};
+    std::future<CallTable> callTable = std::async(std::launch::async, [&] {
+        return computeCallTable(s, tree, deviceOf, nDevices, memoryName, noShapes, progress, stopCalls);
+    });
+    struct StopOnLeave {
+        std::atomic<bool>& stop;
+        ~StopOnLeave() { stop = true; }
+    } stopOnLeave{stopCalls};
+
+    OperatorTables operatorTables(out);
 
     // Events, series and allocation lifetimes, in time order.
     InnermostCall innermost(s.ops, tree);
@@ -298,17 +270,16 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
                               std::int64_t tFree, std::int64_t op, std::int64_t thread) {
         allocations.push_back({tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
     };
-    std::vector<DeviceTimeline> timelines(allocatedSeries.size());
     std::int64_t processed = 0;
-    for (const MemoryRecord& m : s.memory) {
-        const std::uint16_t d = deviceOf(m);
+    for (std::size_t i = 0; i < s.memory.size(); ++i) {
+        const MemoryRecord& m = s.memory[i];
+        const std::uint16_t d = deviceOf[i];
         const std::int32_t call = innermost.at(m.thread, m.t);
         const std::int32_t op = call >= 0 ? s.ops[static_cast<std::size_t>(call)].name : kNoName;
         if (m.outOfMemory) {
             out.warn("out_of_memory", "t=" + std::to_string(m.t) + " ns", "[OutOfMemory] events: an allocation failed");
             continue;
         }
-        timelines[d].add(m.t, m.bytes);
         Event e;
         e.timeNs = m.t;
         e.device = d;
@@ -357,78 +328,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     lifetimes.finish();
     progress.checkCancelled();
 
-    // Every call with its memory per device, inclusive and self (key_averages semantics).
-    const std::size_t nDevices = timelines.size();
-    std::vector<DeviceTimeline::Usage> inclusive(s.ops.size() * nDevices);
-    for (std::size_t i = 0; i < s.ops.size(); ++i)
-        for (std::size_t d = 0; d < nDevices; ++d)
-            inclusive[i * nDevices + d] = timelines[d].within(s.ops[i].t, s.ops[i].t + s.ops[i].dur);
-    std::vector<DeviceTimeline::Usage> self = inclusive;
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
-        const std::int32_t p = tree.parent[i];
-        if (p < 0) continue;
-        for (std::size_t d = 0; d < nDevices; ++d) {
-            auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
-            const auto& ci = inclusive[i * nDevices + d];
-            // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
-            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) ||
-                __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
-                __builtin_sub_overflow(ps.allocBytes, ci.allocBytes, &ps.allocBytes))
-                tooManyBytes(s.path);
-        }
-    }
-    namespace cr = call_records;
-    const std::size_t columns = cr::columns(nDevices);
-    // Memory events inside no call are their own "[memory]" calls, as in key_averages.
-    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
-    {
-        std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-        spans.reserve(s.ops.size());
-        for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
-        sortStablyUnlessSorted(spans, std::less<>{});
-        for (const auto& sp : spans) {
-            if (!merged.empty() && sp.first <= merged.back().second)
-                merged.back().second = std::max(merged.back().second, sp.second);
-            else merged.push_back(sp);
-        }
-    }
-    std::vector<std::size_t> outside; // indexes into s.memory
-    for (std::size_t i = 0, span = 0; i < s.memory.size(); ++i) {
-        const MemoryRecord& m = s.memory[i];
-        if (m.outOfMemory) continue;
-        while (span < merged.size() && merged[span].second < m.t) ++span;
-        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
-        outside.push_back(i);
-    }
-    // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
-    std::vector<std::int64_t> calls;
-    calls.reserve((s.ops.size() + outside.size()) * columns);
-    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
-        calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
-        for (std::size_t d = 0; d < nDevices; ++d) {
-            const auto [in, se] = memory(d);
-            calls.insert(calls.end(), {in.bytes, se.bytes, in.allocs, in.allocBytes, se.allocs, se.allocBytes});
-        }
-    };
-    for (std::size_t i = 0; i < s.ops.size(); ++i)
-        addCall(s.ops[i], tree.parent[i], tree.depth[i], [&](std::size_t d) {
-            return std::pair{inclusive[i * nDevices + d], self[i * nDevices + d]};
-        });
-
-    const OpRecord memoryCall{0, 0, 0, out.name(NameKind::Op, "[memory]"), out.name(NameKind::Shapes, "")};
-    for (const std::size_t i : outside) {
-        const MemoryRecord& m = s.memory[i];
-        const auto d = static_cast<std::size_t>(deviceOf(m));
-        OpRecord call = memoryCall;
-        call.t = m.t;
-        call.thread = m.thread;
-        const std::int64_t positive = m.bytes > 0 ? 1 : 0;
-        const DeviceTimeline::Usage usage{m.bytes, positive, positive * m.bytes};
-        addCall(call, -1, 0, [&](std::size_t dev) {
-            return dev == d ? std::pair{usage, usage} : std::pair{DeviceTimeline::Usage{}, DeviceTimeline::Usage{}};
-        });
-    }
-    writeCalls(out, calls, columns, nDevices, s.path);
+    writeCalls(out, callTable.get(), nDevices, operatorTables);
 }
 
 } // namespace memviz

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+#include "formats/profiler/ProfilerCallTable.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "core/Errors.h"
+#include "core/Progress.h"
+#include "formats/profiler/RecordLayouts.h"
+
+namespace memviz {
+
+namespace {
+
+[[noreturn]] void tooManyBytes(const std::string& path) {
+    throw ImportError(path + ": the operators' memory sums pass 2^63 - 1 bytes (a damaged file?)");
+}
+
+// Per device: memory records in time order with running sums, so the memory inside any
+// interval is two binary searches away (key_averages: records with start in [ts, ts + dur]).
+struct DeviceTimeline {
+    std::vector<std::int64_t> t;
+    std::vector<std::int64_t> bytes;      // prefix sums, size n + 1
+    std::vector<std::int64_t> allocs;     // prefix count of positive records
+    std::vector<std::int64_t> allocBytes; // prefix sum of positive Bytes
+
+    void add(std::int64_t time, std::int64_t b) {
+        if (t.empty()) bytes = {0}, allocs = {0}, allocBytes = {0};
+        t.push_back(time);
+        bytes.push_back(bytes.back() + b);
+        allocs.push_back(allocs.back() + (b > 0 ? 1 : 0));
+        allocBytes.push_back(allocBytes.back() + (b > 0 ? b : 0));
+    }
+    struct Usage {
+        std::int64_t bytes = 0, allocs = 0, allocBytes = 0;
+    };
+    Usage within(std::int64_t begin, std::int64_t end) const {
+        if (t.empty()) return {};
+        const auto lo = static_cast<std::size_t>(std::lower_bound(t.begin(), t.end(), begin) - t.begin());
+        const auto hi = static_cast<std::size_t>(std::upper_bound(t.begin(), t.end(), end) - t.begin());
+        if (hi <= lo) return {};
+        return {bytes[hi] - bytes[lo], allocs[hi] - allocs[lo], allocBytes[hi] - allocBytes[lo]};
+    }
+};
+
+// Checked every 65,536 steps: the builder left early, or the user cancelled.
+class Stopper {
+public:
+    Stopper(const Progress& progress, const std::atomic<bool>& stop) : progress_(progress), stop_(stop) {}
+    void every(std::size_t i) const {
+        if ((i & 0xffff) == 0 && (stop_.load(std::memory_order_relaxed) || progress_.cancelRequested())) throw Cancelled();
+    }
+
+private:
+    const Progress& progress_;
+    const std::atomic<bool>& stop_;
+};
+
+// Per (name, shapes): calls and memory sums; hashed while adding, returned in key order.
+std::vector<CallTable::Total> operatorTotals(const CallTable& t, std::size_t devices, const std::string& path,
+                                             const Stopper& stopper) {
+    namespace cr = call_records;
+    struct PairHash {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
+            return static_cast<std::size_t>((static_cast<std::uint64_t>(k.first) * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint64_t>(k.second));
+        }
+    };
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> index;
+    std::vector<CallTable::Total> totals;
+    const std::size_t n = t.calls.size() / t.columns;
+    for (std::size_t k = 0; k < n; ++k) {
+        stopper.every(k);
+        const std::int64_t* row = t.calls.data() + t.order[k] * t.columns;
+        const auto [it, fresh] = index.try_emplace({row[cr::Name], row[cr::Shapes]}, totals.size());
+        if (fresh) totals.push_back({row[cr::Name], row[cr::Shapes], 0, std::vector<std::int64_t>(devices * cr::kMemoryValues, 0)});
+        CallTable::Total& total = totals[it->second];
+        ++total.calls;
+        for (std::size_t v = 0; v < total.sums.size(); ++v)
+            if (__builtin_add_overflow(total.sums[v], row[cr::FirstMemory + v], &total.sums[v])) tooManyBytes(path);
+    }
+    std::sort(totals.begin(), totals.end(),
+              [](const CallTable::Total& a, const CallTable::Total& b) { return std::pair{a.name, a.shapes} < std::pair{b.name, b.shapes}; });
+    return totals;
+}
+
+} // namespace
+
+CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const std::vector<std::uint16_t>& deviceOf,
+                           std::size_t nDevices, std::int32_t memoryName, std::int32_t noShapes, const Progress& progress,
+                           const std::atomic<bool>& stop) {
+    const Stopper stopper(progress, stop);
+    std::vector<DeviceTimeline> timelines(nDevices);
+    for (std::size_t i = 0; i < s.memory.size(); ++i) {
+        stopper.every(i);
+        if (!s.memory[i].outOfMemory) timelines[deviceOf[i]].add(s.memory[i].t, s.memory[i].bytes);
+    }
+
+    // Every call with its memory per device, inclusive and self (key_averages semantics).
+    std::vector<DeviceTimeline::Usage> inclusive(s.ops.size() * nDevices);
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        stopper.every(i);
+        for (std::size_t d = 0; d < nDevices; ++d)
+            inclusive[i * nDevices + d] = timelines[d].within(s.ops[i].t, s.ops[i].t + s.ops[i].dur);
+    }
+    timelines.clear();
+    std::vector<DeviceTimeline::Usage> self = inclusive;
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        const std::int32_t p = tree.parent[i];
+        if (p < 0) continue;
+        for (std::size_t d = 0; d < nDevices; ++d) {
+            auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
+            const auto& ci = inclusive[i * nDevices + d];
+            // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
+            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) ||
+                __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
+                __builtin_sub_overflow(ps.allocBytes, ci.allocBytes, &ps.allocBytes))
+                tooManyBytes(s.path);
+        }
+    }
+    // Memory events inside no call are their own "[memory]" calls, as in key_averages.
+    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    {
+        std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+        spans.reserve(s.ops.size());
+        for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
+        sortStablyUnlessSorted(spans, std::less<>{});
+        for (const auto& sp : spans) {
+            if (!merged.empty() && sp.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, sp.second);
+            else merged.push_back(sp);
+        }
+    }
+    std::vector<std::size_t> outside; // indexes into s.memory
+    for (std::size_t i = 0, span = 0; i < s.memory.size(); ++i) {
+        const MemoryRecord& m = s.memory[i];
+        if (m.outOfMemory) continue;
+        while (span < merged.size() && merged[span].second < m.t) ++span;
+        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
+        outside.push_back(i);
+    }
+    merged = {};
+
+    namespace cr = call_records;
+    CallTable table;
+    table.columns = cr::columns(nDevices);
+    // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
+    std::vector<std::int64_t>& calls = table.calls;
+    calls.reserve((s.ops.size() + outside.size()) * table.columns);
+    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
+        calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
+        for (std::size_t d = 0; d < nDevices; ++d) {
+            const auto [in, se] = memory(d);
+            calls.insert(calls.end(), {in.bytes, se.bytes, in.allocs, in.allocBytes, se.allocs, se.allocBytes});
+        }
+    };
+    for (std::size_t i = 0; i < s.ops.size(); ++i)
+        addCall(s.ops[i], tree.parent[i], tree.depth[i], [&](std::size_t d) {
+            return std::pair{inclusive[i * nDevices + d], self[i * nDevices + d]};
+        });
+    inclusive = {};
+    self = {};
+    const OpRecord memoryCall{0, 0, 0, memoryName, noShapes};
+    for (const std::size_t i : outside) {
+        const MemoryRecord& m = s.memory[i];
+        const std::size_t d = deviceOf[i];
+        OpRecord call = memoryCall;
+        call.t = m.t;
+        call.thread = m.thread;
+        const std::int64_t positive = m.bytes > 0 ? 1 : 0;
+        const DeviceTimeline::Usage usage{m.bytes, positive, positive * m.bytes};
+        addCall(call, -1, 0, [&](std::size_t dev) {
+            return dev == d ? std::pair{usage, usage} : std::pair{DeviceTimeline::Usage{}, DeviceTimeline::Usage{}};
+        });
+    }
+    stopper.every(0);
+
+    // Calls sorted by start (parents renumbered when they are written).
+    const std::size_t n = calls.size() / table.columns;
+    table.order.resize(n);
+    std::iota(table.order.begin(), table.order.end(), std::size_t{0});
+    const std::size_t columns = table.columns;
+    sortStablyUnlessSorted(table.order, [&](std::size_t a, std::size_t b) {
+        return calls[a * columns + cr::Start] < calls[b * columns + cr::Start];
+    });
+    table.position.resize(n);
+    for (std::size_t k = 0; k < n; ++k) table.position[table.order[k]] = static_cast<std::int64_t>(k);
+    table.totals = operatorTotals(table, nDevices, s.path, stopper);
+    return table;
+}
+
+} // namespace memviz
