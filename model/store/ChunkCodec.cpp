@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "store/ChunkCodec.h"
 
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 #include <string>
 
 #include "core/Errors.h"
@@ -11,8 +13,8 @@ namespace memviz {
 
 namespace {
 
-// Layouts (store/ColumnChunk.h): events in narrow columns (codec 2; codec 1, fixed widths, is
-// still read), points and records in fixed-width columns. Times are stored as deltas from the
+// Layouts (store/ColumnChunk.h): events, points and records in narrow columns (codec 2; codec 1,
+// fixed widths, is still read). Times are stored as deltas from the
 // previous row, which compresses far better than absolute nanoseconds.
 const std::string kWhat = "chunk";
 constexpr std::size_t kEventBytes = 8 + 8 + 8 + 4 + 4 + 4 + 2 + 1 + 1;
@@ -117,17 +119,83 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob) {
     return ev;
 }
 
+namespace {
+
+// A value column of the narrow point and record chunks, stored whichever way is narrowest: as
+// it is, as steps from the previous row (a time, a running total), or (records, when `key` is
+// given) as the difference from the row's column 0 (an allocation's times beside its key).
+template <typename Get, typename Key = std::nullptr_t>
+void putBestColumn(std::vector<unsigned char>& raw, std::size_t n, Get&& value, Key&& key = nullptr) {
+    const auto steps = [&](std::size_t i) { return i ? delta(value(i), value(i - 1)) : std::int64_t{0}; };
+    unsigned best = columns::narrowWidth(n, value);
+    unsigned char choice = 0;
+    if (best > 0 && columns::narrowWidth(n, steps) < best) {
+        best = columns::narrowWidth(n, steps);
+        choice = columns::kSteps;
+    }
+    if constexpr (!std::is_same_v<std::decay_t<Key>, std::nullptr_t>) {
+        const auto relative = [&](std::size_t i) { return delta(value(i), key(i)); };
+        if (best > 0 && columns::narrowWidth(n, relative) < best) {
+            columns::putNarrow(raw, n, relative, columns::kRelativeToFirst);
+            return;
+        }
+    }
+    if (choice != columns::kSteps) return columns::putNarrow(raw, n, value);
+    columns::putNarrow(raw, n, steps, columns::kSteps);
+    const std::int64_t first = n ? value(0) : 0;
+    raw.resize(raw.size() + 8);
+    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+}
+
+// Reads a column putBestColumn wrote into at(i) (an int64 lvalue per row), its flags undone;
+// `key(i)` is the row's column 0 where kRelativeToFirst is allowed. nullptr: damaged.
+template <typename At, typename Key = std::nullptr_t>
+const unsigned char* getBestColumn(const unsigned char* p, const unsigned char* end, std::size_t n, At&& at,
+                                   Key&& key = nullptr) {
+    constexpr bool records = !std::is_same_v<std::decay_t<Key>, std::nullptr_t>;
+    unsigned char flags = 0;
+    p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) { at(i) = v; },
+                           columns::kSteps | (records ? columns::kRelativeToFirst : 0), &flags);
+    if (!p || flags == (columns::kSteps | columns::kRelativeToFirst)) return nullptr;
+    if (flags & columns::kSteps) {
+        if (end - p < 8) return nullptr;
+        std::int64_t v;
+        std::memcpy(&v, p, 8);
+        p += 8;
+        for (std::size_t i = 0; i < n; ++i) at(i) = v = i ? undelta(v, at(i)) : v;
+    }
+    if constexpr (records)
+        if (flags & columns::kRelativeToFirst)
+            for (std::size_t i = 0; i < n; ++i) at(i) = undelta(key(i), at(i));
+    return p;
+}
+
+} // namespace
+
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> pts) {
     const std::size_t n = pts.size();
-    columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + n * kPointBytes);
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 2 * (9 + 8) + n * 8, true);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(pts[i].t, i ? pts[i - 1].t : 0); });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(pts[i].v, i ? pts[i - 1].v : 0); });
+    putBestColumn(raw, n, [&](std::size_t i) { return pts[i].t; });
+    putBestColumn(raw, n, [&](std::size_t i) { return pts[i].v; });
     return chunk.compress();
 }
 
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kWhat);
+    if (const auto narrow = columns::narrowCount(raw, kMaxChunkBytes / kPointBytes, kWhat)) {
+        // Codec 2: narrow columns.
+        const std::size_t n = *narrow;
+        if (n > kMaxChunkBytes / kPointBytes) throw StoreError("damaged chunk in the store (too many points)");
+        std::vector<SeriesPoint> pts(n);
+        const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
+        const unsigned char* end = raw.data() + raw.size();
+        p = getBestColumn(p, end, n, [&](std::size_t i) -> std::int64_t& { return pts[i].t; });
+        if (p) p = getBestColumn(p, end, n, [&](std::size_t i) -> std::int64_t& { return pts[i].v; });
+        if (!p || p != end) throw StoreError("damaged chunk in the store (narrow columns do not fill the chunk)");
+        return pts;
+    }
+    // Codec 1: fixed-width columns.
     const std::size_t n = columns::readCount(raw, kPointBytes, kWhat);
     std::vector<SeriesPoint> pts(n);
     const unsigned char* p = raw.data() + 4;
@@ -138,23 +206,50 @@ std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
     return pts;
 }
 
-} // namespace memviz
-
-namespace memviz {
 
 std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std::size_t columns) {
     const std::size_t n = columns ? rows.size() / columns : 0;
-    columns::Builder chunk(static_cast<std::uint32_t>(n), 4 + rows.size() * 8);
+    columns::Builder chunk(static_cast<std::uint32_t>(n),
+                           columns::kNarrowHeaderBytes + 8 + columns * columns::kNarrowColumnHeaderBytes + rows.size() * 4, true);
     std::vector<unsigned char>& raw = chunk.raw();
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return delta(rows[i * columns], i ? rows[(i - 1) * columns] : 0); });
-    for (std::size_t c = 1; c < columns; ++c)
-        columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return rows[i * columns + c]; });
+    // Column 0 as in event chunks: the first time, then steps.
+    const std::int64_t first = n ? rows[0] : 0;
+    raw.resize(raw.size() + 8);
+    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return i ? delta(rows[i * columns], rows[(i - 1) * columns]) : 0; });
+    const auto key = [&](std::size_t i) { return rows[i * columns]; };
+    for (std::size_t c = 1; c < columns; ++c) putBestColumn(raw, n, [&](std::size_t i) { return rows[i * columns + c]; }, key);
     return chunk.compress();
 }
+
+namespace {
+
+// Codec 2 (encodeRecords): narrow columns.
+std::vector<std::int64_t> decodeNarrowRecords(const std::vector<unsigned char>& raw, std::size_t n, std::size_t columns) {
+    // The fixed layout's size bounded the values; constant narrow columns take no bytes.
+    if (n * columns > kMaxChunkBytes / 8) throw StoreError("damaged chunk in the store (too many values)");
+    const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
+    const unsigned char* end = raw.data() + raw.size();
+    if (end - p < 8) throw StoreError("damaged chunk in the store (no first time)");
+    std::int64_t t;
+    std::memcpy(&t, p, 8);
+    p += 8;
+    std::vector<std::int64_t> rows(n * columns);
+    p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) { rows[i * columns] = t = i ? undelta(t, v) : t; });
+    const auto key = [&](std::size_t i) { return rows[i * columns]; };
+    for (std::size_t c = 1; c < columns && p; ++c)
+        p = getBestColumn(p, end, n, [&](std::size_t i) -> std::int64_t& { return rows[i * columns + c]; }, key);
+    if (!p || p != end) throw StoreError("damaged chunk in the store (narrow columns do not fill the chunk)");
+    return rows;
+}
+
+} // namespace
 
 std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std::size_t columns) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kWhat);
     if (columns == 0) throw StoreError("damaged chunk in the store (no columns)");
+    if (const auto narrow = columns::narrowCount(raw, kRecordsPerChunk, kWhat)) return decodeNarrowRecords(raw, *narrow, columns);
+    // Codec 1: fixed-width columns.
     const std::size_t n = columns::readCount(raw, 8 * columns, kWhat);
     std::vector<std::int64_t> rows(n * columns);
     const unsigned char* p = raw.data() + 4;

@@ -17,8 +17,8 @@ struct SeriesPoint {
 };
 
 // The `codec` column of chunk tables. 1: fixed-width columns; 2: narrow columns (event chunks
-// since schema version 8, store/ColumnChunk.h). decodeEvents reads both: the chunk's raw bytes
-// say which it is.
+// since schema version 8, record chunks since 10; store/ColumnChunk.h). The decoders read both:
+// the chunk's raw bytes say which it is.
 constexpr int kCodecZstdColumns = 1;
 constexpr int kCodecZstdNarrowColumns = 2;
 
@@ -34,8 +34,12 @@ std::vector<Event> decodeEvents(std::span<const unsigned char> blob);
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> points);
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob);
 
-// Fixed-width int64 records (row-major in memory, `columns` per record), stored column by
-// column; column 0 is a non-decreasing time and is delta-coded.
+// Records per chunk, as RecordChunkWriter cuts them; a narrow record chunk of more is damaged.
+constexpr std::size_t kRecordsPerChunk = 32768;
+
+// int64 records (row-major in memory, `columns` per record), stored column by column in narrow
+// columns (codec 2 since schema version 10; codec 1, fixed widths, is still read); column 0 is
+// a non-decreasing time and is stored as the first value and steps. At most kRecordsPerChunk.
 std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std::size_t columns);
 std::vector<std::int64_t> decodeRecords(std::span<const unsigned char> blob, std::size_t columns);
 

@@ -64,9 +64,9 @@ void byWidth(unsigned width, F&& f) {
 
 } // namespace detail
 
-// Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column.
+// The byte width of n values get(0..n-1) in a narrow column: of their range, max - min.
 template <typename Get>
-void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
+unsigned narrowWidth(std::size_t n, Get&& get) {
     std::int64_t lo = 0, hi = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const auto v = static_cast<std::int64_t>(get(i));
@@ -74,11 +74,30 @@ void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
         if (i == 0 || v > hi) hi = v;
     }
     const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-    const auto width = static_cast<unsigned>((std::bit_width(range) + 7) / 8);
+    return static_cast<unsigned>((std::bit_width(range) + 7) / 8);
+}
+
+// Flags in a narrow column's width byte (point and record chunks; ChunkCodec.cpp):
+// kRelativeToFirst: each value minus the row's value in column 0 (records), added back (wrapping);
+// kSteps: each value minus the previous row's, the first row's 0 and the first value itself
+// (i64) right after the column.
+constexpr unsigned char kRelativeToFirst = 0x80;
+constexpr unsigned char kSteps = 0x40;
+
+// Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column;
+// `flags` are or-ed into its width byte.
+template <typename Get>
+void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get, unsigned char flags = 0) {
+    std::int64_t lo = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto v = static_cast<std::int64_t>(get(i));
+        if (i == 0 || v < lo) lo = v;
+    }
+    const unsigned width = narrowWidth(n, get);
     const std::size_t at = out.size();
     out.resize(at + kNarrowColumnHeaderBytes + n * width);
     unsigned char* p = out.data() + at;
-    p[0] = static_cast<unsigned char>(width);
+    p[0] = static_cast<unsigned char>(width | flags);
     std::memcpy(p + 1, &lo, 8);
     p += kNarrowColumnHeaderBytes;
     const auto base = static_cast<std::uint64_t>(lo);
@@ -91,12 +110,16 @@ void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
 }
 
 // Reads the narrow column of n values at p (ending at most at end), calling set(i, value);
-// returns where the next column starts, or nullptr for a damaged column (a width over 8, or
-// values past end).
+// returns where the next column starts, or nullptr for a damaged column (a width over 8, a
+// flag not in `allowedFlags`, or values past end). `flags` (if given) receives the column's flags.
 template <typename Set>
-const unsigned char* getNarrow(const unsigned char* p, const unsigned char* end, std::size_t n, Set&& set) {
+const unsigned char* getNarrow(const unsigned char* p, const unsigned char* end, std::size_t n, Set&& set,
+                               unsigned char allowedFlags = 0, unsigned char* flags = nullptr) {
     if (static_cast<std::size_t>(end - p) < kNarrowColumnHeaderBytes) return nullptr;
-    const unsigned width = p[0];
+    const unsigned char found = p[0] & static_cast<unsigned char>(kRelativeToFirst | kSteps);
+    if (found & ~allowedFlags) return nullptr;
+    if (flags) *flags = found;
+    const unsigned width = p[0] & ~(kRelativeToFirst | kSteps);
     if (width > 8) return nullptr;
     std::uint64_t base;
     std::memcpy(&base, p + 1, 8);

@@ -10,10 +10,6 @@
 
 namespace memviz {
 
-namespace {
-constexpr std::size_t kRecordsPerChunk = 32768;
-}
-
 RecordChunkWriter::RecordChunkWriter(TraceWriter& writer, std::string kind, std::size_t columns,
                                      std::function<std::int64_t(std::span<const std::int64_t>)> reach)
     : writer_(writer), kind_(std::move(kind)), columns_(columns), reach_(std::move(reach)) {

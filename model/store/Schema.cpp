@@ -197,9 +197,16 @@ constexpr const char* kSchemaV8 = "-- version 8: event chunks may use codec 2 (n
 // Stores migrated from before keep their level 1 and old chunks, and both are read.
 constexpr const char* kSchemaV9 = "-- version 9: series_lod is stored from level 2; snapshot allocation chunks in codec 2, entry chunks in codec 3";
 
+// Version 10: series chunks, record chunks (profiler calls and allocation lifetimes,
+// store/RecordChunks.h) and heaptrack allocation info chunks in codec 2, narrow columns (issue
+// 33: zstd compressing 8-byte columns was the writer's longest job on a 240 MB profiler trace).
+// No table changes: an older memviz refuses these stores by their version instead of calling
+// their chunks damaged. Codec 1 chunks are still read.
+constexpr const char* kSchemaV10 = "-- version 10: series, record and heaptrack info chunks in codec 2 (narrow columns)";
+
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {
-    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8}, {9, kSchemaV9},
+    {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8}, {9, kSchemaV9}, {10, kSchemaV10},
 };
 
 // Every statement of one version: the store's own first, then the formats' in registry order.

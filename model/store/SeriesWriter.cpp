@@ -107,7 +107,7 @@ void SeriesWriter::flushChunk() {
         .bind(3, static_cast<std::int64_t>(chunk_.size()))
         .bind(4, chunk_.front().t)
         .bind(5, chunk_.back().t)
-        .bind(6, kCodecZstdColumns)
+        .bind(6, kCodecZstdNarrowColumns)
         .bindBlob(7, blob)
         .run();
     chunk_.clear();

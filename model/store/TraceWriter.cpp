@@ -275,7 +275,7 @@ void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, st
             .bind(6, tLast)
             .bind(7, tEnd)
             .bind(8, columns)
-            .bind(9, kCodecZstdColumns)
+            .bind(9, kCodecZstdNarrowColumns)
             .bindBlob(10, blob)
             .run();
     });

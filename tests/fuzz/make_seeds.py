@@ -323,6 +323,16 @@ def own_store_chunks(out):
     write(d, "events_fixed", bytes([4 | 0]) + fixed)
     write(d, "points", bytes([4 | 1]) + u32(2) + i64(10) + i64(5) + i64(100) + i64(-40))
     write(d, "records_3_columns", bytes([4 | 2 | (2 << 3)]) + u32(2) + i64(7) + i64(3) + i64(1) + i64(2) + i64(-5) + i64(9))
+    # Codec 2 points and records (schema version 10): flag 0x40 = steps, the first value after
+    # the column; 0x80 = records' difference from the row's first column.
+    def flagged(values, flag):
+        col = narrow(values)
+        return bytes([col[0] | flag]) + col[1:]
+    write(d, "points_narrow", bytes([4 | 1]) + u32(0xFFFFFFFF) + u32(3) + flagged([0, 200, 300], 0x40) + i64(5000) +
+          narrow([7, -9, 400]))
+    records2 = (u32(0xFFFFFFFF) + u32(3) + i64(1000) + narrow([0, 300, 600]) + flagged([0, 0, 5], 0x80) +
+                flagged([0, 1, 1], 0x40) + i64(100))
+    write(d, "records_narrow_3_columns", bytes([4 | 2 | (2 << 3)]) + records2)
     alloc = u32(1) + b"".join(i64(v) for v in (0x7F0000000000, 1000, 1024, 3, -(1 << 63), 5000, -(1 << 63)))
     alloc += u32(12) + u32(0xFFFFFFFF) + bytes([2])
     write(d, "allocations", bytes([4 | 3]) + alloc)

@@ -55,7 +55,7 @@ void HeaptrackStreamTables::flushInfos(const HeaptrackModel& m) {
             infos_.bind(1, traceId_)
                 .bind(2, first)
                 .bind(3, static_cast<std::int64_t>(chunk.size()))
-                .bind(4, kCodecZstdColumns)
+                .bind(4, kCodecZstdNarrowColumns)
                 .bindBlob(5, encodePoints(chunk))
                 .run();
             spareInfos_.give(std::move(chunk));
