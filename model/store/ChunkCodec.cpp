@@ -126,22 +126,23 @@ namespace {
 // given) as the difference from the row's column 0 (an allocation's times beside its key).
 template <typename Get, typename Key = std::nullptr_t>
 void putBestColumn(std::vector<unsigned char>& raw, std::size_t n, Get&& value, Key&& key = nullptr) {
+    constexpr bool records = !std::is_same_v<std::decay_t<Key>, std::nullptr_t>;
     const auto steps = [&](std::size_t i) { return i ? delta(value(i), value(i - 1)) : std::int64_t{0}; };
-    unsigned best = columns::narrowWidth(n, value);
-    unsigned char choice = 0;
-    if (best > 0 && columns::narrowWidth(n, steps) < best) {
-        best = columns::narrowWidth(n, steps);
-        choice = columns::kSteps;
+    const auto relative = [&](std::size_t i) {
+        if constexpr (records) return delta(value(i), key(i));
+        else return std::int64_t{0};
+    };
+    columns::NarrowRange plainRange, stepsRange, relativeRange;
+    for (std::size_t i = 0; i < n; ++i) {
+        plainRange.add(value(i));
+        stepsRange.add(steps(i));
+        if constexpr (records) relativeRange.add(relative(i));
     }
-    if constexpr (!std::is_same_v<std::decay_t<Key>, std::nullptr_t>) {
-        const auto relative = [&](std::size_t i) { return delta(value(i), key(i)); };
-        if (best > 0 && columns::narrowWidth(n, relative) < best) {
-            columns::putNarrow(raw, n, relative, columns::kRelativeToFirst);
-            return;
-        }
-    }
-    if (choice != columns::kSteps) return columns::putNarrow(raw, n, value);
-    columns::putNarrow(raw, n, steps, columns::kSteps);
+    const unsigned plain = plainRange.width(), stepped = stepsRange.width();
+    if (records && relativeRange.width() < std::min(plain, stepped))
+        return columns::putNarrow(raw, n, relative, relativeRange, columns::kRelativeToFirst);
+    if (stepped >= plain) return columns::putNarrow(raw, n, value, plainRange);
+    columns::putNarrow(raw, n, steps, stepsRange, columns::kSteps);
     const std::int64_t first = n ? value(0) : 0;
     raw.resize(raw.size() + 8);
     std::memcpy(raw.data() + raw.size() - 8, &first, 8);

@@ -64,18 +64,19 @@ void byWidth(unsigned width, F&& f) {
 
 } // namespace detail
 
-// The byte width of n values get(0..n-1) in a narrow column: of their range, max - min.
-template <typename Get>
-unsigned narrowWidth(std::size_t n, Get&& get) {
+// The lowest and highest of values offered one by one, and the byte width of their range.
+struct NarrowRange {
     std::int64_t lo = 0, hi = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto v = static_cast<std::int64_t>(get(i));
-        if (i == 0 || v < lo) lo = v;
-        if (i == 0 || v > hi) hi = v;
+    bool any = false;
+    void add(std::int64_t v) {
+        lo = any && lo < v ? lo : v;
+        hi = any && hi > v ? hi : v;
+        any = true;
     }
-    const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-    return static_cast<unsigned>((std::bit_width(range) + 7) / 8);
-}
+    unsigned width() const {
+        return static_cast<unsigned>((std::bit_width(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo)) + 7) / 8);
+    }
+};
 
 // Flags in a narrow column's width byte (point and record chunks; ChunkCodec.cpp):
 // kRelativeToFirst: each value minus the row's value in column 0 (records), added back (wrapping);
@@ -84,29 +85,32 @@ unsigned narrowWidth(std::size_t n, Get&& get) {
 constexpr unsigned char kRelativeToFirst = 0x80;
 constexpr unsigned char kSteps = 0x40;
 
-// Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column;
-// `flags` are or-ed into its width byte.
+// Appends n values get(0..n-1) whose range is `range` as one narrow column; `flags` are or-ed
+// into its width byte.
 template <typename Get>
-void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get, unsigned char flags = 0) {
-    std::int64_t lo = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto v = static_cast<std::int64_t>(get(i));
-        if (i == 0 || v < lo) lo = v;
-    }
-    const unsigned width = narrowWidth(n, get);
+void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get, const NarrowRange& range, unsigned char flags = 0) {
+    const unsigned width = range.width();
     const std::size_t at = out.size();
     out.resize(at + kNarrowColumnHeaderBytes + n * width);
     unsigned char* p = out.data() + at;
     p[0] = static_cast<unsigned char>(width | flags);
-    std::memcpy(p + 1, &lo, 8);
+    std::memcpy(p + 1, &range.lo, 8);
     p += kNarrowColumnHeaderBytes;
-    const auto base = static_cast<std::uint64_t>(lo);
+    const auto base = static_cast<std::uint64_t>(range.lo);
     detail::byWidth(width, [&](auto w) {
         for (std::size_t i = 0; i < n; ++i) {
             const std::uint64_t d = static_cast<std::uint64_t>(static_cast<std::int64_t>(get(i))) - base;
             std::memcpy(p + i * w, &d, w); // little-endian host (x86-64, aarch64)
         }
     });
+}
+
+// Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column.
+template <typename Get>
+void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
+    NarrowRange range;
+    for (std::size_t i = 0; i < n; ++i) range.add(static_cast<std::int64_t>(get(i)));
+    putNarrow(out, n, get, range);
 }
 
 // Reads the narrow column of n values at p (ending at most at end), calling set(i, value);
