@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <string>
 
@@ -30,6 +31,26 @@ std::int64_t undelta(std::int64_t previous, std::int64_t d) {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(previous) + static_cast<std::uint64_t>(d));
 }
 
+// An i64 outside the columns: a narrow chunk's first time, a steps column's first value.
+void appendInt64(std::vector<unsigned char>& raw, std::int64_t v) {
+    raw.resize(raw.size() + 8);
+    std::memcpy(raw.data() + raw.size() - 8, &v, 8);
+}
+// Reads that i64 at p (moving p past it); nullopt when fewer than 8 bytes are left.
+std::optional<std::int64_t> readInt64(const unsigned char*& p, const unsigned char* end) {
+    if (end - p < 8) return std::nullopt;
+    std::int64_t v;
+    std::memcpy(&v, p, 8);
+    p += 8;
+    return v;
+}
+// A narrow event or record chunk's first time.
+std::int64_t readFirstTime(const unsigned char*& p, const unsigned char* end) {
+    const auto t = readInt64(p, end);
+    if (!t) throw StoreError("damaged chunk in the store (no first time)");
+    return *t;
+}
+
 } // namespace
 
 std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
@@ -38,8 +59,7 @@ std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     std::vector<unsigned char>& raw = chunk.raw();
     // The first time, then steps: an absolute time in the column would widen all of it.
     const std::int64_t first = n ? ev[0].timeNs : 0;
-    raw.resize(raw.size() + 8);
-    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+    appendInt64(raw, first);
     columns::putNarrow(raw, n, [&](std::size_t i) { return i ? delta(ev[i].timeNs, ev[i - 1].timeNs) : 0; });
     columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].address; });
     columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].size; });
@@ -59,10 +79,7 @@ std::vector<Event> decodeNarrowEvents(const std::vector<unsigned char>& raw, std
     std::vector<Event> ev(n);
     const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
     const unsigned char* end = raw.data() + raw.size();
-    if (end - p < 8) throw StoreError("damaged chunk in the store (no first time)");
-    std::int64_t t;
-    std::memcpy(&t, p, 8);
-    p += 8;
+    std::int64_t t = readFirstTime(p, end);
     bool badKind = false;
     const auto column = [&](auto&& set) {
         if (p) p = columns::getNarrow(p, end, n, set);
@@ -144,8 +161,7 @@ void putBestColumn(std::vector<unsigned char>& raw, std::size_t n, Get&& value, 
     if (stepped >= plain) return columns::putNarrow(raw, n, value, plainRange);
     columns::putNarrow(raw, n, steps, stepsRange, columns::kSteps);
     const std::int64_t first = n ? value(0) : 0;
-    raw.resize(raw.size() + 8);
-    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+    appendInt64(raw, first);
 }
 
 // Reads a column putBestColumn wrote into at(i) (an int64 lvalue per row), its flags undone;
@@ -159,10 +175,9 @@ const unsigned char* getBestColumn(const unsigned char* p, const unsigned char* 
                            columns::kSteps | (records ? columns::kRelativeToFirst : 0), &flags);
     if (!p || flags == (columns::kSteps | columns::kRelativeToFirst)) return nullptr;
     if (flags & columns::kSteps) {
-        if (end - p < 8) return nullptr;
-        std::int64_t v;
-        std::memcpy(&v, p, 8);
-        p += 8;
+        const auto first = readInt64(p, end);
+        if (!first) return nullptr;
+        std::int64_t v = *first;
         for (std::size_t i = 0; i < n; ++i) at(i) = v = i ? undelta(v, at(i)) : v;
     }
     if constexpr (records)
@@ -215,8 +230,7 @@ std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std
     std::vector<unsigned char>& raw = chunk.raw();
     // Column 0 as in event chunks: the first time, then steps.
     const std::int64_t first = n ? rows[0] : 0;
-    raw.resize(raw.size() + 8);
-    std::memcpy(raw.data() + raw.size() - 8, &first, 8);
+    appendInt64(raw, first);
     columns::putNarrow(raw, n, [&](std::size_t i) { return i ? delta(rows[i * columns], rows[(i - 1) * columns]) : 0; });
     const auto key = [&](std::size_t i) { return rows[i * columns]; };
     for (std::size_t c = 1; c < columns; ++c) putBestColumn(raw, n, [&](std::size_t i) { return rows[i * columns + c]; }, key);
@@ -231,10 +245,7 @@ std::vector<std::int64_t> decodeNarrowRecords(const std::vector<unsigned char>& 
     if (n * columns > kMaxChunkBytes / 8) throw StoreError("damaged chunk in the store (too many values)");
     const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
     const unsigned char* end = raw.data() + raw.size();
-    if (end - p < 8) throw StoreError("damaged chunk in the store (no first time)");
-    std::int64_t t;
-    std::memcpy(&t, p, 8);
-    p += 8;
+    std::int64_t t = readFirstTime(p, end);
     std::vector<std::int64_t> rows(n * columns);
     p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) { rows[i * columns] = t = i ? undelta(t, v) : t; });
     const auto key = [&](std::size_t i) { return rows[i * columns]; };
