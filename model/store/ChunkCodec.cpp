@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "store/ChunkCodec.h"
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -60,15 +61,30 @@ std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     // The first time, then steps: an absolute time in the column would widen all of it.
     const std::int64_t first = n ? ev[0].timeNs : 0;
     appendInt64(raw, first);
-    columns::putNarrow(raw, n, [&](std::size_t i) { return i ? delta(ev[i].timeNs, ev[i - 1].timeNs) : 0; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].address; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].size; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].op; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].category; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].stack; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].device; });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint8_t>(ev[i].kind); });
-    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].flags; });
+    const auto step = [&](std::size_t i) { return i ? delta(ev[i].timeNs, ev[i - 1].timeNs) : std::int64_t{0}; };
+    // The nine columns' ranges in one pass over the events, then one pass per column to write it.
+    std::array<columns::NarrowRange, 9> r;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev[i];
+        r[0].add(step(i));
+        r[1].add(e.address);
+        r[2].add(e.size);
+        r[3].add(e.op);
+        r[4].add(e.category);
+        r[5].add(e.stack);
+        r[6].add(e.device);
+        r[7].add(static_cast<std::uint8_t>(e.kind));
+        r[8].add(e.flags);
+    }
+    columns::putNarrow(raw, n, step, r[0]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].address; }, r[1]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].size; }, r[2]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].op; }, r[3]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].category; }, r[4]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].stack; }, r[5]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].device; }, r[6]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint8_t>(ev[i].kind); }, r[7]);
+    columns::putNarrow(raw, n, [&](std::size_t i) { return ev[i].flags; }, r[8]);
     return chunk.compress();
 }
 
