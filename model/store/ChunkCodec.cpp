@@ -218,7 +218,6 @@ std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
     if (const auto narrow = columns::narrowCount(raw, kMaxChunkBytes / kPointBytes, kWhat)) {
         // Codec 2: narrow columns.
         const std::size_t n = *narrow;
-        if (n > kMaxChunkBytes / kPointBytes) throw StoreError("damaged chunk in the store (too many points)");
         std::vector<SeriesPoint> pts(n);
         const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
         const unsigned char* end = raw.data() + raw.size();
