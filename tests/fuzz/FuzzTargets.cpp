@@ -21,6 +21,8 @@
 #include "costmodel/HfConfig.h"
 #include "costmodel/Safetensors.h"
 #include "costmodel/SpecParser.h"
+#include "formats/heaptrack/HeaptrackChunks.h"
+#include "formats/heaptrack/HeaptrackFrameChunks.h"
 #include "formats/live/HeaptrackStream.h"
 #include "formats/live/LiveFinalizer.h"
 #include "formats/live/LiveWriter.h"
@@ -304,11 +306,42 @@ Outcome inputFile(std::string_view d) {
     return o;
 }
 
-// The chunk BLOBs of a hostile store (ChunkCodec, ColumnChunk, SnapshotCodec). Byte 0 picks the
-// decoder (bits 0-1: events, points, records, snapshot allocations; bits 3-5: records' columns
-// minus one) and whether the rest is a chunk's raw content, compressed here so that mutations
-// reach the layouts (bit 2), or the stored BLOB itself. A chunk that decodes must encode and
-// decode again to the same values.
+// The chunk BLOBs of a hostile store (ChunkCodec, ColumnChunk, SnapshotCodec, the heaptrack
+// chunks). Byte 0 picks the decoder (bits 0-1: events, points, records, snapshot allocations;
+// with bit 6: heaptrack nodes, site stacks, ips, strings; bits 3-5: records' columns minus one,
+// or the heaptrack node chunk's first node as 16^value) and whether the rest is a chunk's raw
+// content, compressed here so that mutations reach the layouts (bit 2), or the stored BLOB
+// itself. A chunk that decodes must encode and decode again to the same values.
+void heaptrackChunk(unsigned char mode, const std::vector<unsigned char>& blob) {
+    switch (mode & 3) {
+    case 0: {
+        const auto first = static_cast<std::uint32_t>(1) << (4 * ((mode >> 3) & 7));
+        const std::vector<HeaptrackStoredNode> nodes = decodeHeaptrackNodes(blob, first);
+        if (decodeHeaptrackNodes(encodeHeaptrackNodes(nodes, first), first) != nodes)
+            finding("decoded heaptrack nodes encode to other nodes");
+        break;
+    }
+    case 1: {
+        const std::vector<HeaptrackSiteStackEntry> entries = decodeHeaptrackSiteStacks(blob);
+        if (decodeHeaptrackSiteStacks(encodeHeaptrackSiteStacks(entries)) != entries)
+            finding("decoded heaptrack site stacks encode to other entries");
+        break;
+    }
+    case 2: {
+        const HeaptrackIpChunk ips = decodeHeaptrackIps(blob);
+        if (decodeHeaptrackIps(encodeHeaptrackIps(ips)) != ips) finding("decoded heaptrack ips encode to other ips");
+        break;
+    }
+    default: {
+        const std::vector<std::string> strings = decodeHeaptrackStrings(blob);
+        const std::vector<std::string_view> views(strings.begin(), strings.end());
+        if (decodeHeaptrackStrings(encodeHeaptrackStrings(views)) != strings)
+            finding("decoded heaptrack strings encode to other strings");
+        break;
+    }
+    }
+}
+
 Outcome storeChunks(std::string_view d) {
     if (d.empty()) return {};
     const auto mode = static_cast<unsigned char>(d[0]);
@@ -322,6 +355,11 @@ Outcome storeChunks(std::string_view d) {
     }
     Outcome o;
     try {
+        if (mode & 64) {
+            heaptrackChunk(mode, blob);
+            o.accepted = true;
+            return o;
+        }
         switch (mode & 3) {
         case 0: {
             const std::vector<Event> events = decodeEvents(blob);
@@ -386,7 +424,7 @@ const std::vector<Target>& targets() {
         {"hf_config", hfConfig, 16384, "Hugging Face config.json (HfConfig, the spec it gives, resolved)"},
         {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
         {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
-        {"store_chunks", storeChunks, 65536, "a store's chunk BLOBs (ChunkCodec, ColumnChunk, SnapshotCodec)"},
+        {"store_chunks", storeChunks, 65536, "a store's chunk BLOBs (ChunkCodec, ColumnChunk, SnapshotCodec, heaptrack chunks)"},
     };
     return list;
 }

@@ -344,6 +344,20 @@ def own_store_chunks(out):
               narrow([1000, 512, 64]) + narrow([1024, 0, 0]) + narrow([3, 4, -8]) + narrow([6, 0, 20]) +
               narrow(steps_t) + narrow([2000, 0, 9000]) + narrow([12, 13, 14]) + narrow([-1, -1, 14]) + narrow([0, 0, 1]))
     write(d, "allocations_narrow", bytes([4 | 3]) + alloc2)
+    # The heaptrack chunks (bit 6; docs/formats-native.md): nodes from node 16 (node - parent,
+    # ip), site stacks (site step, node, four costs), ips (narrow: address, module, function,
+    # file, line, inlined count; the inlined frames' count and function, file, line) and
+    # strings (narrow: lengths, then the bytes).
+    write(d, "heaptrack_nodes", bytes([64 | 4 | 0 | (1 << 3)]) + u32(3) + u32(16) + u32(1) + u32(1) + u32(3) + u32(4) + u32(3))
+    write(d, "heaptrack_site_stacks", bytes([64 | 4 | 1]) + u32(2) + u32(0) + u32(1) + u32(5) + u32(2) +
+          i64(1) + i64(2) + i64(0) + i64(1) + i64(4096) + i64(-16) + i64(4096) + i64(0))
+    ips = (u32(0xFFFFFFFF) + u32(3) + narrow([0x7F0000001000, 0x400000, 0x7F0000002000]) + narrow([1, 1, 2]) +
+           narrow([3, 0, 4]) + narrow([5, 0, 5]) + narrow([40, 0, 7]) + narrow([2, 0, 0]) +
+           u32(2) + narrow([6, 7]) + narrow([5, 5]) + narrow([41, 42]))
+    write(d, "heaptrack_ips", bytes([64 | 4 | 2]) + ips)
+    texts = [b"", b"/usr/lib/libc.so.6", b"operator new(unsigned long)", b"main.cpp"]
+    write(d, "heaptrack_strings", bytes([64 | 4 | 3]) + u32(0xFFFFFFFF) + u32(len(texts)) +
+          narrow([len(t) for t in texts]) + b"".join(texts))
 
 
 def own(out):

@@ -20,6 +20,7 @@ struct HeaptrackFrame {
     std::uint32_t function = 0; // string index
     std::uint32_t file = 0;     // string index
     std::uint32_t line = 0;
+    bool operator==(const HeaptrackFrame&) const = default;
 };
 
 struct HeaptrackIp {

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "formats/heaptrack/HeaptrackChunks.h"
+#include "formats/heaptrack/HeaptrackFrameChunks.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 
@@ -52,15 +54,14 @@ std::optional<HeaptrackAllocInfo> lookupAllocInfo(Database& db, std::int64_t tra
 }
 
 std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t traceId) {
-    Statement s(db, "SELECT s.site_id, s.function, s.module, s.file, s.line, coalesce(f.address, 0), s.allocations, "
+    Statement s(db, "SELECT s.site_id, s.function, s.module, s.file, s.line, s.ip_id, s.allocations, "
                     "s.temporary, s.peak_bytes, s.leaked_bytes, "
                     "coalesce(s.stacks, (SELECT count(*) FROM heaptrack_site_stacks k "
                     "WHERE k.trace_id = s.trace_id AND k.site_id = s.site_id)) "
-                    "FROM heaptrack_sites s LEFT JOIN heaptrack_frames f "
-                    "ON f.trace_id = s.trace_id AND f.ip_id = s.ip_id AND f.depth = 0 "
-                    "WHERE s.trace_id = ? ORDER BY s.peak_bytes DESC, s.allocations DESC, s.site_id");
+                    "FROM heaptrack_sites s WHERE s.trace_id = ? ORDER BY s.peak_bytes DESC, s.allocations DESC, s.site_id");
     s.bind(1, traceId);
     std::vector<AllocationSite> out;
+    HeaptrackFrameLookup frames(db, traceId);
     while (s.step()) {
         AllocationSite a;
         a.id = s.int64(0);
@@ -68,7 +69,9 @@ std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t trac
         a.module = s.text(2);
         a.file = s.text(3);
         a.line = s.int64(4);
-        a.address = s.int64(5);
+        // The address of the site's own frame (0 when the trace has no frames for its ip).
+        const std::vector<StackFrame> f = frames.frames(s.int64(5));
+        a.address = f.empty() ? 0 : f.front().address;
         a.allocations = s.int64(6);
         a.temporary = s.int64(7);
         a.peakBytes = s.int64(8);
@@ -83,26 +86,14 @@ namespace {
 
 // The frames of a backtrace whose nodes come from `nodes`, innermost first: every frame of a
 // node's instruction pointer in stored depth order, then its caller's.
-std::vector<StackFrame> backtrace(Database& db, std::int64_t traceId, HeaptrackNodeLookup& nodes, std::int64_t nodeId) {
-    Statement s(db, "SELECT depth, address, module, function, file, line FROM heaptrack_frames "
-                    "WHERE trace_id = ? AND ip_id = ? ORDER BY depth");
+std::vector<StackFrame> backtrace(HeaptrackFrameLookup& frames, HeaptrackNodeLookup& nodes, std::int64_t nodeId) {
     std::vector<StackFrame> out;
     std::int64_t id = nodeId;
     for (HeaptrackStoredNode n = nodes.node(id); id > 0; id = n.parent < id ? n.parent : 0, n = nodes.node(id)) {
         // A node the trace does not have ends the walk (as the join did); so does the root.
         if (n == HeaptrackStoredNode{}) break;
-        s.reset();
-        s.bind(1, traceId).bind(2, static_cast<std::int64_t>(n.ip));
-        while (s.step()) {
-            StackFrame f;
-            f.inlined = s.int64(0) > 0;
-            f.address = s.int64(1);
-            f.module = s.text(2);
-            f.function = s.text(3);
-            f.file = s.text(4);
-            f.line = s.int64(5);
-            out.push_back(std::move(f));
-        }
+        std::vector<StackFrame> f = frames.frames(n.ip);
+        std::move(f.begin(), f.end(), std::back_inserter(out));
     }
     return out;
 }
@@ -111,7 +102,8 @@ std::vector<StackFrame> backtrace(Database& db, std::int64_t traceId, HeaptrackN
 
 std::vector<StackFrame> queryBacktrace(Database& db, std::int64_t traceId, std::int64_t nodeId) {
     HeaptrackNodeLookup nodes(db, traceId);
-    return backtrace(db, traceId, nodes, nodeId);
+    HeaptrackFrameLookup frames(db, traceId);
+    return backtrace(frames, nodes, nodeId);
 }
 
 std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::int64_t siteId, std::int64_t limit) {
@@ -127,7 +119,8 @@ std::vector<SiteStack> querySiteStacks(Database& db, std::int64_t traceId, std::
     });
     if (limit > 0 && static_cast<std::int64_t>(out.size()) > limit) out.resize(static_cast<std::size_t>(limit));
     HeaptrackNodeLookup nodes(db, traceId);
-    for (SiteStack& k : out) k.frames = backtrace(db, traceId, nodes, k.nodeId);
+    HeaptrackFrameLookup frames(db, traceId);
+    for (SiteStack& k : out) k.frames = backtrace(frames, nodes, k.nodeId);
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/Errors.h"
 #include "core/Progress.h"
+#include "formats/heaptrack/HeaptrackFrameChunks.h"
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "formats/heaptrack/HeaptrackStreamTables.h"
 #include "formats/heaptrack/HeaptrackSuppressions.h"
@@ -301,6 +302,9 @@ void HeaptrackReader::onInstructionPointer(Fields& f) {
         }
         if (first) ip.frame = frame;
         else if (complete) model_.inlined.push_back(frame);
+        if (model_.inlined.size() - ip.inlinedBegin > kHeaptrackMaxInlined)
+            fail("more than " + std::to_string(kHeaptrackMaxInlined) +
+                 " frames inlined into one instruction pointer (real recordings have a few dozen at most)");
         first = false;
         if (!complete) f.expectEnd();
     }

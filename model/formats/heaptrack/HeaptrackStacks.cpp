@@ -7,6 +7,7 @@
 
 #include "core/Progress.h"
 #include "formats/heaptrack/HeaptrackChunks.h"
+#include "formats/heaptrack/HeaptrackFrameChunks.h"
 #include "formats/heaptrack/HeaptrackQueries.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
@@ -94,21 +95,18 @@ StackTree heaptrackStackTree(Database& db, std::int64_t traceId, const StackRequ
     StackTreeBuilder builder(request.folder);
     // Frames of every instruction pointer, in stored depth order (as queryBacktrace lists them).
     std::vector<std::vector<std::int32_t>> ipFrames;
-    {
-        Statement s(db, "SELECT ip_id, address, module, function, file, line FROM heaptrack_frames WHERE trace_id = ? "
-                        "ORDER BY ip_id, depth");
-        s.bind(1, traceId);
-        while (s.step()) {
-            const auto ip = static_cast<std::size_t>(s.int64(0));
-            if (ipFrames.size() <= ip) ipFrames.resize(ip + 1);
+    forEachHeaptrackIp(db, traceId, [&](std::int64_t ipId, std::vector<StackFrame>&& frames) {
+        const auto ip = static_cast<std::size_t>(ipId);
+        if (ipFrames.size() <= ip) ipFrames.resize(ip + 1);
+        for (StackFrame& frame : frames) {
             StackFrameInfo f;
-            f.function = frameFunctionText(s.text(3), s.int64(1));
-            f.module = s.text(2);
-            f.file = s.text(4);
-            f.line = s.int64(5);
+            f.function = frameFunctionText(frame.function, frame.address);
+            f.module = std::move(frame.module);
+            f.file = std::move(frame.file);
+            f.line = frame.line;
             ipFrames[ip].push_back(builder.frameId(f));
         }
-    }
+    });
     if (progress) progress->checkCancelled();
     const std::vector<HeaptrackStoredNode> nodes = loadHeaptrackNodes(db, traceId);
     // Each backtrace node maps to one tree node, built from its parent's: stacks share their

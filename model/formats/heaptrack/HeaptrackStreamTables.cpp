@@ -16,8 +16,10 @@ static_assert(kHeaptrackNodesPerChunk == 65536 && kHeaptrackInfosPerChunk == 655
 
 HeaptrackStreamTables::HeaptrackStreamTables(TraceWriter& out)
     : out_(out), traceId_(out.traceId()),
-      frames_(out.databaseForJobs(), "INSERT INTO heaptrack_frames(trace_id, ip_id, depth, address, module, function, "
-                                     "file, line) VALUES (?,?,?,?,?,?,?,?)"),
+      strings_(out.databaseForJobs(), "INSERT INTO heaptrack_string_chunks(trace_id, first_string, string_count, codec, "
+                                      "data) VALUES (?,?,?,?,?)"),
+      ips_(out.databaseForJobs(),
+           "INSERT INTO heaptrack_frame_chunks(trace_id, first_ip, ip_count, codec, data) VALUES (?,?,?,?,?)"),
       nodes_(out.databaseForJobs(),
              "INSERT INTO heaptrack_node_chunks(trace_id, first_node, node_count, codec, data) VALUES (?,?,?,?,?)"),
       infos_(out.databaseForJobs(), "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, "
@@ -64,38 +66,61 @@ void HeaptrackStreamTables::flushInfos(const HeaptrackModel& m) {
     }
 }
 
+// The strings defined since the last call, in chunks of at most kHeaptrackStringsPerChunk
+// strings or (about) kHeaptrackStringChunkText bytes. The jobs read them through views: a
+// string in the deque stays put and unchanged once added.
+void HeaptrackStreamTables::flushStrings(const HeaptrackModel& m) {
+    while (stringsDone_ < m.strings.size()) {
+        std::vector<std::string_view> chunk;
+        std::size_t bytes = 0;
+        for (std::size_t i = stringsDone_; i < m.strings.size() && chunk.size() < kHeaptrackStringsPerChunk &&
+                                           bytes < kHeaptrackStringChunkText;
+             ++i) {
+            chunk.emplace_back(m.strings[i]);
+            bytes += m.strings[i].size();
+        }
+        const auto first = static_cast<std::int64_t>(stringsDone_);
+        stringsDone_ += chunk.size();
+        out_.post([this, first, chunk = std::move(chunk)] {
+            strings_.bind(1, traceId_)
+                .bind(2, first)
+                .bind(3, static_cast<std::int64_t>(chunk.size()))
+                .bind(4, kCodecZstdNarrowColumns)
+                .bindBlob(5, encodeHeaptrackStrings(chunk))
+                .run();
+        });
+    }
+}
+
+// The ips defined since the last call as one chunk, after the strings they name.
 void HeaptrackStreamTables::flushIps(const HeaptrackModel& m) {
+    flushStrings(m);
     if (ipsDone_ >= m.ips.size()) return;
-    std::vector<FrameRow> rows = spareRows_.take();
-    rows.reserve(m.ips.size() - ipsDone_);
+    HeaptrackIpChunk chunk;
+    chunk.ips.reserve(m.ips.size() - ipsDone_);
+    chunk.inlined.reserve(pendingInlined_);
     for (std::size_t i = ipsDone_; i < m.ips.size(); ++i) {
         const HeaptrackIp& ip = m.ips[i];
-        const auto add = [&](std::int64_t depth, const HeaptrackFrame& f) {
-            rows.push_back({static_cast<std::int64_t>(i), depth, static_cast<std::int64_t>(ip.address),
-                            static_cast<std::int64_t>(f.line), &m.string(ip.module), &m.string(f.function),
-                            &m.string(f.file)});
-        };
-        add(0, ip.frame);
-        for (std::uint32_t k = 0; k < ip.inlinedCount; ++k) add(k + 1, m.inlined[ip.inlinedBegin + k]);
+        chunk.ips.push_back({static_cast<std::int64_t>(ip.address), ip.module, ip.frame, ip.inlinedCount});
+        chunk.inlined.insert(chunk.inlined.end(), m.inlined.begin() + ip.inlinedBegin,
+                             m.inlined.begin() + ip.inlinedBegin + ip.inlinedCount);
     }
+    const auto first = static_cast<std::int64_t>(ipsDone_);
     ipsDone_ = m.ips.size();
-    out_.post([this, rows = std::move(rows)]() mutable {
-        for (const FrameRow& r : rows)
-            frames_.bind(1, traceId_)
-                .bind(2, r.ip)
-                .bind(3, r.depth)
-                .bind(4, r.address)
-                .bind(5, *r.module)
-                .bind(6, *r.function)
-                .bind(7, *r.file)
-                .bind(8, r.line)
-                .run();
-        spareRows_.give(std::move(rows));
+    pendingInlined_ = 0;
+    out_.post([this, first, chunk = std::move(chunk)] {
+        ips_.bind(1, traceId_)
+            .bind(2, first)
+            .bind(3, static_cast<std::int64_t>(chunk.ips.size()))
+            .bind(4, kCodecZstdNarrowColumns)
+            .bindBlob(5, encodeHeaptrackIps(chunk))
+            .run();
     });
 }
 
 void HeaptrackStreamTables::finish(const HeaptrackModel& m) {
     flushIps(m);
+    flushStrings(m); // those after the last ip too
     flushNodes(m);
     flushInfos(m);
 }

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Writes the heaptrack tables whose rows are final as soon as the file defines them, while the
-// file is still being read (issue 33): the frames of each instruction pointer (`i`), the
-// backtrace node chunks (`t`) and the allocation info chunks (`a`). The parser hands each full
-// chunk over as a copy; encoding, compressing and inserting run as jobs on the TraceWriter's
-// worker thread (TraceWriter::post), beside the event chunks. The rows are the ones
-// writeHeaptrackTables wrote after the whole file before: the same chunk boundaries, the
-// same order within each table.
+// file is still being read (issue 33): the string chunks (`s`), the instruction pointer chunks
+// with their frames (`i`), the backtrace node chunks (`t`) and the allocation info chunks
+// (`a`). The parser hands each full chunk over as a copy; encoding, compressing and inserting
+// run as jobs on the TraceWriter's worker thread (TraceWriter::post), beside the event chunks.
 #include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "formats/heaptrack/HeaptrackChunks.h"
+#include "formats/heaptrack/HeaptrackFrameChunks.h"
 #include "formats/heaptrack/HeaptrackModel.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
@@ -33,7 +32,9 @@ public:
         if (m.infos.size() - infosDone_ >= kInfoChunk) flushInfos(m);
     }
     void ipsAdded(const HeaptrackModel& m) {
-        if (m.ips.size() - ipsDone_ >= kIpBatch) flushIps(m);
+        pendingInlined_ += m.ips.back().inlinedCount;
+        if (m.ips.size() - ipsDone_ >= kHeaptrackIpsPerChunk || pendingInlined_ >= kHeaptrackInlinedPerChunk - kHeaptrackMaxInlined)
+            flushIps(m);
     }
     // Hands over the rest (after the last line).
     void finish(const HeaptrackModel& m);
@@ -41,11 +42,6 @@ public:
 private:
     static constexpr std::size_t kNodeChunk = 65536; // kHeaptrackNodesPerChunk
     static constexpr std::size_t kInfoChunk = 65536; // kHeaptrackInfosPerChunk
-    static constexpr std::size_t kIpBatch = 4096;
-    struct FrameRow {
-        std::int64_t ip, depth, address, line;
-        const std::string *module, *function, *file; // into HeaptrackModel::strings (a deque)
-    };
     // Buffers the jobs are done with, reused by the next chunk: a fresh half-megabyte buffer
     // per chunk costs its page faults again every time.
     template <typename T>
@@ -68,14 +64,15 @@ private:
     void flushNodes(const HeaptrackModel& m);
     void flushInfos(const HeaptrackModel& m);
     void flushIps(const HeaptrackModel& m);
+    void flushStrings(const HeaptrackModel& m);
 
     TraceWriter& out_;
     std::int64_t traceId_;
-    Statement frames_, nodes_, infos_; // used only inside jobs
+    Statement strings_, ips_, nodes_, infos_; // used only inside jobs
     Spare<HeaptrackStoredNode> spareNodes_;
     Spare<SeriesPoint> spareInfos_;
-    Spare<FrameRow> spareRows_;
-    std::size_t nodesDone_ = 1, infosDone_ = 0, ipsDone_ = 1;
+    std::size_t nodesDone_ = 1, infosDone_ = 0, ipsDone_ = 1, stringsDone_ = 1;
+    std::size_t pendingInlined_ = 0; // frames inlined into the ips after ipsDone_
 };
 
 } // namespace memviz
