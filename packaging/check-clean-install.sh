@@ -49,7 +49,7 @@ run() { # run DESCRIPTION COMMAND (a shell line inside the chroot)
 }
 sample=/usr/share/memviz/sample/sample_training_step.csv.gz
 run "no library is missing (binary and Qt plugins)" \
-  "! ldd /usr/bin/memviz /usr/lib/x86_64-linux-gnu/qt6/plugins/*/*.so | grep 'not found'"
+  "! ldd /usr/bin/memviz /usr/bin/memviz-gui /usr/lib/x86_64-linux-gnu/qt6/plugins/*/*.so | grep 'not found'"
 run "memviz --version" "memviz --version"
 run "memviz summary on the installed sample" "memviz summary $sample"
 run "memviz ops" "memviz ops $sample --limit 3"
@@ -65,7 +65,7 @@ if [ -n "$out" ]; then mkdir -p "$out" && cp "$target"/tmp/*.png "$out/" && echo
 
 in_root apt-get purge -y -qq memviz >/dev/null
 run "nothing of memviz is left after apt-get purge" \
-  "! ls /usr/bin/memviz /usr/share/memviz /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
+  "! ls /usr/bin/memviz /usr/bin/memviz-gui /usr/share/memviz /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
 in_root apt-get autoremove -y -qq --purge >/dev/null
 echo "== clean install: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -53,7 +53,7 @@ installed=1
 grep -E "^(Setting up|Processing triggers)" "$scratch/apt.log" | sed 's/^/      /'
 
 echo "== the installed files"
-for f in /usr/bin/memviz /usr/share/applications/memviz.desktop /usr/share/metainfo/io.github.memviz.metainfo.xml \
+for f in /usr/bin/memviz /usr/bin/memviz-gui /usr/share/applications/memviz.desktop /usr/share/metainfo/io.github.memviz.metainfo.xml \
          /usr/share/mime/packages/memviz.xml /usr/share/icons/hicolor/scalable/apps/memviz.svg \
          /usr/share/man/man1/memviz.1.gz /usr/lib/python3/dist-packages/memviz_probe/__init__.py \
          /usr/lib/python3/dist-packages/memviz_probe/pytest.py \
@@ -67,9 +67,14 @@ for size in 16 22 24 32 48 64 128 256; do
   check "icon ${size}x${size}" bash -c "file /usr/share/icons/hicolor/${size}x${size}/apps/memviz.png | grep -q 'PNG image data, $size x $size'"
 done
 check "/usr/bin/memviz is stripped" bash -c "file -L /usr/bin/memviz | grep -q ', stripped'"
+check "/usr/bin/memviz-gui is stripped" bash -c "file -L /usr/bin/memviz-gui | grep -q ', stripped'"
+check "/usr/bin/memviz loads no Qt GUI library" bash -c "! ldd /usr/bin/memviz | grep -q -E 'Qt6(Gui|Widgets)'"
 build_id=$(file -L /usr/bin/memviz | sed -n 's/.*BuildID\[sha1\]=\([0-9a-f]*\).*/\1/p')
 check "the -dbgsym file has the symbols of build id $build_id" \
   bash -c "[ -n '$dbgsym' ] && dpkg-deb -c '$dbgsym' | grep -q '/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug'"
+gui_build_id=$(file -L /usr/bin/memviz-gui | sed -n 's/.*BuildID\[sha1\]=\([0-9a-f]*\).*/\1/p')
+check "the -dbgsym file has the symbols of memviz-gui (build id $gui_build_id)" \
+  bash -c "[ -n '$dbgsym' ] && dpkg-deb -c '$dbgsym' | grep -q '/usr/lib/debug/.build-id/${gui_build_id:0:2}/${gui_build_id:2}.debug'"
 
 echo "== validators on the installed files"
 check "desktop entry, metainfo, MIME XML" bash "$root/packaging/tests/validate_desktop_files.sh" \
@@ -121,7 +126,7 @@ fi
 echo "== apt-get purge memviz"
 apt_get purge memviz >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; echo "FAIL  apt-get purge"; exit 1; }
 installed=0
-check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
+check "nothing of memviz is left" bash -c "! dpkg-query -W memviz 2>/dev/null | grep -q . ; ! ls /usr/bin/memviz /usr/bin/memviz-gui /usr/share/memviz /usr/share/doc/memviz /usr/share/mime/packages/memviz.xml /usr/lib/python3/dist-packages/memviz_probe /usr/lib/python3/dist-packages/memviz_probe-*.dist-info 2>/dev/null | grep -q ."
 check "xdg-mime no longer names memviz.desktop" bash -c "[ \"\$(xdg-mime query default application/x-memviz)\" != memviz.desktop ]"
 
 echo "== package stage: $((failures)) failure(s), $(( $(date +%s) - started )) s"

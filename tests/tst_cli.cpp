@@ -33,6 +33,7 @@ private slots:
     void errorsNameTheFileAndFail_data();
     void errorsNameTheFileAndFail();
     void screenshotShowsTheTrace();
+    void commandLineLoadsNoGuiAndHandsTheWindowOver();
     void mistypedCommandIsAUsageError_data();
     void mistypedCommandIsAUsageError();
 };
@@ -172,6 +173,35 @@ void TestCli::screenshotShowsTheTrace() {
         }
     QVERIFY2(blue > 200, qPrintable(QString::number(blue)));
     QVERIFY2(red > 10, qPrintable(QString::number(red)));
+}
+
+// memviz runs the subcommands with Qt Core only (ldd names no Qt GUI library) and hands the
+// window and `screenshot` to memviz-gui beside it (screenshotShowsTheTrace passes through
+// that). A memviz without memviz-gui beside it, and none on PATH, says so and fails.
+void TestCli::commandLineLoadsNoGuiAndHandsTheWindowOver() {
+    const QString memviz = QStringLiteral(MEMVIZ_BINARY);
+    const QString libraries = runOutput("ldd", {memviz});
+    QVERIFY2(libraries.contains("libQt6Core"), qPrintable(libraries));
+    QVERIFY2(!libraries.contains("libQt6Gui") && !libraries.contains("libQt6Widgets"), qPrintable(libraries));
+    QVERIFY(QFileInfo(QFileInfo(memviz).dir().filePath("memviz-gui")).isExecutable());
+
+    QTemporaryDir dir;
+    const QString alone = dir.filePath("memviz");
+    QVERIFY(QFile::copy(memviz, alone));
+    QVERIFY(QFile::setPermissions(alone, QFile::permissions(memviz)));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PATH", dir.path());
+    p.setProcessEnvironment(env);
+    p.start(alone, {"screenshot", "x.csv", "--out", dir.filePath("x.png")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 127);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains("cannot start the window") && err.contains("memviz-gui"), qPrintable(err));
+    // The subcommands still run.
+    p.start(alone, {"--version"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
 }
 
 void TestCli::mistypedCommandIsAUsageError_data() {
