@@ -215,7 +215,7 @@ std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> pts) {
 
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kWhat);
-    if (const auto narrow = columns::narrowCount(raw, kMaxChunkBytes / kPointBytes, kWhat)) {
+    if (const auto narrow = columns::narrowCount(raw, kPointsPerChunk, kWhat)) {
         // Codec 2: narrow columns.
         const std::size_t n = *narrow;
         std::vector<SeriesPoint> pts(n);

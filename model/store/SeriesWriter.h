@@ -33,7 +33,6 @@ struct LodBucket {
 constexpr std::int64_t kLodBase = 16;
 constexpr std::int64_t kLodFactor = 4;
 constexpr int kLodFirstStoredLevel = 2;
-constexpr std::size_t kPointsPerChunk = 65536;
 
 class SeriesWriter {
 public:

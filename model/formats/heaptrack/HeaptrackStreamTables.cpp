@@ -11,7 +11,7 @@
 
 namespace memviz {
 
-static_assert(kHeaptrackNodesPerChunk == 65536 && kHeaptrackInfosPerChunk == 65536,
+static_assert(kHeaptrackNodesPerChunk == 65536 && kHeaptrackInfosPerChunk == 65536 && kHeaptrackInfosPerChunk <= kPointsPerChunk,
               "HeaptrackStreamTables cuts chunks where the readers expect them");
 
 HeaptrackStreamTables::HeaptrackStreamTables(TraceWriter& out)
