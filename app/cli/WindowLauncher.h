@@ -5,6 +5,7 @@
 // `memviz` command's start on the 2-core test machine, issue 33). memviz hands the window, and
 // the subcommands that render it (`screenshot`), to memviz-gui with the same arguments.
 #include <QStringList>
+#include <string>
 
 namespace memviz::cli {
 

@@ -235,6 +235,17 @@ std::vector<StackFrame> HeaptrackFrameLookup::frames(std::int64_t ip) {
     return chunkFrames(*c, static_cast<std::size_t>(ip - c->firstIp), strings_);
 }
 
+std::int64_t HeaptrackFrameLookup::address(std::int64_t ip) {
+    if (ip <= 0) return 0;
+    if (rows_) {
+        Statement s(db_, "SELECT address FROM heaptrack_frames WHERE trace_id = ? AND ip_id = ? AND depth = 0");
+        s.bind(1, traceId_).bind(2, ip);
+        return s.step() ? s.int64(0) : 0;
+    }
+    const Chunk* c = chunkOf(ip);
+    return c ? c->data.ips[static_cast<std::size_t>(ip - c->firstIp)].address : 0;
+}
+
 void forEachHeaptrackIp(Database& db, std::int64_t traceId,
                         const std::function<void(std::int64_t ip, std::vector<StackFrame>&& frames)>& f) {
     if (!hasIpChunks(db, traceId)) {

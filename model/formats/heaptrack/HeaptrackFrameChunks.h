@@ -64,6 +64,8 @@ public:
     // The ip's own frame, then the frames inlined into it (innermost first); empty for an ip
     // the trace does not have.
     std::vector<StackFrame> frames(std::int64_t ip);
+    // The ip's address (0 for an ip the trace does not have), without reading the strings.
+    std::int64_t address(std::int64_t ip);
 
     struct Chunk {
         std::int64_t firstIp = 0;

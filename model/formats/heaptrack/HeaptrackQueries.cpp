@@ -69,9 +69,7 @@ std::vector<AllocationSite> queryAllocationSites(Database& db, std::int64_t trac
         a.module = s.text(2);
         a.file = s.text(3);
         a.line = s.int64(4);
-        // The address of the site's own frame (0 when the trace has no frames for its ip).
-        const std::vector<StackFrame> f = frames.frames(s.int64(5));
-        a.address = f.empty() ? 0 : f.front().address;
+        a.address = frames.address(s.int64(5)); // 0 when the trace has no frames for its ip
         a.allocations = s.int64(6);
         a.temporary = s.int64(7);
         a.peakBytes = s.int64(8);

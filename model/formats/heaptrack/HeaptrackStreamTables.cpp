@@ -25,6 +25,17 @@ HeaptrackStreamTables::HeaptrackStreamTables(TraceWriter& out)
       infos_(out.databaseForJobs(), "INSERT INTO heaptrack_alloc_info_chunks(trace_id, first_info, info_count, codec, "
                                     "data) VALUES (?,?,?,?,?)") {}
 
+// One chunk row: (trace, first, count, codec, blob), the columns every chunk table here has.
+void HeaptrackStreamTables::insertChunk(Statement& insert, std::int64_t first, std::size_t count, int codec,
+                                        std::span<const unsigned char> blob) {
+    insert.bind(1, traceId_)
+        .bind(2, first)
+        .bind(3, static_cast<std::int64_t>(count))
+        .bind(4, codec)
+        .bindBlob(5, blob)
+        .run();
+}
+
 void HeaptrackStreamTables::flushNodes(const HeaptrackModel& m) {
     while (nodesDone_ < m.nodes.size()) {
         const std::size_t count = std::min(kNodeChunk, m.nodes.size() - nodesDone_);
@@ -33,12 +44,7 @@ void HeaptrackStreamTables::flushNodes(const HeaptrackModel& m) {
         for (std::size_t i = 0; i < count; ++i) chunk.push_back({m.nodes[nodesDone_ + i].ip, m.nodes[nodesDone_ + i].parent});
         const auto first = static_cast<std::uint32_t>(nodesDone_);
         out_.post([this, first, chunk = std::move(chunk)]() mutable {
-            nodes_.bind(1, traceId_)
-                .bind(2, static_cast<std::int64_t>(first))
-                .bind(3, static_cast<std::int64_t>(chunk.size()))
-                .bind(4, kCodecZstdColumns)
-                .bindBlob(5, encodeHeaptrackNodes(chunk, first))
-                .run();
+            insertChunk(nodes_, first, chunk.size(), kCodecZstdColumns, encodeHeaptrackNodes(chunk, first));
             spareNodes_.give(std::move(chunk));
         });
         nodesDone_ += count;
@@ -54,12 +60,7 @@ void HeaptrackStreamTables::flushInfos(const HeaptrackModel& m) {
             chunk.push_back({m.infos[infosDone_ + i].size, static_cast<std::int64_t>(m.infos[infosDone_ + i].node)});
         const auto first = static_cast<std::int64_t>(infosDone_);
         out_.post([this, first, chunk = std::move(chunk)]() mutable {
-            infos_.bind(1, traceId_)
-                .bind(2, first)
-                .bind(3, static_cast<std::int64_t>(chunk.size()))
-                .bind(4, kCodecZstdNarrowColumns)
-                .bindBlob(5, encodePoints(chunk))
-                .run();
+            insertChunk(infos_, first, chunk.size(), kCodecZstdNarrowColumns, encodePoints(chunk));
             spareInfos_.give(std::move(chunk));
         });
         infosDone_ += count;
@@ -82,12 +83,7 @@ void HeaptrackStreamTables::flushStrings(const HeaptrackModel& m) {
         const auto first = static_cast<std::int64_t>(stringsDone_);
         stringsDone_ += chunk.size();
         out_.post([this, first, chunk = std::move(chunk)] {
-            strings_.bind(1, traceId_)
-                .bind(2, first)
-                .bind(3, static_cast<std::int64_t>(chunk.size()))
-                .bind(4, kCodecZstdNarrowColumns)
-                .bindBlob(5, encodeHeaptrackStrings(chunk))
-                .run();
+            insertChunk(strings_, first, chunk.size(), kCodecZstdNarrowColumns, encodeHeaptrackStrings(chunk));
         });
     }
 }
@@ -109,12 +105,7 @@ void HeaptrackStreamTables::flushIps(const HeaptrackModel& m) {
     ipsDone_ = m.ips.size();
     pendingInlined_ = 0;
     out_.post([this, first, chunk = std::move(chunk)] {
-        ips_.bind(1, traceId_)
-            .bind(2, first)
-            .bind(3, static_cast<std::int64_t>(chunk.ips.size()))
-            .bind(4, kCodecZstdNarrowColumns)
-            .bindBlob(5, encodeHeaptrackIps(chunk))
-            .run();
+        insertChunk(ips_, first, chunk.ips.size(), kCodecZstdNarrowColumns, encodeHeaptrackIps(chunk));
     });
 }
 

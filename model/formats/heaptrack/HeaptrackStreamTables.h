@@ -7,6 +7,7 @@
 // run as jobs on the TraceWriter's worker thread (TraceWriter::post), beside the event chunks.
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@ private:
     void flushInfos(const HeaptrackModel& m);
     void flushIps(const HeaptrackModel& m);
     void flushStrings(const HeaptrackModel& m);
+    void insertChunk(Statement& insert, std::int64_t first, std::size_t count, int codec, std::span<const unsigned char> blob);
 
     TraceWriter& out_;
     std::int64_t traceId_;
