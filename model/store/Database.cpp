@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "store/Database.h"
 
+#include <fcntl.h>
+#include <filesystem>
 #include <sqlite3.h>
+#include <system_error>
+#include <unistd.h>
 #include <utility>
 
 #include "core/Errors.h"
@@ -9,7 +13,22 @@
 
 namespace memviz {
 
+namespace {
+
+// A file that does not exist yet, or is empty (SQLite's new database).
+bool isNewFile(const std::string& path) {
+    if (path.empty() || path == ":memory:") return false;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    return ec ? ec == std::errc::no_such_file_or_directory : size == 0;
+}
+
+} // namespace
+
 Database::Database(const std::string& path, Mode mode) : path_(path) {
+    // A new, empty file holds nothing to protect: its header, log mode and schema are written
+    // without a sync each (six of them), and the file, once complete, is synced once.
+    const bool fresh = mode == Mode::ReadWrite && isNewFile(path);
     const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
         std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -23,11 +42,15 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
         // Reading the schema fails here for a file that is not SQLite at all.
         exec("PRAGMA foreign_keys = ON");
         if (mode == Mode::ReadWrite) {
+            exec(fresh ? "PRAGMA synchronous = OFF" : "PRAGMA synchronous = NORMAL");
             exec("PRAGMA journal_mode = WAL");
-            exec("PRAGMA synchronous = NORMAL");
         }
         exec("PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536");
         migrateSchema(*this, mode == Mode::ReadOnly);
+        if (fresh) {
+            exec("PRAGMA synchronous = NORMAL");
+            syncToDisk(true);
+        }
     } catch (...) {
         sqlite3_close(db_);
         db_ = nullptr;
@@ -76,6 +99,22 @@ bool Database::checkpoint() {
     if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) return false;
     if (rc != SQLITE_OK) fail("checkpoint");
     return logFrames <= 0 || copied == logFrames;
+}
+
+void Database::syncToDisk(bool directoryToo) {
+    const char* name = sqlite3_db_filename(db_, "main");
+    if (!name || !*name) return; // an in-memory or temporary database: no file
+    sqlite3_file* file = nullptr;
+    if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file || !file->pMethods)
+        fail("cannot reach the file to sync it");
+    if (file->pMethods->xSync(file, SQLITE_SYNC_NORMAL) != SQLITE_OK) fail("cannot sync the file to disk");
+    if (!directoryToo) return;
+    // The directory's entry for a new file (fsync on the file does not cover it).
+    const std::string dir = std::filesystem::absolute(path_).parent_path().string();
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return; // a directory that cannot be opened cannot be synced either; SQLite does the same
+    ::fsync(fd);
+    ::close(fd);
 }
 
 int Database::userVersion() { return static_cast<int>(queryInt(*this, "PRAGMA user_version").value_or(0)); }

@@ -42,6 +42,9 @@ public:
     // all when that one is read-only). Waits for readers within the busy timeout; false when
     // some of the log could not be copied.
     bool checkpoint();
+    // Makes what is written to the file so far durable (one fsync through SQLite's own file),
+    // and with directoryToo the directory's entry for it: for writes made with synchronous OFF.
+    void syncToDisk(bool directoryToo = false);
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
     [[noreturn]] void fail(std::string_view what) const;

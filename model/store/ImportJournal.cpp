@@ -25,10 +25,14 @@ ImportJournal::ImportJournal(Database& db) : db_(db) {
     // once rather than after the busy timeout.
     sqlite3_busy_timeout(db.handle(), 0);
     try {
+        // Nothing in the store to protect until this import commits: no sync per step (the
+        // log's copy, the import's commit, the way back), one at the end.
+        db.exec("PRAGMA synchronous = OFF");
         switched_ = journalMode(db, "PRAGMA journal_mode = DELETE") == "delete";
     } catch (const StoreError&) {
         switched_ = false;
     }
+    if (!switched_) db.exec("PRAGMA synchronous = NORMAL");
     sqlite3_busy_timeout(db.handle(), Database::kBusyTimeoutMs);
 }
 
@@ -39,6 +43,13 @@ ImportJournal::~ImportJournal() {
     } catch (...) {
         // The store stays in rollback-journal mode, which SQLite reads and writes as well; the
         // next Database opened on it asks for WAL again.
+    }
+    try {
+        db_.exec("PRAGMA synchronous = NORMAL");
+        db_.syncToDisk(); // the committed trace (or the rolled-back empty store) is on disk now
+    } catch (...) {
+        // A destructor cannot report it; the writes are in the page cache and reach the disk
+        // with the system's next writeback.
     }
 }
 

@@ -12,6 +12,11 @@
 // cancelled still rolls back (the journal truncates the file to what it was), and a crash leaves
 // a hot journal that the next open rolls back. Afterwards the store is in WAL mode again.
 //
+// While the store holds no trace it holds nothing to lose either: the import runs with
+// synchronous OFF (a power cut during it can leave the new store unreadable, never an older
+// trace damaged) and the store is synced once, after the import's commit and the return to WAL.
+// A crash of the process alone loses nothing: the page cache keeps every write.
+//
 // Nothing changes when the store already holds a trace, or when another connection has it open
 // (SQLite refuses to leave WAL mode then, and the import goes through the log as before).
 namespace memviz {
