@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/HugePages.h"
+
 namespace memviz {
 
 class InputFile;
@@ -44,7 +46,7 @@ private:
     InputFile& in_;
     std::size_t maxLine_;
     std::size_t block_; // what one read asks for: 4 MiB, less for a small uncompressed file
-    std::vector<char> buf_;
+    std::vector<char, HugePageAllocator<char>> buf_; // up to 4 MiB, in huge pages (core/HugePages.h)
     std::size_t begin_ = 0; // start of unconsumed data in buf_
     std::size_t end_ = 0;   // end of valid data in buf_
     bool eof_ = false;

@@ -66,7 +66,8 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
         traceId_ = db.lastInsertRowId();
     }
     // No pending_.reserve(kEventsPerChunk) here: most traces are small, and a 2.5 MiB buffer
-    // per import was most of a small import's time; flushEvents() reserves once a chunk filled.
+    // per import was most of a small import's time; addEvent() reserves once the trace has
+    // kEventsBeforeReserve events (no copies of growing by doubling to a chunk after that).
 }
 
 TraceWriter::~TraceWriter() { restorePageCache(); } // then tx_ rolls back unless commit() ran
@@ -205,6 +206,8 @@ void TraceWriter::addEvent(const Event& e) {
     pending_.push_back(e);
     ++eventSeq_;
     if (pending_.size() == kEventsPerChunk) flushEvents();
+    else if (pending_.size() == kEventsBeforeReserve && pending_.capacity() < kEventsPerChunk)
+        pending_.reserve(kEventsPerChunk);
 }
 
 void TraceWriter::flushEvents() {

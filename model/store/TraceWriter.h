@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/HugePages.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "store/RowAppender.h"
@@ -166,14 +167,17 @@ private:
     Statement insertSeriesChunk_;
     Statement insertLod_;
     Statement insertRecordChunk_;
-    std::vector<Event> pending_;
+    // Events are 40 bytes and a full chunk 2.5 MiB: filled front to back, in huge pages.
+    using EventBuffer = std::vector<Event, HugePageAllocator<Event>>;
+    EventBuffer pending_;
     // Full chunk buffers the work queue is done with, reused by flushEvents(): a fresh 2.5 MiB
     // buffer per chunk costs its page faults again every time (a third of a big heaptrack
     // import's faults).
     std::mutex spareMutex_;
-    std::vector<std::vector<Event>> spare_;
+    static constexpr std::size_t kEventsBeforeReserve = 4096;
+    std::vector<EventBuffer> spare_;
     bool encodeHere_ = false;
-    std::vector<Event> lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its number
+    EventBuffer lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its number
     std::int64_t lastChunk_ = -1;
     std::int64_t eventSeq_ = 0;
     std::int64_t chunkCount_ = 0;

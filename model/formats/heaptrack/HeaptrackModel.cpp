@@ -5,10 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "formats/heaptrack/HeaptrackSuppressions.h"
 
 namespace memviz {
@@ -29,24 +25,6 @@ std::string_view baseName(std::string_view path) {
 }
 
 void appendNumber(std::string& key, std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); }
-
-// Reserves room for `count` elements and asks Linux to back it with transparent huge pages
-// where the system allows them on request (THP "madvise", Debian's default): the model of a
-// big recording is tens of MB filled once, and with 4 KiB pages a third of the import's
-// CPU time went into page faults (cnn.zst: 33k minor faults). Pages still come only as they
-// are touched; RSS grows in 2 MiB steps instead of 4 KiB ones.
-template <typename T>
-void reserveLarge(std::vector<T>& v, std::size_t count) {
-    v.reserve(count);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t end = begin + v.capacity() * sizeof(T);
-    const std::uintptr_t from = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t to = end & ~(kHuge - 1);
-    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE); // advice only: failure is harmless
-#endif
-}
 
 } // namespace
 
@@ -82,8 +60,8 @@ void HeaptrackModel::addNode(std::uint32_t ipIndex, std::uint32_t parent) {
     // once it is big saves the copies and the page faults of growing by doubling (perf: the
     // largest share of the import's page faults).
     if (nodes.size() == 4096) {
-        reserveLarge(nodes, std::size_t{1} << 22);
-        reserveLarge(nodeCosts, std::size_t{1} << 22);
+        nodes.reserve(std::size_t{1} << 22);
+        nodeCosts.reserve(std::size_t{1} << 22);
     }
     nodes.push_back(n);
     nodeCosts.push_back(0);
@@ -93,10 +71,10 @@ void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
     // Big recordings define hundreds of thousands of infos; reserving address space (pages
     // are only backed once touched) saves the copies and page faults of growing by doubling.
     // Only once the recording is big: 24 MiB per small file cost most of its import under ASan.
-    if (infos.size() == 4096) reserveLarge(infos, std::size_t{1} << 20);
+    if (infos.size() == 4096) infos.reserve(std::size_t{1} << 20);
     infos.push_back({size, nodeIndex, kNoName});
     if (nodeCosts[nodeIndex] == 0) {
-        if (costs.size() == 4096) reserveLarge(costs, std::size_t{1} << 20);
+        if (costs.size() == 4096) costs.reserve(std::size_t{1} << 20);
         nodeCosts[nodeIndex] = static_cast<std::uint32_t>(costs.size());
         costs.emplace_back();
     }

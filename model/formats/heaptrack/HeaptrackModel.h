@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/HugePages.h"
 #include "trace/Event.h"
 
 namespace memviz {
@@ -110,12 +111,15 @@ public:
     std::deque<std::string> strings;
     std::vector<HeaptrackIp> ips;
     std::vector<HeaptrackFrame> inlined;
-    std::vector<HeaptrackNode> nodes;
-    std::vector<HeaptrackInfo> infos;
+    // The big ones: reserved for a million or more once the recording is big, in huge pages.
+    template <typename T>
+    using BigVector = std::vector<T, HugePageAllocator<T>>;
+    BigVector<HeaptrackNode> nodes;
+    BigVector<HeaptrackInfo> infos;
     // Costs only of the backtraces an allocation info names (a real recording has 3-4 times
     // more nodes than that, millions): nodeCosts gives a node's slot in costs, 0 = none.
-    std::vector<HeaptrackCost> costs;
-    std::vector<std::uint32_t> nodeCosts; // by node index
+    BigVector<HeaptrackCost> costs;
+    BigVector<std::uint32_t> nodeCosts; // by node index
     HeaptrackCost& cost(std::uint32_t node) { return costs[nodeCosts[node]]; }
     const HeaptrackCost& cost(std::uint32_t node) const { return costs[nodeCosts[node]]; }
     std::vector<HeaptrackSite> sites;
