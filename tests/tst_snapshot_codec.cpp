@@ -110,7 +110,7 @@ void TestSnapshotCodec::narrowChunksAreSmall() {
 void TestSnapshotCodec::fixedWidthChunksStillRead() {
     constexpr std::int64_t kAbsent = std::numeric_limits<std::int64_t>::min();
     columns::Builder chunk(2, 4 + 2 * 65);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     columns::put<std::int64_t>(raw, 2, [](std::size_t i) { return std::int64_t{0x1000} * static_cast<std::int64_t>(i + 1); });
     columns::put<std::int64_t>(raw, 2, [](std::size_t i) { return std::int64_t{512} << i; });
     columns::put<std::int64_t>(raw, 2, [&](std::size_t i) { return i ? kAbsent : std::int64_t{1024}; });
@@ -150,7 +150,7 @@ void TestSnapshotCodec::damagedChunksAreErrors() {
     const std::vector<unsigned char> raw = columns::decompress(encodeAllocations(rows), 1u << 28, "allocation chunk");
     const auto recompress = [](std::vector<unsigned char> bytes) {
         columns::Builder b(0, bytes.size());
-        b.raw() = std::move(bytes);
+        b.raw().assign(bytes.begin(), bytes.end());
         return b.compress();
     };
     std::vector<SnapshotAllocationRow> out(1);

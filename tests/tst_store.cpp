@@ -443,7 +443,7 @@ void TestStore::fixedWidthEventChunksStillRead() {
         events[i].flags = static_cast<std::uint8_t>(i == 1 ? kFlagImplicit : kFlagNone);
     }
     columns::Builder chunk(3, 4 + 3 * 40);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     columns::put<std::int64_t>(raw, 3, [](std::size_t) { return std::int64_t{100}; }); // time deltas
     columns::put<std::int64_t>(raw, 3, [](std::size_t i) { return -4096 * static_cast<std::int64_t>(i + 1); });
     columns::put<std::int64_t>(raw, 3, [](std::size_t i) { return std::int64_t{1} << (10 + i); });

@@ -60,21 +60,13 @@ bool LineReader::fill() {
     return n > 0;
 }
 
-bool LineReader::next(std::string_view& line) {
+bool LineReader::nextSlow(std::string_view& line) {
     std::size_t scanFrom = begin_;
     for (;;) {
         const char* start = buf_.data() + scanFrom;
         const void* nl = std::memchr(start, '\n', end_ - scanFrom);
         if (nl) {
-            const std::size_t pos = static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data());
-            std::size_t len = pos - begin_;
-            if (len > 0 && buf_[begin_ + len - 1] == '\r') --len;
-            line = std::string_view(buf_.data() + begin_, len);
-            ++lineNumber_;
-            lineOffset_ = consumed_;
-            consumed_ += static_cast<std::int64_t>(pos + 1 - begin_);
-            begin_ = pos + 1;
-            unterminated_ = false;
+            take(line, static_cast<std::size_t>(static_cast<const char*>(nl) - buf_.data()));
             return true;
         }
         const std::size_t scanned = end_ - begin_;

@@ -4,14 +4,19 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/HugePages.h"
 #include "io/InputFile.h"
 
 namespace memviz {
 
-ReadAhead::ReadAhead(InputFile& in, std::size_t blockBytes, std::size_t blocks) : in_(in) {
+void ReadAhead::SlabDeleter::operator()(char* p) const noexcept { releaseHugeCapable(p, bytes); }
+
+ReadAhead::ReadAhead(InputFile& in, std::size_t blockBytes, std::size_t blocks)
+    : in_(in), slab_(static_cast<char*>(allocateHugeCapable(blockBytes * blocks)), SlabDeleter{blockBytes * blocks}) {
     for (std::size_t i = 0; i < blocks; ++i) {
         Block b;
-        b.data.resize(blockBytes);
+        b.data = slab_.get() + i * blockBytes;
+        b.capacity = blockBytes;
         free_.push_back(std::move(b));
     }
     thread_ = std::thread([this] { run(); });
@@ -37,7 +42,7 @@ void ReadAhead::run() {
             free_.pop_back();
         }
         try {
-            b.size = in_.read(b.data.data(), b.data.size());
+            b.size = in_.read(b.data, b.capacity);
         } catch (...) {
             b.size = 0;
             b.error = std::current_exception();
@@ -59,7 +64,7 @@ std::size_t ReadAhead::read(char* dst, std::size_t capacity) {
         if (currentPos_ == current_.size) {
             // The block is used up: give it back, take the next one.
             std::unique_lock lock(mutex_);
-            if (!current_.data.empty()) {
+            if (current_.data) {
                 free_.push_back(std::move(current_));
                 current_ = Block{};
                 currentPos_ = 0;
@@ -88,7 +93,7 @@ std::size_t ReadAhead::read(char* dst, std::size_t capacity) {
             }
         }
         const std::size_t n = std::min(capacity - produced, current_.size - currentPos_);
-        std::memcpy(dst + produced, current_.data.data() + currentPos_, n);
+        std::memcpy(dst + produced, current_.data + currentPos_, n);
         currentPos_ += n;
         produced += n;
     }

@@ -33,7 +33,7 @@ std::int64_t undelta(std::int64_t previous, std::int64_t d) {
 }
 
 // An i64 outside the columns: a narrow chunk's first time, a steps column's first value.
-void appendInt64(std::vector<unsigned char>& raw, std::int64_t v) {
+void appendInt64(columns::Bytes& raw, std::int64_t v) {
     raw.resize(raw.size() + 8);
     std::memcpy(raw.data() + raw.size() - 8, &v, 8);
 }
@@ -57,7 +57,7 @@ std::int64_t readFirstTime(const unsigned char*& p, const unsigned char* end) {
 std::vector<unsigned char> encodeEvents(std::span<const Event> ev) {
     const std::size_t n = ev.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 8 + 9 * 9 + n * 16, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     // The first time, then steps: an absolute time in the column would widen all of it.
     const std::int64_t first = n ? ev[0].timeNs : 0;
     appendInt64(raw, first);
@@ -158,7 +158,7 @@ namespace {
 // it is, as steps from the previous row (a time, a running total), or (records, when `key` is
 // given) as the difference from the row's column 0 (an allocation's times beside its key).
 template <typename Get, typename Key = std::nullptr_t>
-void putBestColumn(std::vector<unsigned char>& raw, std::size_t n, Get&& value, Key&& key = nullptr) {
+void putBestColumn(columns::Bytes& raw, std::size_t n, Get&& value, Key&& key = nullptr) {
     constexpr bool records = !std::is_same_v<std::decay_t<Key>, std::nullptr_t>;
     const auto steps = [&](std::size_t i) { return i ? delta(value(i), value(i - 1)) : std::int64_t{0}; };
     const auto relative = [&](std::size_t i) {
@@ -207,7 +207,7 @@ const unsigned char* getBestColumn(const unsigned char* p, const unsigned char* 
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> pts) {
     const std::size_t n = pts.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 2 * (9 + 8) + n * 8, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     putBestColumn(raw, n, [&](std::size_t i) { return pts[i].t; });
     putBestColumn(raw, n, [&](std::size_t i) { return pts[i].v; });
     return chunk.compress();
@@ -242,7 +242,7 @@ std::vector<unsigned char> encodeRecords(std::span<const std::int64_t> rows, std
     const std::size_t n = columns ? rows.size() / columns : 0;
     columns::Builder chunk(static_cast<std::uint32_t>(n),
                            columns::kNarrowHeaderBytes + 8 + columns * columns::kNarrowColumnHeaderBytes + rows.size() * 4, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     // Column 0 as in event chunks: the first time, then steps.
     const std::int64_t first = n ? rows[0] : 0;
     appendInt64(raw, first);

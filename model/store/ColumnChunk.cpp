@@ -14,7 +14,7 @@ constexpr int kLevel = 1;
 
 struct Builder::Scratch {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    std::vector<unsigned char> raw, out;
+    Bytes raw, out;
     ~Scratch() { ZSTD_freeCCtx(cctx); }
 };
 
@@ -41,7 +41,7 @@ Builder::Builder(std::uint32_t rows, std::size_t reserveBytes, bool narrow) {
     }
     if (!scratch_) scratch_ = std::make_unique<Scratch>();
     if (!scratch_->cctx) throw StoreError("zstd compression failed: out of memory");
-    std::vector<unsigned char>& raw = scratch_->raw;
+    Bytes& raw = scratch_->raw;
     raw.clear();
     raw.reserve(reserveBytes);
     if (narrow) {
@@ -59,7 +59,7 @@ Builder::~Builder() {
     if (idle().size() < 4) idle().push_back(std::move(scratch_));
 }
 
-std::vector<unsigned char>& Builder::raw() { return scratch_->raw; }
+Bytes& Builder::raw() { return scratch_->raw; }
 
 std::vector<unsigned char> Builder::compress() {
     Scratch& s = *scratch_;

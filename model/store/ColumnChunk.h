@@ -17,7 +17,13 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/HugePages.h"
+
 namespace memviz::columns {
+
+// A chunk's raw bytes while it is built: up to a few MiB, reused (Builder's scratch), in huge
+// pages once a MiB or more (core/HugePages.h).
+using Bytes = std::vector<unsigned char, HugePageAllocator<unsigned char>>;
 
 // First u32 of a narrow chunk's raw bytes; never a fixed layout's row count (its size check
 // would need 4 + 0xffffffff rows, far over any chunk's limit).
@@ -27,7 +33,7 @@ constexpr std::size_t kNarrowColumnHeaderBytes = 9; // width, base
 
 // Appends n values get(0..n-1) of type T as one column.
 template <typename T, typename Get>
-void put(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
+void put(Bytes& out, std::size_t n, Get&& get) {
     const std::size_t at = out.size();
     out.resize(at + n * sizeof(T));
     unsigned char* p = out.data() + at;
@@ -88,7 +94,7 @@ constexpr unsigned char kSteps = 0x40;
 // Appends n values get(0..n-1) whose range is `range` as one narrow column; `flags` are or-ed
 // into its width byte.
 template <typename Get>
-void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get, const NarrowRange& range, unsigned char flags = 0) {
+void putNarrow(Bytes& out, std::size_t n, Get&& get, const NarrowRange& range, unsigned char flags = 0) {
     const unsigned width = range.width();
     const std::size_t at = out.size();
     out.resize(at + kNarrowColumnHeaderBytes + n * width);
@@ -107,7 +113,7 @@ void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get, const 
 
 // Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column.
 template <typename Get>
-void putNarrow(std::vector<unsigned char>& out, std::size_t n, Get&& get) {
+void putNarrow(Bytes& out, std::size_t n, Get&& get) {
     NarrowRange range;
     for (std::size_t i = 0; i < n; ++i) range.add(static_cast<std::int64_t>(get(i)));
     putNarrow(out, n, get, range);
@@ -150,7 +156,7 @@ public:
     Builder(const Builder&) = delete;
     Builder& operator=(const Builder&) = delete;
 
-    std::vector<unsigned char>& raw();
+    Bytes& raw();
     std::vector<unsigned char> compress();
 
     struct Scratch;

@@ -25,7 +25,7 @@ constexpr std::size_t kEntryBytes = 4 + 4 + 4 * 8; // site step, node (step with
 // so the first column is nearly all small numbers and compresses to little.
 std::vector<unsigned char> encodeHeaptrackNodes(std::span<const HeaptrackStoredNode> nodes, std::uint32_t firstNode) {
     columns::Builder chunk(static_cast<std::uint32_t>(nodes.size()), 4 + nodes.size() * kNodeBytes);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     columns::put<std::uint32_t>(raw, nodes.size(), [&](std::size_t i) {
         return static_cast<std::uint32_t>(firstNode + i - nodes[i].parent);
     });
@@ -52,7 +52,7 @@ std::vector<HeaptrackStoredNode> decodeHeaptrackNodes(std::span<const unsigned c
 // step from the one before within a site (its id at a site's first entry), then the costs.
 std::vector<unsigned char> encodeHeaptrackSiteStacks(std::span<const HeaptrackSiteStackEntry> e) {
     columns::Builder chunk(static_cast<std::uint32_t>(e.size()), 4 + e.size() * kEntryBytes);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     const std::size_t n = e.size();
     columns::put<std::uint32_t>(raw, n, [&](std::size_t i) { return e[i].site - (i ? e[i - 1].site : 0); });
     columns::put<std::uint32_t>(raw, n, [&](std::size_t i) {

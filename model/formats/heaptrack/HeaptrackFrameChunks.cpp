@@ -50,7 +50,7 @@ const unsigned char* getU32s(const unsigned char* p, const unsigned char* end, s
 std::vector<unsigned char> encodeHeaptrackIps(const HeaptrackIpChunk& c) {
     const std::size_t n = c.ips.size(), k = c.inlined.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), 128 + n * 24 + k * 8, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     columns::putNarrow(raw, n, [&](std::size_t i) { return c.ips[i].address; });
     columns::putNarrow(raw, n, [&](std::size_t i) { return c.ips[i].module; });
     columns::putNarrow(raw, n, [&](std::size_t i) { return c.ips[i].frame.function; });
@@ -101,7 +101,7 @@ std::vector<unsigned char> encodeHeaptrackStrings(std::span<const std::string_vi
     std::size_t bytes = 0;
     for (std::string_view s : strings) bytes += s.size();
     columns::Builder chunk(static_cast<std::uint32_t>(strings.size()), 64 + strings.size() * 4 + bytes, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     columns::putNarrow(raw, strings.size(), [&](std::size_t i) { return strings[i].size(); });
     for (std::string_view s : strings) raw.insert(raw.end(), s.begin(), s.end());
     return chunk.compress();

@@ -40,7 +40,7 @@ std::optional<std::int64_t> fromAbsent(std::int64_t v) { return v == kAbsent ? s
 std::vector<unsigned char> encodeAllocations(std::span<const SnapshotAllocationRow> rows) {
     const std::size_t n = rows.size();
     columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + kNarrowColumns * 9 + n * 24, true);
-    std::vector<unsigned char>& raw = chunk.raw();
+    columns::Bytes& raw = chunk.raw();
     // The running alloc time after each row (the last one present so far).
     std::vector<std::int64_t> tRun(n);
     for (std::size_t i = 0; i < n; ++i) tRun[i] = rows[i].tAlloc.value_or(i ? tRun[i - 1] : 0);
