@@ -4,7 +4,7 @@
 #
 # Builds memviz and the generators (cmake, RelWithDebInfo, into its own build folder), records or
 # generates the inputs once (kept outside the repository), then for each input runs `memviz
-# import` and each peer ALTERNATING, RUNS times, under /usr/bin/time, and writes one markdown
+# import` and each peer ALTERNATING, RUNS times, timed by timed.py, and writes one markdown
 # table (median/min/max wall, CPU, peak RSS, the ratio memviz/peer, the load average beside each
 # row, the date and the machine) to docs/performance.md between the markers
 # "<!-- peers-table:begin -->" and "<!-- peers-table:end -->" (and to DATA/peers-DATE.md).
@@ -22,6 +22,9 @@
 #     --no-doc         do not touch docs/performance.md (the table still goes to DATA)
 #     --baseline DIR   also time DIR/app/memviz (another build, e.g. main before a change) on every
 #                      input, alternating with the others: its row's ratio is memviz / baseline
+#     --beside-build   every run beside a concurrent build of memviz (`cmake --build -j1` in a
+#                      scratch folder, started over when it ends) in its own session, as a
+#                      developer's build in another terminal: the table says so
 #
 # Peers: heaptrack recordings (bench/native/record_real.sh) against `heaptrack_print`; massif
 # files (valgrind --tool=massif of deep_stacks and of Python) against `ms_print`; profiler
@@ -45,6 +48,7 @@ dobuild=1
 doc=1
 python=/usr/bin/python3
 baseline=
+beside=0
 while [ $# -gt 0 ]; do
     case $1 in
     --runs) runs=$2; shift ;;
@@ -57,7 +61,8 @@ while [ $# -gt 0 ]; do
     --no-build) dobuild=0 ;;
     --no-doc) doc=0 ;;
     --baseline) baseline=$2; shift ;;
-    -h | --help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --beside-build) beside=1 ;;
+    -h | --help) sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -76,7 +81,9 @@ fi
 [ -x "$build/app/memviz" ] || { echo "no $build/app/memviz" >&2; exit 1; }
 [ -z "$baseline" ] || [ -x "$baseline/app/memviz" ] || { echo "no $baseline/app/memviz" >&2; exit 1; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+busy=
+stop_busy() { [ -z "$busy" ] || kill -- -"$busy" 2>/dev/null || true; }
+trap 'stop_busy; rm -rf "$work"' EXIT
 # The binaries are copied, so that a rebuild while the benchmark runs does not change them.
 cp "$build/app/memviz" "$work/memviz"
 memviz="$work/memviz"
@@ -157,6 +164,19 @@ if wants alloclog; then
     add alloclog "generated allocation log, $n events" "$data/alloclog/log-$n.csv" "$n"
 fi
 
+# --- the concurrent build ------------------------------------------------------------------------
+note=
+if [ "$beside" = 1 ]; then
+    log "configuring the concurrent build"
+    cmake -S "$repo" -B "$work/busy-build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    # Its own session (setsid): the scheduler shares the CPUs between it and the benchmark as
+    # between two terminals, not between their threads.
+    setsid bash -c "while :; do cmake --build '$work/busy-build' -j1 >/dev/null 2>&1; ninja -C '$work/busy-build' clean >/dev/null 2>&1; done" &
+    busy=$!
+    sleep 10 # past the first compiler start
+    note="Every run beside a concurrent \`cmake --build -j1\` of memviz in its own session (--beside-build)."
+fi
+
 # --- the runs ------------------------------------------------------------------------------------
 results="$work/results.tsv"
 : >"$results"
@@ -166,7 +186,7 @@ timed() {
     shift 2
     local load ok=1
     load=$(cut -d' ' -f1 /proc/loadavg)
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || ok=0
+    "$python" "$here/timed.py" "$work/time" "$@" >/dev/null 2>"$work/err" || ok=0
     if [ "$ok" = 0 ]; then
         log "FAILED: $tool on input $no: $(tail -3 "$work/err" | tr '\n' ' ')"
     fi
@@ -198,13 +218,16 @@ for line in "${inputs[@]}"; do
     no=$((no + 1))
 done
 
+stop_busy
+busy=
+
 # --- the table -----------------------------------------------------------------------------------
 stamp=$(date -u +%Y-%m-%dT%H:%MZ)
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(. /etc/os-release && echo "$PRETTY_NAME")"
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
 printf '%s\n' "${inputs[@]}" >"$work/inputs"
 table="$data/peers-$stamp.md"
-"$python" "$here/table.py" "$work/inputs" "$results" "$stamp" "$machine" "$commit" "$runs" >"$table"
+"$python" "$here/table.py" "$work/inputs" "$results" "$stamp" "$machine" "$commit" "$runs" "$note" >"$table"
 cp "$results" "$data/peers-$stamp.tsv"
 cat "$table"
 if [ "$doc" = 1 ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Turns bench/peers/run.sh's timed runs into its markdown table (standard library only).
 
-  table.py INPUTS RESULTS.tsv STAMP MACHINE COMMIT RUNS
+  table.py INPUTS RESULTS.tsv STAMP MACHINE COMMIT RUNS [NOTE]
 
 INPUTS: one "kind|label|file|events" line per input, in the order of their numbers;
 RESULTS.tsv: "input tool wall user sys rss_kib load1 ok" per run.
@@ -17,11 +17,12 @@ def mb(n):
 
 
 def secs(x):
-    return f"{x:.2f} s" if x < 100 else f"{x:.0f} s"
+    return f"{x:.3f} s" if x < 1 else f"{x:.2f} s" if x < 100 else f"{x:.0f} s"
 
 
 def main():
     inputs_path, results_path, stamp, machine, commit, runs = sys.argv[1:7]
+    note = sys.argv[7] if len(sys.argv) > 7 else ""
     inputs = [line.rstrip("\n").split("|") for line in open(inputs_path) if line.strip()]
     runs_of = {}
     for line in open(results_path):
@@ -29,9 +30,10 @@ def main():
         runs_of.setdefault((int(no), tool), []).append(
             (float(wall), float(user) + float(sys_), int(rss), float(load), ok == "1"))
     print(f"Measured {stamp} by `bench/peers/run.sh` ({runs} runs of each tool, alternating), commit {commit}; "
-          f"machine: {machine}. Wall and CPU (user+sys) from `/usr/bin/time`; peak RSS is its maximum "
-          f"resident set; load is the 1-minute load average before each run (min–max). The ratio is "
-          f"memviz's median over the peer's median (wall; CPU); below 1 memviz is faster.\n")
+          f"machine: {machine}. Wall, CPU (user+sys) and peak RSS from `timed.py` "
+          f"(wait4); load is the 1-minute load average before each run (min–max). The ratio is "
+          f"memviz's median over the peer's median (wall; CPU); below 1 memviz is faster."
+          + (f" {note}" if note else "") + "\n")
     print("| input | size | tool | wall median | wall min–max | CPU median | peak RSS | memviz / peer (wall; CPU) | load |")
     print("|---|---|---|---|---|---|---|---|---|")
     for no, (kind, label, path, events) in enumerate(inputs):
