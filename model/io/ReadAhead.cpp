@@ -4,19 +4,14 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/HugePages.h"
 #include "io/InputFile.h"
 
 namespace memviz {
 
-void ReadAhead::SlabDeleter::operator()(char* p) const noexcept { releaseHugeCapable(p, bytes); }
-
-ReadAhead::ReadAhead(InputFile& in, std::size_t blockBytes, std::size_t blocks)
-    : in_(in), slab_(static_cast<char*>(allocateHugeCapable(blockBytes * blocks)), SlabDeleter{blockBytes * blocks}) {
+ReadAhead::ReadAhead(InputFile& in, std::size_t blockBytes, std::size_t blocks) : in_(in) {
     for (std::size_t i = 0; i < blocks; ++i) {
         Block b;
-        b.data = slab_.get() + i * blockBytes;
-        b.capacity = blockBytes;
+        b.data.resize(blockBytes);
         free_.push_back(std::move(b));
     }
     thread_ = std::thread([this] { run(); });
@@ -42,7 +37,7 @@ void ReadAhead::run() {
             free_.pop_back();
         }
         try {
-            b.size = in_.read(b.data, b.capacity);
+            b.size = in_.read(b.data.data(), b.data.size());
         } catch (...) {
             b.size = 0;
             b.error = std::current_exception();
@@ -64,7 +59,7 @@ std::size_t ReadAhead::read(char* dst, std::size_t capacity) {
         if (currentPos_ == current_.size) {
             // The block is used up: give it back, take the next one.
             std::unique_lock lock(mutex_);
-            if (current_.data) {
+            if (!current_.data.empty()) {
                 free_.push_back(std::move(current_));
                 current_ = Block{};
                 currentPos_ = 0;
@@ -93,7 +88,7 @@ std::size_t ReadAhead::read(char* dst, std::size_t capacity) {
             }
         }
         const std::size_t n = std::min(capacity - produced, current_.size - currentPos_);
-        std::memcpy(dst + produced, current_.data + currentPos_, n);
+        std::memcpy(dst + produced, current_.data.data() + currentPos_, n);
         currentPos_ += n;
         produced += n;
     }

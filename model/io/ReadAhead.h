@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -34,21 +33,14 @@ public:
 
 private:
     struct Block {
-        char* data = nullptr; // in slab_; null: no block
-        std::size_t capacity = 0;
+        std::vector<char> data;
         std::size_t size = 0;
         std::int64_t fileOffset = 0;
         std::exception_ptr error;
     };
     void run();
 
-    struct SlabDeleter {
-        std::size_t bytes;
-        void operator()(char* p) const noexcept;
-    };
     InputFile& in_;
-    // All the blocks in one buffer (in huge pages where it is a MiB or more: core/HugePages.h).
-    std::unique_ptr<char, SlabDeleter> slab_;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Block> ready_; // read, in file order; size 0 = the end (or error)
