@@ -72,12 +72,12 @@ void HeaptrackModel::addInfo(std::int64_t size, std::uint32_t nodeIndex) {
     // are only backed once touched) saves the copies and page faults of growing by doubling.
     // Only once the recording is big: 24 MiB per small file cost most of its import under ASan.
     if (infos.size() == 4096) infos.reserve(std::size_t{1} << 20);
-    infos.push_back({size, nodeIndex, kNoName});
     if (nodeCosts[nodeIndex] == 0) {
         if (costs.size() == 4096) costs.reserve(std::size_t{1} << 20);
         nodeCosts[nodeIndex] = static_cast<std::uint32_t>(costs.size());
         costs.emplace_back();
     }
+    infos.push_back({size, nodeIndex, kNoName, nodeCosts[nodeIndex]});
 }
 
 std::string HeaptrackModel::siteKey(const HeaptrackIp& ip) const {

@@ -42,6 +42,7 @@ struct HeaptrackInfo {
     std::int64_t size = 0;
     std::uint32_t node = 0;
     std::int32_t op = kNoName; // the site's name in the trace's op names
+    std::uint32_t cost = 0;    // the node's slot in HeaptrackModel::costs (one lookup less per `+`/`-`)
 };
 
 // Cost of one backtrace. `peak` is its live bytes at the moment the total first reached its

@@ -363,7 +363,7 @@ void HeaptrackReader::allocate(std::uint64_t index) {
     const HeaptrackInfo& info = model_.infos[index];
     if (__builtin_add_overflow(allocatedBytes_, info.size, &allocatedBytes_))
         failTotals("+", "the allocations add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real");
-    HeaptrackCost& cost = model_.cost(info.node);
+    HeaptrackCost& cost = model_.costs[info.cost];
     model_.bump(cost, info.size);
     ++cost.allocations;
     ++model_.totals.calls;
@@ -381,7 +381,7 @@ void HeaptrackReader::deallocate(std::uint64_t index) {
     const HeaptrackInfo& info = model_.infos[index];
     if (__builtin_add_overflow(freedBytes_, info.size, &freedBytes_))
         failTotals("-", "the frees add up past 2^63 - 1 bytes (8 EiB): sizes that large are not real");
-    HeaptrackCost& cost = model_.cost(info.node);
+    HeaptrackCost& cost = model_.costs[info.cost];
     model_.bump(cost, -info.size);
     model_.totals.leaked -= info.size;
     if (temporary) {
