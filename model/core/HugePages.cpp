@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/HugePages.h"
 
-#include <cstdint>
 #include <cstdlib>
 
 #if defined(__linux__)
@@ -10,20 +9,21 @@
 
 namespace memviz {
 
+namespace {
+
+std::size_t roundedUp(std::size_t bytes) { return (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1); }
+
+// Asks for huge pages over [data, data + bytes), 2 MiB-aligned and a whole number of them.
+// Advice only: where the system refuses it, nothing changes.
 void adviseHugePages(void* data, std::size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    const std::uintptr_t from = (begin + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    const std::uintptr_t to = (begin + bytes) & ~(kHugePageBytes - 1);
-    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE); // failure is harmless
+    madvise(data, bytes, MADV_HUGEPAGE);
 #else
     (void)data;
     (void)bytes;
 #endif
 }
 
-namespace {
-std::size_t roundedUp(std::size_t bytes) { return (bytes + kHugePageBytes - 1) & ~(kHugePageBytes - 1); }
 } // namespace
 
 void* allocateHugeCapable(std::size_t bytes) {

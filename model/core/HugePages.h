@@ -17,10 +17,6 @@ namespace memviz {
 constexpr std::size_t kHugePageMinBytes = std::size_t{1} << 20;
 constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 
-// Asks for huge pages over the whole 2 MiB pages inside [data, data + bytes). Advice only:
-// where the system refuses it, nothing changes.
-void adviseHugePages(void* data, std::size_t bytes) noexcept;
-
 // Memory of kHugePageMinBytes or more, 2 MiB-aligned and advised; smaller, plain operator new.
 void* allocateHugeCapable(std::size_t bytes);
 void releaseHugeCapable(void* p, std::size_t bytes) noexcept;

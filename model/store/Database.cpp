@@ -27,7 +27,8 @@ bool isNewFile(const std::string& path) {
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
     // A new, empty file holds nothing to protect: its header, log mode and schema are written
-    // without a sync each (six of them), and the file, once complete, is synced once.
+    // without a sync each (six of them); the file and its directory entry are synced once, by
+    // the first import's end (ImportJournal) or else when the store closes.
     const bool fresh = mode == Mode::ReadWrite && isNewFile(path);
     const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
@@ -49,7 +50,7 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
         migrateSchema(*this, mode == Mode::ReadOnly);
         if (fresh) {
             exec("PRAGMA synchronous = NORMAL");
-            syncToDisk(true);
+            unsynced_ = true;
         }
     } catch (...) {
         sqlite3_close(db_);
@@ -58,17 +59,30 @@ Database::Database(const std::string& path, Mode mode) : path_(path) {
     }
 }
 
-Database::~Database() {
-    if (db_) sqlite3_close_v2(db_);
+Database::~Database() { close(); }
+
+void Database::close() noexcept {
+    if (!db_) return;
+    if (unsynced_) {
+        try {
+            syncToDisk();
+        } catch (...) {
+            // Nobody to report it to; the page cache writes the file back in time.
+        }
+    }
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
 }
 
-Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)), unsynced_(std::exchange(other.unsynced_, false)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
     if (this != &other) {
-        if (db_) sqlite3_close_v2(db_);
+        close();
         db_ = std::exchange(other.db_, nullptr);
         path_ = std::move(other.path_);
+        unsynced_ = std::exchange(other.unsynced_, false);
     }
     return *this;
 }
@@ -101,14 +115,14 @@ bool Database::checkpoint() {
     return logFrames <= 0 || copied == logFrames;
 }
 
-void Database::syncToDisk(bool directoryToo) {
+void Database::syncToDisk() {
     const char* name = sqlite3_db_filename(db_, "main");
     if (!name || !*name) return; // an in-memory or temporary database: no file
     sqlite3_file* file = nullptr;
     if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file || !file->pMethods)
         fail("cannot reach the file to sync it");
     if (file->pMethods->xSync(file, SQLITE_SYNC_NORMAL) != SQLITE_OK) fail("cannot sync the file to disk");
-    if (!directoryToo) return;
+    if (!std::exchange(unsynced_, false)) return;
     // The directory's entry for a new file (fsync on the file does not cover it).
     const std::string dir = std::filesystem::absolute(path_).parent_path().string();
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -43,15 +43,19 @@ public:
     // some of the log could not be copied.
     bool checkpoint();
     // Makes what is written to the file so far durable (one fsync through SQLite's own file),
-    // and with directoryToo the directory's entry for it: for writes made with synchronous OFF.
-    void syncToDisk(bool directoryToo = false);
+    // for writes made with synchronous OFF; for a file this Database created, its directory
+    // entry too (the first time).
+    void syncToDisk();
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
     [[noreturn]] void fail(std::string_view what) const;
 
 private:
+    void close() noexcept; // syncs first what this Database created and never synced
+
     sqlite3* db_ = nullptr;
     std::string path_;
+    bool unsynced_ = false; // created here, with synchronous OFF, and not synced yet
 };
 
 // A prepared statement. bind() indices are 1-based like SQLite's; column() indices 0-based.
