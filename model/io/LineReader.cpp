@@ -12,12 +12,16 @@ namespace memviz {
 
 namespace {
 constexpr std::size_t kBlock = 4u << 20;
+// Decompressed input comes in 256 KiB blocks (ReadAhead) or less: a bigger buffer only costs
+// fresh memory (a 4 MiB one touched 7 MiB while it grew, about 4 ms on a loaded machine).
+constexpr std::size_t kDecompressedBlock = 512u << 10;
 }
 
 namespace {
 // A small uncompressed file needs no 4 MiB buffer (zeroing it cost more than reading the file).
 std::size_t blockFor(const InputFile& in) {
-    if (in.compression() != Compression::None || in.fileSize() <= 0) return kBlock;
+    if (in.compression() != Compression::None) return kDecompressedBlock;
+    if (in.fileSize() <= 0) return kBlock;
     return std::clamp<std::size_t>(static_cast<std::size_t>(in.fileSize()) + 1, 64u << 10, kBlock);
 }
 } // namespace
