@@ -22,7 +22,7 @@
 namespace memviz::columns {
 
 // A chunk's raw bytes while it is built: up to a few MiB, reused (Builder's scratch), in huge
-// pages once a MiB or more (core/HugePages.h).
+// pages from 2 MiB (core/HugePages.h).
 using Bytes = std::vector<unsigned char, HugePageAllocator<unsigned char>>;
 
 // First u32 of a narrow chunk's raw bytes; never a fixed layout's row count (its size check
@@ -97,18 +97,23 @@ template <typename Get>
 void putNarrow(Bytes& out, std::size_t n, Get&& get, const NarrowRange& range, unsigned char flags = 0) {
     const unsigned width = range.width();
     const std::size_t at = out.size();
-    out.resize(at + kNarrowColumnHeaderBytes + n * width);
+    const std::size_t size = at + kNarrowColumnHeaderBytes + n * width;
+    // 8 bytes of slack: each value is stored as a whole u64 (one store instead of a 3-byte
+    // memcpy's two), the next value overwriting its high bytes.
+    out.resize(size + 8);
     unsigned char* p = out.data() + at;
     p[0] = static_cast<unsigned char>(width | flags);
     std::memcpy(p + 1, &range.lo, 8);
     p += kNarrowColumnHeaderBytes;
     const auto base = static_cast<std::uint64_t>(range.lo);
     detail::byWidth(width, [&](auto w) {
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<std::int64_t>(get(i))) - base;
-            std::memcpy(p + i * w, &d, w); // little-endian host (x86-64, aarch64)
-        }
+        if constexpr (w > 0) // a constant column stores nothing
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint64_t d = static_cast<std::uint64_t>(static_cast<std::int64_t>(get(i))) - base;
+                std::memcpy(p + i * w, &d, 8); // little-endian host (x86-64, aarch64)
+            }
     });
+    out.resize(size);
 }
 
 // Appends n values get(0..n-1) (any integer type, widened to int64) as one narrow column.
