@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Series point chunks and record chunks in codec 2 (narrow columns, schema version 10;
-// store/ChunkCodec.cpp): every value comes back exactly, at the int64 extremes too; each
+// store/ChunkCodec.cpp), and event chunks' address column (version 12): every value comes back exactly, at the int64 extremes too; each
 // column is stored the narrowest way (as it is, as steps from the previous row, or records'
 // columns beside column 0), which the layout built here byte by byte from docs/schema.md
 // checks; codec 1 chunks of older stores still decode; a lying chunk is a StoreError.
@@ -64,6 +64,7 @@ private slots:
     void pointLayoutByteByByte();
     void recordLayoutByteByByte();
     void fixedWidthChunksStillRead();
+    void eventAddressesAsStepsByteByByte();
     void hostileChunksAreErrors();
 };
 
@@ -130,6 +131,63 @@ void TestChunkCodec::pointLayoutByteByByte() {
     const std::vector<unsigned char> blob = encodePoints(pts);
     QVERIFY(rawOf(blob) == l.bytes);
     QVERIFY(decodePoints(blob) == pts);
+}
+
+namespace {
+Event eventAt(std::int64_t t, std::int64_t address, EventKind kind) {
+    Event e;
+    e.timeNs = t;
+    e.address = address;
+    e.size = 16;
+    e.kind = kind;
+    return e;
+}
+} // namespace
+
+// Event chunks (schema version 12): an address column whose neighbours are close (heaptrack's
+// allocation info indices) is stored as steps, flag kSteps, the first address after it; real
+// pointers far apart stay as they are. Both come back exactly.
+void TestChunkCodec::eventAddressesAsStepsByteByByte() {
+    // 0, then 40001, 40002, 40005, 40004, ...: wide as they are, a few bits as steps.
+    std::vector<std::int64_t> addresses = {0};
+    for (std::int64_t i = 1; i < 64; ++i) addresses.push_back(40000 + i + (i % 3 == 0 ? 2 : 0));
+    std::vector<Event> ev;
+    for (std::size_t i = 0; i < addresses.size(); ++i)
+        ev.push_back(eventAt(static_cast<std::int64_t>(i) * 1'000'000, addresses[i], i % 2 ? EventKind::Free : EventKind::Alloc));
+    const auto expected = [&](bool steps) {
+        Layout l;
+        l.header(static_cast<std::uint32_t>(ev.size()));
+        l.u(static_cast<std::uint64_t>(ev[0].timeNs), 8);
+        std::vector<std::int64_t> timeSteps, addressColumn, sizes, ops, kinds, zeros;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            timeSteps.push_back(i ? ev[i].timeNs - ev[i - 1].timeNs : 0);
+            addressColumn.push_back(steps ? (i ? ev[i].address - ev[i - 1].address : 0) : ev[i].address);
+            sizes.push_back(ev[i].size);
+            ops.push_back(ev[i].op);
+            kinds.push_back(static_cast<std::int64_t>(ev[i].kind));
+            zeros.push_back(0);
+        }
+        l.column(timeSteps);
+        l.column(addressColumn, steps ? columns::kSteps : 0);
+        if (steps) l.u(static_cast<std::uint64_t>(ev[0].address), 8);
+        l.column(sizes);
+        l.column(ops);      // op
+        l.column(ops);      // category (kNoName too)
+        l.column(ops);      // stack
+        l.column(zeros);    // device
+        l.column(kinds);
+        l.column(zeros);    // flags
+        return l.bytes;
+    };
+    std::vector<unsigned char> blob = encodeEvents(ev);
+    QVERIFY(rawOf(blob) == expected(true));
+    QVERIFY(decodeEvents(blob) == ev);
+    // Pointers spread over the address space: steps would be as wide, the column stays plain.
+    std::mt19937_64 rng(7);
+    for (Event& e : ev) e.address = static_cast<std::int64_t>(rng());
+    blob = encodeEvents(ev);
+    QVERIFY(rawOf(blob) == expected(false));
+    QVERIFY(decodeEvents(blob) == ev);
 }
 
 // Column 0 is the first value and steps; an allocation's time equal to its key is stored as
@@ -206,11 +264,22 @@ void TestChunkCodec::hostileChunksAreErrors() {
     QCOMPARE(decodePoints(compressedRaw(2, wide.bytes, true)), (std::vector<SeriesPoint>{{1, 3}, {2, 4}}));
     wide.bytes[0] = 9;
     QVERIFY_THROWS_EXCEPTION(StoreError, decodePoints(compressedRaw(2, wide.bytes, true)));
-    // Event chunks take no flags at all.
-    Layout events;
-    events.u(0, 8);
-    for (int c = 0; c < 9; ++c) events.column({c == 7 ? 1 : 0}, c == 2 ? columns::kSteps : 0);
-    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(compressedRaw(1, events.bytes, true)));
+    // Event chunks take no flags but kSteps on the address column, which the first address must
+    // follow.
+    const auto eventsWith = [](int flaggedColumn, unsigned char flags, bool firstAddress) {
+        Layout events;
+        events.u(0, 8);
+        for (int c = 0; c < 9; ++c) {
+            events.column({c == 7 ? 1 : 0}, c == flaggedColumn ? flags : 0);
+            if (c == 1 && firstAddress) events.u(77, 8);
+        }
+        return compressedRaw(1, events.bytes, true);
+    };
+    QCOMPARE(decodeEvents(eventsWith(1, columns::kSteps, true)).at(0).address, 77);
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(eventsWith(1, columns::kSteps, false)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(eventsWith(1, columns::kRelativeToFirst, false)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(eventsWith(2, columns::kSteps, false)));
+    QVERIFY_THROWS_EXCEPTION(StoreError, decodeEvents(eventsWith(0, columns::kSteps, false)));
 }
 
 QTEST_APPLESS_MAIN(TestChunkCodec)

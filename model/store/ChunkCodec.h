@@ -17,8 +17,8 @@ struct SeriesPoint {
 };
 
 // The `codec` column of chunk tables. 1: fixed-width columns; 2: narrow columns (event chunks
-// since schema version 8, record chunks since 10; store/ColumnChunk.h). The decoders read both:
-// the chunk's raw bytes say which it is.
+// since schema version 8, record chunks since 10; store/ColumnChunk.h; since 12 an event chunk's
+// address column may be steps). The decoders read both: the chunk's raw bytes say which it is.
 constexpr int kCodecZstdColumns = 1;
 constexpr int kCodecZstdNarrowColumns = 2;
 

@@ -204,9 +204,16 @@ constexpr const char* kSchemaV9 = "-- version 9: series_lod is stored from level
 // their chunks damaged. Codec 1 chunks are still read.
 constexpr const char* kSchemaV10 = "-- version 10: series, record and heaptrack info chunks in codec 2 (narrow columns)";
 
+// Version 12: an event chunk's address column may be stored as steps from the previous event
+// (flag 0x40 in its width byte, the first address after the column), where that needs fewer
+// bits (heaptrack's allocation info indices; issue 33). No table changes: an older memviz
+// refuses these stores by their version instead of calling their chunks damaged.
+constexpr const char* kSchemaV12 = "-- version 12: event chunks' address column may be stored as steps";
+
 // The store's own steps; each format's come from the registry (formatSchemaSteps()).
 constexpr SchemaStep kCoreSteps[] = {
     {1, kSchemaV1}, {1, kIndexesV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {8, kSchemaV8}, {9, kSchemaV9}, {10, kSchemaV10},
+    {12, kSchemaV12},
 };
 
 // Every statement of one version: the store's own first, then the formats' in registry order.
