@@ -34,7 +34,10 @@ const std::vector<FormatEntry>& allFormats() {
         add(std::make_unique<AllocLogImporter>(), {});
         add(std::make_unique<ChromeTraceImporter>(), {{3, kProfilerSchemaSql}});
         add(std::make_unique<MemoryTimelineImporter>(), {});
-        add(std::make_unique<HeaptrackImporter>(), {{2, kHeaptrackSchemaSql}, {7, kHeaptrackChunksSchemaSql}, {11, kHeaptrackFrameChunksSchemaSql}});
+        add(std::make_unique<HeaptrackImporter>(), {{2, kHeaptrackSchemaSql},
+                                                    {7, kHeaptrackChunksSchemaSql},
+                                                    {11, kHeaptrackFrameChunksSchemaSql},
+                                                    {12, kHeaptrackNarrowChunksSql}});
         add(std::make_unique<MassifImporter>(), {{2, kMassifSchemaSql}});
         add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}, {7, kSnapshotContextSchemaSql}});
         add(nullptr, {{5, kLiveSchemaSql}, {6, kLiveNativeSchemaSql}}); // live recordings (formats/live): recorded, not imported

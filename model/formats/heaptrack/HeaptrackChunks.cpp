@@ -16,77 +16,124 @@ namespace {
 const std::string kNodesWhat = "heaptrack node chunk";
 const std::string kStacksWhat = "heaptrack site stack chunk";
 constexpr std::size_t kMaxChunkBytes = 64u << 20;
+// Codec 1 row sizes, and the most a row takes in codec 2.
 constexpr std::size_t kNodeBytes = 8;              // node - parent, ip (u32 each)
 constexpr std::size_t kEntryBytes = 4 + 4 + 4 * 8; // site step, node (step within a site), 4 costs
 
+// A narrow column of u32 values into set(i, value); nullptr when damaged or a value is not a u32.
+template <typename Set>
+const unsigned char* getU32Column(const unsigned char* p, const unsigned char* end, std::size_t n, Set&& set) {
+    bool bad = false;
+    p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) {
+        bad |= v < 0 || v > std::int64_t{0xffffffff};
+        set(i, static_cast<std::uint32_t>(v));
+    });
+    return bad ? nullptr : p;
+}
+
 } // namespace
 
-// Node chunk: (node - parent) and ip as u32 columns. Parents are mostly the node just before,
-// so the first column is nearly all small numbers and compresses to little.
+// Node chunk (codec 2 since schema version 12): (node - parent) and ip as narrow columns
+// (store/ColumnChunk.h). Parents are mostly the node just before, so the first column is nearly
+// all small numbers and compresses to little. Codec 1 (u32 columns) is still read.
 std::vector<unsigned char> encodeHeaptrackNodes(std::span<const HeaptrackStoredNode> nodes, std::uint32_t firstNode) {
-    columns::Builder chunk(static_cast<std::uint32_t>(nodes.size()), 4 + nodes.size() * kNodeBytes);
+    const std::size_t n = nodes.size();
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 2 * 9 + n * kNodeBytes, true);
     columns::Bytes& raw = chunk.raw();
-    columns::put<std::uint32_t>(raw, nodes.size(), [&](std::size_t i) {
-        return static_cast<std::uint32_t>(firstNode + i - nodes[i].parent);
-    });
-    columns::put<std::uint32_t>(raw, nodes.size(), [&](std::size_t i) { return nodes[i].ip; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint32_t>(firstNode + i - nodes[i].parent); });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return nodes[i].ip; });
     return chunk.compress();
 }
 
 std::vector<HeaptrackStoredNode> decodeHeaptrackNodes(std::span<const unsigned char> blob, std::uint32_t firstNode) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kNodesWhat);
-    const std::size_t n = columns::readCount(raw, kNodeBytes, kNodesWhat);
-    std::vector<HeaptrackStoredNode> out(n);
-    const unsigned char* step = raw.data() + 4;
-    const unsigned char* ip = step + n * 4;
-    for (std::size_t i = 0; i < n; ++i) {
+    std::vector<std::uint32_t> steps;
+    std::vector<HeaptrackStoredNode> out;
+    if (const auto narrow = columns::narrowCount(raw, kHeaptrackNodesPerChunk, kNodesWhat)) {
+        const std::size_t n = *narrow;
+        steps.resize(n);
+        out.resize(n);
+        const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
+        const unsigned char* end = raw.data() + raw.size();
+        p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { steps[i] = v; });
+        if (p) p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { out[i].ip = v; });
+        if (!p || p != end) throw StoreError("damaged " + kNodesWhat + " in the store (narrow columns do not fill the chunk)");
+    } else {
+        const std::size_t n = columns::readCount(raw, kNodeBytes, kNodesWhat);
+        steps.resize(n);
+        out.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            steps[i] = columns::at<std::uint32_t>(raw.data() + 4, i);
+            out[i].ip = columns::at<std::uint32_t>(raw.data() + 4 + n * 4, i);
+        }
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
         const std::uint64_t id = std::uint64_t{firstNode} + i;
-        const auto d = columns::at<std::uint32_t>(step, i);
-        if (d == 0 || d > id) throw StoreError("damaged " + kNodesWhat + " in the store (a parent after its node)");
-        out[i] = {columns::at<std::uint32_t>(ip, i), static_cast<std::uint32_t>(id - d)};
+        if (steps[i] == 0 || steps[i] > id) throw StoreError("damaged " + kNodesWhat + " in the store (a parent after its node)");
+        out[i].parent = static_cast<std::uint32_t>(id - steps[i]);
     }
     return out;
 }
 
-// Site stack chunk: the site as a step from the entry before (0 within a site), the node as a
-// step from the one before within a site (its id at a site's first entry), then the costs.
+// Site stack chunk (codec 2 since schema version 12; codec 1, fixed widths, is still read): the
+// site as a step from the entry before (0 within a site), the node as a step from the one
+// before within a site (its id at a site's first entry), then the costs, as narrow columns.
 std::vector<unsigned char> encodeHeaptrackSiteStacks(std::span<const HeaptrackSiteStackEntry> e) {
-    columns::Builder chunk(static_cast<std::uint32_t>(e.size()), 4 + e.size() * kEntryBytes);
-    columns::Bytes& raw = chunk.raw();
     const std::size_t n = e.size();
-    columns::put<std::uint32_t>(raw, n, [&](std::size_t i) { return e[i].site - (i ? e[i - 1].site : 0); });
-    columns::put<std::uint32_t>(raw, n, [&](std::size_t i) {
-        return i && e[i].site == e[i - 1].site ? e[i].node - e[i - 1].node : e[i].node;
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 6 * 9 + n * kEntryBytes, true);
+    columns::Bytes& raw = chunk.raw();
+    columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint32_t>(e[i].site - (i ? e[i - 1].site : 0)); });
+    columns::putNarrow(raw, n, [&](std::size_t i) {
+        return static_cast<std::uint32_t>(i && e[i].site == e[i - 1].site ? e[i].node - e[i - 1].node : e[i].node);
     });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return e[i].allocations; });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return e[i].temporary; });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return e[i].peakBytes; });
-    columns::put<std::int64_t>(raw, n, [&](std::size_t i) { return e[i].leakedBytes; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return e[i].allocations; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return e[i].temporary; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return e[i].peakBytes; });
+    columns::putNarrow(raw, n, [&](std::size_t i) { return e[i].leakedBytes; });
     return chunk.compress();
 }
 
 std::vector<HeaptrackSiteStackEntry> decodeHeaptrackSiteStacks(std::span<const unsigned char> blob) {
     const std::vector<unsigned char> raw = columns::decompress(blob, kMaxChunkBytes, kStacksWhat);
-    const std::size_t n = columns::readCount(raw, kEntryBytes, kStacksWhat);
-    std::vector<HeaptrackSiteStackEntry> out(n);
-    const unsigned char* p = raw.data() + 4;
+    std::vector<std::uint32_t> siteSteps, nodeValues;
+    std::vector<HeaptrackSiteStackEntry> out;
+    if (const auto narrow = columns::narrowCount(raw, kHeaptrackSiteStacksPerChunk, kStacksWhat)) {
+        const std::size_t n = *narrow;
+        siteSteps.resize(n);
+        nodeValues.resize(n);
+        out.resize(n);
+        const unsigned char* p = raw.data() + columns::kNarrowHeaderBytes;
+        const unsigned char* end = raw.data() + raw.size();
+        p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { siteSteps[i] = v; });
+        if (p) p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { nodeValues[i] = v; });
+        for (std::int64_t HeaptrackSiteStackEntry::*cost : {&HeaptrackSiteStackEntry::allocations, &HeaptrackSiteStackEntry::temporary,
+                                                            &HeaptrackSiteStackEntry::peakBytes, &HeaptrackSiteStackEntry::leakedBytes})
+            if (p) p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) { out[i].*cost = v; });
+        if (!p || p != end) throw StoreError("damaged " + kStacksWhat + " in the store (narrow columns do not fill the chunk)");
+    } else {
+        const std::size_t n = columns::readCount(raw, kEntryBytes, kStacksWhat);
+        siteSteps.resize(n);
+        nodeValues.resize(n);
+        out.resize(n);
+        const unsigned char* p = raw.data() + 4;
+        for (std::size_t i = 0; i < n; ++i) {
+            siteSteps[i] = columns::at<std::uint32_t>(p, i);
+            nodeValues[i] = columns::at<std::uint32_t>(p + n * 4, i);
+        }
+        p += n * 8;
+        for (std::int64_t HeaptrackSiteStackEntry::*cost : {&HeaptrackSiteStackEntry::allocations, &HeaptrackSiteStackEntry::temporary,
+                                                            &HeaptrackSiteStackEntry::peakBytes, &HeaptrackSiteStackEntry::leakedBytes}) {
+            for (std::size_t i = 0; i < n; ++i) out[i].*cost = columns::at<std::int64_t>(p, i);
+            p += n * 8;
+        }
+    }
     std::uint32_t site = 0, node = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto siteStep = columns::at<std::uint32_t>(p, i);
-        const auto nodeValue = columns::at<std::uint32_t>(p + n * 4, i);
-        node = i && siteStep == 0 ? node + nodeValue : nodeValue;
-        site += siteStep;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        node = i && siteSteps[i] == 0 ? node + nodeValues[i] : nodeValues[i];
+        site += siteSteps[i];
         out[i].site = site;
         out[i].node = node;
     }
-    p += n * 8;
-    for (std::size_t i = 0; i < n; ++i) out[i].allocations = columns::at<std::int64_t>(p, i);
-    p += n * 8;
-    for (std::size_t i = 0; i < n; ++i) out[i].temporary = columns::at<std::int64_t>(p, i);
-    p += n * 8;
-    for (std::size_t i = 0; i < n; ++i) out[i].peakBytes = columns::at<std::int64_t>(p, i);
-    p += n * 8;
-    for (std::size_t i = 0; i < n; ++i) out[i].leakedBytes = columns::at<std::int64_t>(p, i);
     return out;
 }
 
@@ -109,7 +156,7 @@ void HeaptrackSiteStackChunkWriter::flush() {
         .bind(3, static_cast<std::int64_t>(pending_.front().site))
         .bind(4, static_cast<std::int64_t>(pending_.back().site))
         .bind(5, static_cast<std::int64_t>(pending_.size()))
-        .bind(6, kCodecZstdColumns)
+        .bind(6, kCodecZstdNarrowColumns)
         .bindBlob(7, encodeHeaptrackSiteStacks(pending_))
         .run();
     pending_.clear();

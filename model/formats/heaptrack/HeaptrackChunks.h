@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The heaptrack backtrace tree and the per-site backtraces as compressed column chunks
-// (schema step 7, HeaptrackSchema.h; the shared layout is store/ColumnChunk.h), and their
-// readers. Stores written before step 7 keep their rows in heaptrack_trace_nodes and
+// (schema step 7, HeaptrackSchema.h; the shared layout is store/ColumnChunk.h; narrow columns,
+// codec 2, since step 12), and their readers. Stores written before step 7 keep their rows in heaptrack_trace_nodes and
 // heaptrack_site_stacks; the readers here fall back to those rows when a trace has no chunks.
 #include <cstdint>
 #include <span>

@@ -145,4 +145,9 @@ CREATE TABLE heaptrack_frame_chunks (
 ) WITHOUT ROWID;
 )SQL";
 
+// Step 12: node and site stack chunks in codec 2, narrow columns (HeaptrackChunks.cpp; issue 33).
+// No table changes: an older memviz refuses these stores by their version instead of calling
+// their chunks damaged. Codec 1 chunks are still read.
+inline constexpr const char* kHeaptrackNarrowChunksSql = "-- version 12: heaptrack node and site stack chunks in codec 2";
+
 } // namespace memviz

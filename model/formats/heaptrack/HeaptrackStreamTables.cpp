@@ -44,7 +44,7 @@ void HeaptrackStreamTables::flushNodes(const HeaptrackModel& m) {
         for (std::size_t i = 0; i < count; ++i) chunk.push_back({m.nodes[nodesDone_ + i].ip, m.nodes[nodesDone_ + i].parent});
         const auto first = static_cast<std::uint32_t>(nodesDone_);
         out_.post([this, first, chunk = std::move(chunk)]() mutable {
-            insertChunk(nodes_, first, chunk.size(), kCodecZstdColumns, encodeHeaptrackNodes(chunk, first));
+            insertChunk(nodes_, first, chunk.size(), kCodecZstdNarrowColumns, encodeHeaptrackNodes(chunk, first));
             spareNodes_.give(std::move(chunk));
         });
         nodesDone_ += count;
