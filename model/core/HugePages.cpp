@@ -32,7 +32,7 @@ void* allocateHugeCapable(std::size_t bytes) {
     if (rounded < bytes) throw std::bad_alloc(); // wrapped around
     void* p = std::aligned_alloc(kHugePageBytes, rounded);
     if (!p) throw std::bad_alloc();
-    adviseHugePages(p, bytes & ~(kHugePageBytes - 1));
+    adviseHugePages(p, rounded);
     return p;
 }
 

@@ -81,7 +81,7 @@ private:
     InputFile& in_;
     std::size_t maxLine_;
     std::size_t block_; // what one read asks for: 4 MiB, less for a small uncompressed file
-    std::vector<char, HugePageAllocator<char>> buf_; // up to 4 MiB (512 KiB for decompressed input), huge pages from 2 MiB (core/HugePages.h)
+    std::vector<char, HugePageAllocator<char>> buf_; // up to 4 MiB (512 KiB for decompressed input), in huge pages (core/HugePages.h)
     std::size_t begin_ = 0; // start of unconsumed data in buf_
     std::size_t end_ = 0;   // end of valid data in buf_
     bool eof_ = false;
