@@ -54,6 +54,14 @@ std::int64_t readFirstTime(const unsigned char*& p, const unsigned char* end) {
 }
 
 
+// A column of steps from the previous row (flag kSteps) and the first value after it, as
+// getBestColumn reads it back.
+template <typename Steps>
+void putStepsColumn(columns::Bytes& raw, std::size_t n, Steps&& steps, const columns::NarrowRange& range, std::int64_t first) {
+    columns::putNarrow(raw, n, steps, range, columns::kSteps);
+    appendInt64(raw, first);
+}
+
 // A value column of the narrow point and record chunks, stored whichever way is narrowest: as
 // it is, as steps from the previous row (a time, a running total), or (records, when `key` is
 // given) as the difference from the row's column 0 (an allocation's times beside its key).
@@ -75,9 +83,7 @@ void putBestColumn(columns::Bytes& raw, std::size_t n, Get&& value, Key&& key = 
     if (records && relativeRange.width() < std::min(plain, stepped))
         return columns::putNarrow(raw, n, relative, relativeRange, columns::kRelativeToFirst);
     if (stepped >= plain) return columns::putNarrow(raw, n, value, plainRange);
-    columns::putNarrow(raw, n, steps, stepsRange, columns::kSteps);
-    const std::int64_t first = n ? value(0) : 0;
-    appendInt64(raw, first);
+    putStepsColumn(raw, n, steps, stepsRange, n ? value(0) : 0);
 }
 
 // Reads a column putBestColumn wrote into at(i) (an int64 lvalue per row), its flags undone;
@@ -102,22 +108,20 @@ const unsigned char* getBestColumn(const unsigned char* p, const unsigned char* 
     return p;
 }
 
-
 // Bits to write v in: a proxy for what zstd makes of a column (its high zero bytes cost little).
 unsigned bitsOf(std::uint64_t v) { return static_cast<unsigned>(std::bit_width(v)); }
 std::uint64_t zigzag(std::int64_t v) {
     return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
 
-// The address column as it is, or as steps from the previous event (flag kSteps, the first
-// address after the column, as putBestColumn writes them) when the steps need less than half
-// the bits: heaptrack's "addresses" are allocation info indices, and an event mostly names an
-// info defined shortly before (deep.zst: 6 bits a step against 14 as it is, and zstd makes
-// 57 KB of such a column instead of 97 KB, in 40 % less time; cnn.zst: a quarter to a third).
-// Real pointers stay as they are: a CUDA snapshot's 500 distinct addresses repeat, which zstd
-// finds in the plain column (6.7 KB) but not in its steps (7.8 KB), though the steps need two
-// thirds of the bits. Every 8th event decides (a pass over all of them cost more than zstd
-// saved).
+// The address column as it is, or as steps from the previous event (putStepsColumn) when the
+// steps need less than half the bits: heaptrack's "addresses" are allocation info indices, and
+// an event mostly names an info defined shortly before (deep.zst: 6 bits a step against 14 as it
+// is, and zstd makes 57 KB of such a column instead of 97 KB, in 40 % less time; cnn.zst: a
+// quarter to a third). Real pointers stay as they are: a CUDA snapshot's 500 distinct addresses
+// repeat, which zstd finds in the plain column (6.7 KB) but not in its steps (7.8 KB), though the
+// steps need two thirds of the bits. Every 8th event decides (a pass over all of them cost more
+// than zstd saved).
 void putAddressColumn(columns::Bytes& raw, std::span<const Event> ev, const columns::NarrowRange& plainRange) {
     constexpr std::size_t kSampleEvery = 8;
     const std::size_t n = ev.size();
@@ -132,8 +136,7 @@ void putAddressColumn(columns::Bytes& raw, std::span<const Event> ev, const colu
     const auto step = [&](std::size_t i) { return i ? delta(ev[i].address, ev[i - 1].address) : std::int64_t{0}; };
     columns::NarrowRange stepRange;
     for (std::size_t i = 0; i < n; ++i) stepRange.add(step(i));
-    columns::putNarrow(raw, n, step, stepRange, columns::kSteps);
-    appendInt64(raw, ev[0].address);
+    putStepsColumn(raw, n, step, stepRange, ev[0].address);
 }
 
 } // namespace

@@ -20,6 +20,11 @@ constexpr std::size_t kMaxChunkBytes = 64u << 20;
 constexpr std::size_t kNodeBytes = 8;              // node - parent, ip (u32 each)
 constexpr std::size_t kEntryBytes = 4 + 4 + 4 * 8; // site step, node (step within a site), 4 costs
 
+// A site stack entry's four costs, in their column order.
+constexpr std::int64_t HeaptrackSiteStackEntry::*kStackCosts[] = {
+    &HeaptrackSiteStackEntry::allocations, &HeaptrackSiteStackEntry::temporary, &HeaptrackSiteStackEntry::peakBytes,
+    &HeaptrackSiteStackEntry::leakedBytes};
+
 // A narrow column of u32 values into set(i, value); nullptr when damaged or a value is not a u32.
 template <typename Set>
 const unsigned char* getU32Column(const unsigned char* p, const unsigned char* end, std::size_t n, Set&& set) {
@@ -38,7 +43,7 @@ const unsigned char* getU32Column(const unsigned char* p, const unsigned char* e
 // all small numbers and compresses to little. Codec 1 (u32 columns) is still read.
 std::vector<unsigned char> encodeHeaptrackNodes(std::span<const HeaptrackStoredNode> nodes, std::uint32_t firstNode) {
     const std::size_t n = nodes.size();
-    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 2 * 9 + n * kNodeBytes, true);
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 2 * columns::kNarrowColumnHeaderBytes + n * kNodeBytes, true);
     columns::Bytes& raw = chunk.raw();
     columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint32_t>(firstNode + i - nodes[i].parent); });
     columns::putNarrow(raw, n, [&](std::size_t i) { return nodes[i].ip; });
@@ -80,7 +85,7 @@ std::vector<HeaptrackStoredNode> decodeHeaptrackNodes(std::span<const unsigned c
 // before within a site (its id at a site's first entry), then the costs, as narrow columns.
 std::vector<unsigned char> encodeHeaptrackSiteStacks(std::span<const HeaptrackSiteStackEntry> e) {
     const std::size_t n = e.size();
-    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 6 * 9 + n * kEntryBytes, true);
+    columns::Builder chunk(static_cast<std::uint32_t>(n), columns::kNarrowHeaderBytes + 6 * columns::kNarrowColumnHeaderBytes + n * kEntryBytes, true);
     columns::Bytes& raw = chunk.raw();
     columns::putNarrow(raw, n, [&](std::size_t i) { return static_cast<std::uint32_t>(e[i].site - (i ? e[i - 1].site : 0)); });
     columns::putNarrow(raw, n, [&](std::size_t i) {
@@ -106,8 +111,7 @@ std::vector<HeaptrackSiteStackEntry> decodeHeaptrackSiteStacks(std::span<const u
         const unsigned char* end = raw.data() + raw.size();
         p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { siteSteps[i] = v; });
         if (p) p = getU32Column(p, end, n, [&](std::size_t i, std::uint32_t v) { nodeValues[i] = v; });
-        for (std::int64_t HeaptrackSiteStackEntry::*cost : {&HeaptrackSiteStackEntry::allocations, &HeaptrackSiteStackEntry::temporary,
-                                                            &HeaptrackSiteStackEntry::peakBytes, &HeaptrackSiteStackEntry::leakedBytes})
+        for (std::int64_t HeaptrackSiteStackEntry::*cost : kStackCosts)
             if (p) p = columns::getNarrow(p, end, n, [&](std::size_t i, std::int64_t v) { out[i].*cost = v; });
         if (!p || p != end) throw StoreError("damaged " + kStacksWhat + " in the store (narrow columns do not fill the chunk)");
     } else {
@@ -121,8 +125,7 @@ std::vector<HeaptrackSiteStackEntry> decodeHeaptrackSiteStacks(std::span<const u
             nodeValues[i] = columns::at<std::uint32_t>(p + n * 4, i);
         }
         p += n * 8;
-        for (std::int64_t HeaptrackSiteStackEntry::*cost : {&HeaptrackSiteStackEntry::allocations, &HeaptrackSiteStackEntry::temporary,
-                                                            &HeaptrackSiteStackEntry::peakBytes, &HeaptrackSiteStackEntry::leakedBytes}) {
+        for (std::int64_t HeaptrackSiteStackEntry::*cost : kStackCosts) {
             for (std::size_t i = 0; i < n; ++i) out[i].*cost = columns::at<std::int64_t>(p, i);
             p += n * 8;
         }
