@@ -43,7 +43,7 @@ private:
     struct Device {
         std::int64_t number = 0; // CUDA device, or kHostDevice
         std::uint16_t index = 0; // memviz device
-        const std::vector<Entry>* entries = nullptr;
+        const EntryVector* entries = nullptr;
         const std::vector<ExtrasRun>* extras = nullptr;
         std::vector<const Segment*> segments;
         // Per entry, ns from t0, only when time_us goes backwards somewhere (each entry is then

@@ -210,7 +210,7 @@ Reader::StreamedList& Reader::streamedList(std::size_t list, bool trace) {
 }
 
 void Reader::makeRoom(StreamedList& s, std::size_t count) {
-    std::vector<Entry>& v = s.entries.entries;
+    EntryVector& v = s.entries.entries;
     if (!follower_ || v.capacity() - v.size() >= count) return;
     follower_->regrow(s.followed, [&] {
         v.reserve(std::max(v.capacity() * 2, v.size() + count));

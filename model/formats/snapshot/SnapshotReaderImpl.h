@@ -67,7 +67,7 @@ public:
     // no more.
     void replayWith(ReplayFollower* follower) { follower_ = follower; }
     // The records of a streamed list of entries so far (until run() takes them).
-    const std::vector<Entry>& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
+    const EntryVector& streamedEntries(std::size_t list) const { return streamed_.at(list).entries.entries; }
 
 private:
     struct StreamedList {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/HugePages.h"
 #include "formats/snapshot/SnapshotData.h"
 
 namespace memviz::snapshot {
@@ -43,7 +44,9 @@ struct Allocation {
 struct DeviceReplay {
     // In the order the replay made them: at their alloc entry (Traced) or at their free entry
     // (BeforeTraceFreed), in entry order, then the BeforeTraceAlive ones of the final segments.
-    std::vector<Allocation> allocations;
+    // In huge pages where allowed (core/HugePages.h): 4.3M allocations of a 1 GB snapshot are
+    // 240 MB filled front to back, a third of its import's page faults in 4 KiB pages.
+    std::vector<Allocation, HugePageAllocator<Allocation>> allocations;
     std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
     std::vector<std::int64_t> actionCounts;                           // per Action
     std::vector<std::int64_t> unknownActionCounts;                    // per SnapshotData::unknownActions
