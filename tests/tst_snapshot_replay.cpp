@@ -4,11 +4,15 @@
 // traces (reallocs over live blocks, double frees, frees of blocks from before the trace,
 // segment entries, blocks alive at the end) give the one-call replay's figures exactly, for
 // any cut into pieces and with a vector that grows (and moves) while the follower reads it; a
-// pass whose byte counts overflow is dropped, not handed on.
+// pass whose byte counts overflow is dropped, not handed on. The follower backs the reader's
+// next entries with memory (populateNow), as mincore() sees it, and no further.
 #include <QtTest>
 #include <random>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/Errors.h"
+#include "core/HugePages.h"
 #include "formats/snapshot/ReplayFollower.h"
 #include "formats/snapshot/SnapshotReplay.h"
 
@@ -75,6 +79,18 @@ RandomTrace randomTrace(unsigned seed, std::size_t n) {
     return t;
 }
 
+// How many of the pages of [p, p + bytes) are resident, by mincore(2).
+std::size_t residentPages(const void* p, std::size_t bytes) {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(p) & ~(page - 1);
+    const std::uintptr_t to = (reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) & ~(page - 1);
+    std::vector<unsigned char> in((to - from) / page);
+    if (::mincore(reinterpret_cast<void*>(from), to - from, in.data()) != 0) return 0;
+    std::size_t n = 0;
+    for (unsigned char c : in) n += c & 1;
+    return n;
+}
+
 } // namespace
 
 class TestSnapshotReplay : public QObject {
@@ -84,6 +100,8 @@ private slots:
     void piecesGiveTheSameReplay();
     void followerGivesTheSameReplay();
     void overflowingPassIsDropped();
+    void populateKeepsContents();
+    void followerBacksTheNextEntries();
 };
 
 void TestSnapshotReplay::smallTraceByHand() {
@@ -171,7 +189,7 @@ void TestSnapshotReplay::followerGivesTheSameReplay() {
             v.insert(v.end(), t.entries.begin() + static_cast<std::ptrdiff_t>(at),
                      t.entries.begin() + static_cast<std::ptrdiff_t>(at + n));
             at += n;
-            follower.published(toA ? slotA : slotB, v.data(), v.size());
+            follower.published(toA ? slotA : slotB, v.data(), v.size(), v.capacity());
         }
         std::vector<ReplayedEntries> done = follower.finish();
         QCOMPARE(done.size(), std::size_t{2});
@@ -188,11 +206,67 @@ void TestSnapshotReplay::overflowingPassIsDropped() {
     QVERIFY_THROWS_EXCEPTION(ImportError, replayDevice(bad, {}, {}, 0));
     ReplayFollower follower;
     const std::size_t slotBad = follower.follow(2), slotGood = follower.follow(1);
-    follower.published(slotBad, bad.data(), bad.size());
-    follower.published(slotGood, good.data(), good.size());
+    follower.published(slotBad, bad.data(), bad.size(), bad.capacity());
+    follower.published(slotGood, good.data(), good.size(), good.capacity());
     const std::vector<ReplayedEntries> done = follower.finish();
     QCOMPARE(done.size(), std::size_t{1});
     QVERIFY(done[0].entries == good.data());
+}
+
+void TestSnapshotReplay::populateKeepsContents() {
+    constexpr std::size_t kBytes = 4 << 20, kPage = 4096;
+    void* map = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    QVERIFY(map != MAP_FAILED);
+    auto* bytes = static_cast<unsigned char*>(map);
+    ::madvise(map, kBytes, MADV_NOHUGEPAGE); // count 4 KiB pages
+    bytes[10] = 0x5a;
+    bytes[kPage + 20] = 0xa5;
+    QCOMPARE(residentPages(map, kBytes), std::size_t{2});
+    if (!populateNow(bytes + 100, kBytes - 200)) { // from inside the first page to inside the last
+        ::munmap(map, kBytes);
+        QSKIP("this kernel has no MADV_POPULATE_WRITE (Linux 5.14)");
+    }
+    QCOMPARE(residentPages(map, kBytes), kBytes / kPage);
+    QCOMPARE(int(bytes[10]), 0x5a);
+    QCOMPARE(int(bytes[kPage + 20]), 0xa5);
+    std::size_t nonzero = 0;
+    for (std::size_t i = 0; i < kBytes; ++i) nonzero += bytes[i] != 0;
+    QCOMPARE(nonzero, std::size_t{2});
+    ::munmap(map, kBytes);
+}
+
+// Room for 4M entries (128 MiB, untouched); 300,000 published: after the follower's one feed,
+// the feed's worth after them (262,144 entries, 8 MiB) has memory, the rest of the room not.
+void TestSnapshotReplay::followerBacksTheNextEntries() {
+    constexpr std::size_t kRoom = 4u << 20, kPublished = 300000, kFeed = 262144;
+    Entry* entries = static_cast<Entry*>(::mmap(nullptr, kRoom * sizeof(Entry), PROT_READ | PROT_WRITE,
+                                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    QVERIFY(entries != MAP_FAILED);
+    ::madvise(entries, kRoom * sizeof(Entry), MADV_NOHUGEPAGE);
+    for (std::size_t i = 0; i < kPublished; ++i) entries[i] = entry(i % 2 ? Action::FreeCompleted : Action::Alloc, i / 2 * 64, 64);
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t before = residentPages(entries, kRoom * sizeof(Entry));
+    QCOMPARE(before, (kPublished * sizeof(Entry) + page - 1) / page);
+    const bool canPopulate = populateNow(entries + kRoom - 1, sizeof(Entry)); // the last page alone
+    {
+        ReplayFollower follower;
+        const std::size_t slot = follower.follow(kPublished);
+        follower.published(slot, entries, kPublished, kRoom);
+        const std::vector<ReplayedEntries> done = follower.finish();
+        QCOMPARE(done.size(), std::size_t{1});
+        QCOMPARE(done[0].count, kPublished);
+    }
+    if (!canPopulate) {
+        ::munmap(entries, kRoom * sizeof(Entry));
+        QSKIP("this kernel has no MADV_POPULATE_WRITE (Linux 5.14)");
+    }
+    // Published, then a feed's worth ahead, then the last page populated above.
+    const std::size_t ahead = residentPages(entries + kPublished, kFeed * sizeof(Entry));
+    QVERIFY2(ahead >= kFeed * sizeof(Entry) / page, qPrintable(QString::number(ahead)));
+    QCOMPARE(residentPages(entries + kPublished + kFeed + page / sizeof(Entry),
+                           (kRoom - kPublished - kFeed) * sizeof(Entry) - 2 * page),
+             std::size_t{0});
+    ::munmap(entries, kRoom * sizeof(Entry));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotReplay)

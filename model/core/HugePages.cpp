@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/HugePages.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 #if defined(__linux__)
@@ -39,6 +40,20 @@ void* allocateHugeCapable(std::size_t bytes) {
 void releaseHugeCapable(void* p, std::size_t bytes) noexcept {
     if (bytes < kHugePageMinBytes) ::operator delete(p);
     else std::free(p);
+}
+
+bool populateNow(const void* begin, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    if (!bytes) return true;
+    constexpr std::uintptr_t kPage = 4096;
+    const auto from = reinterpret_cast<std::uintptr_t>(begin) & ~(kPage - 1);
+    const std::uintptr_t to = reinterpret_cast<std::uintptr_t>(begin) + bytes;
+    return madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) == 0;
+#else
+    (void)begin;
+    (void)bytes;
+    return false;
+#endif
 }
 
 } // namespace memviz

@@ -21,6 +21,12 @@ constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 void* allocateHugeCapable(std::size_t bytes);
 void releaseHugeCapable(void* p, std::size_t bytes) noexcept;
 
+// Backs [begin, begin + bytes) with memory now (MADV_POPULATE_WRITE; the pages' contents do not
+// change), so that the thread which fills them next does not stop to fault and zero them: for a
+// helper thread with time to spare that works ahead of a busy one. Advice only: false where the
+// system cannot (before Linux 5.14, or memory not mapped); the pages then come at first touch.
+bool populateNow(const void* begin, std::size_t bytes) noexcept;
+
 // For a std::vector that grows to a few MiB and is filled front to back.
 template <typename T>
 struct HugePageAllocator {

@@ -219,7 +219,8 @@ void Reader::makeRoom(StreamedList& s, std::size_t count) {
 }
 
 void Reader::publish(const StreamedList& s) {
-    if (follower_) follower_->published(s.followed, s.entries.entries.data(), s.entries.entries.size());
+    if (follower_) follower_->published(s.followed, s.entries.entries.data(), s.entries.entries.size(),
+                                       s.entries.entries.capacity());
 }
 
 void Reader::streamEntries(std::size_t list, std::span<const Value> items) {
