@@ -30,6 +30,7 @@ bool same(const DeviceReplay& a, const DeviceReplay& b) {
             x.origin != y.origin)
             return false;
     }
+    if (!std::equal(a.frees.begin(), a.frees.end(), b.frees.begin(), b.frees.end())) return false;
     return a.implicitFrees == b.implicitFrees && a.actionCounts == b.actionCounts &&
            a.unknownActionCounts == b.unknownActionCounts && a.baselineBytes == b.baselineBytes &&
            a.baselineBlocks == b.baselineBlocks && a.baselineFreedBlocks == b.baselineFreedBlocks &&
@@ -143,6 +144,8 @@ void TestSnapshotReplay::smallTraceByHand() {
     QCOMPARE(r.allocations[0].freeSeq, std::int64_t{2});
     QCOMPARE(r.allocations[2].origin, Origin::BeforeTraceFreed);
     QCOMPARE(r.allocations[3].blockSize, std::int64_t{512});
+    // The three frees close A, C (made at its free) and nothing (A again).
+    QCOMPARE(std::vector<std::int32_t>(r.frees.begin(), r.frees.end()), (std::vector<std::int32_t>{0, 2, -1}));
     QVERIFY(same(r, replayDevice(entries, {}, segments, 0)));
 }
 

@@ -2,7 +2,6 @@
 #include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 
 #include "core/Errors.h"
@@ -142,29 +141,17 @@ std::int32_t SnapshotBuilder::opOf(std::int32_t stack) {
     return op;
 }
 
-// The allocation that the free entry `seq` closes, as the replay matched it (entries are
-// emitted in order): an open allocation whose free is this entry, or the next allocation in
-// the replay's order when the replay made it here (its alloc is not in the trace); -1 for a
-// free of an address already freed.
-std::int32_t SnapshotBuilder::allocationFreedAt(Device& d, std::int64_t seq) {
-    auto& ahead = d.freesAhead;
-    const auto later = std::greater<>{};
-    // Allocations displaced by an alloc at their address were freed there, not at a free entry.
-    while (!ahead.empty() && ahead.front().first < seq) {
-        std::pop_heap(ahead.begin(), ahead.end(), later);
-        ahead.pop_back();
-    }
-    if (!ahead.empty() && ahead.front().first == seq) {
-        const std::int32_t id = ahead.front().second;
-        std::pop_heap(ahead.begin(), ahead.end(), later);
-        ahead.pop_back();
-        return id;
-    }
-    const auto& all = d.replay.allocations;
-    if (d.nextAllocation < all.size() && all[d.nextAllocation].origin == Origin::BeforeTraceFreed &&
-        all[d.nextAllocation].freeSeq == seq)
-        return static_cast<std::int32_t>(d.nextAllocation++);
-    return -1;
+// The allocation that the free entry emitted now closes, as the replay matched it (entries are
+// emitted in order); -1 for a free of an address already freed.
+std::int32_t SnapshotBuilder::allocationFreedNext(Device& d) {
+    const DeviceReplay& r = d.replay;
+    if (d.nextFree >= r.frees.size()) return -1; // not reached: one per free entry
+    const std::int32_t id = r.frees[d.nextFree++];
+    // One made by the replay at this free (its alloc is not in the trace) comes next in the
+    // replay's order of allocations.
+    if (id >= 0 && r.allocations[static_cast<std::size_t>(id)].origin == Origin::BeforeTraceFreed)
+        d.nextAllocation = static_cast<std::size_t>(id) + 1;
+    return id;
 }
 
 void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables) {
@@ -204,12 +191,8 @@ void SnapshotBuilder::emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& 
         const auto id = static_cast<std::int32_t>(d.nextAllocation++);
         const Allocation& a = r.allocations[static_cast<std::size_t>(id)];
         d.allocated = wrappingAdd(d.allocated, a.requestedSize);
-        if (a.freeSeq >= 0) {
-            d.freesAhead.emplace_back(a.freeSeq, id);
-            std::push_heap(d.freesAhead.begin(), d.freesAhead.end(), std::greater<>{});
-        }
     } else if (e.kind == EventKind::Free) {
-        const std::int32_t id = allocationFreedAt(d, seq);
+        const std::int32_t id = allocationFreedNext(d);
         if (id < 0) {
             e.size = 0;
             e.flags = kFlagUnmatched;
@@ -289,7 +272,6 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
         if (!d.chunk.empty()) postEntryChunk(d, static_cast<std::int64_t>(d.entries->size() - d.chunk.size()), tables);
         d.chunk.clear();
         d.chunk.shrink_to_fit();
-        d.freesAhead = {};
     }
 }
 

@@ -55,13 +55,12 @@ private:
         std::size_t next = 0;     // next entry to emit
         std::int64_t nextTime = 0; // its time
         // While emitting: allocated bytes after the entry emitted last, the next allocation in
-        // the replay's order, and (free entry, allocation) of the open allocations whose free
-        // is still ahead (a min-heap by entry). The replay checked the allocated sums for
-        // overflow; added up again in another order here, intermediate values may wrap
-        // (core/WrappingMath.h) and the result is exact.
+        // the replay's order, and the next free entry's place in the replay's frees. The replay
+        // checked the allocated sums for overflow; added up again in another order here,
+        // intermediate values may wrap (core/WrappingMath.h) and the result is exact.
         std::int64_t allocated = 0;
         std::size_t nextAllocation = 0;
-        std::vector<std::pair<std::int64_t, std::int32_t>> freesAhead;
+        std::size_t nextFree = 0;
         std::vector<Event> chunk; // this device's entries, for snapshot_entry_chunks
         std::int64_t chunks = 0;
         std::size_t nextImplicit = 0; // into replay.implicitFrees
@@ -72,7 +71,7 @@ private:
     void computeTimes();
     // The entry's time on the axis: ns from t0, or its number when the trace is not timed.
     std::int64_t timeOf(const Device& d, std::size_t k) const;
-    std::int32_t allocationFreedAt(Device& d, std::int64_t seq);
+    std::int32_t allocationFreedNext(Device& d);
     void emitEvents(SnapshotTablesWriter& tables, const Progress& progress);
     void emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables);
     void postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotTablesWriter& tables);

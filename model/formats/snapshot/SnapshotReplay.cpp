@@ -49,6 +49,7 @@ ReplayPass& ReplayPass::operator=(ReplayPass&&) noexcept = default;
 void ReplayPass::reserveAllocations(std::size_t n) {
     try {
         r_.allocations.reserve(std::min<std::size_t>(n, 0x7fffffff));
+        r_.frees.reserve(std::min<std::size_t>(n, 0x7fffffff));
     } catch (const std::bad_alloc&) {
         // A hint: they grow as they come.
     }
@@ -87,13 +88,16 @@ void ReplayPass::feed(std::span<const Entry> next) {
                 a.freeSeq = seq;
                 a.freeStack = e.stack;
                 addChecked(running_, -a.requestedSize, "allocated bytes");
+                r.frees.push_back(*state);
                 *state = kFreed;
                 --liveCount_;
             } else if (state) {
                 ++r.doubleFrees;
+                r.frees.push_back(-1);
             } else {
                 // Allocated before the trace began (the ring buffer dropped its alloc).
-                newAllocation(r, {e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed});
+                r.frees.push_back(
+                    newAllocation(r, {e.addr, e.size, -1, -1, seq, e.stack, e.stack, Origin::BeforeTraceFreed}));
                 addChecked(r.baselineBytes, e.size, "pre-existing bytes");
                 ++r.baselineBlocks;
                 ++r.baselineFreedBlocks;

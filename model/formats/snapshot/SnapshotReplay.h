@@ -38,9 +38,9 @@ struct Allocation {
     Origin origin = Origin::Traced;
 };
 
-// Nothing here grows with the number of entries, only with the number of allocations: the
-// builder recomputes per-entry figures (allocated bytes after an entry, the allocation a free
-// closes) while it emits the entries in order (issue 12: memory of a streamed import).
+// Nothing here grows with the number of entries, only with the number of allocations and frees:
+// the builder recomputes per-entry figures (allocated bytes after an entry) while it emits the
+// entries in order (issue 12: memory of a streamed import).
 struct DeviceReplay {
     // In the order the replay made them: at their alloc entry (Traced) or at their free entry
     // (BeforeTraceFreed), in entry order, then the BeforeTraceAlive ones of the final segments.
@@ -48,6 +48,10 @@ struct DeviceReplay {
     // 240 MB filled front to back, a third of its import's page faults in 4 KiB pages.
     std::vector<Allocation, HugePageAllocator<Allocation>> allocations;
     std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
+    // Per free entry (free_completed, legacy free), in entry order: the allocation it closes,
+    // or -1 (an address already freed). 4 bytes a free: the builder used to match frees to
+    // allocations again with a heap, the costliest step of its emit stage (issue 33).
+    std::vector<std::int32_t, HugePageAllocator<std::int32_t>> frees;
     std::vector<std::int64_t> actionCounts;                           // per Action
     std::vector<std::int64_t> unknownActionCounts;                    // per SnapshotData::unknownActions
 
