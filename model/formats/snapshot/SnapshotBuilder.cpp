@@ -2,6 +2,8 @@
 #include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 #include <limits>
 
 #include "core/Errors.h"
@@ -247,7 +249,9 @@ void SnapshotBuilder::postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotT
 }
 
 // Every device's entries merged by time (ties: device order), so the event stream is in time order.
-void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& progress) {
+// Before the allocation chunks' thread starts: creating a series writes on the connection from
+// this thread (TraceWriter::createSeries), which the writer's worker then must not be using.
+void SnapshotBuilder::startSeries() {
     for (Device& d : devices_) {
         d.allocatedSeries = out_.createSeries(d.index, series_name::kAllocated, "bytes", true);
         d.reservedSeries = out_.createSeries(d.index, series_name::kReserved, "bytes", false);
@@ -258,6 +262,9 @@ void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& p
         out_.addPoint(d.allocatedSeries, 0, d.replay.baselineBytes);
         out_.addPoint(d.reservedSeries, 0, d.reserved);
     }
+}
+
+void SnapshotBuilder::emitEvents(SnapshotTablesWriter& tables, const Progress& progress) {
     std::int64_t emitted = 0;
     for (;;) {
         Device* best = nullptr;
@@ -333,8 +340,31 @@ void SnapshotBuilder::build(const Progress& progress) {
         ~Drain() { out.drainQuietly(); }
     } drain{out_};
     out_.encodeEventChunksHere(); // the worker has the series, the inserts and the tables' rows
-    emitEvents(tables, progress);
-    importStage("events emitted");
+    startSeries();
+    {
+        // Stopped and joined before `drain` empties the queue, also when the emit throws.
+        std::atomic<bool> stop{false};
+        std::exception_ptr failed;
+        struct Beside {
+            std::atomic<bool>& stop;
+            std::thread thread;
+            ~Beside() {
+                stop = true;
+                if (thread.joinable()) thread.join();
+            }
+        } beside{stop, std::thread([&] {
+                     try {
+                         writeAllocationChunks(tables, stop);
+                     } catch (...) {
+                         failed = std::current_exception();
+                     }
+                 })};
+        emitEvents(tables, progress);
+        importStage("events emitted");
+        beside.thread.join();
+        if (failed) std::rethrow_exception(failed);
+    }
+    importStage("allocations written");
     writeTables(tables);
     for (const Device& d : devices_) writeWarnings(d);
     importStage("tables written");

@@ -6,6 +6,7 @@
 // (allocations with their lifetimes, final segments and blocks, frames, OOMs, annotations,
 // the replay figures). Times are ns from the earliest entry's time_us, or entry numbers
 // when the file has no times.
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -72,11 +73,18 @@ private:
     // The entry's time on the axis: ns from t0, or its number when the trace is not timed.
     std::int64_t timeOf(const Device& d, std::size_t k) const;
     std::int32_t allocationFreedNext(Device& d);
+    void startSeries();
+    // Only jobs for the writer's worker and rows for its buffers: no statement on the connection
+    // from this thread while the allocation chunks are written beside it.
     void emitEvents(SnapshotTablesWriter& tables, const Progress& progress);
     void emitEntry(Device& d, std::size_t k, SnapshotTablesWriter& tables);
     void postEntryChunk(Device& d, std::int64_t firstSeq, SnapshotTablesWriter& tables);
     std::int32_t opOf(std::int32_t stack);
-    void writeTables(SnapshotTablesWriter& tables);
+    // The allocations table's chunks, on a thread of their own while the events are emitted
+    // (issue 33: the emit keeps one core busy and the writer's worker only part of the other);
+    // returns early once `stop` is set.
+    void writeAllocationChunks(SnapshotTablesWriter& tables, const std::atomic<bool>& stop);
+    void writeTables(SnapshotTablesWriter& tables); // the other tables, after the events
     void postAllocationChunk(std::uint16_t device, std::int64_t chunk, std::span<const SnapshotAllocationRow> rows,
                              SnapshotTablesWriter& tables);
     void writeWarnings(const Device& d);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SnapshotBuilder, part two: the snapshot tables (docs/formats-snapshot.md) and metadata.
 #include <algorithm>
+#include <atomic>
 
 #include "formats/FormatIds.h"
 #include "formats/snapshot/SnapshotBuilder.h"
@@ -19,7 +20,9 @@ void SnapshotBuilder::postAllocationChunk(std::uint16_t device, std::int64_t chu
     });
 }
 
-void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
+// Runs beside emitEvents() (see build()): it reads only what the replay and computeTimes() left,
+// which the emit does not change, and hands its chunks to the writer's worker like the emit.
+void SnapshotBuilder::writeAllocationChunks(SnapshotTablesWriter& tables, const std::atomic<bool>& stop) {
     for (const Device& d : devices_) {
         const DeviceReplay& r = d.replay;
         const auto timeAt = [&](std::int64_t seq) -> std::optional<std::int64_t> {
@@ -45,11 +48,18 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
             row.origin = static_cast<int>(a.origin);
             rows.push_back(row);
             if (rows.size() == kAllocationsPerChunk) {
+                if (stop.load(std::memory_order_relaxed)) return;
                 postAllocationChunk(d.index, chunk++, rows, tables);
                 rows.clear();
             }
         }
         if (!rows.empty()) postAllocationChunk(d.index, chunk++, rows, tables);
+    }
+}
+
+void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
+    for (const Device& d : devices_) {
+        const DeviceReplay& r = d.replay;
         out_.database(); // the rows below are written from this thread
         for (const Segment* s : d.segments) {
             SnapshotSegmentRow seg;
