@@ -158,7 +158,9 @@ bool Reader::tryFlatDict() {
     }
     if (depth + 1 > limits_.maxDepth) return false;
     if (values_ + 1 + n > limits_.maxValues) return false;
-    std::uint64_t& items = streamedItems_[doc_.containerId(listValue)]; // a node: stays where it is
+    // A node: stays where it is. Dicts after the first of a batch are in the same list (checked
+    // above): one lookup per batch instead of per dict (13 million in a 1 GB snapshot).
+    std::uint64_t& items = flatMarks_ ? *flatItems_ : streamedItems_[doc_.containerId(listValue)];
     if (items + 1 > limits_.maxContainerItems) return false;
     staleSentinel();
 
@@ -178,6 +180,7 @@ bool Reader::tryFlatDict() {
     flatEnds_.push_back(static_cast<std::uint32_t>(flatValues_.size()));
     flatMarks_ = marks_.size();
     flatList_ = listValue;
+    flatItems_ = &items;
     p_ = q;
     return true;
 }

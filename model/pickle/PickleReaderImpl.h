@@ -240,6 +240,7 @@ private:
     std::vector<std::uint32_t> flatEnds_; // where each ends in flatValues_
     std::size_t flatMarks_ = 0;          // marks_.size() when they were read; 0: none pending
     Value flatList_;
+    std::uint64_t* flatItems_ = nullptr; // flatList_'s node in streamedItems_, while flatMarks_
     Value flatSentinel_; // what the memo holds for a flat dict: reading it falls back
     std::array<Value, 64> flatScratch_; // the dict being read (a snapshot entry has 8 to 12 pairs)
 };
