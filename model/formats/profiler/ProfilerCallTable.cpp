@@ -145,7 +145,7 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     CallTable table;
     table.columns = cr::columns(nDevices);
     // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
-    std::vector<std::int64_t>& calls = table.calls;
+    auto& calls = table.calls;
     calls.reserve((s.ops.size() + outside.size()) * table.columns);
     const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
         calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});

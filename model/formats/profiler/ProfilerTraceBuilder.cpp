@@ -24,7 +24,7 @@
 
 namespace memviz {
 
-CallTree buildCallTree(const std::vector<OpRecord>& ops) {
+CallTree buildCallTree(std::span<const OpRecord> ops) {
     CallTree tree;
     tree.parent.assign(ops.size(), -1);
     tree.depth.assign(ops.size(), 0);
@@ -79,7 +79,7 @@ std::string deviceLabel(const DeviceKey& k) {
 class InnermostCall {
 public:
     // Thread indexes are the writer's: small and dense, so vectors indexed by them.
-    InnermostCall(const std::vector<OpRecord>& ops, const CallTree& tree) : ops_(ops), tree_(tree) {
+    InnermostCall(std::span<const OpRecord> ops, const CallTree& tree) : ops_(ops), tree_(tree) {
         for (std::size_t i = 0; i < ops.size(); ++i) {
             const auto thread = static_cast<std::size_t>(ops[i].thread);
             if (thread >= byThread_.size()) byThread_.resize(thread + 1);
@@ -110,7 +110,7 @@ private:
         std::size_t next = 0;
         std::int32_t current = -1;
     };
-    const std::vector<OpRecord>& ops_;
+    std::span<const OpRecord> ops_;
     const CallTree& tree_;
     std::vector<std::vector<std::int32_t>> byThread_;
     std::vector<Cursor> cursors_;
@@ -265,7 +265,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
     std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
     namespace ar = allocation_records;
-    std::vector<std::array<std::int64_t, ar::Columns>> allocations;
+    std::vector<std::array<std::int64_t, ar::Columns>, HugePageAllocator<std::array<std::int64_t, ar::Columns>>> allocations;
     const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
                               std::int64_t tFree, std::int64_t op, std::int64_t thread) {
         allocations.push_back({tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});

@@ -3,6 +3,8 @@
 // Turns a scanned profiler trace into store rows: per-device allocated/reserved series,
 // alloc/free events attributed to the innermost op on their thread, allocation lifetimes,
 // and every op call with its key_averages memory (inclusive and self, per device).
+#include <span>
+
 #include "formats/profiler/ProfilerRecords.h"
 
 namespace memviz {
@@ -21,6 +23,6 @@ struct CallTree {
     std::vector<std::int32_t> depth;
     std::int64_t overlaps = 0;
 };
-CallTree buildCallTree(const std::vector<OpRecord>& ops);
+CallTree buildCallTree(std::span<const OpRecord> ops);
 
 } // namespace memviz
