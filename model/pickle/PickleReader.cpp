@@ -46,6 +46,9 @@ void Reader::pushText(Kind kind, std::uint64_t length) {
     if (source_) { // the window moves on: the string goes into the document
         v.payload = static_cast<std::int64_t>(doc_.bytes_.size());
         doc_.bytes_.append(reinterpret_cast<const char*>(at), length);
+        // A str's payload is its identity (readers cache what a memoised key means by it): an
+        // empty one would share its offset with the next string, so it takes a byte of its own.
+        if (length == 0) doc_.bytes_.push_back('\0');
     } else {
         v.payload = at - begin_;
     }

@@ -45,8 +45,9 @@ struct Value {
     Kind kind = Kind::None;
     std::uint32_t length = 0; // Str/Bytes: byte length
     std::int64_t payload = 0; // Bool/Int/UInt64: the value (bit pattern); Float: the bits;
-                              // Str/Bytes: offset into the document's bytes; containers: slot
-                              // (low 32 bits) and the slot's generation (streaming reuses slots)
+                              // Str/Bytes: offset into the document's bytes, unique to the
+                              // object (also an empty one); containers: slot (low 32 bits) and
+                              // the slot's generation (streaming reuses slots)
 
     bool isContainer() const { return kind == Kind::List || kind == Kind::Tuple || kind == Kind::Dict; }
     // Kind::Known: the sink's id, and the container's kind and depth as they were.
