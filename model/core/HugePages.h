@@ -10,6 +10,7 @@
 // fewer faults. Pages still come only as they are touched; an untouched buffer costs nothing.
 #include <cstddef>
 #include <new>
+#include <vector>
 
 namespace memviz {
 
@@ -44,5 +45,9 @@ struct HugePageAllocator {
         return true;
     }
 };
+
+// A vector that grows to a few MiB or more and is filled front to back, in huge pages.
+template <typename T>
+using HugeVector = std::vector<T, HugePageAllocator<T>>;
 
 } // namespace memviz

@@ -23,7 +23,7 @@ namespace memviz::columns {
 
 // A chunk's raw bytes while it is built: up to a few MiB, reused (Builder's scratch), in huge
 // pages once a MiB or more (core/HugePages.h).
-using Bytes = std::vector<unsigned char, HugePageAllocator<unsigned char>>;
+using Bytes = HugeVector<unsigned char>;
 
 // First u32 of a narrow chunk's raw bytes; never a fixed layout's row count (its size check
 // would need 4 + 0xffffffff rows, far over any chunk's limit).

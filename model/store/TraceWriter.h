@@ -169,7 +169,7 @@ private:
     Statement insertLod_;
     Statement insertRecordChunk_;
     // Events are 40 bytes and a full chunk 2.5 MiB: filled front to back, in huge pages.
-    using EventBuffer = std::vector<Event, HugePageAllocator<Event>>;
+    using EventBuffer = HugeVector<Event>;
     EventBuffer pending_;
     // Full chunk buffers the work queue is done with, reused by flushEvents(): a fresh 2.5 MiB
     // buffer per chunk costs its page faults again every time (a third of a big heaptrack

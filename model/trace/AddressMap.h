@@ -114,7 +114,7 @@ private:
     // A big table (a million addresses: 16 MiB) in huge pages where allowed (core/HugePages.h):
     // every slot is written when it is made, and in 4 KiB pages the first touches of a 1 GB
     // snapshot's replay table were a sixth of its import's page faults (issue 33).
-    using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
+    using Slots = HugeVector<Slot>;
     Slots slots_;
     std::size_t mask_ = 0;
     int shift_ = 64;

@@ -114,7 +114,7 @@ public:
     std::vector<HeaptrackFrame> inlined;
     // The big ones: reserved for a million or more once the recording is big, in huge pages.
     template <typename T>
-    using BigVector = std::vector<T, HugePageAllocator<T>>;
+    using BigVector = HugeVector<T>;
     BigVector<HeaptrackNode> nodes;
     BigVector<HeaptrackInfo> infos;
     // Costs only of the backtraces an allocation info names (a real recording has 3-4 times

@@ -20,7 +20,7 @@ namespace {
 // Per device: memory records in time order with running sums, so the memory inside any
 // interval is two binary searches away (key_averages: records with start in [ts, ts + dur]).
 struct DeviceTimeline {
-    using Values = std::vector<std::int64_t, HugePageAllocator<std::int64_t>>;
+    using Values = HugeVector<std::int64_t>;
     Values t;
     Values bytes;      // prefix sums, size n + 1
     Values allocs;     // prefix count of positive records
@@ -100,7 +100,7 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     // Every call with its memory per device, inclusive and self (key_averages semantics).
     // Huge pages where allowed (core/HugePages.h), as every array here that grows with the trace:
     // in 4 KiB pages their first touches were a fifth of the 240 MB trace's page faults left.
-    using Usages = std::vector<DeviceTimeline::Usage, HugePageAllocator<DeviceTimeline::Usage>>;
+    using Usages = HugeVector<DeviceTimeline::Usage>;
     Usages inclusive(s.ops.size() * nDevices);
     for (std::size_t i = 0; i < s.ops.size(); ++i) {
         stopper.every(i);
@@ -125,7 +125,7 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     // Memory events inside no call are their own "[memory]" calls, as in key_averages.
     std::vector<std::pair<std::int64_t, std::int64_t>> merged;
     {
-        std::vector<std::pair<std::int64_t, std::int64_t>, HugePageAllocator<std::pair<std::int64_t, std::int64_t>>> spans;
+        HugeVector<std::pair<std::int64_t, std::int64_t>> spans;
         spans.reserve(s.ops.size());
         for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
         sortStablyUnlessSorted(spans, std::less<>{});

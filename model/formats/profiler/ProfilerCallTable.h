@@ -31,7 +31,7 @@ struct CallTable {
     // Row-major, calls first, then the "[memory]" calls; in huge pages where allowed (core/
     // HugePages.h): the 240 MB trace's are 100 MB, and their first touches in 4 KiB pages were a
     // third of its import's page faults.
-    std::vector<std::int64_t, HugePageAllocator<std::int64_t>> calls;
+    HugeVector<std::int64_t> calls;
     std::vector<std::size_t> order;     // row indexes by start (stably)
     std::vector<std::int64_t> position; // a row's place in `order` (for the parents)
     struct Total {

@@ -37,8 +37,8 @@ struct OpRecord {
 // In huge pages where allowed (core/HugePages.h): the 240 MB trace's 0.5M memory records and its
 // op calls are 60 MB filled front to back, and their first touches in 4 KiB pages were a fifth
 // of its import's page faults (issue 33).
-using MemoryRecords = std::vector<MemoryRecord, HugePageAllocator<MemoryRecord>>;
-using OpRecords = std::vector<OpRecord, HugePageAllocator<OpRecord>>;
+using MemoryRecords = HugeVector<MemoryRecord>;
+using OpRecords = HugeVector<OpRecord>;
 
 struct ScannedTrace {
     std::string path; // of the file, for errors

@@ -265,7 +265,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
     std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
     namespace ar = allocation_records;
-    std::vector<std::array<std::int64_t, ar::Columns>, HugePageAllocator<std::array<std::int64_t, ar::Columns>>> allocations;
+    HugeVector<std::array<std::int64_t, ar::Columns>> allocations;
     const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
                               std::int64_t tFree, std::int64_t op, std::int64_t thread) {
         allocations.push_back({tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});

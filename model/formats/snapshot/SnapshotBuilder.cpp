@@ -2,8 +2,7 @@
 #include "formats/snapshot/SnapshotBuilder.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
+#include <future>
 #include <limits>
 
 #include "core/Errors.h"
@@ -342,27 +341,18 @@ void SnapshotBuilder::build(const Progress& progress) {
     out_.encodeEventChunksHere(); // the worker has the series, the inserts and the tables' rows
     startSeries();
     {
-        // Stopped and joined before `drain` empties the queue, also when the emit throws.
+        // The allocations table's chunks on a thread of their own while this one emits the events
+        // (as the profiler's calls table): leaving early (an error, a cancel) stops it and waits
+        // for it, before `drain` empties the queue.
         std::atomic<bool> stop{false};
-        std::exception_ptr failed;
-        struct Beside {
+        std::future<void> allocations = std::async(std::launch::async, [&] { writeAllocationChunks(tables, stop); });
+        struct StopOnLeave {
             std::atomic<bool>& stop;
-            std::thread thread;
-            ~Beside() {
-                stop = true;
-                if (thread.joinable()) thread.join();
-            }
-        } beside{stop, std::thread([&] {
-                     try {
-                         writeAllocationChunks(tables, stop);
-                     } catch (...) {
-                         failed = std::current_exception();
-                     }
-                 })};
+            ~StopOnLeave() { stop = true; }
+        } stopOnLeave{stop};
         emitEvents(tables, progress);
         importStage("events emitted");
-        beside.thread.join();
-        if (failed) std::rethrow_exception(failed);
+        allocations.get(); // rethrows its error
     }
     importStage("allocations written");
     writeTables(tables);

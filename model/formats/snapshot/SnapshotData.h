@@ -63,7 +63,7 @@ struct ExtrasRun {
 // In huge pages where the system allows them (core/HugePages.h): 13M entries are 416 MB, filled
 // front to back while the pickle is read, and in 4 KiB pages their first touches were half of a
 // 1 GB snapshot import's page faults (issue 33).
-using EntryVector = std::vector<Entry, HugePageAllocator<Entry>>;
+using EntryVector = HugeVector<Entry>;
 
 struct TraceEntries {
     EntryVector entries;

@@ -46,12 +46,12 @@ struct DeviceReplay {
     // (BeforeTraceFreed), in entry order, then the BeforeTraceAlive ones of the final segments.
     // In huge pages where allowed (core/HugePages.h): 4.3M allocations of a 1 GB snapshot are
     // 240 MB filled front to back, a third of its import's page faults in 4 KiB pages.
-    std::vector<Allocation, HugePageAllocator<Allocation>> allocations;
+    HugeVector<Allocation> allocations;
     std::vector<std::pair<std::int64_t, std::int32_t>> implicitFrees; // (alloc entry, allocation it displaced)
     // Per free entry (free_completed, legacy free), in entry order: the allocation it closes,
     // or -1 (an address already freed). 4 bytes a free: the builder used to match frees to
     // allocations again with a heap, the costliest step of its emit stage (issue 33).
-    std::vector<std::int32_t, HugePageAllocator<std::int32_t>> frees;
+    HugeVector<std::int32_t> frees;
     std::vector<std::int64_t> actionCounts;                           // per Action
     std::vector<std::int64_t> unknownActionCounts;                    // per SnapshotData::unknownActions
 
