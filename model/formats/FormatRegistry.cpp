@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "core/Errors.h"
+#include "core/ImportStages.h"
 #include "core/Progress.h"
 #include "formats/alloclog/AllocLogImporter.h"
 #include "formats/heaptrack/HeaptrackImporter.h"
@@ -120,7 +121,9 @@ std::int64_t importFile(Database& db, const std::string& path, const Progress& p
     importer->run(in, writer, progress);
     progress.checkCancelled();
     progress.enterPhase(ProgressPhase::Writing);
-    return writer.commit();
+    const auto id = writer.commit();
+    importStage("committed");
+    return id;
 }
 
 } // namespace memviz

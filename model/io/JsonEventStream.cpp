@@ -123,7 +123,7 @@ std::string JsonEventStream::readRawValue() {
 void JsonEventStream::flushBatch(const BatchHandler& onBatch, std::size_t end) {
     if (batchOpen_ && end > batchStart_) {
         // What follows the batch goes on in the next buffer (the handler may take this one).
-        std::vector<char> next = std::move(spare_);
+        Buffer next = std::move(spare_);
         spare_.clear();
         // A batch, a few reads and the padding: not the whole buffer's size, which doubled on
         // its way up (a fresh vector is zeroed, and a small file's few batches paid for it).

@@ -166,7 +166,7 @@ std::int64_t eventsEndingBefore(std::string_view batch, std::size_t from, std::s
 
 } // namespace
 
-void ParsedBatch::adopt(std::vector<char>& storage, const char* data, std::size_t n, std::int64_t at) {
+void ParsedBatch::adopt(JsonEventStream::Buffer& storage, const char* data, std::size_t n, std::int64_t at) {
     begin = static_cast<std::size_t>(data - storage.data());
     bytes.swap(storage);
     size = n;

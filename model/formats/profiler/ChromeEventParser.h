@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/JsonEventStream.h"
+
 namespace memviz {
 
 // What the scanner does with an event, decided on the parser's thread.
@@ -37,7 +39,7 @@ struct EventFields {
 };
 
 struct ParsedBatch {
-    std::vector<char> bytes; // holds a stream of JSON documents at begin, 64 readable bytes after them
+    JsonEventStream::Buffer bytes; // holds a stream of JSON documents at begin, 64 readable bytes after them
     std::size_t begin = 0;   // of the documents in bytes
     std::size_t size = 0;    // of the documents
     std::int64_t offset = 0; // file offset of bytes[0]
@@ -45,7 +47,7 @@ struct ParsedBatch {
     // unescaped is never longer than in the file, so it does not move), the rest in a deque.
     std::string arena;
     std::deque<std::string> overflow;
-    std::vector<EventFields> events;
+    HugeVector<EventFields> events; // huge pages where allowed, as the bytes
     // Set when parsing stopped early: after events.size() good events, at errorOffset.
     bool failed = false;
     bool wholeBatch = false; // the batch as a whole could not be read (not one event)
@@ -58,7 +60,7 @@ struct ParsedBatch {
 
     // Refills this batch (keeping its buffers' capacity) with size bytes at data, which lie in
     // `storage` with 64 readable bytes after them: takes `storage` (swapping it with bytes).
-    void adopt(std::vector<char>& storage, const char* data, std::size_t size, std::int64_t offset);
+    void adopt(JsonEventStream::Buffer& storage, const char* data, std::size_t size, std::int64_t offset);
     const char* data() const { return bytes.data() + begin; }
 };
 

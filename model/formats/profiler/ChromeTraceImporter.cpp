@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "formats/profiler/ChromeTraceImporter.h"
 
+#include "core/ImportStages.h"
 #include "core/Progress.h"
 #include "formats/profiler/ChromeTraceScanner.h"
 #include "formats/profiler/ProfilerTraceBuilder.h"
@@ -25,10 +26,13 @@ int ChromeTraceImporter::sniff(std::string_view head, std::string_view) const {
 }
 
 void ChromeTraceImporter::run(InputFile& in, TraceWriter& out, const Progress& progress) const {
+    importStage("start", true);
     ScannedTrace scanned = scanChromeTrace(in, out, progress);
+    importStage("scanned");
     out.setEpochNs(scanned.originNs);
     out.extendDuration(scanned.endNs);
     buildProfilerTrace(scanned, out, progress);
+    importStage("built");
 }
 
 } // namespace memviz

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "core/Errors.h"
+#include "core/ImportStages.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
 #include "formats/profiler/ProfilerCallTable.h"
@@ -234,6 +235,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);
 
+    importStage("devices");
     const CallTree tree = buildCallTree(s.ops);
     out.warn("overlapping_ops", "",
              "op calls that start inside another call on their thread but end after it; "
@@ -310,6 +312,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         if (totals && reported[d].agrees(running[d], m.totalAllocated)) out.addPoint(reservedSeries[d], m.t, m.totalReserved);
         if ((++processed & 0xffff) == 0) progress.checkCancelled();
     }
+    importStage("events written");
     // Allocations still live at the end of the trace.
     for (std::size_t d = 0; d < live.size(); ++d)
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
@@ -328,7 +331,9 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     lifetimes.finish();
     progress.checkCancelled();
 
+    importStage("lifetimes written");
     writeCalls(out, callTable.get(), nDevices, operatorTables);
+    importStage("calls written");
 }
 
 } // namespace memviz

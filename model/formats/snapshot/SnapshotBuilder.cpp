@@ -10,7 +10,7 @@
 #include "core/Progress.h"
 #include "core/WrappingMath.h"
 #include "formats/FormatIds.h"
-#include "formats/snapshot/ImportStages.h"
+#include "core/ImportStages.h"
 #include "store/ChunkCodec.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
 #include "store/TraceWriter.h"

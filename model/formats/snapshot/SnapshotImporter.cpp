@@ -15,7 +15,7 @@
 #include "core/PreviewSink.h"
 #include "core/Progress.h"
 #include "formats/FormatIds.h"
-#include "formats/snapshot/ImportStages.h"
+#include "core/ImportStages.h"
 #include "formats/snapshot/SnapshotBuilder.h"
 #include "formats/snapshot/SnapshotReader.h"
 #include "formats/snapshot/SnapshotRows.h"
@@ -71,7 +71,7 @@ struct Warning {
 // has been written then.
 bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, std::uint64_t memory) {
     in.holdWhole(); // the same ceiling against decompression bombs as a file read whole
-    snapshot::importStage("start", true);
+    importStage("start", true);
     const std::int64_t total = in.fileSize() > 0 ? in.fileSize() : 1;
     std::vector<Warning> warnings; // given only if the stream succeeds (a fallback warns again)
     const snapshot::WarnFn warn = [&warnings](std::string_view kind, std::string_view where, std::string_view msg) {
@@ -97,7 +97,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
             return in.read(dst, n);
         };
         pickle::parseStream(doc, source, sink, limitsFor(memory));
-        snapshot::importStage("parsed");
+        importStage("parsed");
         data = sink.finish();
         replays = sink.takeReplays();
         entriesStreamed += sink.streamedEntries();
@@ -111,7 +111,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     doc = pickle::Document(); // the records hold everything now
     stacks.doneReading();
     returnFreedMemory();
-    snapshot::importStage("freed");
+    importStage("freed");
     for (const Warning& w : warnings) out.warn(w.kind, w.where, w.message);
     progress.update(total * 7 / 10, total);
     // The records stay in memory while the builder writes, and its rows are appended in order:
@@ -122,7 +122,7 @@ bool importStreaming(InputFile& in, TraceWriter& out, const Progress& progress, 
     builder.useReplays(std::move(replays));
     builder.build(progress);
     entriesReplayedEarly += builder.entriesReplayedWhileReading();
-    snapshot::importStage("built");
+    importStage("built");
     progress.update(total, total);
     return true;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The snapshot import's own stage timings (issue 33): with MEMVIZ_SNAPSHOT_STREAM_DEBUG=1 set,
-// each stage prints to stderr the wall time since the import began, the process's CPU time
-// (user+sys) and its resident memory (now and peak). Costs nothing when the variable is unset.
+// An import's stage timings (issue 33): with MEMVIZ_IMPORT_STAGES=1 set (or the older
+// MEMVIZ_SNAPSHOT_STREAM_DEBUG=1), each stage prints to stderr the wall time since the import
+// began, the process's CPU time (user+sys) and its resident memory (now and peak). The snapshot
+// and profiler importers mark theirs, importFile() the commit. Costs nothing when unset.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -10,10 +11,10 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace memviz::snapshot {
+namespace memviz {
 
 inline bool importStagesOn() {
-    static const bool on = std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG") != nullptr;
+    static const bool on = std::getenv("MEMVIZ_IMPORT_STAGES") != nullptr || std::getenv("MEMVIZ_SNAPSHOT_STREAM_DEBUG") != nullptr;
     return on;
 }
 
@@ -40,4 +41,4 @@ inline void importStage(const char* stage, bool begin = false) {
                  std::chrono::duration<double>(Clock::now() - start).count(), cpu, rss, hwm);
 }
 
-} // namespace memviz::snapshot
+} // namespace memviz
