@@ -2,6 +2,8 @@
 // The store: round trips, several traces per file, atomic imports, schema versions, codecs.
 #include <QCryptographicHash>
 #include <QtTest>
+#include <array>
+#include <numeric>
 #include <random>
 #include <sqlite3.h>
 
@@ -14,6 +16,7 @@
 #include "store/ColumnChunk.h"
 #include "store/Database.h"
 #include "store/ImportJournal.h"
+#include "store/RecordChunks.h"
 #include "store/Schema.h"
 #include "store/SeriesQuery.h"
 #include "store/StoreFiles.h"
@@ -58,6 +61,7 @@ class TestStore : public QObject {
 private slots:
     void newStoreHasCurrentSchemaAndWal();
     void writerRoundTrip();
+    void recordChunksFromOneArray();
     void severalTracesInOneStore();
     void failedImportLeavesFileUnchanged();
     void cancelledImportLeavesFileUnchanged();
@@ -158,6 +162,72 @@ void TestStore::writerRoundTrip() {
     for (const auto& p : points)
         if (p.t >= 2997 && p.t <= 3303) expected.push_back(p); // plus one point either side
     QVERIFY(w.points == expected);
+}
+
+// Records put in time order in place (arrangeRows) and written as chunks straight from their
+// array: they read back as a stable sort of the rows, in chunks of kRecordsPerChunk whose
+// t_end is the latest reach; rows out of order are refused.
+void TestStore::recordChunksFromOneArray() {
+    constexpr std::size_t columns = 3;
+    const std::size_t n = 2 * kRecordsPerChunk + 5;
+    std::mt19937_64 random(7);
+    std::vector<std::array<std::int64_t, columns>> expected(n);
+    auto rows = std::make_shared<std::vector<std::int64_t>>();
+    for (std::size_t i = 0; i < n; ++i) {
+        // Few distinct times, so that stability matters: the third column says the input order.
+        expected[i] = {static_cast<std::int64_t>(random() % 1000), static_cast<std::int64_t>(random() % 50),
+                       static_cast<std::int64_t>(i)};
+        rows->insert(rows->end(), expected[i].begin(), expected[i].end());
+    }
+    std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return (*rows)[a * columns] < (*rows)[b * columns]; });
+    arrangeRows(std::span<std::int64_t>(*rows), columns, [&](std::size_t k) { return order[k]; });
+
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("records.memviz").toStdString();
+    Database db(path);
+    TraceInfo info;
+    info.sourcePath = "/x/records";
+    info.format = "test-format";
+    std::int64_t traceId = 0;
+    {
+        TraceWriter w(db, info);
+        const auto reach = [](std::span<const std::int64_t> r) { return r[0] + r[1]; };
+        std::vector<std::int64_t> backwards{5, 0, 0, 4, 0, 0};
+        QVERIFY_THROWS_EXCEPTION(StoreError, writeRecordChunks(w, "test", columns, backwards, nullptr, reach));
+        writeRecordChunks(w, "test", columns, std::span<const std::int64_t>(*rows), rows, reach);
+        std::weak_ptr<const std::vector<std::int64_t>> kept = rows;
+        rows.reset(); // the chunks keep the array until they are written
+        QVERIFY(!kept.expired());
+        traceId = w.commit();
+        QVERIFY(kept.expired());
+    }
+    std::vector<std::array<std::int64_t, columns>> read;
+    QCOMPARE(readRecordChunks(db, traceId, "test", std::nullopt,
+                              [&](std::span<const std::int64_t> r) { read.push_back({r[0], r[1], r[2]}); }),
+             columns);
+    QVERIFY(read == expected);
+    QCOMPARE(countRecords(db, traceId, "test"), static_cast<std::int64_t>(n));
+    Statement chunks(db, "SELECT chunk, count, t_first, t_last, t_end FROM record_chunks WHERE trace_id = ? AND kind = 'test' ORDER BY chunk");
+    chunks.bind(1, traceId);
+    std::size_t at = 0;
+    int count = 0;
+    while (chunks.step()) {
+        const auto rowsIn = static_cast<std::size_t>(chunks.int64(1));
+        QCOMPARE(chunks.int64(0), count);
+        QCOMPARE(rowsIn, std::min<std::size_t>(kRecordsPerChunk, n - at));
+        QCOMPARE(chunks.int64(2), expected[at][0]);
+        QCOMPARE(chunks.int64(3), expected[at + rowsIn - 1][0]);
+        std::int64_t end = expected[at][0];
+        for (std::size_t i = at; i < at + rowsIn; ++i) end = std::max(end, expected[i][0] + expected[i][1]);
+        QCOMPARE(chunks.int64(4), end);
+        at += rowsIn;
+        ++count;
+    }
+    QCOMPARE(count, 3);
+    QCOMPARE(at, n);
 }
 
 void TestStore::severalTracesInOneStore() {

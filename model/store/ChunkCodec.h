@@ -40,7 +40,7 @@ constexpr std::size_t kPointsPerChunk = 65536;
 std::vector<unsigned char> encodePoints(std::span<const SeriesPoint> points);
 std::vector<SeriesPoint> decodePoints(std::span<const unsigned char> blob);
 
-// Records per chunk, as RecordChunkWriter cuts them; a narrow record chunk of more is damaged.
+// Records per chunk, as writeRecordChunks cuts them; a narrow record chunk of more is damaged.
 constexpr std::size_t kRecordsPerChunk = 32768;
 
 // int64 records (row-major in memory, `columns` per record), stored column by column in narrow

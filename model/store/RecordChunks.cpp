@@ -10,36 +10,25 @@
 
 namespace memviz {
 
-RecordChunkWriter::RecordChunkWriter(TraceWriter& writer, std::string kind, std::size_t columns,
-                                     std::function<std::int64_t(std::span<const std::int64_t>)> reach)
-    : writer_(writer), kind_(std::move(kind)), columns_(columns), reach_(std::move(reach)) {
-    // Full-chunk buffers only once a chunk has filled (see flush()): most traces are small.
-}
-
-void RecordChunkWriter::add(std::span<const std::int64_t> record) {
-    if (record.size() != columns_) throw StoreError("record with the wrong number of columns");
-    if (!rows_.empty() && record[0] < rows_[rows_.size() - columns_]) throw StoreError("records out of time order");
-    rows_.insert(rows_.end(), record.begin(), record.end());
-    if (rows_.size() == kRecordsPerChunk * columns_) flush();
-}
-
-void RecordChunkWriter::flush() {
-    if (rows_.empty()) return;
-    const std::size_t n = rows_.size() / columns_;
-    std::int64_t end = rows_[0];
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::span<const std::int64_t> r(rows_.data() + i * columns_, columns_);
-        end = std::max(end, reach_ ? reach_(r) : r[0]);
+void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns, std::span<const std::int64_t> rows,
+                       std::shared_ptr<const void> owner, const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
+    if (columns == 0 || rows.size() % columns != 0) throw StoreError("records with the wrong number of columns");
+    for (std::size_t i = columns; i < rows.size(); i += columns)
+        if (rows[i] < rows[i - columns]) throw StoreError("records out of time order");
+    const std::size_t perChunk = kRecordsPerChunk * columns;
+    std::int64_t chunk = 0;
+    for (std::size_t at = 0; at < rows.size(); at += perChunk) {
+        const std::span<const std::int64_t> part = rows.subspan(at, std::min(perChunk, rows.size() - at));
+        const std::size_t n = part.size() / columns;
+        std::int64_t end = part[0];
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::span<const std::int64_t> r(part.data() + i * columns, columns);
+            end = std::max(end, reach ? reach(r) : r[0]);
+        }
+        writer.addRecordChunk(kind, chunk++, static_cast<std::int64_t>(n), part.front(), part[(n - 1) * columns], end,
+                              static_cast<std::int64_t>(columns), part, owner);
     }
-    const std::int64_t first = rows_.front(), last = rows_[(n - 1) * columns_];
-    const bool full = n == kRecordsPerChunk;
-    writer_.addRecordChunk(kind_, chunk_++, static_cast<std::int64_t>(n), first, last, end, static_cast<std::int64_t>(columns_),
-                           std::move(rows_));
-    rows_ = {};
-    if (full) rows_.reserve(kRecordsPerChunk * columns_);
 }
-
-void RecordChunkWriter::finish() { flush(); }
 
 std::size_t readRecordChunks(Database& db, std::int64_t traceId, std::string_view kind, std::optional<TimeRange> window,
                              const std::function<void(std::span<const std::int64_t>)>& visit) {

@@ -8,6 +8,7 @@
 #include "core/Errors.h"
 #include "core/Progress.h"
 #include "formats/profiler/RecordLayouts.h"
+#include "store/RecordChunks.h"
 
 namespace memviz {
 
@@ -72,7 +73,7 @@ std::vector<CallTable::Total> operatorTotals(const CallTable& t, std::size_t dev
     const std::size_t n = t.calls.size() / t.columns;
     for (std::size_t k = 0; k < n; ++k) {
         stopper.every(k);
-        const std::int64_t* row = t.calls.data() + t.order[k] * t.columns;
+        const std::int64_t* row = t.calls.data() + k * t.columns;
         const auto [it, fresh] = index.try_emplace({row[cr::Name], row[cr::Shapes]}, totals.size());
         if (fresh) totals.push_back({row[cr::Name], row[cr::Shapes], 0, std::vector<std::int64_t>(devices * cr::kMemoryValues, 0)});
         CallTable::Total& total = totals[it->second];
@@ -179,16 +180,24 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     }
     stopper.every(0);
 
-    // Calls sorted by start (parents renumbered when they are written).
+    // The rows sorted by start, in place, and their parents renumbered to their new places.
     const std::size_t n = calls.size() / table.columns;
-    table.order.resize(n);
-    std::iota(table.order.begin(), table.order.end(), std::size_t{0});
     const std::size_t columns = table.columns;
-    sortStablyUnlessSorted(table.order, [&](std::size_t a, std::size_t b) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    sortStablyUnlessSorted(order, [&](std::size_t a, std::size_t b) {
         return calls[a * columns + cr::Start] < calls[b * columns + cr::Start];
     });
-    table.position.resize(n);
-    for (std::size_t k = 0; k < n; ++k) table.position[table.order[k]] = static_cast<std::int64_t>(k);
+    stopper.every(0);
+    if (!std::is_sorted(order.begin(), order.end())) {
+        arrangeRows(std::span<std::int64_t>(calls), columns, [&](std::size_t k) { return order[k]; });
+        std::vector<std::int64_t> position(n);
+        for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
+        for (std::size_t k = 0; k < n; ++k) {
+            std::int64_t& parent = calls[k * columns + cr::Parent];
+            if (parent >= 0) parent = position[static_cast<std::size_t>(parent)];
+        }
+    }
     table.totals = operatorTotals(table, nDevices, s.path, stopper);
     return table;
 }

@@ -134,24 +134,16 @@ struct OperatorTables {
                               10)) {}
 };
 
-// The calls as record chunks (parents renumbered to their place by start) and the per-operator
-// totals, from the table the call thread computed.
-void writeCalls(TraceWriter& out, const CallTable& table, std::size_t nDevices, OperatorTables& tables) {
+// The calls as record chunks, straight from the table (which the chunks keep until they are
+// encoded), and the per-operator totals, from the table the call thread computed.
+void writeCalls(TraceWriter& out, std::shared_ptr<const CallTable> table, std::size_t nDevices, OperatorTables& tables) {
     namespace cr = call_records;
-    const std::size_t columns = table.columns;
-    RecordChunkWriter writer(out, cr::kKind, columns,
-                             [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
-    std::vector<std::int64_t> row(columns);
-    for (const std::size_t i : table.order) {
-        const std::int64_t* src = table.calls.data() + i * columns;
-        std::copy(src, src + columns, row.begin());
-        if (row[cr::Parent] >= 0) row[cr::Parent] = table.position[static_cast<std::size_t>(row[cr::Parent])];
-        writer.add(row);
-    }
-    writer.finish();
+    const std::span<const std::int64_t> rows(table->calls);
+    writeRecordChunks(out, cr::kKind, table->columns, rows, table,
+                      [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
     RowAppender& callCounts = tables.callCounts;
     RowAppender& memory = tables.memory;
-    for (const CallTable::Total& total : table.totals) {
+    for (const CallTable::Total& total : table->totals) {
         callCounts.add({out.traceId(), total.name, total.shapes, total.calls});
         for (std::size_t d = 0; d < nDevices; ++d) {
             const std::int64_t* v = total.sums.data() + d * cr::kMemoryValues;
@@ -267,10 +259,12 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
     std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
     namespace ar = allocation_records;
-    HugeVector<std::array<std::int64_t, ar::Columns>> allocations;
+    // Row-major, ar::Columns each; shared with the chunks written straight from it.
+    const auto allocations = std::make_shared<HugeVector<std::int64_t>>();
     const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
                               std::int64_t tFree, std::int64_t op, std::int64_t thread) {
-        allocations.push_back({tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
+        allocations->insert(allocations->end(),
+                            {tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
     };
     std::int64_t processed = 0;
     for (std::size_t i = 0; i < s.memory.size(); ++i) {
@@ -318,21 +312,23 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
             lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
         });
-    // Lifetimes come out at their frees: in allocation order, stably, by (key, index) pairs
+    // Lifetimes come out at their frees: put in allocation order, stably, by (key, index) pairs
     // (sorting the 64-byte rows themselves moves several times more memory, and comparing
-    // indexes through the rows misses the cache at every step).
-    std::vector<std::pair<std::int64_t, std::uint32_t>> byKey(allocations.size());
-    for (std::size_t i = 0; i < allocations.size(); ++i) byKey[i] = {allocations[i][ar::Key], static_cast<std::uint32_t>(i)};
-    if (!std::is_sorted(byKey.begin(), byKey.end())) std::sort(byKey.begin(), byKey.end());
-    RecordChunkWriter lifetimes(out, ar::kKind, ar::Columns, [](std::span<const std::int64_t> r) {
-        return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
-    });
-    for (const auto& [key, i] : byKey) lifetimes.add(allocations[i]);
-    lifetimes.finish();
+    // indexes through the rows misses the cache at every step), then moved there in place.
+    const std::size_t lifetimes = allocations->size() / ar::Columns;
+    std::vector<std::pair<std::int64_t, std::uint32_t>> byKey(lifetimes);
+    for (std::size_t i = 0; i < lifetimes; ++i) byKey[i] = {(*allocations)[i * ar::Columns + ar::Key], static_cast<std::uint32_t>(i)};
+    if (!std::is_sorted(byKey.begin(), byKey.end())) {
+        std::sort(byKey.begin(), byKey.end());
+        arrangeRows(std::span<std::int64_t>(*allocations), ar::Columns, [&](std::size_t k) { return byKey[k].second; });
+    }
+    byKey = {};
+    writeRecordChunks(out, ar::kKind, ar::Columns, std::span<const std::int64_t>(*allocations), allocations,
+                      [](std::span<const std::int64_t> r) { return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]}); });
     progress.checkCancelled();
 
     importStage("lifetimes written");
-    writeCalls(out, callTable.get(), nDevices, operatorTables);
+    writeCalls(out, std::make_shared<const CallTable>(callTable.get()), nDevices, operatorTables);
     importStage("calls written");
 }
 
