@@ -4,7 +4,7 @@
 #
 # Builds memviz and the generators (cmake, RelWithDebInfo, into its own build folder), records or
 # generates the inputs once (kept outside the repository), then for each input runs `memviz
-# import` and each peer ALTERNATING, RUNS times, timed by timed.py, and writes one markdown
+# import` and each peer ALTERNATING, RUNS times (each run starting with the next tool), timed by timed.py, and writes one markdown
 # table (median/min/max wall, CPU, peak RSS, the ratio memviz/peer, the load average beside each
 # row, the date and the machine) to docs/performance.md between the markers
 # "<!-- peers-table:begin -->" and "<!-- peers-table:end -->" (and to DATA/peers-DATE.md).
@@ -200,19 +200,33 @@ no=0
 for line in "${inputs[@]}"; do
     IFS='|' read -r kind label file events <<<"$line"
     log "$label: $runs runs"
+    steps=(memviz)
+    [ -z "$baseline" ] || steps+=(baseline)
+    case $kind in
+    heaptrack | massif | profiler) steps+=(peer) ;;
+    snapshot) steps+=(peer memory_viz) ;;
+    esac
     i=0
     while [ "$i" -lt "$runs" ]; do
-        import "$no" "$file"
-        [ -z "$baseline" ] || import "$no" "$file" "memviz import (baseline)" "$work/memviz-baseline"
-        case $kind in
-        heaptrack) timed "$no" heaptrack_print heaptrack_print "$file" ;;
-        massif) timed "$no" ms_print ms_print "$file" ;;
-        profiler) timed "$no" "Python json.load" "$python" "$here/peers.py" json "$file" ;;
-        snapshot)
-            timed "$no" "Python pickle.load" "$python" "$here/peers.py" pickle "$file"
-            timed "$no" "torch _memory_viz (1.13)" "$python" "$here/peers.py" memory_viz "$file"
-            ;;
-        esac
+        # Each run starts with the next tool: on a virtual machine a tool that follows one which
+        # freed much memory pays for fresh pages again (the host takes freed pages back within
+        # seconds; the 240 MB profiler import takes 0.73 s then, 0.57 s right after itself), so
+        # a fixed order would charge that to the same tool every time.
+        for ((k = 0; k < ${#steps[@]}; ++k)); do
+            case ${steps[(i + k) % ${#steps[@]}]} in
+            memviz) import "$no" "$file" ;;
+            baseline) import "$no" "$file" "memviz import (baseline)" "$work/memviz-baseline" ;;
+            memory_viz) timed "$no" "torch _memory_viz (1.13)" "$python" "$here/peers.py" memory_viz "$file" ;;
+            peer)
+                case $kind in
+                heaptrack) timed "$no" heaptrack_print heaptrack_print "$file" ;;
+                massif) timed "$no" ms_print ms_print "$file" ;;
+                profiler) timed "$no" "Python json.load" "$python" "$here/peers.py" json "$file" ;;
+                snapshot) timed "$no" "Python pickle.load" "$python" "$here/peers.py" pickle "$file" ;;
+                esac
+                ;;
+            esac
+        done
         i=$((i + 1))
     done
     no=$((no + 1))

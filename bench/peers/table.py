@@ -29,7 +29,7 @@ def main():
         no, tool, wall, user, sys_, rss, load, ok = line.rstrip("\n").split("\t")
         runs_of.setdefault((int(no), tool), []).append(
             (float(wall), float(user) + float(sys_), int(rss), float(load), ok == "1"))
-    print(f"Measured {stamp} by `bench/peers/run.sh` ({runs} runs of each tool, alternating), commit {commit}; "
+    print(f"Measured {stamp} by `bench/peers/run.sh` ({runs} runs of each tool, alternating, each run starting with the next tool), commit {commit}; "
           f"machine: {machine}. Wall, CPU (user+sys) and peak RSS from `timed.py` "
           f"(wait4); load is the 1-minute load average before each run (min–max). The ratio is "
           f"memviz's median over the peer's median (wall; CPU); below 1 memviz is faster."
