@@ -227,7 +227,6 @@ private:
             m.deviceId = static_cast<std::int32_t>(e.deviceId);
             m.thread = thread(e);
             m.outOfMemory = oom;
-            m.order = static_cast<std::int64_t>(result_.memory.size());
             result_.memory.push_back(m);
             return;
         }
