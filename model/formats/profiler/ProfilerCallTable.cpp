@@ -27,6 +27,14 @@ struct DeviceTimeline {
     Values allocs;     // prefix count of positive records
     Values allocBytes; // prefix sum of positive Bytes
 
+    // Refused (address space): the arrays grow as they go.
+    void reserve(std::size_t n) {
+        try {
+            t.reserve(n);
+            for (Values* v : {&bytes, &allocs, &allocBytes}) v->reserve(n + 1);
+        } catch (const std::bad_alloc&) {
+        }
+    }
     void add(std::int64_t time, std::int64_t b) {
         if (t.empty()) bytes = {0}, allocs = {0}, allocBytes = {0};
         t.push_back(time);
@@ -93,6 +101,12 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
                            const std::atomic<bool>& stop) {
     const Stopper stopper(progress, stop);
     std::vector<DeviceTimeline> timelines(nDevices);
+    {
+        // Sized once: grown by doubling, their copies touched as much memory again.
+        std::vector<std::size_t> counts(nDevices, 0);
+        for (std::size_t i = 0; i < s.memory.size(); ++i) counts[deviceOf[i]] += s.memory[i].outOfMemory ? 0 : 1;
+        for (std::size_t d = 0; d < nDevices; ++d) timelines[d].reserve(counts[d]);
+    }
     for (std::size_t i = 0; i < s.memory.size(); ++i) {
         stopper.every(i);
         if (!s.memory[i].outOfMemory) timelines[deviceOf[i]].add(s.memory[i].t, s.memory[i].bytes);

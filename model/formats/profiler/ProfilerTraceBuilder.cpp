@@ -261,6 +261,13 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     namespace ar = allocation_records;
     // Row-major, ar::Columns each; shared with the chunks written straight from it.
     const auto allocations = std::make_shared<HugeVector<std::int64_t>>();
+    // At most one a memory event (a free closes one, an allocation replaces one or is still live
+    // at the end): reserved, so that growing by doubling does not touch its size again in copies.
+    // Pages come only as rows are written; refused (address space), it grows as it goes.
+    try {
+        allocations->reserve(s.memory.size() * ar::Columns);
+    } catch (const std::bad_alloc&) {
+    }
     const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
                               std::int64_t tFree, std::int64_t op, std::int64_t thread) {
         allocations->insert(allocations->end(),
