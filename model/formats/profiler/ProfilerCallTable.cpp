@@ -2,7 +2,6 @@
 #include "formats/profiler/ProfilerCallTable.h"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include "core/Errors.h"
@@ -197,14 +196,9 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     // The rows sorted by start, in place, and their parents renumbered to their new places.
     const std::size_t n = calls.size() / table.columns;
     const std::size_t columns = table.columns;
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    sortStablyUnlessSorted(order, [&](std::size_t a, std::size_t b) {
-        return calls[a * columns + cr::Start] < calls[b * columns + cr::Start];
-    });
+    const std::vector<std::size_t> order = sortRowsByColumn(std::span<std::int64_t>(calls), columns, cr::Start);
     stopper.every(0);
-    if (!std::is_sorted(order.begin(), order.end())) {
-        arrangeRows(std::span<std::int64_t>(calls), columns, [&](std::size_t k) { return order[k]; });
+    if (!order.empty()) {
         std::vector<std::int64_t> position(n);
         for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
         for (std::size_t k = 0; k < n; ++k) {

@@ -319,17 +319,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
             lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
         });
-    // Lifetimes come out at their frees: put in allocation order, stably, by (key, index) pairs
-    // (sorting the 64-byte rows themselves moves several times more memory, and comparing
-    // indexes through the rows misses the cache at every step), then moved there in place.
-    const std::size_t lifetimes = allocations->size() / ar::Columns;
-    std::vector<std::pair<std::int64_t, std::uint32_t>> byKey(lifetimes);
-    for (std::size_t i = 0; i < lifetimes; ++i) byKey[i] = {(*allocations)[i * ar::Columns + ar::Key], static_cast<std::uint32_t>(i)};
-    if (!std::is_sorted(byKey.begin(), byKey.end())) {
-        std::sort(byKey.begin(), byKey.end());
-        arrangeRows(std::span<std::int64_t>(*allocations), ar::Columns, [&](std::size_t k) { return byKey[k].second; });
-    }
-    byKey = {};
+    // Lifetimes come out at their frees: put in allocation order (by key, stably) in place.
+    sortRowsByColumn(std::span<std::int64_t>(*allocations), ar::Columns, ar::Key);
     writeRecordChunks(out, ar::kKind, ar::Columns, std::span<const std::int64_t>(*allocations), allocations,
                       [](std::span<const std::int64_t> r) { return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]}); });
     progress.checkCancelled();
