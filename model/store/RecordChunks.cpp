@@ -30,17 +30,14 @@ void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t
     }
 }
 
-std::vector<std::size_t> sortRowsByColumn(std::span<std::int64_t> rows, std::size_t columns, std::size_t column) {
+RowKeys sortRowsByColumn(std::span<std::int64_t> rows, std::size_t columns, std::size_t column) {
     const std::size_t n = columns ? rows.size() / columns : 0;
-    std::vector<std::pair<std::int64_t, std::size_t>> byKey(n);
+    RowKeys byKey(n);
     for (std::size_t i = 0; i < n; ++i) byKey[i] = {rows[i * columns + column], i};
     if (std::is_sorted(byKey.begin(), byKey.end())) return {};
     std::sort(byKey.begin(), byKey.end()); // ties by row: stable
-    std::vector<std::size_t> order(n);
-    for (std::size_t k = 0; k < n; ++k) order[k] = byKey[k].second;
-    byKey = {};
-    arrangeRows(rows, columns, [&](std::size_t k) { return order[k]; });
-    return order;
+    arrangeRows(rows, columns, [&](std::size_t k) { return byKey[k].second; });
+    return byKey;
 }
 
 std::size_t readRecordChunks(Database& db, std::int64_t traceId, std::string_view kind, std::optional<TimeRange> window,

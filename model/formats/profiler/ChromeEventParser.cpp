@@ -101,6 +101,18 @@ std::string_view scalarText(od::value v, ParsedBatch& batch) {
     return raw.substr(0, end);
 }
 
+// Digits only, 1 to 18 of them, no leading zero (but "0"): the text is the number's only spelling.
+bool plainNumber(std::string_view text, std::uint64_t& out) {
+    if (text.empty() || text.size() > 18 || (text[0] == '0' && text.size() > 1)) return false;
+    std::uint64_t v = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    out = v;
+    return true;
+}
+
 bool intArg(od::value v, std::int64_t& out) {
     if (v.type() != od::json_type::number) return false;
     std::int64_t i = 0;
@@ -230,6 +242,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                 else if (is(key, "dur")) e.durValid = microsToNs(scalarText(v, batch), e.durNs), e.hasDur = true;
                 else if (is(key, "args") && v.type() == od::json_type::object) readArgs(v.get_object(), e, batch);
             }
+            e.numericThread = plainNumber(e.pid, e.pidNumber) && plainNumber(e.tid, e.tidNumber);
             e.role = is(e.name, "[memory]")                             ? EventRole::Memory
                      : is(e.name, "[OutOfMemory]")                      ? EventRole::OutOfMemory
                      : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call

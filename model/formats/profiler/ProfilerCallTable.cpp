@@ -111,73 +111,68 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
         if (!s.memory[i].outOfMemory) timelines[deviceOf[i]].add(s.memory[i].t, s.memory[i].bytes);
     }
 
-    // Every call with its memory per device, inclusive and self (key_averages semantics).
-    // Huge pages where allowed (core/HugePages.h), as every array here that grows with the trace:
-    // in 4 KiB pages their first touches were a fifth of the 240 MB trace's page faults left.
-    using Usages = HugeVector<DeviceTimeline::Usage>;
-    Usages inclusive(s.ops.size() * nDevices);
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
-        stopper.every(i);
-        for (std::size_t d = 0; d < nDevices; ++d)
-            inclusive[i * nDevices + d] = timelines[d].within(s.ops[i].t, s.ops[i].t + s.ops[i].dur);
-    }
-    timelines.clear();
-    Usages self = inclusive;
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
-        const std::int32_t p = tree.parent[i];
-        if (p < 0) continue;
-        for (std::size_t d = 0; d < nDevices; ++d) {
-            auto& ps = self[static_cast<std::size_t>(p) * nDevices + d];
-            const auto& ci = inclusive[i * nDevices + d];
-            // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
-            if (__builtin_sub_overflow(ps.bytes, ci.bytes, &ps.bytes) ||
-                __builtin_sub_overflow(ps.allocs, ci.allocs, &ps.allocs) ||
-                __builtin_sub_overflow(ps.allocBytes, ci.allocBytes, &ps.allocBytes))
-                tooManyBytes(s.path);
-        }
-    }
     // Memory events inside no call are their own "[memory]" calls, as in key_averages.
-    std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+    HugeVector<std::size_t> outside; // indexes into s.memory
     {
         HugeVector<std::pair<std::int64_t, std::int64_t>> spans;
         spans.reserve(s.ops.size());
         for (const OpRecord& o : s.ops) spans.emplace_back(o.t, o.t + o.dur);
         sortStablyUnlessSorted(spans, std::less<>{});
+        // The spans merged where they overlap, in place.
+        std::size_t merged = 0;
         for (const auto& sp : spans) {
-            if (!merged.empty() && sp.first <= merged.back().second)
-                merged.back().second = std::max(merged.back().second, sp.second);
-            else merged.push_back(sp);
+            if (merged > 0 && sp.first <= spans[merged - 1].second)
+                spans[merged - 1].second = std::max(spans[merged - 1].second, sp.second);
+            else spans[merged++] = sp;
+        }
+        for (std::size_t i = 0, span = 0; i < s.memory.size(); ++i) {
+            const MemoryRecord& m = s.memory[i];
+            if (m.outOfMemory) continue;
+            while (span < merged && spans[span].second < m.t) ++span;
+            if (span < merged && spans[span].first <= m.t) continue; // inside a call
+            outside.push_back(i);
         }
     }
-    std::vector<std::size_t> outside; // indexes into s.memory
-    for (std::size_t i = 0, span = 0; i < s.memory.size(); ++i) {
-        const MemoryRecord& m = s.memory[i];
-        if (m.outOfMemory) continue;
-        while (span < merged.size() && merged[span].second < m.t) ++span;
-        if (span < merged.size() && merged[span].first <= m.t) continue; // inside a call
-        outside.push_back(i);
-    }
-    merged = {};
 
+    // Every call with its memory per device, inclusive and self (key_averages semantics),
+    // written straight into its row: row i is call i until the rows are sorted. Self starts as
+    // inclusive, and each call's inclusive is then taken from its parent's self (no arrays of
+    // their own: 16 MB of fresh pages on the 240 MB trace, issue 33).
     namespace cr = call_records;
     CallTable table;
     table.columns = cr::columns(nDevices);
+    const std::size_t columns = table.columns;
     // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
     auto& calls = table.calls;
-    calls.reserve((s.ops.size() + outside.size()) * table.columns);
-    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& memory) {
+    calls.reserve((s.ops.size() + outside.size()) * columns);
+    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& usage) {
         calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
         for (std::size_t d = 0; d < nDevices; ++d) {
-            const auto [in, se] = memory(d);
-            calls.insert(calls.end(), {in.bytes, se.bytes, in.allocs, in.allocBytes, se.allocs, se.allocBytes});
+            const DeviceTimeline::Usage u = usage(d);
+            calls.insert(calls.end(), {u.bytes, u.bytes, u.allocs, u.allocBytes, u.allocs, u.allocBytes});
         }
     };
-    for (std::size_t i = 0; i < s.ops.size(); ++i)
-        addCall(s.ops[i], tree.parent[i], tree.depth[i], [&](std::size_t d) {
-            return std::pair{inclusive[i * nDevices + d], self[i * nDevices + d]};
-        });
-    inclusive = {};
-    self = {};
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        stopper.every(i);
+        const OpRecord& o = s.ops[i];
+        addCall(o, tree.parent[i], tree.depth[i], [&](std::size_t d) { return timelines[d].within(o.t, o.t + o.dur); });
+    }
+    timelines.clear();
+    // The memory columns of a row, in the order addCall writes them.
+    enum : std::size_t { InBytes, SelfBytes, InAllocs, InAllocBytes, SelfAllocs, SelfAllocBytes };
+    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+        const std::int32_t p = tree.parent[i];
+        if (p < 0) continue;
+        const std::int64_t* child = calls.data() + i * columns + cr::FirstMemory;
+        std::int64_t* parent = calls.data() + static_cast<std::size_t>(p) * columns + cr::FirstMemory;
+        for (std::size_t d = 0; d < nDevices; ++d, child += cr::kMemoryValues, parent += cr::kMemoryValues) {
+            // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
+            if (__builtin_sub_overflow(parent[SelfBytes], child[InBytes], &parent[SelfBytes]) ||
+                __builtin_sub_overflow(parent[SelfAllocs], child[InAllocs], &parent[SelfAllocs]) ||
+                __builtin_sub_overflow(parent[SelfAllocBytes], child[InAllocBytes], &parent[SelfAllocBytes]))
+                tooManyBytes(s.path);
+        }
+    }
     const OpRecord memoryCall{0, 0, 0, memoryName, noShapes};
     for (const std::size_t i : outside) {
         const MemoryRecord& m = s.memory[i];
@@ -187,20 +182,18 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
         call.thread = m.thread;
         const std::int64_t positive = m.bytes > 0 ? 1 : 0;
         const DeviceTimeline::Usage usage{m.bytes, positive, positive * m.bytes};
-        addCall(call, -1, 0, [&](std::size_t dev) {
-            return dev == d ? std::pair{usage, usage} : std::pair{DeviceTimeline::Usage{}, DeviceTimeline::Usage{}};
-        });
+        addCall(call, -1, 0, [&](std::size_t dev) { return dev == d ? usage : DeviceTimeline::Usage{}; });
     }
+    outside = {};
     stopper.every(0);
 
     // The rows sorted by start, in place, and their parents renumbered to their new places.
-    const std::size_t n = calls.size() / table.columns;
-    const std::size_t columns = table.columns;
-    const std::vector<std::size_t> order = sortRowsByColumn(std::span<std::int64_t>(calls), columns, cr::Start);
+    const std::size_t n = calls.size() / columns;
+    const RowKeys order = sortRowsByColumn(std::span<std::int64_t>(calls), columns, cr::Start);
     stopper.every(0);
     if (!order.empty()) {
-        std::vector<std::int64_t> position(n);
-        for (std::size_t k = 0; k < n; ++k) position[order[k]] = static_cast<std::int64_t>(k);
+        HugeVector<std::int64_t> position(n);
+        for (std::size_t k = 0; k < n; ++k) position[order[k].second] = static_cast<std::int64_t>(k);
         for (std::size_t k = 0; k < n; ++k) {
             std::int64_t& parent = calls[k * columns + cr::Parent];
             if (parent >= 0) parent = position[static_cast<std::size_t>(parent)];

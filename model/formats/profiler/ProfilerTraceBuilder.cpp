@@ -162,38 +162,54 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     // Devices in a stable order: cpu first, then by type and id.
     std::map<DeviceKey, std::uint16_t> devices;
     std::map<DeviceKey, bool> hasTotals; // every event of the device carries the totals
-    std::map<DeviceKey, std::vector<const MemoryRecord*>> drawn; // the events the line follows
     {
         // Runs of events on one device: its map entries are looked up when the device changes.
         std::optional<DeviceKey> last;
         bool* totals = nullptr;
-        std::vector<const MemoryRecord*>* line = nullptr;
         for (const MemoryRecord& m : s.memory) {
             const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
             if (key != last) {
                 devices.emplace(key, 0);
                 totals = &hasTotals.emplace(key, true).first->second;
-                line = &drawn[key];
                 last = key;
             }
             *totals = *totals && m.hasTotals;
-            if (!m.outOfMemory) line->push_back(&m);
         }
     }
     std::vector<std::int64_t> allocatedSeries, reservedSeries;
-    std::vector<ReportedTotals> reported;
     for (auto& [key, index] : devices) {
         index = out.device(deviceLabel(key));
-        const bool totals = hasTotals[key];
         allocatedSeries.resize(index + 1u, -1);
         reservedSeries.resize(index + 1u, -1);
-        reported.resize(index + 1u);
         allocatedSeries[index] = out.createSeries(index, series_name::kAllocated, "bytes", true);
         // A running sum starts at 0 by definition; reported totals start at their first value
         // (memory allocated before the profiler started is already in them).
-        if (!totals) out.addPoint(allocatedSeries[index], 0, 0);
+        if (!hasTotals[key]) out.addPoint(allocatedSeries[index], 0, 0);
         else reservedSeries[index] = out.createSeries(index, series_name::kReserved, "bytes", false);
-        if (totals) reported[index] = reportedTotals(drawn[key]);
+    }
+    // Each memory record's device index (looked up when the device changes), and what the
+    // totals of the devices that have them say (ReportedTotals.h), over the events the line
+    // follows.
+    std::vector<std::uint16_t> deviceOf(s.memory.size());
+    std::vector<ReportedTotalsCounter> counters(allocatedSeries.size());
+    {
+        std::optional<DeviceKey> lastKey;
+        std::uint16_t lastIndex = 0;
+        for (std::size_t i = 0; i < s.memory.size(); ++i) {
+            const MemoryRecord& m = s.memory[i];
+            const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
+            if (key != lastKey) {
+                lastIndex = devices.at(key);
+                lastKey = key;
+            }
+            deviceOf[i] = lastIndex;
+            if (reservedSeries[lastIndex] >= 0 && !m.outOfMemory) counters[lastIndex].add(m);
+        }
+    }
+    std::vector<ReportedTotals> reported(allocatedSeries.size());
+    for (const auto& [key, index] : devices) {
+        const bool totals = reservedSeries[index] >= 0;
+        if (totals) reported[index] = counters[index].result();
         const ReportedTotals& r = reported[index];
         if (r.disagreeing > 0)
             out.warn("totals_of_another_allocator", "t=" + std::to_string(r.firstDisagreeingT) + " ns",
@@ -207,22 +223,7 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
                         : r.disagreeing > 0 ? metadata_key::kAllocatedFromMostTotals
                                               : metadata_key::kAllocatedFromTotals);
     }
-    drawn.clear();
-    // Each memory record's device index (looked up when the device changes).
-    std::vector<std::uint16_t> deviceOf(s.memory.size());
-    {
-        std::optional<DeviceKey> lastKey;
-        std::uint16_t lastIndex = 0;
-        for (std::size_t i = 0; i < s.memory.size(); ++i) {
-            const MemoryRecord& m = s.memory[i];
-            const DeviceKey key{m.deviceType, m.deviceType == 0 ? -1 : m.deviceId};
-            if (key != lastKey) {
-                lastIndex = devices.at(key);
-                lastKey = key;
-            }
-            deviceOf[i] = lastIndex;
-        }
-    }
+    counters = {};
     out.setMetadata(metadata_key::kProfilerFamily, s.family);
     out.warn("bad_memory_event", s.firstSkipLocation, "[memory] events with missing or non-numeric args, skipped",
              s.skippedMemory);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "formats/profiler/ReportedTotals.h"
 
-#include <algorithm>
-#include <unordered_map>
 
 namespace memviz {
 
@@ -10,34 +8,30 @@ bool ReportedTotals::agrees(std::int64_t runningSum, std::int64_t totalAllocated
     return wrappingSub(totalAllocated, runningSum) == offset;
 }
 
-ReportedTotals reportedTotals(const std::vector<const MemoryRecord*>& memory) {
-    // Per offset: how many events say it, and the first of them. The most frequent wins, the
-    // earliest on a tie; every other offset's events disagree, the earliest of them first.
-    struct Seen {
-        std::int64_t count = 0;
-        std::size_t first = 0;
-    };
-    std::unordered_map<std::int64_t, Seen> seen;
-    std::int64_t running = 0;
-    for (std::size_t i = 0; i < memory.size(); ++i) {
-        running = wrappingAdd(running, memory[i]->bytes);
-        auto [it, fresh] = seen.try_emplace(wrappingSub(memory[i]->totalAllocated, running), Seen{0, i});
-        ++it->second.count;
-    }
+void ReportedTotalsCounter::add(const MemoryRecord& m) {
+    running_ = wrappingAdd(running_, m.bytes);
+    auto [it, fresh] = seen_.try_emplace(wrappingSub(m.totalAllocated, running_), Seen{0, events_, m.t});
+    ++it->second.count;
+    ++events_;
+}
+
+ReportedTotals ReportedTotalsCounter::result() const {
+    // The most frequent offset wins, the earliest on a tie; every other offset's events
+    // disagree, the earliest of them first.
     ReportedTotals r;
     const Seen* best = nullptr;
-    for (const auto& [offset, s] : seen)
+    for (const auto& [offset, s] : seen_)
         if (!best || s.count > best->count || (s.count == best->count && s.first < best->first)) {
             best = &s;
             r.offset = offset;
         }
-    std::size_t firstDisagreeing = memory.size();
-    for (const auto& [offset, s] : seen)
+    const Seen* firstDisagreeing = nullptr;
+    for (const auto& [offset, s] : seen_)
         if (&s != best) {
             r.disagreeing += s.count;
-            firstDisagreeing = std::min(firstDisagreeing, s.first);
+            if (!firstDisagreeing || s.first < firstDisagreeing->first) firstDisagreeing = &s;
         }
-    if (r.disagreeing > 0) r.firstDisagreeingT = memory[firstDisagreeing]->t;
+    if (firstDisagreeing) r.firstDisagreeingT = firstDisagreeing->firstT;
     return r;
 }
 

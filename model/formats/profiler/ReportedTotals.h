@@ -9,8 +9,9 @@
 // drawing each event's own total took the line down to 0 and back for a moment. So the line is
 // the running sum of Bytes plus the offset (memory allocated before the trace) that most of the
 // device's events agree with; when one allocator reports, that equals every event's total.
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <unordered_map>
 
 #include "core/WrappingMath.h"
 #include "formats/profiler/ProfilerRecords.h"
@@ -25,8 +26,23 @@ struct ReportedTotals {
     bool agrees(std::int64_t runningSum, std::int64_t totalAllocated) const;
 };
 
-// `memory`: one device's records in time order, all with totals ([OutOfMemory] events are
-// skipped, as the line skips them).
-ReportedTotals reportedTotals(const std::vector<const MemoryRecord*>& memory);
+// Counts one device's records in time order, all with totals ([OutOfMemory] events are
+// skipped, as the line skips them), as they come: no list of them is kept.
+class ReportedTotalsCounter {
+public:
+    void add(const MemoryRecord& m);
+    ReportedTotals result() const;
+
+private:
+    // Per offset: how many events say it, and the first of them.
+    struct Seen {
+        std::int64_t count = 0;
+        std::size_t first = 0;   // the event's place among the device's events
+        std::int64_t firstT = 0; // its time
+    };
+    std::unordered_map<std::int64_t, Seen> seen_;
+    std::int64_t running_ = 0;
+    std::size_t events_ = 0;
+};
 
 } // namespace memviz
