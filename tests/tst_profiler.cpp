@@ -352,8 +352,8 @@ void TestProfiler::callTreeFollowsKeyAverages() {
         {20, 10, 2, 5, 0},  // 5: other thread: a root
     };
     const CallTree tree = buildCallTree(ops);
-    QCOMPARE(tree.parent, (std::vector<std::int32_t>{-1, 0, 1, 4, -1, -1}));
-    QCOMPARE(tree.depth, (std::vector<std::int32_t>{0, 1, 2, 1, 0, 0}));
+    QCOMPARE(std::vector<std::int32_t>(tree.parent.begin(), tree.parent.end()), (std::vector<std::int32_t>{-1, 0, 1, 4, -1, -1}));
+    QCOMPARE(std::vector<std::int32_t>(tree.depth.begin(), tree.depth.end()), (std::vector<std::int32_t>{0, 1, 2, 1, 0, 0}));
     QCOMPARE(tree.overlaps, 1);
 }
 

@@ -68,7 +68,6 @@ TraceWriter::TraceWriter(Database& db, TraceInfo info)
     // No pending_.reserve(kEventsPerChunk) here: most traces are small, and a 2.5 MiB buffer
     // per import was most of a small import's time; addEvent() reserves once the trace has
     // kEventsBeforeReserve events (no copies of growing by doubling to a chunk after that).
-    spare_.reserve(kMaxBuffersOut);
 }
 
 TraceWriter::~TraceWriter() { restorePageCache(); } // then tx_ rolls back unless commit() ran
@@ -178,7 +177,10 @@ void TraceWriter::flushPoints(std::size_t index) {
         for (const SeriesPoint& p : points) writer->add(p.t, p.v);
     });
     pendingPoints_[index] = {};
-    if (full) pendingPoints_[index].reserve(kPointsPerChunk); // a long series: the next chunk fills too
+    // A long series: the next chunk fills too. (Freed 1 MiB buffers come back from glibc's heap
+    // without faults once its mmap threshold has risen past them: a LendingPool here did not
+    // change the 240 MB profiler trace's faults.)
+    if (full) pendingPoints_[index].reserve(kPointsPerChunk);
 }
 
 void TraceWriter::addEvent(const Event& e) {
@@ -228,49 +230,15 @@ void TraceWriter::flushEvents() {
         return;
     }
     // The buffer comes back when the job is done with it, whether it ran, threw or was dropped.
-    struct Lent {
-        Lent(TraceWriter* w, EventBuffer e) : writer(w), events(std::move(e)) {}
-        Lent(const Lent&) = delete;
-        Lent& operator=(const Lent&) = delete;
-        ~Lent() { writer->returnBuffer(std::move(events)); }
-        TraceWriter* writer;
-        EventBuffer events;
-    };
-    auto lent = std::make_shared<Lent>(this, std::move(pending_));
-    {
-        const std::lock_guard lock(spareMutex_);
-        ++buffersOut_; // after the Lent exists: its destructor counts it back
-    }
+    const std::shared_ptr<const EventBuffer> lent = eventBuffers_.lend(std::move(pending_));
     queue_.post([this, chunk, firstSeq, lent] {
-        const EventBuffer& events = lent->events;
+        const EventBuffer& events = *lent;
         insertEventChunk(chunk, firstSeq, static_cast<std::int64_t>(events.size()), events.front().timeNs,
                          events.back().timeNs, encodeEvents(events));
     });
-    lent.reset();
     pending_ = {};
-    if (!full) return;
     // A large trace: the next chunk fills too, in a buffer the queue is done with.
-    {
-        std::unique_lock lock(spareMutex_);
-        spareReturned_.wait(lock, [this] { return !spare_.empty() || buffersOut_ < kMaxBuffersOut; });
-        if (!spare_.empty()) {
-            pending_ = std::move(spare_.back());
-            spare_.pop_back();
-        }
-    }
-    if (pending_.capacity() < kEventsPerChunk) pending_.reserve(kEventsPerChunk);
-}
-
-void TraceWriter::returnBuffer(EventBuffer events) noexcept {
-    {
-        const std::lock_guard lock(spareMutex_);
-        --buffersOut_;
-        if (events.capacity() == kEventsPerChunk) {
-            events.clear();
-            if (spare_.size() < kMaxBuffersOut) spare_.push_back(std::move(events)); // reserved: no allocation
-        }
-    }
-    spareReturned_.notify_all();
+    if (full) pending_ = eventBuffers_.take();
 }
 
 void TraceWriter::insertEventChunk(std::int64_t chunk, std::int64_t firstSeq, std::int64_t count, std::int64_t tFirst,

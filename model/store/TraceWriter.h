@@ -21,6 +21,7 @@
 #include "core/HugePages.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "store/LendingPool.h"
 #include "store/RowAppender.h"
 #include "store/WorkQueue.h"
 #include "trace/Event.h"
@@ -173,21 +174,14 @@ private:
     // Events are 40 bytes and a full chunk 2.5 MiB: filled front to back, in huge pages.
     using EventBuffer = HugeVector<Event>;
     EventBuffer pending_;
-    // Full chunk buffers the work queue is done with, reused by flushEvents(): a fresh 2.5 MiB
-    // buffer per chunk costs its page faults again every time (a third of a big heaptrack
-    // import's faults).
-    // At most kMaxBuffersOut of them are with the queue at a time: a parser that runs ahead
-    // waits for one to come back instead of filling fresh memory (the heaptrack import of
-    // deep.zst had four 2.5 MiB buffers; with two out its peak RSS fell from 74 to 58 MB, and
-    // with one out its wall time on two cores rose by 15 %).
+    // Full chunk buffers go to the work queue and come back (store/LendingPool.h): a fresh
+    // 2.5 MiB buffer per chunk cost its page faults again every time (a third of a big heaptrack
+    // import's faults). At most kMaxBuffersOut are with the queue: the heaptrack import of
+    // deep.zst had four 2.5 MiB buffers; with two out its peak RSS fell from 74 to 58 MB, and with
+    // one out its wall time on two cores rose by 15 %.
     static constexpr std::size_t kMaxBuffersOut = 2;
-    std::mutex spareMutex_;
-    std::condition_variable spareReturned_;
     static constexpr std::size_t kEventsBeforeReserve = 4096;
-    std::vector<EventBuffer> spare_; // capacity kMaxBuffersOut, reserved at construction
-    std::size_t buffersOut_ = 0;
-    // Called when the job holding `events` is destroyed (it ran, threw, or was dropped).
-    void returnBuffer(EventBuffer events) noexcept;
+    LendingPool<EventBuffer> eventBuffers_{kMaxBuffersOut, kEventsPerChunk};
     bool encodeHere_ = false;
     EventBuffer lastEvents_; // encodeEventChunksHere(): the chunk flushed last, and its number
     std::int64_t lastChunk_ = -1;

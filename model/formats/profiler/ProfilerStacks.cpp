@@ -22,7 +22,7 @@ std::vector<StackMetric> profilerStackMetrics(Database& db, std::int64_t traceId
     return m;
 }
 
-ProfilerStacks::ProfilerStacks(const ScannedTrace& trace, const std::vector<std::int32_t>& parents, TraceWriter& out)
+ProfilerStacks::ProfilerStacks(const ScannedTrace& trace, std::span<const std::int32_t> parents, TraceWriter& out)
     : trace_(trace), parents_(parents), out_(out), enabled_(!trace.callStacks.empty() || trace.pythonFunctions) {
     if (enabled_) byCall_.assign(trace.ops.size(), kNotYet);
 }

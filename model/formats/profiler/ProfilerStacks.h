@@ -24,14 +24,14 @@ std::vector<StackMetric> profilerStackMetrics(Database& db, std::int64_t traceId
 
 class ProfilerStacks {
 public:
-    ProfilerStacks(const ScannedTrace& trace, const std::vector<std::int32_t>& parents, TraceWriter& out);
+    ProfilerStacks(const ScannedTrace& trace, std::span<const std::int32_t> parents, TraceWriter& out);
     // The stack name of a memory event charged to `call` (kNoName: none, or the trace has no stacks).
     std::int32_t ofCall(std::int32_t call);
     bool enabled() const { return enabled_; }
 
 private:
     const ScannedTrace& trace_;
-    const std::vector<std::int32_t>& parents_;
+    std::span<const std::int32_t> parents_;
     TraceWriter& out_;
     bool enabled_ = false;
     std::vector<std::int32_t> byCall_; // -2: not computed yet

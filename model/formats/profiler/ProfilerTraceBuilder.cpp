@@ -29,7 +29,7 @@ CallTree buildCallTree(std::span<const OpRecord> ops) {
     CallTree tree;
     tree.parent.assign(ops.size(), -1);
     tree.depth.assign(ops.size(), 0);
-    std::vector<std::int32_t> order(ops.size());
+    HugeVector<std::int32_t> order(ops.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
         const OpRecord& x = ops[static_cast<std::size_t>(a)];
@@ -81,11 +81,16 @@ class InnermostCall {
 public:
     // Thread indexes are the writer's: small and dense, so vectors indexed by them.
     InnermostCall(std::span<const OpRecord> ops, const CallTree& tree) : ops_(ops), tree_(tree) {
-        for (std::size_t i = 0; i < ops.size(); ++i) {
-            const auto thread = static_cast<std::size_t>(ops[i].thread);
-            if (thread >= byThread_.size()) byThread_.resize(thread + 1);
-            byThread_[thread].push_back(static_cast<std::int32_t>(i));
+        std::vector<std::size_t> counts; // each list sized once (huge pages, no copies of growing)
+        for (const OpRecord& o : ops) {
+            const auto thread = static_cast<std::size_t>(o.thread);
+            if (thread >= counts.size()) counts.resize(thread + 1, 0);
+            ++counts[thread];
         }
+        byThread_.resize(counts.size());
+        for (std::size_t t = 0; t < counts.size(); ++t) byThread_[t].reserve(counts[t]);
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            byThread_[static_cast<std::size_t>(ops[i].thread)].push_back(static_cast<std::int32_t>(i));
         for (auto& list : byThread_)
             std::sort(list.begin(), list.end(), [&](std::int32_t a, std::int32_t b) {
                 return ops[static_cast<std::size_t>(a)].t < ops[static_cast<std::size_t>(b)].t;
@@ -113,7 +118,7 @@ private:
     };
     std::span<const OpRecord> ops_;
     const CallTree& tree_;
-    std::vector<std::vector<std::int32_t>> byThread_;
+    std::vector<HugeVector<std::int32_t>> byThread_;
     std::vector<Cursor> cursors_;
 };
 
