@@ -122,11 +122,6 @@ private:
     std::vector<Cursor> cursors_;
 };
 
-struct PendingAllocation {
-    std::int64_t size = 0, t = 0;
-    std::int32_t op = kNoName, thread = 0;
-};
-
 // The per-operator totals' tables. Made before the events are written: a statement is
 // prepared while the writer's worker is idle (TraceWriter::appender waits for it).
 struct OperatorTables {
@@ -263,22 +258,29 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     ProfilerStacks stacks(s, tree.parent, out);
     if (stacks.enabled()) out.setMetadata(metadata_key::kProfilerCallsWithStack, std::to_string(s.callsWithStack));
     std::vector<std::int64_t> running(allocatedSeries.size(), 0);
-    std::vector<AddressMap<PendingAllocation>> live(allocatedSeries.size());
     namespace ar = allocation_records;
-    // Row-major, ar::Columns each; shared with the chunks written straight from it.
+    // Allocation lifetimes, row-major (ar::Columns each), in the order of their keys as they
+    // come: a row is added at its allocation (its free time filled in at the free) or at a free
+    // of memory allocated before the trace, and the events come in time order. So no sort
+    // afterwards (it was a sixth of the builder's time on the 240 MB trace), and rows of one
+    // key are in the order of their events in the file. Shared with the chunks written from it.
     const auto allocations = std::make_shared<HugeVector<std::int64_t>>();
-    // At most one a memory event (a free closes one, an allocation replaces one or is still live
-    // at the end): reserved, so that growing by doubling does not touch its size again in copies.
-    // Pages come only as rows are written; refused (address space), it grows as it goes.
+    // At most one a memory event: reserved, so that growing by doubling does not touch its size
+    // again in copies. Pages come only as rows are written; refused (address space), it grows.
     try {
         allocations->reserve(s.memory.size() * ar::Columns);
     } catch (const std::bad_alloc&) {
     }
-    const auto lifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
-                              std::int64_t tFree, std::int64_t op, std::int64_t thread) {
+    // Per device: the live allocations' rows by address.
+    std::vector<AddressMap<std::size_t>> live(allocatedSeries.size());
+    const auto addLifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
+                                 std::int64_t tFree, std::int64_t op, std::int64_t thread) {
+        const std::size_t row = allocations->size() / ar::Columns;
         allocations->insert(allocations->end(),
                             {tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
+        return row;
     };
+    const auto freedAt = [&](std::size_t row, std::int64_t t) { (*allocations)[row * ar::Columns + ar::FreeTime] = t; };
     std::int64_t processed = 0;
     for (std::size_t i = 0; i < s.memory.size(); ++i) {
         const MemoryRecord& m = s.memory[i];
@@ -299,15 +301,15 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         e.stack = stacks.ofCall(call);
         if (m.hasAddress) {
             if (e.kind == EventKind::Alloc) {
-                if (const auto replaced = live[d].put(m.address, {e.size, m.t, op, m.thread}))
-                    lifetime(d, m.address, replaced->size, replaced->t, m.t, replaced->op, replaced->thread);
-            } else if (const auto a = live[d].take(m.address)) {
-                lifetime(d, m.address, a->size, a->t, m.t, a->op, a->thread);
+                const std::size_t row = addLifetime(d, m.address, e.size, m.t, RowAppender::kNull, op, m.thread);
+                if (const auto replaced = live[d].put(m.address, row)) freedAt(*replaced, m.t);
+            } else if (const auto row = live[d].take(m.address)) {
+                freedAt(*row, m.t);
             } else {
                 e.flags = kFlagUnmatched;
                 out.warn("unmatched_free", "t=" + std::to_string(m.t) + " ns",
                          "frees of memory allocated before the profiler started (no allocation in the trace)");
-                lifetime(d, m.address, e.size, RowAppender::kNull, m.t, op, m.thread);
+                addLifetime(d, m.address, e.size, RowAppender::kNull, m.t, op, m.thread);
             }
         }
         out.addEvent(e);
@@ -320,13 +322,8 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
         if ((++processed & 0xffff) == 0) progress.checkCancelled();
     }
     importStage("events written");
-    // Allocations still live at the end of the trace.
-    for (std::size_t d = 0; d < live.size(); ++d)
-        live[d].forEach([&](std::int64_t address, const PendingAllocation& a) {
-            lifetime(static_cast<std::int64_t>(d), address, a.size, a.t, RowAppender::kNull, a.op, a.thread);
-        });
-    // Lifetimes come out at their frees: put in allocation order (by key, stably) in place.
-    sortRowsByColumn(std::span<std::int64_t>(*allocations), ar::Columns, ar::Key);
+    // Allocations still live at the end of the trace keep no free time.
+    live = {};
     writeRecordChunks(out, ar::kKind, ar::Columns, std::span<const std::int64_t>(*allocations), allocations,
                       [](std::span<const std::int64_t> r) { return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]}); });
     progress.checkCancelled();
