@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
@@ -186,6 +187,8 @@ void ParsedBatch::adopt(JsonEventStream::Buffer& storage, const char* data, std:
     arena.clear();
     arena.reserve(n);
     overflow.clear();
+    newNames.clear();
+    newShapes.clear();
     events.clear();
     events.reserve(n / 128); // events are rarely shorter
     failed = wholeBatch = incomplete = false;
@@ -197,6 +200,23 @@ void ParsedBatch::adopt(JsonEventStream::Buffer& storage, const char* data, std:
 struct EventBatchParser::Impl {
     od::parser parser;
     std::size_t capacity = 0; // of the parser's buffers: only grows
+    // Texts numbered so far, and the batch's list of the ones it numbered first.
+    struct Numbering {
+        struct Hash {
+            using is_transparent = void;
+            std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+        };
+        std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> numbers;
+        std::int32_t of(std::string_view text, std::vector<std::string>& fresh) {
+            const auto it = numbers.find(text);
+            if (it != numbers.end()) return it->second;
+            const auto n = static_cast<std::int32_t>(numbers.size());
+            numbers.emplace(std::string(text), n);
+            fresh.emplace_back(text);
+            return n;
+        }
+    };
+    Numbering names, shapes;
 };
 
 EventBatchParser::EventBatchParser() : impl_(std::make_unique<Impl>()) {}
@@ -247,6 +267,12 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                      : is(e.name, "[OutOfMemory]")                      ? EventRole::OutOfMemory
                      : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call
                                                                       : EventRole::Other;
+            if (e.role == EventRole::Call && e.hasTs && e.tsValid) { // the calls the scanner keeps
+                e.nameNumber = impl_->names.of(e.name, batch.newNames);
+                if (!e.inputDims.empty()) e.shapesNumber = impl_->shapes.of(e.inputDims, batch.newShapes);
+                e.oldOperator = is(e.cat, "Operator");
+                e.pythonFunction = is(e.cat, "python_function");
+            }
         } catch (const simdjson::simdjson_error& error) {
             // Where the parser stopped, when there is a document to ask (see io/JsonError.h); else
             // the byte the error is about, found by scanning the batch; else the event's start.

@@ -32,6 +32,14 @@ struct EventFields {
     // event (issue 33: 60 ms of the 240 MB trace's serial time).
     std::uint64_t pidNumber = 0, tidNumber = 0;
     bool numericThread = false;
+    // For the calls the scanner keeps (role Call, with a readable ts): name and Input Dims as
+    // numbers of the parser that read them (EventBatchParser: each distinct text numbered once,
+    // in the order it first came; ParsedBatch::newNames/newShapes say which texts a batch
+    // numbered). The taking thread maps them to the store's ids with a vector lookup instead of
+    // hashing texts in bytes another core had just read (issue 33). shapes -1: no Input Dims.
+    std::int32_t nameNumber = -1, shapesNumber = -1;
+    bool oldOperator = false;   // cat "Operator" (PyTorch <= 1.9)
+    bool pythonFunction = false; // cat "python_function"
     bool hasTs = false, hasDur = false;
     // ts and dur in ns (microsToNs), parsed on the parser's thread; false: not a number it reads.
     bool tsValid = false, durValid = false;
@@ -63,6 +71,9 @@ struct ParsedBatch {
     // unescaped control characters in a first pass over the batch, before any event is read.
     std::int64_t eventsSkippedBeforeError = 0;
     std::string error; // simdjson's message
+    // The texts this batch numbered first on its parser (EventFields::nameNumber/shapesNumber),
+    // in number order: the parser's numbers before this batch are below these.
+    std::vector<std::string> newNames, newShapes;
 
     // Refills this batch (keeping its buffers' capacity) with size bytes at data, which lie in
     // `storage` with 64 readable bytes after them: takes `storage` (swapping it with bytes).
@@ -85,7 +96,8 @@ public:
     EventBatchParser(const EventBatchParser&) = delete;
     EventBatchParser& operator=(const EventBatchParser&) = delete;
 
-    // Parses batch.bytes[0, size) into batch.events; never throws for bad JSON.
+    // Parses batch.bytes[0, size) into batch.events; never throws for bad JSON. Numbers the
+    // kept calls' names and Input Dims across the batches it parses (EventFields::nameNumber).
     void parse(ParsedBatch& batch);
 
 private:

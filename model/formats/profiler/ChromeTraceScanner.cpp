@@ -81,11 +81,17 @@ private:
         }
     }
 
+    // The store's ids of a parser's numbers (EventFields::nameNumber, shapesNumber), by number.
+    struct Numbers {
+        std::vector<std::int32_t> names, shapes;
+    };
+
     // Batches are parsed on two worker threads, each with its own parser, while this thread
     // reads and splits the file and takes the parsed events in file order.
     struct Pending {
         std::shared_ptr<ParsedBatch> batch;
         std::future<void> parsed;
+        std::size_t worker = 0;
     };
 
     void submit(JsonEventStream::Batch& b) {
@@ -99,8 +105,8 @@ private:
         }
         batch->adopt(*b.storage, b.data, b.size, b.offset); // the stream's buffer, not a copy
         auto done = std::make_shared<std::promise<void>>();
-        Pending p{batch, done->get_future()};
         const std::size_t worker = submitted_++ % kWorkers;
+        Pending p{batch, done->get_future(), worker};
         workers_[worker]->post([batch, done, parser = &parsers_[worker]] {
             parser->parse(*batch);
             done->set_value();
@@ -115,9 +121,14 @@ private:
         pending_.pop_front();
         p.parsed.get();
         const ParsedBatch& b = *p.batch;
+        // The store's ids of the texts the batch's parser numbered first in it, in order (the
+        // same order of first appearance as interning them event by event).
+        Numbers& numbers = numbers_[p.worker];
+        for (const std::string& name : b.newNames) numbers.names.push_back(opName(name));
+        for (const std::string& raw : b.newShapes) numbers.shapes.push_back(shapes(raw));
         for (const EventFields& e : b.events) {
             eventOffset_ = e.offset;
-            take(e);
+            take(e, numbers);
             ++result_.eventCount;
         }
         if (b.failed) {
@@ -197,7 +208,18 @@ private:
                                         std::to_string(eventOffset_) + ": " + why;
     }
 
-    void take(const EventFields& e) {
+    // An op name's id in the store, its text kept for the ops' names.
+    std::int32_t opName(std::string_view name) {
+        const std::int32_t id = out_.name(NameKind::Op, name);
+        if (id >= 0) {
+            if (static_cast<std::size_t>(id) >= result_.opNames.size()) result_.opNames.resize(static_cast<std::size_t>(id) + 1);
+            std::string& known = result_.opNames[static_cast<std::size_t>(id)];
+            if (known.empty()) known.assign(name);
+        }
+        return id;
+    }
+
+    void take(const EventFields& e, const Numbers& numbers) {
         if (e.hasTs && !e.tsValid) {
             if (e.role == EventRole::Memory) skipMemory("non-numeric ts");
             return;
@@ -241,25 +263,21 @@ private:
             return;
         }
         if (!e.hasTs) return; // a call (EventRole::Call) needs its start
-        if (e.cat == "Operator") sawOldOperators_ = true;
+        if (e.oldOperator) sawOldOperators_ = true;
         OpRecord op;
         op.t = ts;
         if (positiveDur) op.dur = e.durNs;
         op.thread = thread(e);
-        op.name = out_.name(NameKind::Op, e.name);
-        if (op.name >= 0) {
-            if (static_cast<std::size_t>(op.name) >= result_.opNames.size()) result_.opNames.resize(static_cast<std::size_t>(op.name) + 1);
-            std::string& known = result_.opNames[static_cast<std::size_t>(op.name)];
-            if (known.empty()) known.assign(e.name);
-        }
-        op.shapes = shapes(e.inputDims);
+        // Numbered by the parser (EventFields::nameNumber) for every call that gets here.
+        op.name = numbers.names[static_cast<std::size_t>(e.nameNumber)];
+        op.shapes = e.shapesNumber >= 0 ? numbers.shapes[static_cast<std::size_t>(e.shapesNumber)] : noShapes_;
         if (!e.callStack.empty()) {
             const auto [it, fresh] = callStackIds_.try_emplace(std::string(e.callStack), static_cast<std::int32_t>(result_.callStacks.size()));
             if (fresh) result_.callStacks.emplace_back(e.callStack);
             op.callStack = it->second;
             ++result_.callsWithStack;
         }
-        if (e.cat == "python_function") result_.pythonFunctions = true;
+        if (e.pythonFunction) result_.pythonFunctions = true;
         result_.ops.push_back(op);
     }
 
@@ -283,6 +301,8 @@ private:
     std::array<EventBatchParser, kWorkers> parsers_;
     std::array<std::unique_ptr<WorkQueue>, kWorkers> workers_{std::make_unique<WorkQueue>(), std::make_unique<WorkQueue>()};
     std::deque<Pending> pending_;
+    // Per worker: the store's ids of its parser's numbers.
+    std::array<Numbers, kWorkers> numbers_;
     std::vector<std::shared_ptr<ParsedBatch>> spare_;
     std::size_t submitted_ = 0;
     std::int64_t eventOffset_ = 0;
