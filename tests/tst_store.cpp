@@ -164,8 +164,8 @@ void TestStore::writerRoundTrip() {
     QVERIFY(w.points == expected);
 }
 
-// Records put in time order in place (arrangeRows) and written as chunks straight from their
-// array: they read back as a stable sort of the rows, in chunks of kRecordsPerChunk whose
+// Records put in time order in place (arrangeRows), encoded as chunks on this thread and
+// written: they read back as a stable sort of the rows, in chunks of kRecordsPerChunk whose
 // t_end is the latest reach; rows out of order are refused.
 void TestStore::recordChunksFromOneArray() {
     constexpr std::size_t columns = 3;
@@ -196,13 +196,13 @@ void TestStore::recordChunksFromOneArray() {
         TraceWriter w(db, info);
         const auto reach = [](std::span<const std::int64_t> r) { return r[0] + r[1]; };
         std::vector<std::int64_t> backwards{5, 0, 0, 4, 0, 0};
-        QVERIFY_THROWS_EXCEPTION(StoreError, writeRecordChunks(w, "test", columns, backwards, nullptr, reach));
-        writeRecordChunks(w, "test", columns, std::span<const std::int64_t>(*rows), rows, reach);
-        std::weak_ptr<const std::vector<std::int64_t>> kept = rows;
-        rows.reset(); // the chunks keep the array until they are written
-        QVERIFY(!kept.expired());
+        QVERIFY_THROWS_EXCEPTION(StoreError, encodeRecordChunks(columns, backwards, reach));
+        QVERIFY_THROWS_EXCEPTION(StoreError, encodeRecordChunks(columns, std::vector<std::int64_t>{1, 2}, reach));
+        std::vector<EncodedRecordChunk> encoded = encodeRecordChunks(columns, *rows, reach);
+        QCOMPARE(encoded.size(), std::size_t{3});
+        rows.reset(); // the encoded chunks need the array no longer
+        writeRecordChunks(w, "test", columns, std::move(encoded));
         traceId = w.commit();
-        QVERIFY(kept.expired());
     }
     std::vector<std::array<std::int64_t, columns>> read;
     QCOMPARE(readRecordChunks(db, traceId, "test", std::nullopt,

@@ -10,13 +10,13 @@
 
 namespace memviz {
 
-void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns, std::span<const std::int64_t> rows,
-                       std::shared_ptr<const void> owner, const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
+std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::span<const std::int64_t> rows,
+                                                   const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
     if (columns == 0 || rows.size() % columns != 0) throw StoreError("records with the wrong number of columns");
     for (std::size_t i = columns; i < rows.size(); i += columns)
         if (rows[i] < rows[i - columns]) throw StoreError("records out of time order");
     const std::size_t perChunk = kRecordsPerChunk * columns;
-    std::int64_t chunk = 0;
+    std::vector<EncodedRecordChunk> chunks;
     for (std::size_t at = 0; at < rows.size(); at += perChunk) {
         const std::span<const std::int64_t> part = rows.subspan(at, std::min(perChunk, rows.size() - at));
         const std::size_t n = part.size() / columns;
@@ -25,9 +25,15 @@ void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t
             const std::span<const std::int64_t> r(part.data() + i * columns, columns);
             end = std::max(end, reach ? reach(r) : r[0]);
         }
-        writer.addRecordChunk(kind, chunk++, static_cast<std::int64_t>(n), part.front(), part[(n - 1) * columns], end,
-                              static_cast<std::int64_t>(columns), part, owner);
+        chunks.push_back({static_cast<std::int64_t>(n), part.front(), part[(n - 1) * columns], end, encodeRecords(part, columns)});
     }
+    return chunks;
+}
+
+void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns, std::vector<EncodedRecordChunk> chunks) {
+    std::int64_t number = 0;
+    for (EncodedRecordChunk& c : chunks)
+        writer.addRecordChunk(kind, number++, c.count, c.tFirst, c.tLast, c.tEnd, static_cast<std::int64_t>(columns), std::move(c.blob));
 }
 
 RowKeys sortRowsByColumn(std::span<std::int64_t> rows, std::size_t columns, std::size_t column) {

@@ -21,13 +21,22 @@ namespace memviz {
 class Database;
 class TraceWriter;
 
-// Records already in order in one row-major array that `owner` keeps alive: cut into chunks
-// that the writer's worker encodes straight from the array, without a copy per chunk (issue 33:
-// the copies' fresh pages were a fifth of the 240 MB profiler trace's page faults). Throws
-// StoreError when they are out of order.
-void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns,
-                       std::span<const std::int64_t> rows, std::shared_ptr<const void> owner,
-                       const std::function<std::int64_t(std::span<const std::int64_t>)>& reach = {});
+// A chunk of records encoded (codec kCodecZstdNarrowColumns) and its times.
+struct EncodedRecordChunk {
+    std::int64_t count = 0, tFirst = 0, tLast = 0, tEnd = 0;
+    std::vector<unsigned char> blob;
+};
+
+// Records already in time order (column 0) in one row-major array, cut into chunks of
+// kRecordsPerChunk and encoded on the calling thread; `reach` gives a record's latest time (the
+// chunk's t_end; column 0 when absent). Throws StoreError when they are out of order. Encoding
+// here rather than on the writer's worker (issue 33): the worker, which also builds the series
+// and encodes the events, was the 240 MB profiler trace's longest thread, while the threads
+// that own the records had time to spare at the end.
+std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::span<const std::int64_t> rows,
+                                                   const std::function<std::int64_t(std::span<const std::int64_t>)>& reach = {});
+// Writes them as the record chunks of `kind` (the writer's worker only inserts them).
+void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns, std::vector<EncodedRecordChunk> chunks);
 
 // Moves the rows of a row-major array of `columns` int64 each in place so that row k becomes
 // what row sourceOf(k) was (sourceOf: a permutation of 0..n-1), with one row of extra memory.

@@ -260,10 +260,8 @@ std::optional<std::int64_t> TraceWriter::eventChunkHolding(std::span<const Event
 }
 
 void TraceWriter::addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst,
-                                 std::int64_t tLast, std::int64_t tEnd, std::int64_t columns, std::span<const std::int64_t> rows,
-                                 std::shared_ptr<const void> owner) {
-    queue_.post([this, kind, chunk, count, tFirst, tLast, tEnd, columns, rows, owner = std::move(owner)] {
-        const auto blob = encodeRecords(rows, static_cast<std::size_t>(columns));
+                                 std::int64_t tLast, std::int64_t tEnd, std::int64_t columns, std::vector<unsigned char> blob) {
+    queue_.post([this, kind, chunk, count, tFirst, tLast, tEnd, columns, blob = std::move(blob)] {
         insertRecordChunk_.bind(1, traceId_)
             .bind(2, kind)
             .bind(3, chunk)

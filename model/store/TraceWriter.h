@@ -93,11 +93,10 @@ public:
 
     // A thread index for a label (e.g. "pid 12 tid 34"), in order of first appearance.
     std::int32_t thread(std::string_view label);
-    // A chunk of fixed-width records (see RecordChunks.h); encoded and written on the worker,
-    // from `rows`, which `owner` keeps alive until then.
+    // A chunk of fixed-width records (see RecordChunks.h), encoded (encodeRecords); inserted on
+    // the worker.
     void addRecordChunk(const std::string& kind, std::int64_t chunk, std::int64_t count, std::int64_t tFirst, std::int64_t tLast,
-                        std::int64_t tEnd, std::int64_t columns, std::span<const std::int64_t> rows,
-                        std::shared_ptr<const void> owner);
+                        std::int64_t tEnd, std::int64_t columns, std::vector<unsigned char> blob);
     // Bulk rows for a relational table: `insertSql` with `columns` placeholders, all integers
     // (RowAppender::kNull for NULL). The appender lives as long as the writer.
     RowAppender& appender(std::string_view insertSql, int columns);

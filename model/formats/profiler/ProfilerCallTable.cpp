@@ -67,8 +67,8 @@ private:
 };
 
 // Per (name, shapes): calls and memory sums; hashed while adding, returned in key order.
-std::vector<CallTable::Total> operatorTotals(const CallTable& t, std::size_t devices, const std::string& path,
-                                             const Stopper& stopper) {
+std::vector<CallTable::Total> operatorTotals(std::span<const std::int64_t> calls, std::size_t columns, std::size_t devices,
+                                             const std::string& path, const Stopper& stopper) {
     namespace cr = call_records;
     struct PairHash {
         std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
@@ -77,10 +77,10 @@ std::vector<CallTable::Total> operatorTotals(const CallTable& t, std::size_t dev
     };
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> index;
     std::vector<CallTable::Total> totals;
-    const std::size_t n = t.calls.size() / t.columns;
+    const std::size_t n = calls.size() / columns;
     for (std::size_t k = 0; k < n; ++k) {
         stopper.every(k);
-        const std::int64_t* row = t.calls.data() + k * t.columns;
+        const std::int64_t* row = calls.data() + k * columns;
         const auto [it, fresh] = index.try_emplace({row[cr::Name], row[cr::Shapes]}, totals.size());
         if (fresh) totals.push_back({row[cr::Name], row[cr::Shapes], 0, std::vector<std::int64_t>(devices * cr::kMemoryValues, 0)});
         CallTable::Total& total = totals[it->second];
@@ -142,8 +142,9 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     CallTable table;
     table.columns = cr::columns(nDevices);
     const std::size_t columns = table.columns;
-    // Sized once: the calls of a large trace are hundreds of MB, a reallocation copies them.
-    auto& calls = table.calls;
+    // Row-major, in huge pages (core/HugePages.h): the 240 MB trace's are 35 MB. Sized once: the
+    // calls of a large trace are hundreds of MB, a reallocation copies them.
+    HugeVector<std::int64_t> calls;
     calls.reserve((s.ops.size() + outside.size()) * columns);
     const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& usage) {
         calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
@@ -199,7 +200,9 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
             if (parent >= 0) parent = position[static_cast<std::size_t>(parent)];
         }
     }
-    table.totals = operatorTotals(table, nDevices, s.path, stopper);
+    table.totals = operatorTotals(calls, columns, nDevices, s.path, stopper);
+    stopper.every(0);
+    table.chunks = encodeRecordChunks(columns, calls, [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
     return table;
 }
 

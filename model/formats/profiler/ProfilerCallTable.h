@@ -15,6 +15,7 @@
 
 #include "formats/profiler/ProfilerRecords.h"
 #include "formats/profiler/ProfilerTraceBuilder.h"
+#include "store/RecordChunks.h"
 
 namespace memviz {
 
@@ -28,11 +29,10 @@ void sortStablyUnlessSorted(Vector& v, Less less) {
 
 struct CallTable {
     std::size_t columns = 0;            // call_records::columns(devices)
-    // Row-major, in the order of the record chunks: by start (stably: the calls in file order,
-    // then the "[memory]" calls), parents as indexes in this order. In huge pages where allowed
-    // (core/HugePages.h): the 240 MB trace's are 35 MB, and their first touches in 4 KiB pages
-    // were a third of its import's page faults. Written as chunks straight from here.
-    HugeVector<std::int64_t> calls;
+    // The calls' record chunks, encoded on the call thread (store/RecordChunks.h): by start
+    // (stably: the calls in file order, then the "[memory]" calls), parents as indexes in this
+    // order.
+    std::vector<EncodedRecordChunk> chunks;
     struct Total {
         std::int64_t name = 0, shapes = 0, calls = 0;
         std::vector<std::int64_t> sums; // per device, call_records::kMemoryValues each

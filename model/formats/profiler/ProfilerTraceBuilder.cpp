@@ -134,16 +134,13 @@ struct OperatorTables {
                               10)) {}
 };
 
-// The calls as record chunks, straight from the table (which the chunks keep until they are
-// encoded), and the per-operator totals, from the table the call thread computed.
-void writeCalls(TraceWriter& out, std::shared_ptr<const CallTable> table, std::size_t nDevices, OperatorTables& tables) {
+// The calls' record chunks, which the call thread encoded, and the per-operator totals it computed.
+void writeCalls(TraceWriter& out, CallTable table, std::size_t nDevices, OperatorTables& tables) {
     namespace cr = call_records;
-    const std::span<const std::int64_t> rows(table->calls);
-    writeRecordChunks(out, cr::kKind, table->columns, rows, table,
-                      [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
+    writeRecordChunks(out, cr::kKind, table.columns, std::move(table.chunks));
     RowAppender& callCounts = tables.callCounts;
     RowAppender& memory = tables.memory;
-    for (const CallTable::Total& total : table->totals) {
+    for (const CallTable::Total& total : table.totals) {
         callCounts.add({out.traceId(), total.name, total.shapes, total.calls});
         for (std::size_t d = 0; d < nDevices; ++d) {
             const std::int64_t* v = total.sums.data() + d * cr::kMemoryValues;
@@ -263,24 +260,24 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     // come: a row is added at its allocation (its free time filled in at the free) or at a free
     // of memory allocated before the trace, and the events come in time order. So no sort
     // afterwards (it was a sixth of the builder's time on the 240 MB trace), and rows of one
-    // key are in the order of their events in the file. Shared with the chunks written from it.
-    const auto allocations = std::make_shared<HugeVector<std::int64_t>>();
+    // key are in the order of their events in the file.
+    HugeVector<std::int64_t> allocations;
     // At most one a memory event: reserved, so that growing by doubling does not touch its size
     // again in copies. Pages come only as rows are written; refused (address space), it grows.
     try {
-        allocations->reserve(s.memory.size() * ar::Columns);
+        allocations.reserve(s.memory.size() * ar::Columns);
     } catch (const std::bad_alloc&) {
     }
     // Per device: the live allocations' rows by address.
     std::vector<AddressMap<std::size_t>> live(allocatedSeries.size());
     const auto addLifetime = [&](std::int64_t device, std::int64_t address, std::int64_t size, std::int64_t tAlloc,
                                  std::int64_t tFree, std::int64_t op, std::int64_t thread) {
-        const std::size_t row = allocations->size() / ar::Columns;
-        allocations->insert(allocations->end(),
+        const std::size_t row = allocations.size() / ar::Columns;
+        allocations.insert(allocations.end(),
                             {tAlloc != RowAppender::kNull ? tAlloc : tFree, tAlloc, tFree, device, address, size, op, thread});
         return row;
     };
-    const auto freedAt = [&](std::size_t row, std::int64_t t) { (*allocations)[row * ar::Columns + ar::FreeTime] = t; };
+    const auto freedAt = [&](std::size_t row, std::int64_t t) { allocations[row * ar::Columns + ar::FreeTime] = t; };
     std::int64_t processed = 0;
     for (std::size_t i = 0; i < s.memory.size(); ++i) {
         const MemoryRecord& m = s.memory[i];
@@ -324,12 +321,17 @@ void buildProfilerTrace(ScannedTrace& s, TraceWriter& out, const Progress& progr
     importStage("events written");
     // Allocations still live at the end of the trace keep no free time.
     live = {};
-    writeRecordChunks(out, ar::kKind, ar::Columns, std::span<const std::int64_t>(*allocations), allocations,
-                      [](std::span<const std::int64_t> r) { return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]}); });
+    // Encoded here: this thread has nothing else to do now, the writer's worker has the events'
+    // and the series' chunks to finish.
+    writeRecordChunks(out, ar::kKind, ar::Columns,
+                      encodeRecordChunks(ar::Columns, allocations, [](std::span<const std::int64_t> r) {
+                          return std::max({r[ar::Key], r[ar::AllocTime], r[ar::FreeTime]});
+                      }));
+    allocations = {};
     progress.checkCancelled();
 
     importStage("lifetimes written");
-    writeCalls(out, std::make_shared<const CallTable>(callTable.get()), nDevices, operatorTables);
+    writeCalls(out, callTable.get(), nDevices, operatorTables);
     importStage("calls written");
 }
 
