@@ -164,9 +164,9 @@ void TestStore::writerRoundTrip() {
     QVERIFY(w.points == expected);
 }
 
-// Records put in time order in place (arrangeRows), encoded as chunks on this thread and
-// written: they read back as a stable sort of the rows, in chunks of kRecordsPerChunk whose
-// t_end is the latest reach; rows out of order are refused.
+// Records in time order, encoded as chunks on this thread and written: they read back as they
+// were, in chunks of kRecordsPerChunk whose t_end is the latest reach; rows out of order are
+// refused, within a chunk and across chunks.
 void TestStore::recordChunksFromOneArray() {
     constexpr std::size_t columns = 3;
     const std::size_t n = 2 * kRecordsPerChunk + 5;
@@ -180,10 +180,9 @@ void TestStore::recordChunksFromOneArray() {
         rows->insert(rows->end(), expected[i].begin(), expected[i].end());
     }
     std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return (*rows)[a * columns] < (*rows)[b * columns]; });
-    arrangeRows(std::span<std::int64_t>(*rows), columns, [&](std::size_t k) { return order[k]; });
+    // The rows in time order: the expected rows laid out row-major.
+    rows->clear();
+    for (const auto& r : expected) rows->insert(rows->end(), r.begin(), r.end());
 
     QTemporaryDir dir;
     const std::string path = dir.filePath("records.memviz").toStdString();
@@ -198,6 +197,13 @@ void TestStore::recordChunksFromOneArray() {
         std::vector<std::int64_t> backwards{5, 0, 0, 4, 0, 0};
         QVERIFY_THROWS_EXCEPTION(StoreError, encodeRecordChunks(columns, backwards, reach));
         QVERIFY_THROWS_EXCEPTION(StoreError, encodeRecordChunks(columns, std::vector<std::int64_t>{1, 2}, reach));
+        {
+            // Backwards only across the chunks' boundary.
+            std::vector<std::int64_t> twoChunks;
+            for (std::size_t i = 0; i <= kRecordsPerChunk; ++i)
+                twoChunks.insert(twoChunks.end(), {i < kRecordsPerChunk ? std::int64_t{10} : std::int64_t{9}, 0, 0});
+            QVERIFY_THROWS_EXCEPTION(StoreError, encodeRecordChunks(columns, twoChunks, reach));
+        }
         std::vector<EncodedRecordChunk> encoded = encodeRecordChunks(columns, *rows, reach);
         QCOMPARE(encoded.size(), std::size_t{3});
         rows.reset(); // the encoded chunks need the array no longer

@@ -10,22 +10,28 @@
 
 namespace memviz {
 
+EncodedRecordChunk encodeRecordChunk(std::size_t columns, std::span<const std::int64_t> rows,
+                                     const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
+    if (columns == 0 || rows.empty() || rows.size() % columns != 0 || rows.size() / columns > kRecordsPerChunk)
+        throw StoreError("records with the wrong number of columns");
+    const std::size_t n = rows.size() / columns;
+    std::int64_t end = rows[0];
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::span<const std::int64_t> r(rows.data() + i * columns, columns);
+        if (i > 0 && r[0] < rows[(i - 1) * columns]) throw StoreError("records out of time order");
+        end = std::max(end, reach ? reach(r) : r[0]);
+    }
+    return {static_cast<std::int64_t>(n), rows.front(), rows[(n - 1) * columns], end, encodeRecords(rows, columns)};
+}
+
 std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::span<const std::int64_t> rows,
                                                    const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
     if (columns == 0 || rows.size() % columns != 0) throw StoreError("records with the wrong number of columns");
-    for (std::size_t i = columns; i < rows.size(); i += columns)
-        if (rows[i] < rows[i - columns]) throw StoreError("records out of time order");
     const std::size_t perChunk = kRecordsPerChunk * columns;
     std::vector<EncodedRecordChunk> chunks;
     for (std::size_t at = 0; at < rows.size(); at += perChunk) {
-        const std::span<const std::int64_t> part = rows.subspan(at, std::min(perChunk, rows.size() - at));
-        const std::size_t n = part.size() / columns;
-        std::int64_t end = part[0];
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::span<const std::int64_t> r(part.data() + i * columns, columns);
-            end = std::max(end, reach ? reach(r) : r[0]);
-        }
-        chunks.push_back({static_cast<std::int64_t>(n), part.front(), part[(n - 1) * columns], end, encodeRecords(part, columns)});
+        chunks.push_back(encodeRecordChunk(columns, rows.subspan(at, std::min(perChunk, rows.size() - at)), reach));
+        if (chunks.size() > 1 && chunks.back().tFirst < chunks[chunks.size() - 2].tLast) throw StoreError("records out of time order");
     }
     return chunks;
 }
@@ -34,16 +40,6 @@ void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t
     std::int64_t number = 0;
     for (EncodedRecordChunk& c : chunks)
         writer.addRecordChunk(kind, number++, c.count, c.tFirst, c.tLast, c.tEnd, static_cast<std::int64_t>(columns), std::move(c.blob));
-}
-
-RowKeys sortRowsByColumn(std::span<std::int64_t> rows, std::size_t columns, std::size_t column) {
-    const std::size_t n = columns ? rows.size() / columns : 0;
-    RowKeys byKey(n);
-    for (std::size_t i = 0; i < n; ++i) byKey[i] = {rows[i * columns + column], i};
-    if (std::is_sorted(byKey.begin(), byKey.end())) return {};
-    std::sort(byKey.begin(), byKey.end()); // ties by row: stable
-    arrangeRows(rows, columns, [&](std::size_t k) { return byKey[k].second; });
-    return byKey;
 }
 
 std::size_t readRecordChunks(Database& db, std::int64_t traceId, std::string_view kind, std::optional<TimeRange> window,

@@ -66,32 +66,38 @@ private:
     const std::atomic<bool>& stop_;
 };
 
-// Per (name, shapes): calls and memory sums; hashed while adding, returned in key order.
-std::vector<CallTable::Total> operatorTotals(std::span<const std::int64_t> calls, std::size_t columns, std::size_t devices,
-                                             const std::string& path, const Stopper& stopper) {
-    namespace cr = call_records;
+// Per (name, shapes): calls and memory sums of the rows added; hashed while adding, returned
+// in key order.
+class OperatorTotals {
+public:
+    OperatorTotals(std::size_t devices, const std::string& path) : devices_(devices), path_(path) {}
+    void add(const std::int64_t* row) {
+        namespace cr = call_records;
+        const auto [it, fresh] = index_.try_emplace({row[cr::Name], row[cr::Shapes]}, totals_.size());
+        if (fresh) totals_.push_back({row[cr::Name], row[cr::Shapes], 0, std::vector<std::int64_t>(devices_ * cr::kMemoryValues, 0)});
+        CallTable::Total& total = totals_[it->second];
+        ++total.calls;
+        for (std::size_t v = 0; v < total.sums.size(); ++v)
+            if (__builtin_add_overflow(total.sums[v], row[cr::FirstMemory + v], &total.sums[v])) tooManyBytes(path_);
+    }
+    std::vector<CallTable::Total> take() {
+        std::sort(totals_.begin(), totals_.end(), [](const CallTable::Total& a, const CallTable::Total& b) {
+            return std::pair{a.name, a.shapes} < std::pair{b.name, b.shapes};
+        });
+        return std::move(totals_);
+    }
+
+private:
     struct PairHash {
         std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& k) const noexcept {
             return static_cast<std::size_t>((static_cast<std::uint64_t>(k.first) * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint64_t>(k.second));
         }
     };
-    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> index;
-    std::vector<CallTable::Total> totals;
-    const std::size_t n = calls.size() / columns;
-    for (std::size_t k = 0; k < n; ++k) {
-        stopper.every(k);
-        const std::int64_t* row = calls.data() + k * columns;
-        const auto [it, fresh] = index.try_emplace({row[cr::Name], row[cr::Shapes]}, totals.size());
-        if (fresh) totals.push_back({row[cr::Name], row[cr::Shapes], 0, std::vector<std::int64_t>(devices * cr::kMemoryValues, 0)});
-        CallTable::Total& total = totals[it->second];
-        ++total.calls;
-        for (std::size_t v = 0; v < total.sums.size(); ++v)
-            if (__builtin_add_overflow(total.sums[v], row[cr::FirstMemory + v], &total.sums[v])) tooManyBytes(path);
-    }
-    std::sort(totals.begin(), totals.end(),
-              [](const CallTable::Total& a, const CallTable::Total& b) { return std::pair{a.name, a.shapes} < std::pair{b.name, b.shapes}; });
-    return totals;
-}
+    std::size_t devices_;
+    const std::string& path_;
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::size_t, PairHash> index_;
+    std::vector<CallTable::Total> totals_;
+};
 
 } // namespace
 
@@ -134,38 +140,31 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
         }
     }
 
-    // Every call with its memory per device, inclusive and self (key_averages semantics),
-    // written straight into its row: row i is call i until the rows are sorted. Self starts as
-    // inclusive, and each call's inclusive is then taken from its parent's self (no arrays of
-    // their own: 16 MB of fresh pages on the 240 MB trace, issue 33).
+    // Every op call's memory per device, inclusive and self (key_averages semantics), as its
+    // row's memory columns will hold them. Self starts as inclusive, and each call's inclusive
+    // is then taken from its parent's self.
     namespace cr = call_records;
-    CallTable table;
-    table.columns = cr::columns(nDevices);
-    const std::size_t columns = table.columns;
-    // Row-major, in huge pages (core/HugePages.h): the 240 MB trace's are 35 MB. Sized once: the
-    // calls of a large trace are hundreds of MB, a reallocation copies them.
-    HugeVector<std::int64_t> calls;
-    calls.reserve((s.ops.size() + outside.size()) * columns);
-    const auto addCall = [&](const OpRecord& o, std::int64_t parent, std::int64_t depth, auto&& usage) {
-        calls.insert(calls.end(), {o.t, o.dur, o.thread, o.name, o.shapes, parent, depth});
-        for (std::size_t d = 0; d < nDevices; ++d) {
-            const DeviceTimeline::Usage u = usage(d);
-            calls.insert(calls.end(), {u.bytes, u.bytes, u.allocs, u.allocBytes, u.allocs, u.allocBytes});
-        }
-    };
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+    const std::size_t nOps = s.ops.size();
+    const std::size_t values = nDevices * cr::kMemoryValues;
+    enum : std::size_t { InBytes, SelfBytes, InAllocs, InAllocBytes, SelfAllocs, SelfAllocBytes };
+    HugeVector<std::int64_t> memory(nOps * values);
+    for (std::size_t i = 0; i < nOps; ++i) {
         stopper.every(i);
         const OpRecord& o = s.ops[i];
-        addCall(o, tree.parent[i], tree.depth[i], [&](std::size_t d) { return timelines[d].within(o.t, o.t + o.dur); });
+        std::int64_t* v = memory.data() + i * values;
+        for (std::size_t d = 0; d < nDevices; ++d, v += cr::kMemoryValues) {
+            const DeviceTimeline::Usage u = timelines[d].within(o.t, o.t + o.dur);
+            v[InBytes] = v[SelfBytes] = u.bytes;
+            v[InAllocs] = v[SelfAllocs] = u.allocs;
+            v[InAllocBytes] = v[SelfAllocBytes] = u.allocBytes;
+        }
     }
     timelines.clear();
-    // The memory columns of a row, in the order addCall writes them.
-    enum : std::size_t { InBytes, SelfBytes, InAllocs, InAllocBytes, SelfAllocs, SelfAllocBytes };
-    for (std::size_t i = 0; i < s.ops.size(); ++i) {
+    for (std::size_t i = 0; i < nOps; ++i) {
         const std::int32_t p = tree.parent[i];
         if (p < 0) continue;
-        const std::int64_t* child = calls.data() + i * columns + cr::FirstMemory;
-        std::int64_t* parent = calls.data() + static_cast<std::size_t>(p) * columns + cr::FirstMemory;
+        const std::int64_t* child = memory.data() + i * values;
+        std::int64_t* parent = memory.data() + static_cast<std::size_t>(p) * values;
         for (std::size_t d = 0; d < nDevices; ++d, child += cr::kMemoryValues, parent += cr::kMemoryValues) {
             // Overlapping children (counted in tree.overlaps) can take the same bytes twice.
             if (__builtin_sub_overflow(parent[SelfBytes], child[InBytes], &parent[SelfBytes]) ||
@@ -174,35 +173,79 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
                 tooManyBytes(s.path);
         }
     }
-    const OpRecord memoryCall{0, 0, 0, memoryName, noShapes};
-    for (const std::size_t i : outside) {
-        const MemoryRecord& m = s.memory[i];
-        const std::size_t d = deviceOf[i];
-        OpRecord call = memoryCall;
-        call.t = m.t;
-        call.thread = m.thread;
-        const std::int64_t positive = m.bytes > 0 ? 1 : 0;
-        const DeviceTimeline::Usage usage{m.bytes, positive, positive * m.bytes};
-        addCall(call, -1, 0, [&](std::size_t dev) { return dev == d ? usage : DeviceTimeline::Usage{}; });
-    }
-    outside = {};
     stopper.every(0);
 
-    // The rows sorted by start, in place, and their parents renumbered to their new places.
-    const std::size_t n = calls.size() / columns;
-    const RowKeys order = sortRowsByColumn(std::span<std::int64_t>(calls), columns, cr::Start);
-    stopper.every(0);
-    if (!order.empty()) {
-        HugeVector<std::int64_t> position(n);
-        for (std::size_t k = 0; k < n; ++k) position[order[k].second] = static_cast<std::int64_t>(k);
-        for (std::size_t k = 0; k < n; ++k) {
-            std::int64_t& parent = calls[k * columns + cr::Parent];
-            if (parent >= 0) parent = position[static_cast<std::size_t>(parent)];
-        }
+    // The rows in order of start, stably as if sorted: the op calls in file order before the
+    // "[memory]" calls of the same start. Traces list their calls in time order as a rule:
+    // then the ops are taken as they are; else their (start, index) pairs are sorted.
+    HugeVector<std::pair<std::int64_t, std::size_t>> opOrder;
+    if (!std::is_sorted(s.ops.begin(), s.ops.end(), [](const OpRecord& a, const OpRecord& b) { return a.t < b.t; })) {
+        opOrder.resize(nOps);
+        for (std::size_t i = 0; i < nOps; ++i) opOrder[i] = {s.ops[i].t, i};
+        std::sort(opOrder.begin(), opOrder.end()); // ties by index: stable
     }
-    table.totals = operatorTotals(calls, columns, nDevices, s.path, stopper);
-    stopper.every(0);
-    table.chunks = encodeRecordChunks(columns, calls, [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; });
+    const auto opAt = [&](std::size_t j) { return opOrder.empty() ? j : opOrder[j].second; };
+    // Visits the rows in that order: (op index, -1) or (nOps, index into outside).
+    const auto inOrder = [&](auto&& visit) {
+        std::size_t j = 0, k = 0;
+        while (j < nOps || k < outside.size()) {
+            if (k == outside.size() || (j < nOps && s.ops[opAt(j)].t <= s.memory[outside[k]].t)) visit(opAt(j++), std::size_t{0});
+            else visit(nOps, k++);
+        }
+    };
+    // Each op's place in that order, for its children's Parent.
+    HugeVector<std::int64_t> position(nOps);
+    {
+        std::int64_t k = 0;
+        inOrder([&](std::size_t op, std::size_t) {
+            if (op < nOps) position[op] = k;
+            ++k;
+        });
+    }
+
+    // The rows, a chunk's worth at a time in one buffer, encoded here (store/RecordChunks.h):
+    // the whole table (the 240 MB trace's is 35 MB) was never needed at once, and on a virtual
+    // machine a fresh page costs up to 2 ms per MiB (issue 33).
+    CallTable table;
+    table.columns = cr::columns(nDevices);
+    const std::size_t columns = table.columns;
+    OperatorTotals totals(nDevices, s.path);
+    HugeVector<std::int64_t> rows;
+    rows.reserve(std::min(nOps + outside.size(), kRecordsPerChunk) * columns);
+    const auto reach = [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; };
+    const auto flush = [&] {
+        if (rows.empty()) return;
+        if (!table.chunks.empty() && rows[cr::Start] < table.chunks.back().tLast) throw StoreError("records out of time order");
+        table.chunks.push_back(encodeRecordChunk(columns, rows, reach));
+        rows.clear();
+    };
+    std::size_t emitted = 0;
+    inOrder([&](std::size_t op, std::size_t k) {
+        stopper.every(emitted++);
+        const std::size_t at = rows.size();
+        if (op < nOps) {
+            const OpRecord& o = s.ops[op];
+            const std::int32_t p = tree.parent[op];
+            rows.insert(rows.end(), {o.t, o.dur, o.thread, o.name, o.shapes, p >= 0 ? position[static_cast<std::size_t>(p)] : -1,
+                                     tree.depth[op]});
+            rows.insert(rows.end(), memory.begin() + static_cast<std::ptrdiff_t>(op * values),
+                        memory.begin() + static_cast<std::ptrdiff_t>((op + 1) * values));
+        } else {
+            // Memory events inside no call are their own "[memory]" calls, as in key_averages.
+            const MemoryRecord& m = s.memory[outside[k]];
+            const std::size_t d = deviceOf[outside[k]];
+            const std::int64_t positive = m.bytes > 0 ? 1 : 0;
+            rows.insert(rows.end(), {m.t, 0, m.thread, memoryName, noShapes, -1, 0});
+            for (std::size_t dev = 0; dev < nDevices; ++dev) {
+                if (dev == d) rows.insert(rows.end(), {m.bytes, m.bytes, positive, positive * m.bytes, positive, positive * m.bytes});
+                else rows.insert(rows.end(), cr::kMemoryValues, 0);
+            }
+        }
+        totals.add(rows.data() + at);
+        if (rows.size() == kRecordsPerChunk * columns) flush();
+    });
+    flush();
+    table.totals = totals.take();
     return table;
 }
 
