@@ -137,6 +137,7 @@ private slots:
     void badInput_data();
     void badInput();
     void skippedMemoryEventsAreCounted();
+    void escapedMemberNames();
     void memoryTimelineRaw();
     void memoryTimelineCoalesced();
     void modelsAreValid();
@@ -422,6 +423,25 @@ void TestProfiler::skippedMemoryEventsAreCounted() {
     QCOMPARE(s.warnings[0].count, 2);
     QVERIFY2(QString::fromStdString(s.warnings[0].firstLocation).contains("event 7"), s.warnings[0].firstLocation.c_str());
     QCOMPARE(s.devices.at(0).peakBytes, 768); // the good events are all there
+}
+
+// Member names are read as JSON text: "\u0061" is "a" wherever it is written, and a name that
+// merely contains a quote or a backslash is another member. (The parser reads names without
+// escapes straight from the bytes and hands the others to simdjson.)
+void TestProfiler::escapedMemberNames() {
+    const QByteArray trace = R"({"traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "n\u0061me": "aten::add", "pid": 1, "tid": 1, "ts": 10, "dur": 100},
+ {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20,
+  "args": {"\u0044evice Type": 0, "Device Id": 0, "Addr": 256, "B\u0079tes": 4096, "Bytes\\": -1, "\"Bytes": -2}},
+ {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 30, "args": {"Device Type": 0, "Device Id": 0, "Addr": 256, "Bytes": -4096}}
+]})";
+    auto t = importBytes(trace, "escaped.json");
+    const TraceSummary s = loadSummary(*t->db, t->trace);
+    QCOMPARE(s.warnings.size(), std::size_t{0}); // both memory events have their args
+    QCOMPARE(s.devices.at(0).peakBytes, 4096);   // "B\u0079tes" is Bytes; "Bytes\\" and "\"Bytes" are not
+    const ProfilerOpsTable ops = queryProfilerOps(*t->db, t->trace, std::nullopt, false);
+    QVERIFY(findRow(ops, "aten::add") != nullptr); // "n\u0061me" is name
+    QCOMPARE(findRow(ops, "aten::add")->calls, 1);
 }
 
 void TestProfiler::memoryTimelineRaw() {

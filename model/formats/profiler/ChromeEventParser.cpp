@@ -88,6 +88,19 @@ std::string_view stringText(od::value v, ParsedBatch& batch) {
     return keep(batch, v.get_string());
 }
 
+// A member's name: its bytes in the batch when it has no escapes (names rarely do), else
+// unescaped by simdjson. unescaped_key() copied every name into the parser's string buffer:
+// a seventh of the parsers' time on the 240 MB profiler trace (issue 33).
+std::string_view keyText(simdjson::simdjson_result<od::field>& field) {
+    od::raw_json_string raw;
+    if (const auto error = field.key().get(raw)) throw simdjson::simdjson_error(error);
+    const char* key = raw.raw(); // just after the opening quote; the batch is padded
+    const char* at = key;
+    while (*at != '"' && *at != '\\') ++at;
+    if (*at == '"') return std::string_view(key, static_cast<std::size_t>(at - key));
+    return field.unescaped_key();
+}
+
 // Text of a scalar value: a number's token or a string's content.
 std::string_view scalarText(od::value v, ParsedBatch& batch) {
     // type() first: it refuses a value that is no value at all (a stray ':'), at this event.
@@ -131,7 +144,7 @@ bool intArg(od::value v, std::int64_t& out) {
 
 void readArgs(od::object args, EventFields& e, ParsedBatch& batch) {
     for (auto field : args) {
-        const std::string_view key = field.unescaped_key();
+        const std::string_view key = keyText(field);
         od::value v = field.value();
         std::int64_t n = 0;
         if (is(key, "Device Type")) {
@@ -251,7 +264,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             haveDoc = true;
             od::object obj = doc.get_object();
             for (auto field : obj) {
-                const std::string_view key = field.unescaped_key();
+                const std::string_view key = keyText(field);
                 od::value v = field.value();
                 if (is(key, "ph")) e.ph = stringText(v, batch);
                 else if (is(key, "cat")) e.cat = stringText(v, batch);
