@@ -4,7 +4,8 @@
 // (inclusive and self), the "[memory]" calls of memory events inside no call, their order by
 // start, and the per-operator totals. They need only the scanned records and the call tree,
 // so the builder computes them on a thread of their own while it writes the events (issue 33:
-// the builder's main thread was the import's longest path); it writes the rows afterwards.
+// the builder's main thread was the import's longest path); that thread also encodes their
+// record chunks, a chunk's rows at a time, and the builder writes them afterwards.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -29,9 +30,8 @@ void sortStablyUnlessSorted(Vector& v, Less less) {
 
 struct CallTable {
     std::size_t columns = 0;            // call_records::columns(devices)
-    // The calls' record chunks, encoded on the call thread (store/RecordChunks.h): by start
-    // (stably: the calls in file order, then the "[memory]" calls), parents as indexes in this
-    // order.
+    // The calls' record chunks (store/RecordChunks.h): by start (stably: the calls in file order,
+    // then the "[memory]" calls), parents as indexes in this order.
     std::vector<EncodedRecordChunk> chunks;
     struct Total {
         std::int64_t name = 0, shapes = 0, calls = 0;
