@@ -194,6 +194,7 @@ private:
     std::vector<std::unique_ptr<DeviceState>> deviceStates_;
     // Touched only by the work queue's thread until commit() drains it.
     std::vector<std::unique_ptr<SeriesWriter>> series_;
+    std::vector<std::int64_t> seriesIds_;                  // per series, for this thread (addPoint)
     std::vector<std::vector<SeriesPoint>> pendingPoints_; // per series, filled by the parser
     std::map<std::string, Warning, std::less<>> warnings_;
     std::map<std::string, std::string, std::less<>> metadata_;
