@@ -53,11 +53,6 @@ public:
         });
     }
 
-    std::size_t lentNow() const {
-        const std::lock_guard lock(mutex_);
-        return out_;
-    }
-
 private:
     void giveBack(Buffer b) noexcept {
         {
@@ -72,7 +67,7 @@ private:
     }
 
     const std::size_t maxOut_, capacity_;
-    mutable std::mutex mutex_;
+    std::mutex mutex_;
     std::condition_variable returned_;
     std::vector<Buffer> spare_;
     std::size_t out_ = 0;

@@ -10,8 +10,8 @@
 
 namespace memviz {
 
-EncodedRecordChunk encodeRecordChunk(std::size_t columns, std::span<const std::int64_t> rows,
-                                     const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
+void appendRecordChunk(std::vector<EncodedRecordChunk>& chunks, std::size_t columns, std::span<const std::int64_t> rows,
+                       const std::function<std::int64_t(std::span<const std::int64_t>)>& reach) {
     if (columns == 0 || rows.empty() || rows.size() % columns != 0 || rows.size() / columns > kRecordsPerChunk)
         throw StoreError("records with the wrong number of columns");
     const std::size_t n = rows.size() / columns;
@@ -21,7 +21,8 @@ EncodedRecordChunk encodeRecordChunk(std::size_t columns, std::span<const std::i
         if (i > 0 && r[0] < rows[(i - 1) * columns]) throw StoreError("records out of time order");
         end = std::max(end, reach ? reach(r) : r[0]);
     }
-    return {static_cast<std::int64_t>(n), rows.front(), rows[(n - 1) * columns], end, encodeRecords(rows, columns)};
+    if (!chunks.empty() && rows[0] < chunks.back().tLast) throw StoreError("records out of time order");
+    chunks.push_back({static_cast<std::int64_t>(n), rows.front(), rows[(n - 1) * columns], end, encodeRecords(rows, columns)});
 }
 
 std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::span<const std::int64_t> rows,
@@ -29,10 +30,8 @@ std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::spa
     if (columns == 0 || rows.size() % columns != 0) throw StoreError("records with the wrong number of columns");
     const std::size_t perChunk = kRecordsPerChunk * columns;
     std::vector<EncodedRecordChunk> chunks;
-    for (std::size_t at = 0; at < rows.size(); at += perChunk) {
-        chunks.push_back(encodeRecordChunk(columns, rows.subspan(at, std::min(perChunk, rows.size() - at)), reach));
-        if (chunks.size() > 1 && chunks.back().tFirst < chunks[chunks.size() - 2].tLast) throw StoreError("records out of time order");
-    }
+    for (std::size_t at = 0; at < rows.size(); at += perChunk)
+        appendRecordChunk(chunks, columns, rows.subspan(at, std::min(perChunk, rows.size() - at)), reach);
     return chunks;
 }
 

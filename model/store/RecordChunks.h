@@ -34,9 +34,10 @@ struct EncodedRecordChunk {
 // that own the records had time to spare at the end.
 std::vector<EncodedRecordChunk> encodeRecordChunks(std::size_t columns, std::span<const std::int64_t> rows,
                                                    const std::function<std::int64_t(std::span<const std::int64_t>)>& reach = {});
-// One chunk of them: at most kRecordsPerChunk rows, in order.
-EncodedRecordChunk encodeRecordChunk(std::size_t columns, std::span<const std::int64_t> rows,
-                                     const std::function<std::int64_t(std::span<const std::int64_t>)>& reach = {});
+// One more chunk of them after `chunks` (at most kRecordsPerChunk rows, in order, none before
+// the last chunk's last record), for a caller that makes its rows a chunk at a time.
+void appendRecordChunk(std::vector<EncodedRecordChunk>& chunks, std::size_t columns, std::span<const std::int64_t> rows,
+                       const std::function<std::int64_t(std::span<const std::int64_t>)>& reach = {});
 // Writes them as the record chunks of `kind` (the writer's worker only inserts them).
 void writeRecordChunks(TraceWriter& writer, const std::string& kind, std::size_t columns, std::vector<EncodedRecordChunk> chunks);
 

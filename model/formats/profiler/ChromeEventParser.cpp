@@ -8,10 +8,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 #include "io/JsonError.h"
 #include "io/JsonSkip.h"
+#include "store/TraceWriter.h"
 
 namespace memviz {
 
@@ -213,23 +213,15 @@ void ParsedBatch::adopt(JsonEventStream::Buffer& storage, const char* data, std:
 struct EventBatchParser::Impl {
     od::parser parser;
     std::size_t capacity = 0; // of the parser's buffers: only grows
-    // Texts numbered so far, and the batch's list of the ones it numbered first.
-    struct Numbering {
-        struct Hash {
-            using is_transparent = void;
-            std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
-        };
-        std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> numbers;
-        std::int32_t of(std::string_view text, std::vector<std::string>& fresh) {
-            const auto it = numbers.find(text);
-            if (it != numbers.end()) return it->second;
-            const auto n = static_cast<std::int32_t>(numbers.size());
-            numbers.emplace(std::string(text), n);
-            fresh.emplace_back(text);
-            return n;
-        }
-    };
-    Numbering names, shapes;
+    // Texts numbered so far (in order of first appearance, store/TraceWriter.h's NameTable).
+    NameTable names, shapes;
+    // The text's number; a text numbered here first also goes to `fresh` (the batch's list).
+    static std::int32_t number(NameTable& table, std::string_view text, std::vector<std::string>& fresh) {
+        const std::size_t before = table.names().size();
+        const std::int32_t n = table.intern(text);
+        if (table.names().size() != before) fresh.emplace_back(text);
+        return n;
+    }
 };
 
 EventBatchParser::EventBatchParser() : impl_(std::make_unique<Impl>()) {}
@@ -281,8 +273,8 @@ void EventBatchParser::parse(ParsedBatch& batch) {
                      : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call
                                                                       : EventRole::Other;
             if (e.role == EventRole::Call && e.hasTs && e.tsValid) { // the calls the scanner keeps
-                e.nameNumber = impl_->names.of(e.name, batch.newNames);
-                if (!e.inputDims.empty()) e.shapesNumber = impl_->shapes.of(e.inputDims, batch.newShapes);
+                e.nameNumber = Impl::number(impl_->names, e.name, batch.newNames);
+                if (!e.inputDims.empty()) e.shapesNumber = Impl::number(impl_->shapes, e.inputDims, batch.newShapes);
                 e.oldOperator = is(e.cat, "Operator");
                 e.pythonFunction = is(e.cat, "python_function");
             }

@@ -215,8 +215,7 @@ CallTable computeCallTable(const ScannedTrace& s, const CallTree& tree, const st
     const auto reach = [](std::span<const std::int64_t> r) { return r[cr::Start] + r[cr::Duration]; };
     const auto flush = [&] {
         if (rows.empty()) return;
-        if (!table.chunks.empty() && rows[cr::Start] < table.chunks.back().tLast) throw StoreError("records out of time order");
-        table.chunks.push_back(encodeRecordChunk(columns, rows, reach));
+        appendRecordChunk(table.chunks, columns, rows, reach);
         rows.clear();
     };
     std::size_t emitted = 0;
