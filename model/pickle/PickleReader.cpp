@@ -169,10 +169,12 @@ void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
         Document::Container& c = doc_.at(v.payload);
         if (c.stream >= Document::kStreamed) return;
         c.stream = Document::kReleased;
+        // (Containers released before, like the shared frame dicts of every frames list, are
+        // not looked at again.)
         for (const Value& item : c.items)
-            if (item.isContainer()) releasing_.push_back(item);
+            if (item.isContainer() && doc_.at(item.payload).stream < Document::kStreamed) releasing_.push_back(item);
         uncount(c.items.size());
-        std::vector<Value>().swap(c.items);
+        spareItems_.giveBack(c.items);
         if (inside && !c.shared) knownFromNowOn(v, c);
     };
     for (const Value& v : values) {
@@ -211,13 +213,39 @@ void Reader::knownFromNowOn(const Value& v, const Document::Container& c) {
     becameKnown_.push_back(v.payload);
 }
 
+void SpareItems::giveBack(std::vector<Value>& items) {
+    const std::size_t capacity = items.capacity();
+    const auto k = static_cast<unsigned>(std::bit_width(capacity)) - 1;
+    if (capacity == 0 || k >= kClasses || bytes_ + capacity * sizeof(Value) > kMaxBytes) {
+        std::vector<Value>().swap(items);
+        return;
+    }
+    items.clear();
+    byClass_[k].push_back(std::move(items));
+    items = std::vector<Value>();
+    bytes_ += capacity * sizeof(Value);
+}
+
+void SpareItems::append(std::vector<Value>& items, const Value* first, const Value* last) {
+    const auto n = static_cast<std::size_t>(last - first);
+    if (items.capacity() == 0 && n > 0) {
+        const auto k = static_cast<unsigned>(std::bit_width(n - 1)); // 2^k >= n
+        if (k < kClasses && !byClass_[k].empty()) {
+            items = std::move(byClass_[k].back());
+            byClass_[k].pop_back();
+            bytes_ -= items.capacity() * sizeof(Value);
+        }
+    }
+    items.insert(items.end(), first, last);
+}
+
 void Reader::appendItems(std::size_t from, Value listValue) {
     Document::Container& list = mutableTarget(listValue, Kind::List);
     if (streamed(list, from - 1)) return handOn(list, listValue, from);
     const std::size_t n = stack_.size() - from;
     checkItemCount(list.items.size() + n);
     for (std::size_t i = from; i < stack_.size(); ++i) adopt(list, listValue, stack_[i]);
-    list.items.insert(list.items.end(), stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+    spareItems_.append(list.items, stack_.data() + from, stack_.data() + stack_.size());
     stack_.resize(from);
 }
 
@@ -231,7 +259,7 @@ void Reader::setItems(std::size_t from, Value dictValue) {
         adopt(dict, dictValue, stack_[i]);
         adopt(dict, dictValue, stack_[i + 1]);
     }
-    dict.items.insert(dict.items.end(), stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+    spareItems_.append(dict.items, stack_.data() + from, stack_.data() + stack_.size());
     stack_.resize(from);
 }
 

@@ -27,6 +27,24 @@ inline constexpr std::size_t kFirstWindow = 64u << 10, kWindow = 4u << 20;
 enum class LongProblem { None, TooWide, BelowMin };
 LongProblem decodeLong(const unsigned char* b, std::uint64_t n, Value& v);
 
+// Streaming: the item buffers of released containers, kept by size class for new ones. A 3 GB
+// snapshot with a frames list per trace entry releases two buffers per entry, and malloc and
+// free took a tenth of its parse (issue 33). At most kMaxBytes are kept.
+class SpareItems {
+public:
+    // Keeps items' buffer (or frees it); items is left empty, with no buffer.
+    void giveBack(std::vector<Value>& items);
+    // Appends [first, last) to items, in a kept buffer when items has none yet: one whose
+    // capacity is at least the count and less than four times it.
+    void append(std::vector<Value>& items, const Value* first, const Value* last);
+
+private:
+    static constexpr unsigned kClasses = 10; // class k: capacities in [2^k, 2^(k+1))
+    static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
+    std::array<std::vector<std::vector<Value>>, kClasses> byClass_;
+    std::size_t bytes_ = 0;
+};
+
 // Reads a whole pickle held in memory (strings are views into it), or a stream through a window
 // (strings copied into the document; items of lists the sink claims handed to it).
 class Reader {
@@ -227,6 +245,7 @@ private:
     std::uint64_t frameEnd_ = 0; // the furthest end a FRAME announced
     std::unordered_map<std::size_t, std::uint64_t> streamedItems_; // items handed on, per claimed list
     std::vector<Value> releasing_;
+    SpareItems spareItems_;
     std::vector<std::int64_t> recyclable_;
     std::vector<std::uint32_t> memoOfSlot_; // per container slot: its memo index, or kNoMemo
     std::vector<std::int64_t> becameKnown_;  // released containers now Known in the memo: to recycle

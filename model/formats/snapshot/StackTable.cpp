@@ -2,6 +2,7 @@
 #include "formats/snapshot/StackTable.h"
 
 #include <algorithm>
+#include <span>
 
 #include "core/Errors.h"
 #include "trace/Event.h"
@@ -15,13 +16,19 @@ constexpr std::int32_t kUnseen = -2;
 
 std::size_t mix(std::size_t h, std::size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
 
-} // namespace
-
-std::size_t StackTable::SequenceHash::operator()(const std::vector<std::int32_t>& v) const noexcept {
-    std::size_t h = v.size();
-    for (const std::int32_t x : v) h = mix(h, static_cast<std::size_t>(x));
-    return h;
+std::uint64_t sequenceHash(std::span<const std::int32_t> v) {
+    std::uint64_t h = v.size() * 0x9e3779b97f4a7c15ull;
+    std::size_t i = 0;
+    for (; i + 1 < v.size(); i += 2) {
+        const std::uint64_t pair = static_cast<std::uint32_t>(v[i]) | std::uint64_t{static_cast<std::uint32_t>(v[i + 1])} << 32;
+        h = (h ^ pair) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    if (i < v.size()) h = (h ^ static_cast<std::uint32_t>(v[i])) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 32);
 }
+
+} // namespace
 
 std::size_t StackTable::FrameKeyHash::operator()(const FrameKey& k) const noexcept {
     return mix(mix(std::hash<std::string_view>{}(k.name), std::hash<std::string_view>{}(k.filename)),
@@ -40,7 +47,7 @@ std::int32_t& StackTable::slot(std::size_t id) {
 void StackTable::doneReading() {
     std::vector<std::int32_t>().swap(byContainer_);
     frameIds_.clear();
-    stackIds_.clear();
+    std::vector<StackSlot>().swap(stackSlots_);
 }
 
 std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::function<std::string()>& where) {
@@ -92,17 +99,49 @@ std::int32_t StackTable::intern(const pickle::Value& list, const std::function<s
     const auto items = doc_.items(list);
     if (items.empty()) return byContainer_[doc_.containerId(list)] = kNoName;
     scratch_.clear();
-    for (std::size_t i = 0; i < items.size(); ++i)
-        scratch_.push_back(internFrame(items[i], [&] { return where() + "[" + std::to_string(i) + "]"; }));
-    // internFrame may have grown the document's tables: look the slot up again.
-    std::int32_t& cached = slot(doc_.containerId(list));
-    auto it = stackIds_.find(scratch_);
-    if (it == stackIds_.end()) {
-        if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");
-        it = stackIds_.emplace(scratch_, static_cast<std::int32_t>(stacks_.size())).first;
-        stacks_.push_back(scratch_);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const pickle::Value& frame = items[i];
+        // A frame dict met before, known by identity (nearly every frame of a big file).
+        if (frame.kind == pickle::Kind::Dict) {
+            const std::size_t id = doc_.containerId(frame);
+            if (id < byContainer_.size() && byContainer_[id] != kUnseen) {
+                scratch_.push_back(byContainer_[id]);
+                continue;
+            }
+        }
+        scratch_.push_back(internFrame(frame, [&] { return where() + "[" + std::to_string(i) + "]"; }));
     }
-    return cached = it->second;
+    const std::int32_t stack = internSequence(where);
+    // internFrame may have grown the document's tables: look the slot up again.
+    return slot(doc_.containerId(list)) = stack;
+}
+
+std::int32_t StackTable::internSequence(const std::function<std::string()>& where) {
+    if (stacks_.size() * 2 >= stackSlots_.size()) growStackSlots();
+    const std::uint64_t hash = sequenceHash(scratch_);
+    const std::size_t mask = stackSlots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        StackSlot& s = stackSlots_[i];
+        if (s.id < 0) {
+            if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");
+            s = {hash, static_cast<std::int32_t>(stacks_.size())};
+            stacks_.push_back(scratch_);
+            return s.id;
+        }
+        if (s.hash == hash && stacks_[static_cast<std::size_t>(s.id)] == scratch_) return s.id;
+    }
+}
+
+void StackTable::growStackSlots() {
+    std::vector<StackSlot> slots(std::max<std::size_t>(1024, stackSlots_.size() * 2));
+    const std::size_t mask = slots.size() - 1;
+    for (const StackSlot& s : stackSlots_) {
+        if (s.id < 0) continue;
+        std::size_t i = s.hash & mask;
+        while (slots[i].id >= 0) i = (i + 1) & mask;
+        slots[i] = s;
+    }
+    stackSlots_.swap(slots);
 }
 
 std::string StackTable::siteOf(std::int32_t stack) const {
