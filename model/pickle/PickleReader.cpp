@@ -114,9 +114,14 @@ const Value& Reader::staleSentinel() {
 void Reader::memoGet(std::uint64_t index) {
     Value v;
     if (!memo_.find(index, v)) fail("memo entry " + std::to_string(index) + " was never stored");
-    if (sink_ && v.isContainer()) {
+    if (sink_ && v.isContainer() && !pinned(v)) {
         if (doc_.stale(v)) throw StreamFallback("memo entry " + std::to_string(index) + " was handed on and released");
-        container(v).shared = true;
+        Document::Container& c = container(v);
+        c.shared = true;
+        if (c.sealed && c.stream == Document::kReleased) {
+            pin(v, c.depth);
+            memo_.store(index, v);
+        }
     }
     push(v);
 }
@@ -145,7 +150,7 @@ void Reader::handOn(Document::Container& list, const Value& listValue, std::size
     recyclable_.clear();
     for (std::size_t i = from; i < stack_.size(); ++i) {
         const Value& v = stack_[i];
-        const bool alone = v.isContainer() && !container(v).sealed && !container(v).shared;
+        const bool alone = v.isContainer() && !pinned(v) && !container(v).sealed && !container(v).shared;
         adopt(list, listValue, v);
         if (alone) recyclable_.push_back(v.payload);
     }
@@ -172,7 +177,8 @@ void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
         // (Containers released before, like the shared frame dicts of every frames list, are
         // not looked at again.)
         for (const Value& item : c.items)
-            if (item.isContainer() && doc_.at(item.payload).stream < Document::kStreamed) releasing_.push_back(item);
+            if (item.isContainer() && !pinned(item) && doc_.at(item.payload).stream < Document::kStreamed)
+                releasing_.push_back(item);
         uncount(c.items.size());
         spareItems_.giveBack(c.items);
         if (inside && !c.shared) knownFromNowOn(v, c);
@@ -220,6 +226,7 @@ void SpareItems::giveBack(std::vector<Value>& items) {
         std::vector<Value>().swap(items);
         return;
     }
+    pooling_ = true;
     items.clear();
     byClass_[k].push_back(std::move(items));
     items = std::vector<Value>();
@@ -234,6 +241,8 @@ void SpareItems::append(std::vector<Value>& items, const Value* first, const Val
             items = std::move(byClass_[k].back());
             byClass_[k].pop_back();
             bytes_ -= items.capacity() * sizeof(Value);
+        } else if (k < kClasses && pooling_) {
+            items.reserve(std::size_t{1} << k); // comes back to class k, for counts up to 2^k
         }
     }
     items.insert(items.end(), first, last);

@@ -43,6 +43,7 @@ private:
     static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
     std::array<std::vector<std::vector<Value>>, kClasses> byClass_;
     std::size_t bytes_ = 0;
+    bool pooling_ = false; // a buffer was kept: new ones get a class's capacity
 };
 
 // Reads a whole pickle held in memory (strings are views into it), or a stream through a window
@@ -145,6 +146,12 @@ private:
         return v;
     }
     Document::Container& container(const Value& v) { return doc_.at(v.payload); }
+    // Streaming: a container value the memo gives as pinned (its length, unused for containers,
+    // holds depth << 1 | 1) is shared, sealed and released: its slot is never recycled and it
+    // never changes, so the machine need not look at its slot again. A 3 GB snapshot fetches a
+    // few thousand frame dicts 400 million times (issue 33), and each look was a cache miss.
+    static bool pinned(const Value& v) { return v.length & 1; }
+    static void pin(Value& v, std::uint32_t depth) { v.length = depth << 1 | 1; }
 
     // Places `child` inside `target`: seals a container child (it may be shared, never changed
     // again) and keeps the depth exact. A sealed target or a container put inside itself
@@ -153,9 +160,13 @@ private:
         std::uint32_t depth = 0;
         if (child.isContainer()) {
             if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
-            Document::Container& c = container(child);
-            c.sealed = true;
-            depth = c.depth;
+            if (pinned(child)) {
+                depth = child.length >> 1;
+            } else {
+                Document::Container& c = container(child);
+                c.sealed = true;
+                depth = c.depth;
+            }
         } else if (child.kind == Kind::Known) {
             depth = child.knownDepth(); // as deep as the container it stands for
         } else {

@@ -43,7 +43,7 @@ const char* kindWithArticle(Kind k);
 
 struct Value {
     Kind kind = Kind::None;
-    std::uint32_t length = 0; // Str/Bytes: byte length
+    std::uint32_t length = 0; // Str/Bytes: byte length; containers: 0, or the reader's pin (PickleReaderImpl.h)
     std::int64_t payload = 0; // Bool/Int/UInt64: the value (bit pattern); Float: the bits;
                               // Str/Bytes: offset into the document's bytes, unique to the
                               // object (also an empty one); containers: slot (low 32 bits) and
