@@ -43,9 +43,9 @@ bool Reader::flatValue(const unsigned char*& q, const unsigned char* end, Value&
             q += 5;
         }
         if (!memo_.find(index, v)) return false;
-        if (v.isContainer()) {
+        if (v.isContainer() && !pinned(v)) {
             if (doc_.stale(v)) return false;
-            container(v).shared = true; // as memoGet() marks it (the machine re-reads it the same way)
+            markFetched(index, v); // as memoGet() does (the machine re-reads it the same way)
         }
         return true;
     }
@@ -151,7 +151,7 @@ bool Reader::tryFlatDict() {
             return false; // an unhashable key, or one the machine must look at
         if (kv[i].isContainer()) {
             if (kv[i].payload == listValue.payload) return false; // the list inside its own item
-            depth = std::max(depth, container(kv[i]).depth + 1);
+            depth = std::max(depth, depthOf(kv[i]) + 1);
         } else if (kv[i].kind == Kind::Known) {
             depth = std::max(depth, kv[i].knownDepth() + 1);
         }
@@ -170,7 +170,7 @@ bool Reader::tryFlatDict() {
         handOn(container(listValue), listValue, mark);
     }
     for (std::size_t i = 0; i < n; ++i)
-        if (kv[i].isContainer()) container(kv[i]).sealed = true;
+        if (kv[i].isContainer() && !pinned(kv[i])) container(kv[i]).sealed = true;
     Document::Container& list = container(listValue);
     list.depth = std::max(list.depth, depth + 1);
     values_ += 1 + n;

@@ -116,14 +116,20 @@ void Reader::memoGet(std::uint64_t index) {
     if (!memo_.find(index, v)) fail("memo entry " + std::to_string(index) + " was never stored");
     if (sink_ && v.isContainer() && !pinned(v)) {
         if (doc_.stale(v)) throw StreamFallback("memo entry " + std::to_string(index) + " was handed on and released");
-        Document::Container& c = container(v);
-        c.shared = true;
-        if (c.sealed && c.stream == Document::kReleased) {
-            pin(v, c.depth);
-            memo_.store(index, v);
-        }
+        markFetched(index, v);
     }
     push(v);
+}
+
+// Streaming: a container fetched from the memo at `index` is shared from now on (never recycled);
+// once it is also sealed and released it is pinned there too (v as well).
+void Reader::markFetched(std::uint64_t index, Value& v) {
+    Document::Container& c = container(v);
+    c.shared = true;
+    if (c.sealed && c.stream == Document::kReleased) {
+        pin(v, c.depth);
+        memo_.store(index, v);
+    }
 }
 
 // Streaming: whether the items appended to `list` (at stack_[listIndex]) go to the sink. The
@@ -184,7 +190,7 @@ void Reader::releaseHandedOn(std::span<const Value> values, bool themselves) {
         if (inside && !c.shared) knownFromNowOn(v, c);
     };
     for (const Value& v : values) {
-        if (!v.isContainer()) continue;
+        if (!v.isContainer() || pinned(v)) continue; // (pinned: released already)
         if (themselves) release(v, false);
         else releasing_.push_back(v);
     }

@@ -152,6 +152,8 @@ private:
     // few thousand frame dicts 400 million times (issue 33), and each look was a cache miss.
     static bool pinned(const Value& v) { return v.length & 1; }
     static void pin(Value& v, std::uint32_t depth) { v.length = depth << 1 | 1; }
+    std::uint32_t depthOf(const Value& container) { return pinned(container) ? container.length >> 1 : this->container(container).depth; }
+    void markFetched(std::uint64_t index, Value& v);
 
     // Places `child` inside `target`: seals a container child (it may be shared, never changed
     // again) and keeps the depth exact. A sealed target or a container put inside itself
@@ -160,13 +162,8 @@ private:
         std::uint32_t depth = 0;
         if (child.isContainer()) {
             if (child.payload == targetValue.payload) fail("a container placed inside itself (recursive structure)");
-            if (pinned(child)) {
-                depth = child.length >> 1;
-            } else {
-                Document::Container& c = container(child);
-                c.sealed = true;
-                depth = c.depth;
-            }
+            depth = depthOf(child);
+            if (!pinned(child)) container(child).sealed = true;
         } else if (child.kind == Kind::Known) {
             depth = child.knownDepth(); // as deep as the container it stands for
         } else {
