@@ -47,7 +47,7 @@ std::int32_t& StackTable::slot(std::size_t id) {
 void StackTable::doneReading() {
     std::vector<std::int32_t>().swap(byContainer_);
     frameIds_.clear();
-    std::vector<StackSlot>().swap(stackSlots_);
+    stackIds_ = AddressMap<std::int32_t>();
 }
 
 std::int32_t StackTable::internFrame(const pickle::Value& frame, const std::function<std::string()>& where) {
@@ -117,31 +117,17 @@ std::int32_t StackTable::intern(const pickle::Value& list, const std::function<s
 }
 
 std::int32_t StackTable::internSequence(const std::function<std::string()>& where) {
-    if (stacks_.size() * 2 >= stackSlots_.size()) growStackSlots();
-    const std::uint64_t hash = sequenceHash(scratch_);
-    const std::size_t mask = stackSlots_.size() - 1;
-    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-        StackSlot& s = stackSlots_[i];
-        if (s.id < 0) {
-            if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");
-            s = {hash, static_cast<std::int32_t>(stacks_.size())};
-            stacks_.push_back(scratch_);
-            return s.id;
+    for (std::uint64_t key = sequenceHash(scratch_);; ++key) {
+        if (const std::int32_t* id = stackIds_.find(static_cast<std::int64_t>(key))) {
+            if (stacks_[static_cast<std::size_t>(*id)] == scratch_) return *id;
+            continue;
         }
-        if (s.hash == hash && stacks_[static_cast<std::size_t>(s.id)] == scratch_) return s.id;
+        if (stacks_.size() >= 0x7fffffff) throw ImportError(where() + ": more than 2^31 distinct stacks");
+        const auto id = static_cast<std::int32_t>(stacks_.size());
+        stackIds_.put(static_cast<std::int64_t>(key), id);
+        stacks_.push_back(scratch_);
+        return id;
     }
-}
-
-void StackTable::growStackSlots() {
-    std::vector<StackSlot> slots(std::max<std::size_t>(1024, stackSlots_.size() * 2));
-    const std::size_t mask = slots.size() - 1;
-    for (const StackSlot& s : stackSlots_) {
-        if (s.id < 0) continue;
-        std::size_t i = s.hash & mask;
-        while (slots[i].id >= 0) i = (i + 1) & mask;
-        slots[i] = s;
-    }
-    stackSlots_.swap(slots);
 }
 
 std::string StackTable::siteOf(std::int32_t stack) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pickle/PickleValue.h"
+#include "trace/AddressMap.h"
 
 namespace memviz::snapshot {
 
@@ -61,7 +62,6 @@ private:
 
     // The stack id of the frame ids in scratch_, a new one when they were not met before.
     std::int32_t internSequence(const std::function<std::string()>& where);
-    void growStackSlots();
     // Looked up with views into the pickle's text, stored with copies: a document read as a
     // stream moves its text as it grows.
     struct FrameKey {
@@ -88,15 +88,11 @@ private:
     const pickle::Document& doc_;
     std::vector<std::int32_t> byContainer_;
     std::unordered_map<StoredFrameKey, std::int32_t, FrameKeyHash, FrameKeyEqual> frameIds_;
-    // Stacks by their frames: open addressing over (hash, id) pairs, a power of two long and at
-    // most half full. A probe compares the hashes, then the frames of the stack it names. (A
-    // map keyed by vectors took a fifth of a 3 GB snapshot's parse, most of it waiting on memory
-    // for its chains of nodes, issue 33.)
-    struct StackSlot {
-        std::uint64_t hash = 0;
-        std::int32_t id = -1; // -1: empty
-    };
-    std::vector<StackSlot> stackSlots_;
+    // Stacks by the hash of their frames (trace/AddressMap.h, open addressing: a map keyed by
+    // vectors took a fifth of a 3 GB snapshot's parse, most of it waiting on memory for its
+    // chains of nodes, issue 33). A stack whose hash another stack took first goes at the next
+    // key, and so on.
+    AddressMap<std::int32_t> stackIds_;
     std::vector<Frame> frames_;
     std::vector<std::vector<std::int32_t>> stacks_;
     std::vector<std::int32_t> scratch_;
