@@ -9,10 +9,10 @@
 # Then prints what each holds. Compare memviz with heaptrack_print on them with
 #   bench/native/heaptrack_vs_print.sh BUILD_DIR RUNS OUT/cnn.zst
 #
-#   bench/native/record_real.sh [OUT (default: ../bench-data/heaptrack beside the checkout)] [SECONDS (10)]
+#   bench/native/record_real.sh [OUT (default: ${XDG_CACHE_HOME:-~/.cache}/memviz/bench-data/heaptrack)] [SECONDS (10)]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-"$here/../../../bench-data/heaptrack"}
+out=${1:-"${XDG_CACHE_HOME:-$HOME/.cache}/memviz/bench-data/heaptrack"}
 seconds=${2:-10}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -15,7 +15,7 @@
 #     --big            also the 3 GB snapshot (generating it takes ~15 GB of memory and
 #                      `pickle.load` of it as much again: only on a machine that has it)
 #     --only LIST      comma-separated kinds: heaptrack,massif,profiler,snapshot,alloclog
-#     --data DIR       where the inputs are kept (default: ../bench-data beside the checkout)
+#     --data DIR       where the inputs are kept (default: ${XDG_CACHE_HOME:-~/.cache}/memviz/bench-data)
 #     --fixtures DIR   the real fixtures (default: ../shared/fixtures beside the checkout)
 #     --build DIR      build folder (default: build-peers in the checkout)
 #     --no-build       use the build folder as it is
@@ -41,7 +41,7 @@ runs=5
 quick=0
 big=0
 only=heaptrack,massif,profiler,snapshot,alloclog
-data="$repo/../bench-data"
+data="${XDG_CACHE_HOME:-$HOME/.cache}/memviz/bench-data"
 fixtures="$repo/../shared/fixtures"
 build="$repo/build-peers"
 dobuild=1

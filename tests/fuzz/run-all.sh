@@ -6,16 +6,17 @@
 # run to run, so a long campaign is many rounds. A target that finds something stops early
 # (libFuzzer stops at its first finding); the others go on.
 #   tests/fuzz/run-all.sh SECONDS [LOG] [ROUNDS]
-# For a campaign that outlives the shell:
-#   mkdir -p /work/fuzz-runs && cd /work/fuzz-runs && \
-#     FUZZ_WORK=/work/fuzz-runs nohup nice -n 19 /path/to/checkout/tests/fuzz/run-all.sh 14400 \
-#     /work/fuzz-runs/run-all.log 1000 > run-all.out 2>&1 &
+# For a campaign that outlives the shell (FUZZ_WORK: any folder with room for the corpora):
+#   export FUZZ_WORK=${XDG_CACHE_HOME:-~/.cache}/memviz/fuzz-runs
+#   mkdir -p "$FUZZ_WORK" && cd "$FUZZ_WORK" && \
+#     nohup nice -n 19 /path/to/checkout/tests/fuzz/run-all.sh 14400 \
+#     "$FUZZ_WORK/run-all.log" 1000 > run-all.out 2>&1 &
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 if [ $# -lt 1 ]; then echo "usage: $0 SECONDS [LOG] [ROUNDS]" >&2; exit 2; fi
 seconds=$1
-export FUZZ_WORK=${FUZZ_WORK:-$(cd "$root/.." && pwd)/fuzz-runs}
+export FUZZ_WORK=${FUZZ_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/memviz/fuzz-runs}
 log=${2:-$FUZZ_WORK/run-all.log}
 rounds=${3:-1}
 mkdir -p "$FUZZ_WORK"

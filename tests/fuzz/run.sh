@@ -7,7 +7,7 @@
 # shared fixtures made by make_seeds.py). Findings (crash, hang > 10 s, more than 2 GB, a
 # sanitizer report) are written to $FUZZ_WORK/TARGET/findings/. The last line printed, also
 # appended to $FUZZ_WORK/summary.log, is the run's executions, coverage and corpus size.
-# Environment: FUZZ_WORK (default: ../fuzz-runs beside the checkout, outside the repository),
+# Environment: FUZZ_WORK (default: ${XDG_CACHE_HOME:-~/.cache}/memviz/fuzz-runs, outside the repository),
 # FUZZ_BUILD (default: build-fuzz), FUZZ_NO_BUILD=1 (use the programs in FUZZ_BUILD as they
 # are), FUZZ_FIXTURES (default: ../shared/fixtures), FUZZ_NICE (default 19), FUZZ_ARGS (more
 # libFuzzer flags).
@@ -47,7 +47,7 @@ case $target in
   sniff_import)     max_len=65536;  dicts="alloclog_csv alloclog_jsonl chrome_trace memtimeline json pickle heaptrack massif input_file" ;;
 esac
 
-work=${FUZZ_WORK:-$(cd "$root/.." && pwd)/fuzz-runs}
+work=${FUZZ_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/memviz/fuzz-runs}
 build=${FUZZ_BUILD:-$root/build-fuzz}
 case $build in /*) ;; *) build="$root/$build" ;; esac
 fixtures=${FUZZ_FIXTURES:-$(cd "$root/.." && pwd)/shared/fixtures}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Harvest memory files from a git mirror that the search tool's `fetch` brought in.
+"""Harvest memory files from a local git mirror of a repository (git clone --mirror URL).
 
   harvest.py GITDIR OWNER/NAME [--cache DIR] [--manifest tests/wild/MANIFEST.tsv] [--all-history]
 
@@ -83,7 +83,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("gitdir")
     ap.add_argument("repo")
-    ap.add_argument("--cache", default="/work/wild-cache/files")
+    ap.add_argument("--cache", default=os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "memviz", "wild"))
     ap.add_argument("--manifest", default=os.path.join(HERE, "MANIFEST.tsv"))
     ap.add_argument("--all-history", action="store_true")
     ap.add_argument("--max-per-repo", type=int, default=12)

@@ -8,7 +8,7 @@ compares what both say; writes the table to docs/wild-corpus.md.
          [--no-write] [--jobs N]
 
 Where files are looked for, in order: --files DIR, $MEMVIZ_WILD_FILES, tests/wild/files/,
-/work/wild-cache/files, ../shared/fixtures/wild/; the "shared:" rows in ../shared/fixtures/
+${XDG_CACHE_HOME:-~/.cache}/memviz/wild (where fetch.sh puts them), ../shared/fixtures/wild/; the "shared:" rows in ../shared/fixtures/
 (or $MEMVIZ_SHARED_FIXTURES).
 
 Outcomes: equal | different: what | refused: memviz's message | crashed (a signal, a status
@@ -46,7 +46,8 @@ EXPECTED_REFUSALS = {
 def search_dirs(args):
     dirs = []
     for d in (args.files, os.environ.get("MEMVIZ_WILD_FILES"), os.path.join(HERE, "files"),
-              "/work/wild-cache/files", os.path.join(shared_dir(), "wild")):
+              os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "memviz", "wild"),
+              os.path.join(shared_dir(), "wild")):
         if d and os.path.isdir(d):
             dirs.append(d)
     return dirs
@@ -115,6 +116,7 @@ def judge(row, path, args):
         status, out, err, ms, mb = memviz_import(args.memviz, path, db, args.timeout)
         res["ms"], res["mb"] = round(ms), round(mb, 1)
         message = err.decode("utf-8", "replace").strip().split("\n")[-1] if err else ""
+        message = message.replace(os.path.dirname(path) + os.sep, "")  # no folder of this machine
         if status is None or status not in (0, 1):
             res["outcome"] = "crashed"
             res["difference"] = "status %s: %s" % (status, message[:200])
