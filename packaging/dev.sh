@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The two things a developer does, each from a fresh Debian 12 machine:
 #   packaging/dev.sh run    install what is missing, build, open the app on the sample trace
-#   packaging/dev.sh test   install what is missing, build, run the whole test suite headless;
+#   packaging/dev.sh test   install what is missing (Debian packages, and the pinned PyTorch 2.x
+#                           environment: packaging/install-py-deps.sh), build, run the whole
+#                           test suite headless;
 #                           then build model/ and the window-less suites again with ASan + UBSan
 #                           and run them with the fuzz corpora (docs/reliability.md; skipped
 #                           only when MEMVIZ_SANITIZE=0)
@@ -21,7 +23,13 @@ bash packaging/install-deps.sh
 if [ "$action" = package ]; then
   exec bash packaging/build-package.sh
 fi
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The tests run the live PyTorch tests twice: under Debian's PyTorch 1.13 and under the pinned
+# PyTorch 2.x environment (packaging/python-requirements.txt, made once in the user's cache).
+torch2=()
+if [ "$action" = test ] || [ "$action" = bench ]; then
+  torch2=(-DMEMVIZ_TORCH2_PYTHON="$(bash packaging/install-py-deps.sh | tail -n 1)")
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${torch2[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 case "$action" in

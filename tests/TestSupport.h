@@ -88,6 +88,21 @@ inline QString python() {
     return {};
 }
 
+// The Python whose PyTorch the live tests drive: MEMVIZ_TEST_PYTHON when set (ctest's
+// `*_torch2` variants set it to the pinned PyTorch 2.x environment that
+// packaging/install-py-deps.sh makes), else Debian's /usr/bin/python3 with its PyTorch 1.13.
+inline QString torchPython() {
+    const QString configured = qEnvironmentVariable("MEMVIZ_TEST_PYTHON");
+    return configured.isEmpty() ? QStringLiteral("/usr/bin/python3") : configured;
+}
+
+// What to do when torchPython() has no PyTorch: the words of a skip or failure.
+inline QString torchMissingMessage() {
+    return qEnvironmentVariableIsSet("MEMVIZ_TEST_PYTHON")
+               ? "PyTorch is not importable by " + torchPython() + " (packaging/install-py-deps.sh makes that environment)"
+               : QStringLiteral("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");
+}
+
 inline QString oracle(const QString& script) { return QStringLiteral(MEMVIZ_ORACLES) + "/" + script; }
 
 // Path of a file under ../shared/fixtures, or empty when the folder is absent.

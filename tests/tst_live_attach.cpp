@@ -29,7 +29,7 @@ using namespace memviz::test;
 
 namespace {
 
-const QString kPython = QStringLiteral("/usr/bin/python3");
+const QString kPython = memviz::test::torchPython();
 
 // A training loop that knows what it did: it prints "ready" once it is running, then per step
 // whether a dispatch mode was installed on its thread at that step's start (the probe's), and
@@ -72,7 +72,7 @@ bool gdbAvailable() {
 }
 
 #define REQUIRE_TORCH_AND_GDB()                                                                                                  \
-    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");    \
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL(qPrintable(memviz::test::torchMissingMessage()));    \
     if (!gdbAvailable()) MEMVIZ_SKIP_OR_FAIL("gdb is not installed (apt install gdb; packaging/install-deps.sh lists it)")
 
 // A Python started with `code`; returns once it printed "ready" (so torch is imported).
@@ -270,7 +270,7 @@ void TestLiveAttach::noSuchProcess() {
 }
 
 void TestLiveAttach::torchNotImported() {
-    if (!QFileInfo(kPython).isExecutable()) MEMVIZ_SKIP_OR_FAIL("/usr/bin/python3 is missing");
+    if (!QFileInfo(kPython).isExecutable()) MEMVIZ_SKIP_OR_FAIL(qPrintable(kPython + " is missing"));
     QTemporaryDir dir;
     QProcess py;
     startPython(py, dir, "import sys, time\nprint('ready', flush=True)\ntime.sleep(3)\nprint('done')\n");

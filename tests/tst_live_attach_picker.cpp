@@ -17,7 +17,7 @@ using namespace memviz;
 
 namespace {
 
-const QString kPython = QStringLiteral("/usr/bin/python3");
+const QString kPython = memviz::test::torchPython();
 
 // A Python that printed "ready" after running `code`'s imports; stays for 60 s.
 bool startPython(QProcess& p, const QString& imports) {
@@ -46,7 +46,7 @@ private slots:
 
 void TestLiveAttachPicker::probeOnlyForPythonWithTorch() {
     if (!QFileInfo(kPython).isExecutable() || memviz::test::runProcess(kPython, {"-c", "import torch"}, 120000).exitCode != 0)
-        MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");
+        MEMVIZ_SKIP_OR_FAIL(qPrintable(memviz::test::torchMissingMessage()));
     ProcessPickerDialog dialog;
     QVERIFY(!dialog.probeButton()->isEnabled()); // nothing selected
     QVERIFY(dialog.probeReason()->text().contains("Select a process"));

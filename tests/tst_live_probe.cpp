@@ -30,7 +30,7 @@ using namespace memviz::test;
 
 namespace {
 
-const QString kPython = QStringLiteral("/usr/bin/python3");
+const QString kPython = memviz::test::torchPython();
 constexpr std::int64_t kMiB = 1024 * 1024;
 
 // A tiny training loop. It knows its own figures and prints them: the steps it took and
@@ -67,7 +67,7 @@ bool torchAvailable() {
 }
 
 #define REQUIRE_TORCH()                                                                                                          \
-    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)")
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL(qPrintable(memviz::test::torchMissingMessage()))
 
 // Runs the training script under the probe; returns the finished process' output.
 ProcessResult runProbe(const QTemporaryDir& dir, const QStringList& probeArgs, const QStringList& scriptArgs = {}) {

@@ -31,7 +31,7 @@ using namespace memviz::test;
 
 namespace {
 
-const QString kPython = QStringLiteral("/usr/bin/python3");
+const QString kPython = memviz::test::torchPython();
 constexpr std::int64_t kMiB = 1024 * 1024;
 
 bool torchAvailable() {
@@ -167,7 +167,7 @@ void TestLiveRanks::oneProbeStillEndsTheRecording() {
 }
 
 void TestLiveRanks::glooJobUnderOneListen() {
-    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL(qPrintable(memviz::test::torchMissingMessage()));
     constexpr int kRanks = 3;
     QTemporaryDir dir;
     const QString store = dir.filePath("gloo.memviz");
@@ -270,7 +270,7 @@ void TestLiveRanks::glooJobUnderOneListen() {
 // their zero member), as docs/cli.md says. Expected, from the script's own printout: two
 // traces, ranks 0 and 1 of 2, rank 1's peak at least one activation (16 MiB) above rank 0's.
 void TestLiveRanks::torchrunJobUnderOneListen() {
-    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL("PyTorch is not installed for /usr/bin/python3 (apt install python3-torch)");
+    if (!torchAvailable()) MEMVIZ_SKIP_OR_FAIL(qPrintable(memviz::test::torchMissingMessage()));
     QTemporaryDir dir;
     const QString store = dir.filePath("torchrun.memviz");
     const QString address = "unix:" + dir.filePath("ranks.sock");

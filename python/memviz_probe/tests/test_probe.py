@@ -12,7 +12,9 @@ import threading
 
 from conftest import PACKAGE_ROOT
 
-PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+# The interpreter running these tests: Debian's with PyTorch 1.13 (probe_pytest) or the pinned
+# PyTorch 2.x environment's (probe_pytest_torch2).
+PYTHON = sys.executable
 
 
 def probe(*args, cwd=None):
