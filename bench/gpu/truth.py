@@ -122,13 +122,16 @@ def run(args):
         limit = int(max(10, min(limit, args.budget_s - elapsed + 15)))
         say("%d/%d %s (about %.1f s)" % (i + 1, len(grid), row["id"], row["estimated_s"]))
         signal.alarm(limit)
+        timed_out = False
         try:
             result = runner.run_row(row, args.device, args.out)
         except Timeout as e:
-            runner.clean(args.device)
+            timed_out = True
             result = {"status": "timeout", "error": "%s (%d s)" % (e, limit), "phases": {}}
         finally:
             signal.alarm(0)
+        if timed_out:  # the traceback (and the model it held) is gone here
+            runner.clean(args.device)
         out = {k: v for k, v in row.items() if k not in ("snapshot",)}
         out.update(result)
         out["kind"] = "config"
