@@ -261,6 +261,10 @@ def environment(device):
         env["driver"] = driver
     except Exception as e:  # noqa: BLE001
         ctx["nvidia_smi_error"] = str(e)[:200]
+    try:  # NVML through torch (needs pynvml), also before any context exists
+        ctx["nvml_used_before_init"] = int(torch.cuda.device_memory_used(0))
+    except Exception as e:  # noqa: BLE001
+        ctx["nvml_error"] = ("%s: %s" % (type(e).__name__, e))[:200]
     torch.cuda.init()
     free, total = torch.cuda.mem_get_info()
     ctx["used_after_init"] = total - free
@@ -272,8 +276,9 @@ def environment(device):
     free, total = torch.cuda.mem_get_info()
     ctx["used_after_first_matmul"] = total - free
     ctx["reserved_after_first_matmul"] = torch.cuda.memory_reserved()
-    if "nvidia_smi_used_before_init" in ctx:
-        ctx["context_bytes"] = ctx["used_after_init"] - ctx["nvidia_smi_used_before_init"]
+    before = ctx.get("nvml_used_before_init", ctx.get("nvidia_smi_used_before_init"))
+    if before is not None:
+        ctx["context_bytes"] = ctx["used_after_init"] - before
     clean("cuda")
     env["context"] = ctx
     env["device_name"] = torch.cuda.get_device_name(0)
