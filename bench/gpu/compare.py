@@ -11,7 +11,8 @@ run's device name matches (or --device), and compares per phase:
 * allocated: torch.cuda.max_memory_allocated against the prediction's tensors
   (peak_bytes_per_device - cuda_context_bytes - allocator_reserve_bytes);
 * reserved: torch.cuda.max_memory_reserved against peak_bytes_per_device - cuda_context_bytes;
-* parameters: the built model's parameter count against memviz's parameter_count;
+* parameters: the built model's parameter count (LoRA adapters excluded) against memviz's
+  parameter_count;
 * once per run, the CUDA context the run saw against the catalog's.
 
 The phase is the one memviz predicts: the steady training step (steps 2 and 3), the inference
@@ -110,7 +111,10 @@ def predictions(est):
 
 def recorded(row):
     ph = row["phases"][phase_of(row)]
-    return {"allocated": ph["max_allocated"], "reserved": ph["max_reserved"], "parameters": row.get("param_count")}
+    params = row.get("param_count")
+    if params is not None:
+        params -= row.get("adapter_count") or 0  # memviz's parameter_count is the base model's
+    return {"allocated": ph["max_allocated"], "reserved": ph["max_reserved"], "parameters": params}
 
 
 def compare(results, memviz, device=None):

@@ -147,6 +147,7 @@ def run_training(row, device, counters, phases, out_dir, info):
     opt = make_optimizer(model, row)
     info["param_count"] = sum(p.numel() for p in model.parameters())
     info["trainable_count"] = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    info["adapter_count"] = sum(p.numel() for n, p in model.named_parameters() if "lora_" in n)
     info["optimizer_class"] = type(opt).__module__ + "." + type(opt).__name__
     ids = torch.randint(0, row["config"]["vocab_size"], (row["batch"], row["seq"]), device=device)
     phases["build"] = counters.read()
