@@ -3,109 +3,23 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "costmodel/HfFamilies.h"
+#include "costmodel/HfKeys.h"
+#include "costmodel/HfParams.h"
 #include "costmodel/LayerBuilders.h"
 #include "io/JsonError.h"
+#include "io/JsonLocate.h"
 
 namespace memviz::costmodel {
 
 namespace {
 
-namespace dom = simdjson::dom;
-
-constexpr std::int64_t kLimit = std::int64_t{1} << 48; // no real model has 2^48 parameters
-
-// The config's keys, read with errors that name them.
-class Keys {
-public:
-    Keys(dom::object o, std::string where) : o_(o), where_(std::move(where)) {}
-    [[noreturn]] void fail(std::string_view key, const std::string& what) const {
-        throw HfConfigError(where_ + ": '" + std::string(key) + "': " + what);
-    }
-    std::optional<dom::element> find(std::string_view key) const {
-        dom::element e;
-        if (o_[key].get(e) || e.is_null()) return std::nullopt;
-        return e;
-    }
-    std::int64_t integer(std::string_view key, std::optional<std::int64_t> fallback = std::nullopt,
-                         std::int64_t min = 1) const {
-        const auto e = find(key);
-        if (!e) {
-            if (fallback) return *fallback;
-            fail(key, "missing");
-        }
-        std::int64_t v = 0;
-        double d = 0;
-        if (e->get_int64().get(v)) {
-            if (!e->get_double().get(d)) {
-                if (d > static_cast<double>(kLimit)) fail(key, simdjson::to_string(*e) + " is absurd (more than 2^48)");
-                fail(key, "must be an integer, got " + simdjson::to_string(*e));
-            }
-            std::uint64_t u = 0;
-            if (!e->get_uint64().get(u)) fail(key, std::to_string(u) + " is absurd (more than 2^48)");
-            fail(key, "must be an integer, got " + simdjson::to_string(*e));
-        }
-        if (v < min) fail(key, "must be at least " + std::to_string(min) + ", got " + std::to_string(v));
-        if (v > kLimit) fail(key, std::to_string(v) + " is absurd (more than 2^48)");
-        return v;
-    }
-    bool boolean(std::string_view key, bool fallback) const {
-        const auto e = find(key);
-        if (!e) return fallback;
-        bool b = false;
-        if (e->get_bool().get(b)) fail(key, "must be true or false, got " + simdjson::to_string(*e));
-        return b;
-    }
-    double probability(std::string_view key, double fallback) const {
-        const auto e = find(key);
-        if (!e) return fallback;
-        double d = 0;
-        if (e->get_double().get(d) || !(d >= 0 && d <= 1)) fail(key, "must be a number from 0 to 1, got " + simdjson::to_string(*e));
-        return d;
-    }
-    std::string text(std::string_view key, const std::string& fallback) const {
-        const auto e = find(key);
-        if (!e) return fallback;
-        std::string_view s;
-        if (e->get_string().get(s)) fail(key, "must be a string, got " + simdjson::to_string(*e));
-        return std::string(s);
-    }
-    // Entries of an object (id2label), -1 when absent.
-    std::int64_t objectSize(std::string_view key) const {
-        const auto e = find(key);
-        if (!e) return -1;
-        dom::object o;
-        if (e->get_object().get(o)) fail(key, "must be an object, got " + simdjson::to_string(*e));
-        return static_cast<std::int64_t>(o.size());
-    }
-    const std::string& where() const { return where_; }
-
-private:
-    dom::object o_;
-    std::string where_;
-};
-
-// Parameter arithmetic that refuses absurd models instead of overflowing.
-struct Count {
-    const Keys& keys;
-    std::int64_t mul(std::int64_t a, std::int64_t b, std::string_view key) const {
-        if (a != 0 && b > kLimit / a) keys.fail(key, "gives a weight of more than 2^48 elements: not a real model");
-        return a * b;
-    }
-    std::int64_t add(std::int64_t a, std::int64_t b, std::string_view key) const {
-        if (a > kLimit - b) keys.fail(key, "gives more than 2^48 parameters: not a real model");
-        return a + b;
-    }
-};
-
-// Refuses a configuration whose `key` does not divide `ofKey`, naming both.
-void requireDivides(const Keys& k, std::string_view key, std::int64_t divisor, std::string_view ofKey, std::int64_t dividend) {
-    if (dividend % divisor)
-        k.fail(key, std::to_string(divisor) + " does not divide " + std::string(ofKey) + " " + std::to_string(dividend));
-}
+using namespace hf;
 
 // The keys the BERT and ViT encoders share: hidden size, layers, heads (no GQA), MLP width.
 void readEncoderShape(const Keys& k, HfModel& m) {
@@ -123,76 +37,6 @@ void readEncoderShape(const Keys& k, HfModel& m) {
 std::int64_t encoderLayerParameters(const Count& c, std::int64_t h, std::int64_t i, bool qkvBias) {
     const std::int64_t block = c.add(c.mul(4 * h, h, "hidden_size"), (qkvBias ? 3 * h : 0) + h + 4 * h, "hidden_size");
     return c.add(block, c.add(c.mul(2 * h, i, "intermediate_size"), i + h, "intermediate_size"), "intermediate_size");
-}
-
-void readGpt2(const Keys& k, HfModel& m) {
-    m.family = HfFamily::Gpt2;
-    m.hidden = k.integer("n_embd");
-    m.layers = k.integer("n_layer");
-    m.heads = k.integer("n_head");
-    m.intermediate = k.integer("n_inner", Count{k}.mul(4, m.hidden, "n_embd"));
-    m.vocab = k.integer("vocab_size");
-    m.maxPositions = k.integer("n_positions", k.integer("n_ctx", 1024));
-    m.tiedEmbeddings = k.boolean("tie_word_embeddings", true);
-    m.dropout = k.probability("resid_pdrop", 0.1);
-    requireDivides(k, "n_head", m.heads, "n_embd", m.hidden);
-    m.kvHeads = m.heads;
-    m.headDim = m.hidden / m.heads;
-    const Count c{k};
-    const std::int64_t h = m.hidden, i = m.intermediate;
-    // ln_1, c_attn (h x 3h + 3h), attn.c_proj, ln_2, mlp.c_fc, mlp.c_proj
-    std::int64_t block = c.add(c.mul(h, 3 * h, "n_embd"), 4 * h + 3 * h + h, "n_embd");
-    block = c.add(block, c.mul(h, h, "n_embd"), "n_embd");
-    block = c.add(block, c.add(c.mul(2 * h, i, "n_inner"), i + h, "n_inner"), "n_inner");
-    const std::int64_t embeddings = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(m.maxPositions, h, "n_positions"), "n_positions");
-    std::int64_t total = c.add(embeddings, c.mul(block, m.layers, "n_layer"), "n_layer");
-    total = c.add(total, 2 * h, "n_embd");
-    if (!m.tiedEmbeddings) total = c.add(total, c.mul(m.vocab, h, "vocab_size"), "vocab_size");
-    m.parameterCount = total;
-    m.largestLayerParameters = block;
-}
-
-void readLlama(const Keys& k, HfModel& m) {
-    const bool mixtral = m.modelType == "mixtral";
-    const bool qwen2 = m.modelType == "qwen2";
-    m.family = mixtral ? HfFamily::Mixtral : HfFamily::Llama;
-    m.hidden = k.integer("hidden_size");
-    m.layers = k.integer("num_hidden_layers");
-    m.heads = k.integer("num_attention_heads");
-    m.kvHeads = k.integer("num_key_value_heads", m.heads);
-    m.intermediate = k.integer("intermediate_size");
-    m.vocab = k.integer("vocab_size");
-    m.maxPositions = k.integer("max_position_embeddings", 0, 0);
-    m.tiedEmbeddings = k.boolean("tie_word_embeddings", false);
-    m.dropout = k.probability("attention_dropout", 0.0);
-    requireDivides(k, "num_key_value_heads", m.kvHeads, "num_attention_heads", m.heads);
-    if (!k.find("head_dim")) requireDivides(k, "num_attention_heads", m.heads, "hidden_size", m.hidden);
-    m.headDim = k.integer("head_dim", m.hidden / m.heads);
-    m.qkvBias = qwen2 || k.boolean("attention_bias", false);
-    m.oBias = !qwen2 && k.boolean("attention_bias", false);
-    m.mlpBias = !mixtral && k.boolean("mlp_bias", false); // Mixtral's experts have no biases
-    if (mixtral) {
-        m.experts = k.integer("num_local_experts");
-        m.expertsPerToken = k.integer("num_experts_per_tok", 2);
-        if (m.expertsPerToken > m.experts)
-            k.fail("num_experts_per_tok", std::to_string(m.expertsPerToken) + " is more than num_local_experts " +
-                                              std::to_string(m.experts));
-    }
-    const Count c{k};
-    const std::int64_t h = m.hidden, q = c.mul(m.heads, m.headDim, "head_dim"), kv = c.mul(m.kvHeads, m.headDim, "head_dim");
-    std::int64_t attention = c.add(c.mul(h, q, "num_attention_heads"), c.mul(q, h, "num_attention_heads"), "hidden_size");
-    attention = c.add(attention, c.mul(2 * h, kv, "num_key_value_heads"), "num_key_value_heads");
-    if (m.qkvBias) attention += q + 2 * kv;
-    if (m.oBias) attention += h;
-    std::int64_t mlp = c.mul(3 * h, m.intermediate, "intermediate_size");
-    if (m.mlpBias) mlp += 2 * m.intermediate + h;
-    if (mixtral) mlp = c.add(c.mul(mlp, m.experts, "num_local_experts"), c.mul(h, m.experts, "num_local_experts"), "num_local_experts");
-    const std::int64_t block = c.add(c.add(attention, mlp, "intermediate_size"), 2 * h, "hidden_size");
-    std::int64_t total = c.add(c.mul(m.vocab, h, "vocab_size"), c.mul(block, m.layers, "num_hidden_layers"), "num_hidden_layers");
-    total = c.add(total, h, "hidden_size");
-    if (!m.tiedEmbeddings) total = c.add(total, c.mul(m.vocab, h, "vocab_size"), "vocab_size");
-    m.parameterCount = total;
-    m.largestLayerParameters = block;
 }
 
 void readBert(const Keys& k, HfModel& m) {
@@ -295,11 +139,21 @@ const char* hfFamilyName(HfFamily f) {
     return "?";
 }
 
+std::vector<std::string> hfModelTypes() {
+    std::vector<std::string> types = tableModelTypes();
+    for (const char* t : {"bert", "t5", "vit"}) types.emplace_back(t);
+    std::sort(types.begin(), types.end());
+    return types;
+}
+
 HfModel readHfConfig(std::string_view json, const std::string& where) {
     dom::parser parser;
     const simdjson::padded_string padded(json);
     dom::element root;
-    if (const auto error = parser.parse(padded).get(root)) throw HfConfigError(describeJsonError(where, json, nullptr, error));
+    if (const auto error = parser.parse(padded).get(root)) {
+        const std::string located = describeJsonSyntaxError(where, json, simdjson::error_message(error));
+        throw HfConfigError(located.empty() ? describeJsonError(where, json, nullptr, error) : located);
+    }
     dom::object top;
     if (root.get_object().get(top)) throw HfConfigError(where + ": a config.json must be a JSON object");
     const Keys k(top, where);
@@ -313,13 +167,14 @@ HfModel readHfConfig(std::string_view json, const std::string& where) {
         m.architecture = std::string(first);
     }
     if (m.modelType.empty()) k.fail("model_type", "missing (it says which family the config describes)");
-    if (m.modelType == "gpt2") readGpt2(k, m);
-    else if (m.modelType == "llama" || m.modelType == "mistral" || m.modelType == "qwen2" || m.modelType == "mixtral")
-        readLlama(k, m);
-    else if (m.modelType == "bert") readBert(k, m);
+    m.torchDtype = k.text(k.firstOf({"torch_dtype", "dtype"}), "");
+    if (m.modelType == "bert") readBert(k, m);
     else if (m.modelType == "vit") readVit(k, m);
     else if (m.modelType == "t5") readT5(k, m);
-    else k.fail("model_type", "'" + m.modelType + "' is not supported (supported: gpt2, llama, mistral, qwen2, mixtral, bert, vit, t5)");
+    else if (!readWithTable(k, m)) readGenericDecoder(k, m);
+    if (m.modelType == "bert") m.block.stack = HfStack::Encoder;
+    if (m.modelType == "vit") m.block.stack = HfStack::Vision;
+    if (m.modelType == "t5") m.block.stack = HfStack::EncoderDecoder;
     // The spec holds one layer per block: no real model has ten thousand of them.
     constexpr std::int64_t kMostLayers = 10'000;
     if (m.layers > kMostLayers || m.decoderLayers > kMostLayers)
@@ -363,29 +218,48 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
     case HfFamily::Llama:
     case HfFamily::Mixtral: {
         s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden)};
+        const HfBlock& b = m.block;
+        const bool mla = b.attention == HfAttention::Mla;
         for (std::int64_t i = 0; i < m.layers; ++i) {
+            const bool experts = hf::hasExperts(m, i);
             Layer l = make(LayerType::LlamaDecoderLayer);
             l.dModel = m.hidden;
             l.nhead = m.heads;
-            l.numKvHeads = m.kvHeads;
-            l.dimFeedforward = m.intermediate;
-            l.numExperts = m.experts;
-            l.expertsPerToken = m.experts ? m.expertsPerToken : 0;
+            l.numKvHeads = mla ? m.heads : m.kvHeads;
+            // A plain MLP (two matrices) of width i is simulated as a gated one of width 2i/3.
+            const std::int64_t width = experts ? b.moeIntermediate : m.intermediate;
+            l.dimFeedforward = b.gatedMlp ? width : std::max<std::int64_t>(1, width * 2 / 3);
+            l.numExperts = experts ? m.experts : 0;
+            l.expertsPerToken = experts ? m.expertsPerToken : 0;
             l.headDim = m.headDim * m.heads != m.hidden ? m.headDim : 0;
             l.qkvBias = m.qkvBias;
             l.oBias = m.oBias;
-            l.mlpBias = m.mlpBias;
+            l.mlpBias = m.mlpBias && !experts;
+            // Sliding window: every layer (Mistral, Phi-3, Starcoder2), or all but every
+            // globalEvery-th (Gemma 2: odd layers global; Gemma 3: every 6th).
+            const bool local = b.slidingWindow > 0 && (b.globalEvery == 0 || (i + 1) % b.globalEvery != 0);
+            l.kvWindow = local ? b.slidingWindow : 0;
             s.layers.push_back(l);
         }
         s.layers.push_back(make(LayerType::RMSNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        if (m.modelType != "llama" && m.modelType != "mistral" && m.modelType != "qwen2" && m.modelType != "mixtral")
+            warnings.push_back(m.modelType + " simulated as Llama-style decoder layers (RMSNorm, rotary, gated MLP" +
+                               std::string(b.gatedMlp ? "" : " of 2/3 the width for its plain MLP") +
+                               (b.parallelResidual ? ", sequential instead of parallel residual" : "") +
+                               (mla ? ", latent attention as full multi-head attention with its KV cache" : "") +
+                               (b.sharedIntermediate ? ", without its shared experts" : "") +
+                               (b.stack != HfStack::Decoder ? ", state-space mixers as attention (no state cache)" : "") +
+                               "); the parameter count above is exact");
         break;
     }
     case HfFamily::Bert:
         s.target = {{}, DType::I64};
-        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden), embedding(LayerType::TokenTypeEmbedding, m.typeVocab, m.hidden),
-                    embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden), make(LayerType::LayerNorm),
-                    dropout(m.dropout)};
+        s.layers = {embedding(LayerType::Embedding, m.vocab, m.hidden)};
+        if (m.typeVocab > 0) s.layers.push_back(embedding(LayerType::TokenTypeEmbedding, m.typeVocab, m.hidden));
+        s.layers.push_back(embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden));
+        s.layers.push_back(make(LayerType::LayerNorm));
+        s.layers.push_back(dropout(m.dropout));
         for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, false, false));
         s.layers.push_back(make(LayerType::SelectToken));
         s.layers.push_back(linear(m.hidden, true));
@@ -422,7 +296,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             s.layers.push_back(encoder(m, m.gatedFeedForward ? m.intermediate * 3 / 2 : m.intermediate, true, false));
         s.layers.push_back(make(LayerType::LayerNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
-        warnings.push_back("T5 (encoder-decoder) approximated as one stack of " + num(m.layers) + " + " + num(m.decoderLayers) +
+        warnings.push_back(m.modelType + " (encoder-decoder) approximated as one stack of " + num(m.layers) + " + " + num(m.decoderLayers) +
                            " pre-norm layers over the same " + num(sequence) +
                            " tokens: cross-attention, the relative position bias and the decoder's own input length are not simulated"
                            " (the parameter count above is exact)");

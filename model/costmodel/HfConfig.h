@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A Hugging Face `config.json` read into the numbers memory depends on, for the families people
-// fine-tune and serve: GPT-2, Llama / Mistral / Qwen2 (grouped-query attention), Mixtral
-// (mixture of experts), BERT, ViT and T5 (encoder-decoder). Gives the exact parameter count of
+// fine-tune and serve: one table row per model_type (HfFamilies.cpp, listed by hfModelTypes())
+// fills one block description (HfBlock.h) whose parameters HfParams.cpp counts; a config no row
+// knows is read as a generic decoder when it has the common keys. Gives the exact parameter count of
 // the published checkpoint's architecture (what its safetensors headers hold, buffers aside)
 // and a ModelSpec the cost model simulates at a chosen sequence length; what the spec only
 // approximates is said in `warnings`. Errors name the key and what is wrong (missing, wrong type,
@@ -12,10 +13,13 @@
 #include <string_view>
 #include <vector>
 
+#include "costmodel/HfBlock.h"
 #include "costmodel/ModelSpec.h"
 
 namespace memviz::costmodel {
 
+// How the spec simulates the model: GPT-2 blocks, Llama-style decoder layers (every decoder
+// table, with its MoE), a BERT-style encoder, a ViT, or T5's one-stack approximation.
 enum class HfFamily { Gpt2, Llama, Mixtral, Bert, Vit, T5 };
 
 struct HfModel {
@@ -34,6 +38,9 @@ struct HfModel {
     double dropout = 0.0;
     std::int64_t parameterCount = 0;         // exact, of the checkpoint's architecture
     std::int64_t largestLayerParameters = 0; // the largest transformer block (FSDP's unit)
+    HfBlock block;           // the knobs the model_type's table set
+    bool generic = false;    // no table knows model_type: read as a generic decoder
+    std::string torchDtype;  // the config's torch_dtype (or dtype), "" when absent
     std::vector<std::string> warnings;
 };
 
@@ -53,5 +60,7 @@ HfModel readHfConfigFile(const std::string& path);
 ModelSpec hfModelSpec(const HfModel& model, std::int64_t sequence, std::vector<std::string>& warnings);
 
 const char* hfFamilyName(HfFamily f);
+// The model_types the tables read, sorted.
+std::vector<std::string> hfModelTypes();
 
 } // namespace memviz::costmodel

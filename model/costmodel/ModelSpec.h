@@ -74,6 +74,7 @@ struct Layer {
     bool qkvBias = false;             // llama: q, k, v projections with bias (Qwen2; Llama's attention_bias)
     bool oBias = false;               // llama: o_proj with bias (Llama's attention_bias)
     bool mlpBias = false;             // llama: gate/up/down projections with bias (Llama's mlp_bias)
+    std::int64_t kvWindow = 0;        // llama: sliding-window layer, its KV cache holds this many tokens (0: all; not in JSON specs)
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask

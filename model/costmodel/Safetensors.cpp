@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "io/JsonError.h"
+#include "io/JsonLocate.h"
 
 namespace memviz::costmodel {
 
@@ -34,8 +35,10 @@ std::int64_t nonNegative(dom::element e, const std::string& where, const std::st
 dom::element parseJson(dom::parser& parser, const simdjson::padded_string& padded, std::string_view json,
                        const std::string& where) {
     dom::element root;
-    if (const auto error = parser.parse(padded).get(root))
-        throw SafetensorsError(describeJsonError(where, json, nullptr, error));
+    if (const auto error = parser.parse(padded).get(root)) {
+        const std::string located = describeJsonSyntaxError(where, json, simdjson::error_message(error));
+        throw SafetensorsError(located.empty() ? describeJsonError(where, json, nullptr, error) : located);
+    }
     return root;
 }
 

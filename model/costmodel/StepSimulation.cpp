@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One training step (or one inference forward) simulated op by op: the state before the step,
 // zero_grad, forward under autocast/checkpointing, the loss, backward in reverse, opt.step().
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -271,8 +272,10 @@ private:
         for (const ResolvedLayer& l : model_.layers) {
             if (!isTransformerBlock(l.def.type)) continue;
             const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = headDimOf(l.def);
+            // A sliding-window layer (Mistral, Gemma 2/3's local layers) keeps only its window.
+            const std::int64_t window = l.def.kvWindow > 0 ? (l.def.kvWindow + blockTokens - 1) / blockTokens * blockTokens : capacity;
             for (std::vector<Tensor>* c : {&blocks_.cacheK, &blocks_.cacheV}) {
-                c->push_back(g_.empty({o_.batch, kvh, capacity, hd}, paramDtype(), Category::KvCache));
+                c->push_back(g_.empty({o_.batch, kvh, std::min(capacity, window), hd}, paramDtype(), Category::KvCache));
                 g_.op("aten.zeros");
             }
         }

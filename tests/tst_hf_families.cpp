@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The model_type tables of the config reader (model/costmodel/HfFamilies.cpp): every config in
+// tests/data/hf, written with the values of a published checkpoint, counted exactly as that
+// checkpoint's architecture. The expectations are in tests/data/hf/transformers_counts.json,
+// counted by Hugging Face transformers itself on the meta device
+// (bench/costmodel/hf_param_counts.py; tests/data/hf/SOURCES.md gives each config's source and
+// the published totals that agree); the generic decoder and the dtype rules by hand here.
+#include <QtTest>
+
+#include <set>
+
+#include "costmodel/HfConfig.h"
+
+using namespace memviz::costmodel;
+
+namespace {
+
+QString dataDir() { return QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/"; }
+
+QJsonObject countsFile() {
+    QFile f(dataDir() + "transformers_counts.json");
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+template <typename F>
+std::string errorOf(F&& f) {
+    try {
+        f();
+    } catch (const HfConfigError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestHfFamilies : public QObject {
+    Q_OBJECT
+private slots:
+    void countsMatchTransformers_data();
+    void countsMatchTransformers();
+    void atLeast35ModelTypes();
+    void genericDecoder();
+    void unknownWithoutCommonKeys();
+    void torchDtypeIsRead();
+    void knobsOfSomeFamilies();
+};
+
+void TestHfFamilies::countsMatchTransformers_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<qint64>("expected");
+    const QJsonObject counts = countsFile()["counts"].toObject();
+    QVERIFY(counts.size() >= 40);
+    for (auto it = counts.begin(); it != counts.end(); ++it)
+        QTest::newRow(it.key().toUtf8().constData()) << it.key() << it.value().toObject()["parameters"].toInteger();
+}
+
+void TestHfFamilies::countsMatchTransformers() {
+    QFETCH(QString, name);
+    QFETCH(qint64, expected);
+    const HfModel m = readHfConfigFile((dataDir() + name + ".json").toStdString());
+    QCOMPARE(qint64(m.parameterCount), expected);
+    QVERIFY(!m.generic);
+    QVERIFY(m.largestLayerParameters > 0 && m.largestLayerParameters < m.parameterCount);
+}
+
+void TestHfFamilies::atLeast35ModelTypes() {
+    // Every table row has a config here, and the configs cover at least 35 model_types.
+    std::set<std::string> seen;
+    const QJsonObject counts = countsFile()["counts"].toObject();
+    for (auto it = counts.begin(); it != counts.end(); ++it)
+        seen.insert(readHfConfigFile((dataDir() + it.key() + ".json").toStdString()).modelType);
+    QVERIFY2(seen.size() >= 35, std::to_string(seen.size()).c_str());
+    for (const std::string& t : hfModelTypes()) QVERIFY2(seen.count(t), t.c_str());
+}
+
+void TestHfFamilies::genericDecoder() {
+    // A model_type no table knows, with the common keys: a Llama-style decoder. By hand:
+    // embeddings 1000 x 64; per layer q 64x64, k and v 64x32 each (2 kv heads of 16), o 64x64,
+    // gated MLP 3 x 64 x 128, two RMSNorms 2 x 64; final norm 64; untied head 1000 x 64.
+    const std::string json = R"({"model_type": "made_up_lm", "hidden_size": 64, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 128, "vocab_size": 1000,
+        "torch_dtype": "bfloat16"})";
+    const HfModel m = readHfConfig(json, "config.json");
+    const std::int64_t layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 3 * 64 * 128 + 2 * 64;
+    QCOMPARE(qint64(m.parameterCount), qint64(1000 * 64 + 3 * layer + 64 + 1000 * 64));
+    QVERIFY(m.generic);
+    QCOMPARE(m.warnings.size(), std::size_t(1));
+    QVERIFY(m.warnings[0].find("made_up_lm") != std::string::npos);
+    QVERIFY(m.warnings[0].find("generic decoder") != std::string::npos);
+    // Tied, with GPT-2's spellings (n_embd, n_layer, n_head): no head matrix.
+    const HfModel t = readHfConfig(R"({"model_type": "x", "n_embd": 64, "n_layer": 1, "n_head": 4, "intermediate_size": 128,
+        "vocab_size": 10, "tie_word_embeddings": true})", "c.json");
+    QCOMPARE(qint64(t.parameterCount), qint64(10 * 64 + (4 * 64 * 64 + 3 * 64 * 128 + 2 * 64) + 64));
+    std::vector<std::string> w;
+    const ModelSpec s = hfModelSpec(m, 32, w);
+    QVERIFY(!s.layers.empty());
+}
+
+void TestHfFamilies::unknownWithoutCommonKeys() {
+    const std::string e = errorOf([] { readHfConfig(R"({"model_type": "weird", "vocab_size": 10})", "config.json"); });
+    QVERIFY2(e.find("'model_type': 'weird' is not a known family") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("hidden_size") != std::string::npos, e.c_str());
+}
+
+void TestHfFamilies::torchDtypeIsRead() {
+    QCOMPARE(readHfConfigFile((dataDir() + "llama-3.1-8b.json").toStdString()).torchDtype, std::string("bfloat16"));
+    QCOMPARE(readHfConfigFile((dataDir() + "gpt2.json").toStdString()).torchDtype, std::string());
+    QCOMPARE(readHfConfig(R"({"model_type": "llama", "hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2,
+        "intermediate_size": 8, "vocab_size": 4, "dtype": "float16"})", "c.json").torchDtype, std::string("float16"));
+}
+
+void TestHfFamilies::knobsOfSomeFamilies() {
+    const auto read = [](const char* n) { return readHfConfigFile((dataDir() + n + ".json").toStdString()); };
+    const HfModel ds = read("deepseek-v3");
+    QVERIFY(ds.block.attention == HfAttention::Mla);
+    QCOMPARE(qint64(ds.block.kvLoraRank), qint64(512));
+    QVERIFY(ds.block.experts == 256 && ds.block.firstDense == 3);
+    const HfModel falcon = read("falcon-7b");
+    QVERIFY(falcon.block.parallelResidual && falcon.block.attention == HfAttention::Mqa && falcon.block.normsPerLayer == 1);
+    const HfModel neox = read("pythia-160m");
+    QCOMPARE(neox.block.rotaryFraction, 0.25);
+    QVERIFY(read("bloom-560m").block.positions == HfPositions::Alibi);
+    QVERIFY(read("gemma-3-1b").block.globalEvery == 6);
+    QVERIFY(read("mamba-130m").block.stack == HfStack::StateSpace);
+    QVERIFY(read("jamba-v0.1").block.stack == HfStack::Hybrid);
+    QVERIFY(read("whisper-tiny").block.stack == HfStack::EncoderDecoder);
+    // A sequence-classification head replaces the LM head: score is num_labels x hidden.
+    const std::string cls = R"({"model_type": "llama", "architectures": ["LlamaForSequenceClassification"], "num_labels": 3,
+        "hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 4})";
+    const std::int64_t body = 4 * 8 + (4 * 8 * 8 + 3 * 8 * 8 + 2 * 8) + 8;
+    QCOMPARE(qint64(readHfConfig(cls, "c.json").parameterCount), qint64(body + 3 * 8));
+}
+
+QTEST_GUILESS_MAIN(TestHfFamilies)
+#include "tst_hf_families.moc"
