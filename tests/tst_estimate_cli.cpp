@@ -36,6 +36,7 @@ private slots:
     void listDevicesAndUserCatalog();
     void badConfigsAndHeaders_data();
     void badConfigsAndHeaders();
+    void inferenceFollowsTheConfig();
 };
 
 void TestEstimateCli::jsonHasThePeakAndEveryPart() {
@@ -385,6 +386,58 @@ void TestEstimateCli::badConfigsAndHeaders_data() {
 }
 
 void TestEstimateCli::badConfigsAndHeaders() { badUsageAndBadSpecs(); }
+
+void TestEstimateCli::inferenceFollowsTheConfig() {
+    // Llama-3.1-8B inference: the config's torch_dtype bfloat16, so 2 bytes per parameter:
+    // 2 x 8,030,261,248 = 16,060,522,496 bytes, the published index's total_size.
+    const QStringList infer{"estimate", "--config", hf("llama-3.1-8b.json"), "--seq", "2048", "--kv-cache", "4096", "--inference"};
+    const auto r = runMemviz(infer + QStringList{"--json"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QJsonObject j = jsonOf(r);
+    QCOMPARE(j["parameter_count"].toInteger(), qint64(8'030'261'248));
+    QCOMPARE(j["dtype"].toString(), QStringLiteral("bf16"));
+    QVERIFY2(j["dtype_source"].toString().contains("torch_dtype bfloat16"), qPrintable(j["dtype_source"].toString()));
+    const qint64 weights = j["breakdown"].toObject()["parameters_bytes"].toInteger();
+    QVERIFY2(weights >= qint64(16'060'522'496) && weights < qint64(16'060'522'496) + (qint64(64) << 20), QByteArray::number(weights));
+    QCOMPARE(j["kv_block_tokens"].toInteger(), 16); // paged, as vLLM serves
+    // --dtype overrides, and says so; training says what it assumed.
+    const QJsonObject fp32 = jsonOf(runMemviz(infer + QStringList{"--dtype", "fp32", "--json"}));
+    QCOMPARE(fp32["dtype"].toString(), QStringLiteral("fp32"));
+    QCOMPARE(fp32["dtype_source"].toString(), QStringLiteral("--dtype"));
+    const QJsonObject train = jsonOf(runMemviz({"estimate", "--config", hf("gpt2.json"), "--seq", "128", "--json"}));
+    QVERIFY(train["dtype_source"].toString().contains("training assumed in full fp32"));
+    const auto text = runMemviz(infer);
+    QVERIFY2(QString::fromUtf8(text.out).contains("dtype bf16: the config's torch_dtype bfloat16"), text.out.constData());
+    QVERIFY2(QString::fromUtf8(text.out).contains("family: llama"), text.out.constData());
+    // On a 24 GB GPU it does not fit: the fixes are the inference ones (tensor parallel, int8 or
+    // 4-bit weights, fp8 KV cache), never ZeRO-3, each with its peak.
+    const QJsonObject small = jsonOf(runMemviz(infer + QStringList{"--device", "l4", "--batch", "8", "--json"}));
+    QCOMPARE(small["fits"].toBool(), false);
+    QStringList ids;
+    for (const QJsonValue& f : small["fixes"].toArray()) ids << f.toObject()["id"].toString();
+    for (const char* id : {"tp", "int8", "int4", "fp8-kv"}) QVERIFY2(ids.contains(id), qPrintable(ids.join(',')));
+    QVERIFY2(!ids.contains("gpus") && !ids.contains("shard"), qPrintable(ids.join(',')));
+    // Tensor parallel over 2: the blocks' weights halved, the embeddings and head kept whole:
+    // at most half the weights plus the 2 x 128256 x 4096 bf16 embedding and head.
+    const QJsonObject tp = jsonOf(runMemviz(infer + QStringList{"--tp", "2", "--json"}));
+    const qint64 tpWeights = tp["breakdown"].toObject()["parameters_bytes"].toInteger();
+    QVERIFY(tpWeights < weights / 2 + 2 * 2 * qint64(128256) * 4096);
+    QVERIFY(tpWeights > weights / 2);
+    QCOMPARE(tp["breakdown"].toObject()["kv_cache_bytes"].toInteger() * 2, j["breakdown"].toObject()["kv_cache_bytes"].toInteger());
+    const QJsonObject fp8 = jsonOf(runMemviz(infer + QStringList{"--kv-cache-dtype", "fp8", "--json"}));
+    QCOMPARE(fp8["breakdown"].toObject()["kv_cache_bytes"].toInteger() * 2, j["breakdown"].toObject()["kv_cache_bytes"].toInteger());
+    // Every error message ends its line; bad JSON names the line, column and byte.
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("config.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"model_type\": \"llama\",\n \"hidden_size\": 12,, }");
+    f.close();
+    const auto e = runMemviz({"estimate", "--config", bad});
+    QCOMPARE(e.exitCode, 1);
+    QVERIFY2(e.err.endsWith('\n'), e.err.constData());
+    QVERIFY2(e.err.contains("line 2, column 20 (byte 43): invalid JSON"), e.err.constData());
+}
 
 QTEST_GUILESS_MAIN(TestEstimateCli)
 #include "tst_estimate_cli.moc"

@@ -16,7 +16,9 @@ void printOut(const QString& text) {
 }
 
 void printErr(const QString& text) {
-    const QByteArray bytes = text.toUtf8();
+    // Every message ends its line, so a shell prompt never follows it on the same line.
+    QByteArray bytes = text.toUtf8();
+    if (!bytes.isEmpty() && !bytes.endsWith('\n')) bytes += '\n';
     std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
     std::fflush(stderr);
 }

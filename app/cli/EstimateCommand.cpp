@@ -35,6 +35,7 @@ const char* const kUsage =
     "       [--save STORE.memviz] [--json] | --print-spec | --list-models\n"
     "memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model PRESET | --spec FILE.json) [--seq N]\n"
     "       [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]\n"
+    "       [--tp N] [--kv-cache-dtype fp8]\n"
     "       [--gpu-catalog FILE] [knobs as above] [--fit BYTES] [--json] | --list-devices";
 
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
@@ -164,7 +165,7 @@ int estimateCommand(const QStringList& given) {
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
                                "device", "cuda-context", "step", "fit", "save", "seq", "lora-rank", "lora-targets",
                                "frozen-layers", "attention", "weights", "kv-cache", "kv-block", "config", "safetensors",
-                               "gpus", "shard", "grad-accum", "gpu-catalog"})
+                               "gpus", "shard", "grad-accum", "gpu-catalog", "tp", "kv-cache-dtype"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {

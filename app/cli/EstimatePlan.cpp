@@ -57,6 +57,8 @@ QString optionsText(const PlanOptions& o) {
     if (e.weights != WeightFormat::Full) s += QStringLiteral(", %1 weights").arg(weightFormatName(e.weights));
     s += QStringLiteral(", %1 attention").arg(attentionName(e.attention));
     if (o.devices > 1 || o.shard != ShardStrategy::None) s += QStringLiteral(", %1 x %2").arg(o.devices).arg(shardName(o.shard));
+    if (o.tensorParallel > 1) s += QStringLiteral(", tensor parallel over %1 GPUs").arg(o.tensorParallel);
+    if (o.fp8KvCache) s += QStringLiteral(", fp8 KV cache");
     return s;
 }
 
@@ -108,7 +110,7 @@ GpuCatalog loadGpuCatalog(const QCommandLineParser& p) {
 }
 
 bool wantsPlan(const QCommandLineParser& p, const QString& gpu) {
-    for (const char* o : {"config", "safetensors", "gpus", "shard", "grad-accum"})
+    for (const char* o : {"config", "safetensors", "gpus", "shard", "grad-accum", "tp", "kv-cache-dtype"})
         if (p.isSet(o)) return true;
     return !gpu.isEmpty();
 }
@@ -160,6 +162,11 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
             const std::int64_t seq = sequence ? sequence : (hf.maxPositions > 0 ? std::min<std::int64_t>(hf.maxPositions, 4096) : 2048);
             model = fitModelFromHf(hf, seq);
             inputWarnings.insert(inputWarnings.end(), model.hf->warnings.begin(), model.hf->warnings.end());
+            // An index whose shards are not beside it still says how many bytes the weights take.
+            if (tensors && tensors->shardsMissing > 0 && tensors->declaredTotalSize > 0)
+                inputWarnings.push_back("the index's shards are not beside it: the checkpoint's weights are its total_size, " +
+                                        std::to_string(tensors->declaredTotalSize) + " bytes (" +
+                                        words::bytes(tensors->declaredTotalSize).toStdString() + "); the parameters come from the config");
             if (tensors && tensors->shardsMissing == 0 && tensors->parameterCount != hf.parameterCount)
                 inputWarnings.push_back("the config's architecture has " + std::to_string(hf.parameterCount) +
                                         " parameters, the safetensors header " + std::to_string(tensors->parameterCount));
@@ -179,9 +186,45 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
     EstimateOptions base;
     base.batch = 1;
     o.estimate = estimateOptionsFrom(p, base);
+    // A KV cache when planning is served paged, as vLLM and TGI do: blocks of 16 tokens unless
+    // --kv-block says otherwise (the spec estimate keeps 1: transformers' preallocated cache).
+    if (o.estimate.kvCacheTokens > 0 && !p.isSet("kv-block")) o.estimate.kvBlockTokens = 16;
+    // The dtype: --dtype, else for inference the config's torch_dtype (what from_pretrained
+    // loads in with torch_dtype="auto", and what serving stacks use), else fp32.
+    QString dtypeSource;
+    if (p.isSet("dtype")) {
+        dtypeSource = QStringLiteral("--dtype");
+    } else if (model.hf && !o.estimate.training) {
+        const std::string& t = model.hf->torchDtype;
+        const std::optional<DType> d = t == "bfloat16" ? std::optional(DType::BF16)
+                                       : t == "float16" ? std::optional(DType::F16)
+                                       : t == "float32" ? std::optional(DType::F32)
+                                                        : std::nullopt;
+        if (d) {
+            o.estimate.dtype = *d;
+            dtypeSource = QStringLiteral("the config's torch_dtype %1 (inference loads the checkpoint in it; --dtype overrides)").arg(qs(t));
+        } else {
+            dtypeSource = t.empty() ? QStringLiteral("the default: the config names no torch_dtype (--dtype overrides)")
+                                    : QStringLiteral("the default: the config's torch_dtype %1 is not a float dtype memviz models").arg(qs(t));
+        }
+    } else if (o.estimate.training) {
+        dtypeSource = o.estimate.amp ? QStringLiteral("training with amp: fp32 master weights, optimizer state and gradients")
+                                     : QStringLiteral("training assumed in full fp32 precision (--amp for mixed precision, --dtype bf16 for pure bf16)");
+    } else {
+        dtypeSource = QStringLiteral("the default (--dtype overrides)");
+    }
     o.sequence = sequence;
     if (p.isSet("grad-accum")) o.gradAccumulation = positiveInt(p, "grad-accum", 1 << 20);
     if (p.isSet("gpus")) o.devices = positiveInt(p, "gpus", 1 << 16);
+    if (p.isSet("tp")) {
+        o.tensorParallel = positiveInt(p, "tp", 1 << 10);
+        if (o.estimate.training && o.tensorParallel > 1)
+            throw UsageError{QStringLiteral("--tp: tensor parallelism is modelled for inference (--inference or --kv-cache)")};
+    }
+    if (p.isSet("kv-cache-dtype")) {
+        if (p.value("kv-cache-dtype") != "fp8") throw UsageError{QStringLiteral("--kv-cache-dtype: only fp8 is known (the default is the model's dtype)")};
+        o.fp8KvCache = true;
+    }
     try {
         if (p.isSet("shard")) o.shard = parseShard(p.value("shard").toStdString());
     } catch (const std::invalid_argument& e) {
@@ -239,10 +282,14 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
                       {"effective_batch", num(plan.effectiveBatch)},
                       {"sequence", num(plan.sequence)},
                       {"dtype", dtypeName(o.estimate.dtype)},
+                      {"dtype_source", dtypeSource},
                       {"amp", o.estimate.amp},
                       {"mode", o.estimate.training ? "train" : "inference"},
                       {"device", o.gpu.empty() ? QString(deviceName(o.estimate.device)) : qs(o.gpu)},
                       {"gpus", o.devices},
+                      {"tensor_parallel", o.tensorParallel},
+                      {"kv_block_tokens", o.estimate.kvBlockTokens},
+                      {"kv_cache_fp8", o.fp8KvCache},
                       {"shard", shardName(o.shard)},
                       {"peak_bytes_per_device", num(plan.peakBytes)},
                       {"peak_phase", phaseName(plan.peakPhase)},
@@ -260,6 +307,8 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
             QJsonObject byDtype;
             for (const auto& [d, n] : tensors->elementsByDtype) byDtype.insert(qs(d), num(n));
             j.insert("safetensors", QJsonObject{{"parameter_count", num(tensors->parameterCount)},
+                                                {"total_size", num(tensors->declaredTotalSize)},
+                                                {"shards_missing", tensors->shardsMissing},
                                                 {"buffer_elements", num(tensors->bufferElements)},
                                                 {"tensors", num(tensors->tensors)},
                                                 {"data_bytes", num(tensors->dataBytes)},
@@ -295,6 +344,14 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
         out += QStringLiteral(" (safetensors: %1)").arg(parts.join(", "));
     }
     if (plan.sequence) out += QStringLiteral(", sequence %1").arg(plan.sequence);
+    out += QStringLiteral("\ndtype %1: %2").arg(dtypeName(o.estimate.dtype), dtypeSource);
+    if (o.estimate.kvCacheTokens > 0)
+        out += QStringLiteral("\nKV cache: %1 tokens per sequence in blocks of %2%3")
+                   .arg(o.estimate.kvCacheTokens)
+                   .arg(o.estimate.kvBlockTokens)
+                   .arg(p.isSet("kv-block") ? QStringLiteral(" (--kv-block)")
+                                            : QStringLiteral(" (paged, as vLLM serves; --kv-block 1 for a preallocated cache)"));
+    if (model.hf) out += QStringLiteral("\nfamily: %1%2").arg(qs(model.hf->modelType), model.hf->generic ? " (generic decoder)" : "");
     out += QStringLiteral("\n%1 on %2\n\n")
                .arg(optionsText(o), o.gpu.empty() ? QString(deviceName(o.estimate.device))
                                                   : qs(catalog.find(o.gpu)->name) + " (" + bytes(o.memoryBytes) + ")");

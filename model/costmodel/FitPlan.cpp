@@ -168,6 +168,33 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         if (e.training) gathered += static_cast<std::int64_t>(static_cast<double>(block) * perParam);
     }
     const std::int64_t buckets = f.gradientBuckets && e.training ? fullGradients : 0;
+    // Tensor parallelism: the blocks' weights split N ways, the rest replicated; KV heads split
+    // (a head is never split: with fewer heads than GPUs each GPU keeps one).
+    if (o.tensorParallel < 1) throw std::invalid_argument("tensor parallelism needs at least 1 GPU");
+    if (o.tensorParallel > 1 && e.training) throw std::invalid_argument("tensor parallelism is modelled for inference only");
+    double weightShare = 1.0, kvShare = o.fp8KvCache ? 1.0 / elementSize(e.dtype) : 1.0;
+    if (o.tensorParallel > 1) {
+        const double n = o.tensorParallel;
+        std::int64_t inBlocks = 0, all = 0;
+        if (model.hf) {
+            all = model.hf->parameterCount;
+            inBlocks = std::min(all, model.hf->largestLayerParameters * (model.hf->layers + model.hf->decoderLayers));
+        } else {
+            all = resolved.parameterCount();
+            for (const ResolvedLayer& l : resolved.layers)
+                if (isTransformerBlock(l.def.type)) inBlocks += paramsIn(resolved, l);
+        }
+        const double blocks = all > 0 ? static_cast<double>(inBlocks) / static_cast<double>(all) : 0.0;
+        weightShare = (1.0 - blocks) + blocks / n;
+        std::int64_t kvHeads = model.hf ? model.hf->kvHeads : 0;
+        if (model.hf && model.hf->block.attention == HfAttention::Mla) kvHeads = 1; // the latent is shared by all heads
+        if (kvHeads > 0) {
+            const std::int64_t perGpu = (kvHeads + o.tensorParallel - 1) / o.tensorParallel;
+            kvShare *= static_cast<double>(perGpu) / static_cast<double>(kvHeads);
+        } else {
+            kvShare /= n;
+        }
+    }
 
     // The peak per device is the largest total of any sample (CUDA: reserved memory, which the
     // caching allocator never gives back); the parts are shown where the tensors peak, as the
@@ -178,13 +205,13 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         std::int64_t tensors = 0;
         for (int c = 0; c < kCategoryCount; ++c) tensors += s.byCategory[static_cast<std::size_t>(c)];
         const std::int64_t grads = o.gradAccumulation > 1 && e.training ? fullGradients : cat(s, Category::Gradients);
-        b[0] = scaled(cat(s, Category::Parameters), f.parameters);
+        b[0] = scaled(scaled(cat(s, Category::Parameters), f.parameters), weightShare);
         b[1] = scaled(grads, f.gradients);
         b[2] = scaled(cat(s, Category::OptimizerState), f.optimizer);
         b[3] = cat(s, Category::Activations);
         b[4] = cat(s, Category::Input);
         b[5] = cat(s, Category::Temporaries);
-        b[6] = cat(s, Category::KvCache);
+        b[6] = scaled(cat(s, Category::KvCache), kvShare);
         b[7] = std::max<std::int64_t>(0, s.bytes - tensors) + cat(s, Category::Overhead);
         b[8] = buckets;
         b[9] = gathered;
@@ -215,6 +242,12 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
                              "with and without gradient_as_bucket_view: the step peaks in the backward)");
     if (o.shard == ShardStrategy::Zero1 || o.shard == ShardStrategy::Zero2)
         p.warnings.push_back("DeepSpeed's reduce buckets (reduce_bucket_size) are not counted");
+    if (o.tensorParallel > 1)
+        p.warnings.push_back("tensor parallel over " + num(o.tensorParallel) +
+                             " GPUs: per GPU 1/" + num(o.tensorParallel) +
+                             " of the blocks' weights and of the KV heads; embeddings, norms, the head and the activations counted whole"
+                             " (an upper bound), communication buffers not counted");
+    if (o.fp8KvCache) p.warnings.push_back("KV cache in fp8: one byte per element");
     return p;
 }
 
@@ -306,10 +339,12 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         stepChanges.push_back(c);
     }
     // 3. bf16 weights and activations.
-    if (e.dtype == DType::F32 && !e.amp) {
+    const bool sixteenBitConfig = model.hf && (model.hf->torchDtype == "bfloat16" || model.hf->torchDtype == "float16");
+    if (e.dtype == DType::F32 && !e.amp && (e.training || !sixteenBitConfig)) {
         PlanOptions b = o;
         b.estimate.dtype = DType::BF16;
-        tryFix("bf16", "bf16 weights, gradients, optimizer state and activations", "lower precision", b);
+        tryFix("bf16", e.training ? "bf16 weights, gradients, optimizer state and activations" : "bf16 weights and activations",
+               "lower precision", b);
         stepChanges.push_back(b);
     }
     // 4. An 8-bit optimizer (bitsandbytes' Adam: 2 bytes of state per parameter instead of 8).
@@ -331,6 +366,56 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         l.estimate.weights = WeightFormat::Nf4;
         tryFix("qlora", "the frozen base in 4 bits (NF4, QLoRA)", "a quantized base: some quality", l);
     }
+    // Inference: the changes serving stacks offer, cheapest first.
+    if (!e.training) {
+        if (e.dtype == DType::F32 && sixteenBitConfig) {
+            PlanOptions b = o;
+            b.estimate.dtype = model.hf->torchDtype == "bfloat16" ? DType::BF16 : DType::F16;
+            tryFix("dtype", "load in the checkpoint's own " + model.hf->torchDtype, "none: the weights were published so", b);
+        }
+        if (e.kvCacheTokens > 0 && !o.fp8KvCache) {
+            PlanOptions k = o;
+            k.fp8KvCache = true;
+            tryFix("fp8-kv", "an fp8 KV cache (vLLM kv_cache_dtype=\"fp8\")", "a little quality", k);
+            stepChanges.push_back(k);
+        }
+        if (e.weights == WeightFormat::Full) {
+            PlanOptions q = o;
+            q.estimate.weights = WeightFormat::Int8;
+            tryFix("int8", "int8 weights (bitsandbytes LLM.int8 / GPTQ 8-bit)", "slower matmuls, a little quality", q);
+            q.estimate.weights = WeightFormat::Nf4;
+            tryFix("int4", "4-bit weights (NF4; GPTQ/AWQ int4 are about the same size)", "some quality", q);
+        }
+        if (e.batch > 1) {
+            PlanOptions b = o;
+            b.estimate.batch = std::max<std::int64_t>(1, largestMicroBatch(model, o, e.batch - 1));
+            tryFix("sequences", num(b.estimate.batch) + " concurrent sequences instead of " + num(e.batch), "less throughput", b);
+        }
+        if (model.sequence()) {
+            const std::int64_t s = largestSequence(model, o);
+            const std::int64_t now = o.sequence ? o.sequence : model.sequence();
+            if (s > 0 && s < now) {
+                PlanOptions c = o;
+                c.sequence = s;
+                if (c.estimate.kvCacheTokens > 0) c.estimate.kvCacheTokens = s + std::max<std::int64_t>(1, c.estimate.kvCacheTokens - now);
+                tryFix("context", "a context of " + num(s) + " tokens instead of " + num(now), "shorter prompts", c);
+            }
+        }
+        for (int n = std::max(2, o.tensorParallel * 2); n <= 16; n *= 2) {
+            PlanOptions t = o;
+            t.tensorParallel = n;
+            bool fits = false;
+            try {
+                fits = planStep(model, t).peakBytes <= t.memoryBytes;
+            } catch (const std::exception&) {
+            }
+            if (fits || n == 16) {
+                tryFix("tp", "tensor parallel over " + num(n) + " GPUs" + (o.gpu.empty() ? std::string() : " (" + o.gpu + ")"),
+                       "more GPUs", t);
+                break;
+            }
+        }
+    }
     // 6. Sharding: a stronger one over the same GPUs, or ZeRO-3 over more of them.
     if (e.training && o.devices > 1 && o.shard != ShardStrategy::Zero3 && o.shard != ShardStrategy::Fsdp) {
         for (ShardStrategy s : {ShardStrategy::Zero2, ShardStrategy::Zero3}) {
@@ -340,7 +425,7 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
             tryFix("shard", std::string(shardName(s)) + " over the " + num(o.devices) + " GPUs", "communication: slower steps", z);
         }
     }
-    if (o.devices < 64) {
+    if (e.training && o.devices < 64) {
         for (int n = std::max(2, o.devices * 2); n <= 64; n *= 2) {
             PlanOptions z = o;
             z.devices = n;
@@ -387,6 +472,7 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
             if (s.estimate.checkpoint.mode != e.checkpoint.mode) c.estimate.checkpoint = s.estimate.checkpoint, add("checkpointing");
             if (s.estimate.dtype != e.dtype) c.estimate.dtype = s.estimate.dtype, add("bf16");
             if (s.estimate.optimizer != e.optimizer) c.estimate.optimizer = s.estimate.optimizer, add("8-bit Adam");
+            if (s.fp8KvCache != o.fp8KvCache) c.fp8KvCache = s.fp8KvCache, add("fp8 KV cache");
         }
         if (e.training && c.estimate.batch > 1) {
             if (const auto a = accumulated(model, o, c)) {

@@ -44,6 +44,12 @@ struct PlanOptions {
     std::int64_t memoryBytes = 0;  // one device's memory (0: no limit)
     std::int64_t contextBytes = 0; // CUDA context per device
     std::string gpu;               // catalog id, for messages ("" when none)
+    // Inference across GPUs (Megatron-style tensor parallelism, as vLLM and TGI serve): each of
+    // the `tensorParallel` GPUs holds 1/N of every block's weights and of the KV heads (a KV
+    // head is replicated when there are fewer than N); embeddings, norms, the head and the
+    // activations are counted whole on every GPU (an upper bound).
+    int tensorParallel = 1;
+    bool fp8KvCache = false; // the KV cache in 8-bit floats (vLLM's kv_cache_dtype="fp8")
 };
 
 enum class PlanPart {
@@ -97,10 +103,12 @@ struct Fix {
     bool fits = false;
 };
 // The changes worth making when the step does not fit (empty when it fits or no limit is set),
-// fitting ones first, each group in order of what it costs the user: gradient accumulation with
-// a smaller micro-batch, flash attention, checkpointing, bf16, an 8-bit optimizer, LoRA (then
-// QLoRA's 4-bit base), sharding, a bigger GPU from `catalog`; and, when no single change of the
-// step is enough, those changes combined.
+// fitting ones first, each group in order of what it costs the user. Training: gradient
+// accumulation with a smaller micro-batch, flash attention, checkpointing, bf16, an 8-bit
+// optimizer, LoRA (then QLoRA's 4-bit base), sharding, ZeRO-3 over more GPUs; inference: flash
+// attention, the config's 16-bit dtype, an fp8 KV cache, int8 or 4-bit weights, fewer concurrent
+// sequences, a shorter context, tensor parallelism over N GPUs. Then a bigger GPU from
+// `catalog`; and, when no single change of the step is enough, those changes combined.
 std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& options, const GpuCatalog& catalog);
 
 // The whole answer, as `memviz estimate --config ... --device ...` prints it and the what-if
