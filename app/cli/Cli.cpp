@@ -206,6 +206,15 @@ const Subcommand kSubcommands[] = {
                                       fixes ranked by what they save (status 1: not a message)
 )",
      [](int, char**, const QStringList& args) { return explainCommand(args); }, false},
+    {"allocator-replay",
+     R"(  memviz allocator-replay FILE_OR_DB [--json] [--device NAME] [--at ENTRY] [--card SIZE] [--steps]
+             [--trace ID]
+                                      a CUDA snapshot's requests through the caching-allocator
+                                      model: predicted segments and reserved bytes beside the
+                                      recorded ones; why reserved exceeds allocated at an entry
+                                      and at each OOM; which request fails on a card of SIZE
+)",
+     [](int, char**, const QStringList& args) { return allocatorReplayCommand(args); }, false},
     {"stacks",
      R"(  memviz stacks FILE_OR_DB [--metric M] [--at T] [--range BEGIN:END] [--fold PRESETS|none]
              [--group-by stack|compile-context|user-metadata|forward-stack]

@@ -25,5 +25,6 @@ int diffCommand(const QStringList& args);
 int ranksCommand(const QStringList& args);
 int checkCommand(const QStringList& args);
 int reportCommand(const QStringList& args);
+int allocatorReplayCommand(const QStringList& args);
 
 } // namespace memviz::cli

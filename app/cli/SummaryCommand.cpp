@@ -1,16 +1,50 @@
 // SPDX-License-Identifier: MIT
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <map>
 
+#include "cli/AllocatorReplayOutput.h"
 #include "cli/Cli.h"
 #include "cli/CliSupport.h"
 #include "cli/Output.h"
 #include "cli/RecordingOutput.h"
 #include "formats/live/LiveQueries.h"
+#include "formats/snapshot/SnapshotAllocatorReplay.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
 
 namespace memviz::cli {
+
+namespace {
+
+// A CUDA snapshot's OOMs, each with why reserved exceeded allocated at that moment (the
+// allocator replay's gap; docs/cli.md, "allocator-replay").
+QJsonArray snapshotOomsJson(Database& db, std::int64_t traceId) {
+    QJsonArray out;
+    const SnapshotOverview overview = loadSnapshotOverview(db, traceId);
+    std::map<int, costmodel::AllocatorReplayResult> replays;
+    for (const SnapshotOomRow& oom : overview.ooms) {
+        const SnapshotDeviceStats* d = overview.device(oom.device);
+        QJsonObject o{{"device", d ? QString::fromStdString(d->name) : QString::number(oom.device)},
+                      {"entry", qint64(oom.seq)},
+                      {"time_ns", qint64(oom.t)},
+                      {"bytes_requested", qint64(oom.requestedBytes)}};
+        if (oom.deviceFreeBytes) o.insert("device_free", qint64(*oom.deviceFreeBytes));
+        if (d && d->cudaDevice >= 0) {
+            auto it = replays.find(oom.device);
+            if (it == replays.end())
+                it = replays.emplace(oom.device, costmodel::replayAllocator(loadAllocatorReplayInput(db, traceId, oom.device))).first;
+            for (const auto& r : it->second.ooms)
+                if (r.seq == oom.seq) o.insert("reserved_gap", gapJson(r.gap));
+        }
+        out.append(o);
+    }
+    return out;
+}
+
+} // namespace
 
 int summaryCommand(const QStringList& args) {
     QCommandLineParser p;
@@ -29,6 +63,7 @@ int summaryCommand(const QStringList& args) {
         for (const auto& [k, v] : loadMetadata(db, source.traceId()))
             metadata.insert(QString::fromStdString(k), QString::fromStdString(v));
         o.insert("metadata", metadata);
+        if (isSnapshotTrace(db, source.traceId())) o.insert("ooms", snapshotOomsJson(db, source.traceId()));
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
         printOut(summaryText(summary) + (recording ? "\n" + recordingText(*recording) : QString()));
