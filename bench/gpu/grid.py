@@ -156,12 +156,11 @@ def _variants(d, rich):
     i = dict(t, mode="inference", dtype="bf16", optimizer=None, optimizer_impl=None, batch=INFER_BATCH)
     out.append(dict(i))
     contexts = sorted({min(c, d["positions"] or c) for c in CONTEXTS})
-    for c in contexts:
-        out.append(dict(i, seq=c - NEW_TOKENS, generate={"cache": "static", "new_tokens": NEW_TOKENS, "context": c}))
-    out.append(dict(i, seq=contexts[0] - NEW_TOKENS, generate={"cache": "dynamic", "new_tokens": NEW_TOKENS, "context": contexts[0]}))
+    out.append(dict(i, seq=contexts[0] - NEW_TOKENS, generate={"cache": "static", "new_tokens": NEW_TOKENS, "context": contexts[0]}))
     if not rich:
         return out
     out += [
+        dict(i, seq=contexts[0] - NEW_TOKENS, generate={"cache": "dynamic", "new_tokens": NEW_TOKENS, "context": contexts[0]}),
         dict(t, optimizer_impl="fused"),
         dict(t, optimizer="sgd"),
         dict(t, optimizer="adafactor", optimizer_impl="transformers"),
@@ -176,6 +175,7 @@ def _variants(d, rich):
         dict(t, dtype="bf16", batch=2 * TRAIN_BATCH),
         dict(i, attention="eager"),
         dict(i, seq=contexts[-1]),
+        dict(i, seq=contexts[-1] - NEW_TOKENS, generate={"cache": "static", "new_tokens": NEW_TOKENS, "context": contexts[-1]}),
         dict(i, seq=contexts[-1] - NEW_TOKENS, generate={"cache": "dynamic", "new_tokens": NEW_TOKENS, "context": contexts[-1]}),
     ]
     if not d["tied"] and d["model_type"] not in GPT2_LIKE and d["layers_cut"] >= 2:

@@ -6,6 +6,7 @@ as it goes (a header line first, a footer line last), so a run cut short still r
 
     python3 bench/gpu/truth.py --out DIR --budget-s 480      # on a GPU machine (see README.md)
     python3 bench/gpu/truth.py --dry-run [--budget-s S] [--json]   # the grid, no torch needed
+    python3 bench/gpu/truth.py --out DIR --resume DIR/results.jsonl   # a later run goes on
 
 --dry-run lists the grid with each configuration's estimated time and validates every config
 it would build (the JSON parses, has the keys the builder needs, the layer cut is computed)
@@ -34,15 +35,44 @@ def parse_args(argv):
     p.add_argument("--dry-run", action="store_true", help="list the grid and validate the configs; no torch")
     p.add_argument("--json", action="store_true", help="with --dry-run: print the listing as JSON")
     p.add_argument("--only", help="run only configurations whose id contains this text")
+    p.add_argument("--resume", metavar="RESULTS", action="append", default=[],
+                   help="leave out the configurations already in this results.jsonl (repeatable): a later run goes on")
     p.add_argument("--device", default="cuda", choices=["cuda", "cpu"],
                    help="cpu: run the code paths without counters (a smoke test of this script)")
     return p.parse_args(argv)
 
 
-def dry_run(args):
+def done_ids(paths):
+    ids = set()
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    obj = json.loads(line)
+                    if obj.get("kind") == "config":
+                        ids.add(obj.get("id"))
+    return ids
+
+
+def select(args):
     grid, skipped = gridmod.build_grid(args.configs)
     if args.only:
         grid = [r for r in grid if args.only in r["id"]]
+    done = done_ids(args.resume)
+    return [r for r in grid if r["id"] not in done], skipped
+
+
+def results_path(out):
+    """OUT/results.jsonl, or results-2.jsonl, ... when an earlier run's file is there."""
+    path, n = os.path.join(out, "results.jsonl"), 1
+    while os.path.exists(path):
+        n += 1
+        path = os.path.join(out, "results-%d.jsonl" % n)
+    return path
+
+
+def dry_run(args):
+    grid, skipped = select(args)
     chosen, spent = gridmod.within_budget(grid, args.budget_s)
     if args.json:
         json.dump({"budget_s": args.budget_s, "startup_s": gridmod.STARTUP_S, "estimated_total_s": round(spent, 2),
@@ -90,9 +120,7 @@ def run(args):
         log.write(line + "\n")
         log.flush()
 
-    grid, skipped = gridmod.build_grid(args.configs)
-    if args.only:
-        grid = [r for r in grid if args.only in r["id"]]
+    grid, skipped = select(args)
     say("grid: %d configurations, %d configs skipped; importing torch" % (len(grid), len(skipped)))
     import runner  # torch, transformers: only here
     if args.device == "cuda" and not runner.torch.cuda.is_available():
@@ -100,7 +128,7 @@ def run(args):
         return 1
     env = runner.environment(args.device)
     say("environment: %s" % json.dumps(env))
-    results = open(os.path.join(args.out, "results.jsonl"), "w", encoding="utf-8")
+    results = open(results_path(args.out), "w", encoding="utf-8")
 
     def emit(obj):
         results.write(json.dumps(obj, sort_keys=True) + "\n")
@@ -143,7 +171,7 @@ def run(args):
         say("   %s in %.1f s; max allocated per phase %s%s" % (result["status"], result.get("seconds", 0), peak,
                                                               (": " + result["error"]) if result.get("error") else ""))
     emit({"kind": "footer", "finished": done, "not_run": not_run, "seconds": round(time.monotonic() - started, 1)})
-    say("done: %d configurations in %.0f s, results in %s" % (done, time.monotonic() - started, args.out))
+    say("done: %d configurations in %.0f s, results in %s" % (done, time.monotonic() - started, results.name))
     return 0
 
 

@@ -103,6 +103,21 @@ class DryRun(unittest.TestCase):
         self.assertGreater(total + nxt, 120, "a row that fits the budget was left out")
         self.assertEqual(dry("--budget-s", "10")["grid"], [])  # not even the startup fits
 
+    def test_resume_leaves_out_what_ran(self):
+        full = [r["id"] for r in dry("--budget-s", "100000")["grid"]]
+        ran = [r["id"] for r in sample_rows() if r.get("kind") == "config"]
+        self.assertTrue(set(ran) <= set(full), "the sample's configurations are no longer in the grid")
+        rest = [r["id"] for r in dry("--budget-s", "100000", "--resume", SAMPLE)["grid"]]
+        self.assertEqual(rest, [i for i in full if i not in ran])
+        # a run never overwrites an earlier results file in its folder
+        sys.path.insert(0, os.path.dirname(TRUTH))
+        import truth
+        d = tempfile.mkdtemp()
+        self.assertEqual(truth.results_path(d), os.path.join(d, "results.jsonl"))
+        for name in ("results.jsonl", "results-2.jsonl"):
+            open(os.path.join(d, name), "w").close()
+        self.assertEqual(truth.results_path(d), os.path.join(d, "results-3.jsonl"))
+
     def test_bad_configs_are_skipped_with_reasons(self):
         d = tempfile.mkdtemp()
         files = {
