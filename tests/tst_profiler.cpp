@@ -131,6 +131,7 @@ private slots:
     void modernFamilyPairsAndTotals();
     void newestFamilyFractionalAndBaseTime();
     void bareArrayAndGzip();
+    void legacyAutogradBareArray();
     void totalsOfAnotherAllocatorDoNotDropTheLine();
     void unknownTopLevelMembersAreKept();
     void callTreeFollowsKeyAverages();
@@ -277,6 +278,35 @@ void TestProfiler::bareArrayAndGzip() {
     QCOMPARE(loadSummary(*a->db, a->trace).devices.at(0).peakBytes, 64);
     auto g = importBytes(test::gzipped(kOldTrace), "old.pt.trace.json.gz");
     QCOMPARE(loadSummary(*g->db, g->trace).devices.at(0).peakBytes, 768);
+}
+
+// torch.autograd.profiler's legacy export_chrome_trace: a bare array, no "cat", pid "CPU
+// functions", fractional microseconds (written by hand after PyTorch 1.x's profiler.py).
+// forward [0, 100] holds aten::linear [10.5, 50.5] holds aten::addmm [20, 40]; a flow
+// event ("s") and a CUDA kernel on "CUDA functions" are not CPU calls.
+void TestProfiler::legacyAutogradBareArray() {
+    const QByteArray legacy = R"([{"name": "forward", "ph": "X", "ts": 0.000, "dur": 100.000, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::linear", "ph": "X", "ts": 10.500, "dur": 40.000, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "aten::addmm", "ph": "X", "ts": 20.000, "dur": 20.000, "tid": 1, "pid": "CPU functions", "args": {}},
+{"name": "addmm", "ph": "s", "ts": 20.000, "tid": 1, "pid": "CPU functions", "id": 1, "cat": "cpu_to_cuda", "args": {}},
+{"name": "gemm", "ph": "X", "ts": 25.000, "dur": 5.000, "tid": 0, "pid": "CUDA functions", "args": {}}])";
+    QTemporaryDir dir;
+    const QString path = test::writeFile(dir, "trace.json", legacy);
+    QCOMPARE(QString::fromStdString(detectImporter(path.toStdString()).id()), QStringLiteral("pytorch-profiler"));
+    auto t = importBytes(legacy, "trace.json");
+    const TraceSummary s = loadSummary(*t->db, t->trace);
+    QCOMPARE(QString::fromStdString(s.trace.format), QStringLiteral("pytorch-profiler"));
+    QCOMPARE(s.trace.durationNs, 100000); // 0 to 100 us
+    const ProfilerOpsTable ops = queryProfilerOps(*t->db, t->trace, std::nullopt, false);
+    QVERIFY(findRow(ops, "forward") && findRow(ops, "aten::linear") && findRow(ops, "aten::addmm"));
+    QCOMPARE(findRow(ops, "aten::linear")->calls, 1);
+    QVERIFY(!findRow(ops, "gemm"));  // a kernel
+    QVERIFY(!findRow(ops, "addmm")); // a flow event
+    // Not every bare array is a trace: an array of numbers or of objects without "ph" is not.
+    const QString numbers = test::writeFile(dir, "numbers.json", "[1, 2, 3]");
+    QVERIFY_THROWS_EXCEPTION(ImportError, detectImporter(numbers.toStdString()));
+    const QString objects = test::writeFile(dir, "objects.json", R"([{"name": "a", "ts": 1}])");
+    QVERIFY_THROWS_EXCEPTION(ImportError, detectImporter(objects.toStdString()));
 }
 
 void TestProfiler::totalsOfAnotherAllocatorDoNotDropTheLine() {

@@ -30,6 +30,12 @@ bool isCpuSideCategory(std::string_view cat) {
            is(cat, "Runtime") || is(cat, "python_function");
 }
 
+namespace {
+// The legacy autograd profiler (torch.autograd.profiler.profile(...).export_chrome_trace) writes
+// its CPU-side calls without "cat", on the process it names "CPU functions".
+bool isLegacyCpuFunction(const EventFields& e) { return e.cat.empty() && is(e.pid, "CPU functions"); }
+} // namespace
+
 bool microsToNs(std::string_view text, std::int64_t& ns) {
     while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
@@ -270,7 +276,7 @@ void EventBatchParser::parse(ParsedBatch& batch) {
             e.numericThread = plainNumber(e.pid, e.pidNumber) && plainNumber(e.tid, e.tidNumber);
             e.role = is(e.name, "[memory]")                             ? EventRole::Memory
                      : is(e.name, "[OutOfMemory]")                      ? EventRole::OutOfMemory
-                     : is(e.ph, "X") && isCpuSideCategory(e.cat) ? EventRole::Call
+                     : is(e.ph, "X") && (isCpuSideCategory(e.cat) || isLegacyCpuFunction(e)) ? EventRole::Call
                                                                       : EventRole::Other;
             if (e.role == EventRole::Call && e.hasTs && e.tsValid) { // the calls the scanner keeps
                 e.nameNumber = Impl::number(impl_->names, e.name, batch.newNames);
