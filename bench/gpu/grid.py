@@ -89,32 +89,68 @@ def describe(cfg):
     for name, v in (("num_key_value_heads", kv), ("head_dim", head_dim), ("intermediate_size", inner)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ConfigProblem("'%s': must be a positive integer, got %s" % (name, json.dumps(v)))
-    experts = cfg.get("num_local_experts") or 0
+    experts = cfg.get("num_local_experts") or cfg.get("n_routed_experts") or cfg.get("num_experts") or 0
     active = cfg.get("num_experts_per_tok") or (2 if experts else 0)
+    expert_inner = cfg.get("moe_intermediate_size") or inner
+    shared = 3 * hidden * ((cfg.get("n_shared_experts") or 0) * expert_inner + (cfg.get("shared_expert_intermediate_size") or 0))
+    for name, v in (("experts", experts), ("num_experts_per_tok", active), ("moe_intermediate_size", expert_inner)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ConfigProblem("'%s': must be a whole number, got %s" % (name, json.dumps(v)))
     _, positions = _first(cfg, POSITION_KEYS)
     if model_type in GPT2_LIKE:
         tied = cfg.get("tie_word_embeddings", True)
         per_layer = 4 * hidden * hidden + 4 * hidden + 2 * hidden * inner + inner + hidden + 4 * hidden
         outside = vocab * hidden + (positions or 1024) * hidden + 2 * hidden
         active_per_layer = per_layer
+        dense_layer = active_dense = per_layer
     else:
         tied = cfg.get("tie_word_embeddings", False)
         attn = hidden * heads * head_dim + 2 * hidden * kv * head_dim + heads * head_dim * hidden
         mlp = 3 * hidden * inner
-        per_layer = attn + (experts * mlp + hidden * experts if experts else mlp) + 2 * hidden
-        active_per_layer = attn + (active * mlp if experts else mlp) + 2 * hidden
+        moe = 3 * hidden * expert_inner  # one expert; MoE layers are counted as such throughout (an upper bound)
+        per_layer = attn + (experts * moe + hidden * experts + shared if experts else mlp) + 2 * hidden
+        active_per_layer = attn + (active * moe + shared if experts else mlp) + 2 * hidden
+        dense_layer = active_dense = attn + mlp + 2 * hidden
         outside = vocab * hidden + hidden
     head = 0 if tied else vocab * hidden
     return {"model_type": model_type, "layer_key": layer_key, "layers": layers, "hidden": hidden, "heads": heads,
             "vocab": vocab, "positions": positions if isinstance(positions, int) and positions > 0 else None,
             "tied": bool(tied), "per_layer": per_layer, "active_per_layer": active_per_layer,
+            "dense_layer": dense_layer, "active_dense": active_dense,
+            "moe_layer": _moe_layer_rule(cfg, experts),
             "outside": outside + head}
 
 
+def _moe_layer_rule(cfg, experts):
+    """Which layer indices have experts: DeepSeek's first_k_dense_replace, Jamba's period/offset."""
+    if not experts:
+        return {"first_dense": 0, "period": 0, "offset": 0}
+    first = cfg.get("first_k_dense_replace") or 0
+    period = cfg.get("expert_layer_period") or cfg.get("moe_layer_freq") or 1
+    offset = cfg.get("expert_layer_offset") or 0
+    for name, v in (("first_k_dense_replace", first), ("expert_layer_period", period), ("expert_layer_offset", offset)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ConfigProblem("'%s': must be a whole number, got %s" % (name, json.dumps(v)))
+    return {"first_dense": first, "period": max(1, period), "offset": offset}
+
+
+def layer_params(d, n, active=False):
+    """Parameters of the first n blocks (active: those a token runs through)."""
+    rule, total = d["moe_layer"], 0
+    for i in range(n):
+        moe = rule["period"] and i >= rule["first_dense"] and i >= rule["offset"] and (i - rule["offset"]) % rule["period"] == 0
+        if active:
+            total += d["active_per_layer"] if moe else d["active_dense"]
+        else:
+            total += d["per_layer"] if moe else d["dense_layer"]
+    return total
+
+
 def cut_layers(d, target=PARAM_TARGET):
-    room = target - d["outside"]
-    fit = room // d["per_layer"] if room > 0 else 0
-    return int(max(1, min(d["layers"], fit)))
+    n = 1
+    while n < d["layers"] and d["outside"] + layer_params(d, n + 1) <= target:
+        n += 1
+    return n
 
 
 def cut_config(cfg, d, layers):
@@ -203,8 +239,8 @@ def variant_id(name, layers, v):
 
 def estimate_seconds(d, v):
     """A rough wall time on one H100 (build, the steps, teardown); the budget check uses it."""
-    params = d["outside"] + d["layers_cut"] * d["per_layer"]
-    active = d["outside"] + d["layers_cut"] * d["active_per_layer"]
+    params = d["outside"] + layer_params(d, d["layers_cut"])
+    active = d["outside"] + layer_params(d, d["layers_cut"], active=True)
     build = PER_CONFIG_S + params * 3e-9
     if v["mode"] == "train":
         tokens = v["batch"] * v["seq"]
@@ -239,7 +275,7 @@ def build_grid(folder=DEFAULT_CONFIGS):
             skipped.append({"name": name, "file": rel, "reason": str(e)})
             continue
         d["layers_cut"] = cut_layers(d)
-        d["params_cut"] = d["outside"] + d["layers_cut"] * d["per_layer"]
+        d["params_cut"] = d["outside"] + layer_params(d, d["layers_cut"])
         usable.append((name, rel, cfg, d))
     # the cheapest config of each rich model_type gets every variant
     rich = {}
@@ -292,7 +328,7 @@ def memviz_args(row, device):
     a = ["--device", device, "--batch", str(row["batch"]), "--dtype", row["dtype"], "--json"]
     if row["amp"]:
         a.append("--amp")
-    a += ["--attention", "eager" if row["attention"] == "eager" else "flash"]
+    a += ["--attention", "eager" if row.get("attention_used", row["attention"]) == "eager" else "flash"]
     if row["mode"] == "train":
         a += ["--seq", str(row["seq"]), "--optimizer", row["optimizer"]]
         impl = {"foreach": "foreach", "fused": "fused"}.get(row.get("optimizer_impl") or "")
