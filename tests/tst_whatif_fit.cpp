@@ -57,6 +57,9 @@ void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
         QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
     }
     QVERIFY(box->resultText().contains("Peak per GPU"));
+    // The family the config was read as and where the dtype comes from (the config: float16).
+    QVERIFY2(box->notesText().contains("Family: llama"), qPrintable(box->notesText()));
+    QVERIFY2(box->notesText().contains("float16 (torch_dtype)"), qPrintable(box->notesText()));
     // The box stays responsive: a recompute runs on a worker (the GUI thread only sets it off).
     QElapsedTimer t;
     t.start();

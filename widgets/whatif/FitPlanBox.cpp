@@ -102,6 +102,11 @@ FitPlanBox::FitPlanBox(QWidget* parent)
     shardRow->addWidget(gpus_);
     shardRow->addWidget(shard_, 1);
     form->addRow(tr("GPUs, sharing"), shardRow);
+    notes_ = new QLabel(this);
+    notes_->setObjectName("fitModelNotes");
+    notes_->setWordWrap(true);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(notes_);
     result_ = new QLabel(this);
     result_->setObjectName("fitResult");
     result_->setWordWrap(true);
@@ -127,6 +132,16 @@ bool FitPlanBox::openConfig(const QString& path) {
         model_ = fitModelFromHf(hf, 16);
         modelLabel_->setText(tr("%1: %2 parameters").arg(QFileInfo(path).fileName(), words::count(hf.parameterCount)));
         modelLabel_->setToolTip(path);
+        // The family the config was read as, the dtype's source and what the reader assumed.
+        QStringList notes;
+        notes << (hf.generic ? tr("Family: %1, read as a generic decoder (no table knows it).")
+                             : tr("Family: %1 (its model_type table).")).arg(QString::fromStdString(hf.modelType));
+        const QString dtype = QString::fromStdString(hf.torchDtype);
+        notes << (dtype.isEmpty() ? tr("Dtype: the config names no torch_dtype; this plan trains in the dtype chosen below.")
+                                  : tr("Dtype: the checkpoint is %1 (torch_dtype); this plan trains in the dtype chosen below "
+                                       "(fp32 unless changed), inference would load %1.").arg(dtype));
+        for (const std::string& w : model_->hf->warnings) notes << tr("Note: %1").arg(QString::fromStdString(w));
+        notes_->setText(notes.join('\n'));
         error_.clear();
         recompute();
         return true;
@@ -190,6 +205,7 @@ void FitPlanBox::recompute() {
 
 QString FitPlanBox::resultText() const { return result_->text(); }
 QString FitPlanBox::fixesText() const { return fixes_->text(); }
+QString FitPlanBox::notesText() const { return notes_->text(); }
 
 void FitPlanBox::show(const FitAnswer& a) {
     answer_ = a;

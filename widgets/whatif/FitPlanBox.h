@@ -43,6 +43,7 @@ public:
     QString errorText() const { return error_; }
     QString resultText() const;
     QString fixesText() const;
+    QString notesText() const; // the config's family, where the dtype comes from, the reader's warnings
 
 signals:
     void answered();
@@ -59,6 +60,7 @@ private:
     BackgroundQuery* query_;
     QPushButton* open_;
     QLabel* modelLabel_;
+    QLabel* notes_ = nullptr;
     QSpinBox* seq_;
     QSpinBox* batch_;
     QSpinBox* accum_;
