@@ -245,6 +245,20 @@ class Compare(unittest.TestCase):
                    ["--batch", "1", "--seq", "480", "--dtype", "bf16", "--inference", "--kv-cache", "512",
                     "--attention", "flash"], 1370000000, 1459617792, 666914816)
 
+    def test_memviz_takes_every_variant(self):
+        # every knob truth.py varies, as compare.py passes it, on the three fully varied families
+        sys.path.insert(0, os.path.dirname(COMPARE))
+        import compare
+        import grid
+        rows = [r for r in grid.build_grid()[0] if r["name"] in ("gpt2", "llama-2-7b", "qwen2-0.5b")]
+        self.assertGreaterEqual(len(rows), 3 * 15)
+        for r in rows:
+            est, err = compare.run_memviz(MEMVIZ, r, "h100-80g")
+            self.assertIsNone(err, r["id"])
+            self.assertEqual(est["mode"], r["mode"], r["id"])
+        eager = dict(rows[0], attention="sdpa", attention_used="eager")
+        self.assertIn("eager", grid.memviz_args(eager, "h100-80g"))
+
     def test_context_and_summary(self):
         ctx = [r for r in self.c["rows"] if r["metric"] == "context"]
         self.assertEqual(len(ctx), 1)
