@@ -185,6 +185,10 @@ private slots:
         QCOMPARE(r.segmentsMatched, r.recordedSegments);
         QCOMPARE(r.predictedSegments, r.recordedSegments);
         QVERIFY(r.finalSegmentsExact);
+        // Every allocation where the real allocator put it, and the final splits as recorded.
+        QCOMPARE(r.placementsMatched, r.allocs);
+        QCOMPARE(r.blocksMatched, r.blocksRecorded);
+        QVERIFY(r.finalBlocksExact);
         // Every segment event for the request the file records it for, with the recorded reserved after it.
         QCOMPARE(r.predictedSteps.size(), r.recordedSteps.size());
         for (std::size_t i = 0; i < r.recordedSteps.size(); ++i) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -29,12 +30,40 @@ std::int64_t mainStream(const std::vector<FinalSegment>& segments, std::int64_t&
     return best;
 }
 
+// Where the trace shows block boundaries: the first entry that allocates at each address, and
+// for each address the first entry that frees a block the trace did not allocate before.
+struct TraceAddresses {
+    std::map<std::int64_t, std::int64_t> firstAlloc;                 // address -> entry
+    std::unordered_map<std::int64_t, std::int64_t> firstPreexistingFree; // address -> entry
+
+    explicit TraceAddresses(const std::vector<Event>& entries) {
+        std::unordered_map<std::int64_t, bool> allocated;
+        for (std::size_t k = 0; k < entries.size(); ++k) {
+            const Event& e = entries[k];
+            if (e.kind == EventKind::Alloc) {
+                firstAlloc.emplace(e.address, static_cast<std::int64_t>(k));
+                allocated[e.address] = true;
+            } else if (e.kind == EventKind::Free && !allocated.count(e.address)) {
+                firstPreexistingFree.emplace(e.address, static_cast<std::int64_t>(k));
+            }
+        }
+    }
+    // The lowest address in (from, to] where a request landed before entry `before`.
+    std::optional<std::int64_t> landing(std::int64_t from, std::int64_t to, std::int64_t before) const {
+        for (auto it = firstAlloc.upper_bound(from); it != firstAlloc.end() && it->first <= to; ++it)
+            if (it->second < before) return it->first;
+        return std::nullopt;
+    }
+};
+
 // The model at the trace's start: the segments alive then, and the blocks in use in them. A
 // block that the trace frees has only its requested size on record; its allocator size is the
-// request rounded, and in the large pool a free rest of 1 MiB or less after it is its own
-// (the allocator splits a large block only when more than 1 MiB remains).
-void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t stream, std::unordered_map<std::int64_t, int>& live,
-          AllocatorReplayResult* r) {
+// request rounded, and in the large pool a rest of 1 MiB or less after it may be its own (the
+// allocator splits a large block only when more than 1 MiB remains): it is when the free space
+// after it is that small, or when, while the block is alive, a request lands within 1 MiB
+// after its rounded end (a block boundary the file shows there).
+void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t stream, const TraceAddresses& trace,
+          std::unordered_map<std::int64_t, int>& live, AllocatorReplayResult* r) {
     for (const StateSegment& s : start.segments) {
         const bool small = s.size == CudaCachingAllocator::kSmallBuffer && !s.expandable;
         const int seg = m.addSegment(s.address, s.size, s.stream == 0 && stream != 0 ? stream : s.stream, small);
@@ -44,8 +73,17 @@ void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t str
             std::int64_t size = b.size;
             if (b.sizeFromTrace) {
                 size = m.roundRequest(b.requestedSize);
-                const std::int64_t rest = next - (b.address + size);
-                if (rest < 0 || (!small && rest <= CudaCachingAllocator::kSmallSize)) size = next - b.address;
+                const std::int64_t end = b.address + size, rest = next - end;
+                if (rest < 0 || (!small && rest <= CudaCachingAllocator::kSmallSize)) {
+                    size = next - b.address;
+                } else if (!small) {
+                    const auto freed = trace.firstPreexistingFree.find(b.address);
+                    const std::int64_t until = freed == trace.firstPreexistingFree.end() ? std::numeric_limits<std::int64_t>::max() : freed->second;
+                    if (const auto at = trace.landing(end, end + CudaCachingAllocator::kSmallSize, until)) {
+                        size = *at - b.address;
+                        if (r) ++r->startBlocksSizedByLanding;
+                    }
+                }
             }
             const int id = m.placeBlock(seg, b.address, size, b.requestedSize,
                                         b.kind == StateBlockKind::Allocated ? Kind::Allocated : Kind::PendingFree);
@@ -84,7 +122,7 @@ void compareFinal(const CudaCachingAllocator& m, const AllocatorReplayInput& in,
 void replayOnCard(const AllocatorReplayInput& in, const AllocatorState& start, std::int64_t stream, AllocatorReplayResult& r) {
     CudaCachingAllocator m(in.config);
     std::unordered_map<std::int64_t, int> live;
-    seed(m, start, stream, live, nullptr);
+    seed(m, start, stream, TraceAddresses(in.entries), live, nullptr);
     m.setCapacity(in.cardBytes);
     std::int64_t peak = m.reserved();
     if (m.reserved() > in.cardBytes) {
@@ -131,7 +169,7 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
 
     CudaCachingAllocator m(in.config);
     std::unordered_map<std::int64_t, int> live;
-    seed(m, start, stream, live, &r);
+    seed(m, start, stream, TraceAddresses(in.entries), live, &r);
     r.startSegments = static_cast<std::int64_t>(start.segments.size());
     r.startReserved = m.reserved();
     std::int64_t recorded = r.startReserved;

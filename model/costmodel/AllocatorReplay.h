@@ -76,6 +76,7 @@ struct AllocatorReplayResult {
     std::vector<PredictedAction> predictedActions;
     std::vector<ReservedStep> recordedSteps, predictedSteps; // only where reserved changes
     std::int64_t startSegments = 0, startBlocks = 0, startBlocksUnplaced = 0;
+    std::int64_t startBlocksSizedByLanding = 0; // large blocks whose unsplit rest a later request's address shows
     std::int64_t placementsMatched = 0; // allocations the model put at the recorded address
     std::int64_t firstMisplacedSeq = -1;
     std::int64_t segmentsMatched = 0;   // final segments equal in address and size
