@@ -302,9 +302,11 @@ def build_grid(folder=DEFAULT_CONFIGS):
 
 def _mark_snapshots(grid):
     """A _dump_snapshot for the cheapest plain training step, LoRA step and static-cache generate."""
-    wanted = [lambda r: r["mode"] == "train" and not r["lora_rank"] and r["checkpoint"] == "none",
-              lambda r: r["mode"] == "train" and r["lora_rank"] > 0,
-              lambda r: r["generate"] is not None and r["generate"]["cache"] == "static"]
+    plain = dict(mode="train", dtype="fp32", amp=False, optimizer="adamw", optimizer_impl="foreach", checkpoint="none",
+                 lora_rank=0, frozen_top_level=0, attention="sdpa")
+    wanted = [lambda r: all(r[k] == v for k, v in plain.items()),
+              lambda r: r["mode"] == "train" and r["lora_rank"] > 0 and r["checkpoint"] == "none",
+              lambda r: r["generate"] is not None and r["generate"]["cache"] == "static" and r["model_type"] in RICH_TYPES]
     for pred in wanted:
         for r in grid:
             if pred(r):
