@@ -40,6 +40,7 @@ class TestHfFamilies : public QObject {
 private slots:
     void countsMatchTransformers_data();
     void countsMatchTransformers();
+    void publishedIndexTotals();
     void atLeast35ModelTypes();
     void genericDecoder();
     void unknownWithoutCommonKeys();
@@ -63,6 +64,17 @@ void TestHfFamilies::countsMatchTransformers() {
     QCOMPARE(qint64(m.parameterCount), expected);
     QVERIFY(!m.generic);
     QVERIFY(m.largestLayerParameters > 0 && m.largestLayerParameters < m.parameterCount);
+}
+
+void TestHfFamilies::publishedIndexTotals() {
+    // Published model.safetensors.index.json totals (tests/data/hf/SOURCES.md), all 16-bit
+    // weights with no buffers stored: total_size / 2 is the parameter count.
+    const struct {
+        const char* name;
+        qint64 totalSize;
+    } published[] = {{"llama-3.1-8b", 16'060'522'496}, {"phi-2", 5'559'367'680}, {"qwen3-30b-a3b", 61'064'245'248}};
+    for (const auto& p : published)
+        QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.totalSize / 2);
 }
 
 void TestHfFamilies::atLeast35ModelTypes() {

@@ -151,7 +151,7 @@ HfModel readHfConfig(std::string_view json, const std::string& where) {
     const simdjson::padded_string padded(json);
     dom::element root;
     if (const auto error = parser.parse(padded).get(root)) {
-        const std::string located = describeJsonSyntaxError(where, json, simdjson::error_message(error));
+        const std::string located = describeJsonSyntaxError(where, json, error);
         throw HfConfigError(located.empty() ? describeJsonError(where, json, nullptr, error) : located);
     }
     dom::object top;

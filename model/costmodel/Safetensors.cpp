@@ -36,7 +36,7 @@ dom::element parseJson(dom::parser& parser, const simdjson::padded_string& padde
                        const std::string& where) {
     dom::element root;
     if (const auto error = parser.parse(padded).get(root)) {
-        const std::string located = describeJsonSyntaxError(where, json, simdjson::error_message(error));
+        const std::string located = describeJsonSyntaxError(where, json, error);
         throw SafetensorsError(located.empty() ? describeJsonError(where, json, nullptr, error) : located);
     }
     return root;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "io/JsonLocate.h"
 
+#include "io/JsonError.h"
+
 #include <cctype>
 
 namespace memviz {
@@ -134,11 +136,12 @@ std::string jsonLineColumn(std::string_view json, std::size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(byte - lineStart + 1) + " (byte " + std::to_string(byte) + ")";
 }
 
-std::string describeJsonSyntaxError(const std::string& where, std::string_view json, const char* message) {
-    const std::optional<std::size_t> at = firstJsonSyntaxError(json);
+std::string describeJsonSyntaxError(const std::string& where, std::string_view json, simdjson::error_code error) {
+    std::optional<std::size_t> at = scanForJsonError(json, error);
+    if (!at) at = firstJsonSyntaxError(json);
     if (!at) return {};
     return where + ": " + jsonLineColumn(json, *at) + ": invalid JSON: " +
-           (*at >= json.size() ? std::string("the document ends too early (truncated file?)") : std::string(message));
+           (*at >= json.size() ? std::string("the document ends too early (truncated file?)") : std::string(simdjson::error_message(error)));
 }
 
 } // namespace memviz

@@ -5,6 +5,8 @@
 // first byte that cannot continue the document, and that byte as a line and column. Used by
 // the Hugging Face config and safetensors index readers ("config.json: line 3, column 18
 // (byte 52): invalid JSON: ...").
+#include <simdjson.h>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -22,6 +24,8 @@ std::string jsonLineColumn(std::string_view json, std::size_t byte);
 // "WHERE: line L, column C (byte B): invalid JSON: <simdjson's message>", or with "the document
 // ends too early (truncated file?)" when it does; "" when the syntax check finds nothing wrong
 // (the caller then says it its own way).
-std::string describeJsonSyntaxError(const std::string& where, std::string_view json, const char* message);
+// The byte is the one `error` names when it is about a kind of byte (invalid UTF-8, a control
+// character in a string: scanForJsonError), else the first the syntax check refuses.
+std::string describeJsonSyntaxError(const std::string& where, std::string_view json, simdjson::error_code error);
 
 } // namespace memviz
