@@ -69,13 +69,14 @@ void TestProfilerStacks::collapsedAllocated() {
     const ProcessResult r = runMemviz({"stacks", path, "--metric", "allocated", "--fold", "none"});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     // allocated, whole trace: 1000 + 500 + 200 + 300 = 2000. The 300 bytes at 250 are in no
-    // call ([no frames]); the others under step > forward (model.py:20 or :21). aten::linear's
-    // own 500 are printed before its child aten::empty (1000); relu's 200 last (smallest).
-    const QString expected = "[no frames] 300\n"
-                             "step (train.py);forward (model.py);_call_impl (module.py);forward (linear.py);aten::linear 500\n"
+    // call: a frame of their own, "stack not recorded", after step (1700, larger); the others
+    // under step > forward (model.py:20 or :21). aten::linear's own 500 are printed before its
+    // child aten::empty (1000); relu's 200 last (smallest).
+    const QString expected = "step (train.py);forward (model.py);_call_impl (module.py);forward (linear.py);aten::linear 500\n"
                              "step (train.py);forward (model.py);_call_impl (module.py);forward (linear.py);aten::linear;"
                              "aten::empty 1000\n"
-                             "step (train.py);forward (model.py);aten::relu 200\n";
+                             "step (train.py);forward (model.py);aten::relu 200\n"
+                             "stack not recorded 300\n";
     QCOMPARE(QString::fromUtf8(r.out), expected);
 }
 
@@ -149,7 +150,7 @@ void TestProfilerStacks::realTraceStacks() {
     const StackAvailability a = stackAvailability(db, id);
     QCOMPARE(a.metrics.size(), std::size_t(1));
     QCOMPARE(a.metrics.front().id, std::string("allocated"));
-    // Every allocated byte is in the tree, under a stack or [no frames].
+    // Every allocated byte is in the tree, under a stack or "stack not recorded".
     StackRequest request;
     request.metric = "allocated";
     const StackTree t = loadStackTree(db, id, request);

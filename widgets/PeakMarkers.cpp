@@ -7,9 +7,11 @@
 #include <cmath>
 #include <vector>
 
+#include "plot/PlotPeaks.h"
 #include "words/Units.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceWriter.h"
+#include "widgets/PlotLabels.h"
 #include "widgets/TraceSession.h"
 
 namespace memviz {
@@ -28,55 +30,61 @@ QStringList stackBreakdownAt(TraceSession& session, int device, std::int64_t t) 
     return out;
 }
 
-namespace {
-// Peaks this close (share of the duration, share of the largest peak) would put their labels
-// on top of each other: the later ones go up a lane.
-constexpr double kNearInTime = 0.3;
-constexpr double kNearInBytes = 0.2;
-constexpr int kLaneHeightPx = 17;
-constexpr int kMaxLanes = 3;
-// A peak this low (share of the largest) is lifted a lane, clear of the band of marked calls
-// at the bottom of the plot.
-constexpr double kLowPeakShare = 0.08;
-} // namespace
-
-void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::function<QString(double)>& xText) {
+void addPeakMarkers(QCustomPlot* plot, TraceSession& session, const std::function<QString(double)>& xText, PlotLabels& labels) {
     const TraceSummary& summary = session.summary();
-    std::int64_t largest = 0;
-    for (const DeviceSummary& d : summary.devices) largest = std::max(largest, d.peakBytes);
-    std::vector<const DeviceSummary*> placed;
-    for (const DeviceSummary& d : summary.devices) {
-        if (d.peakBytes <= 0) continue;
-        int lane = 0;
-        for (const DeviceSummary* other : placed)
-            if (std::abs(static_cast<double>(other->peakTimeNs - d.peakTimeNs)) <=
-                    kNearInTime * static_cast<double>(summary.trace.durationNs) &&
-                std::abs(static_cast<double>(other->peakBytes - d.peakBytes)) <= kNearInBytes * static_cast<double>(largest))
-                ++lane;
-        if (static_cast<double>(d.peakBytes) < kLowPeakShare * static_cast<double>(largest)) lane = std::max(lane, 1);
-        lane = std::min(lane, kMaxLanes - 1);
-        placed.push_back(&d);
-        auto* tracer = new QCPItemTracer(plot);
-        tracer->position->setCoords(static_cast<double>(d.peakTimeNs), static_cast<double>(d.peakBytes));
-        tracer->setStyle(QCPItemTracer::tsCircle);
-        tracer->setSize(8);
-        tracer->setPen(QPen(QColor(200, 30, 30), 2));
-        tracer->setBrush(QColor(255, 255, 255));
+    std::vector<PlotPeak> peaks;
+    if (session.isLive()) { // a recording's series are not final: its summary's peaks
+        std::int64_t largest = 0;
+        for (const DeviceSummary& d : summary.devices) largest = std::max(largest, d.peakBytes);
+        for (const DeviceSummary& d : summary.devices)
+            if (d.peakBytes > 0)
+                peaks.push_back({d.device, d.name, 0, {}, d.peakTimeNs, d.peakBytes,
+                                 static_cast<double>(d.peakBytes) < kTinyDeviceShare * static_cast<double>(largest), std::nullopt});
+    } else {
+        peaks = plotPeaks(session.database(), session.traceId(), summary, session.series());
+    }
+    const auto addLabel = [&](double x, double y, const QString& text, const QString& shortText, LabelSide side, int priority,
+                              const QColor& color, bool xRatio = false, bool yRatio = false) {
         auto* label = new QCPItemText(plot);
-        label->position->setParentAnchor(tracer->position);
-        // Labels of peaks in the right half open to the left, so they are never clipped.
-        const bool rightHalf = d.peakTimeNs * 2 > summary.trace.durationNs;
-        label->position->setCoords(rightHalf ? -6 : 6, -4 - lane * kLaneHeightPx);
-        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-        label->setTextAlignment(rightHalf ? Qt::AlignRight : Qt::AlignLeft);
-        const QString text = QObject::tr("peak %1: %2 at %3")
-                                 .arg(QString::fromStdString(d.name),
-                                      QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))),
-                                      xText(static_cast<double>(d.peakTimeNs)));
         label->setText(text);
-        label->setColor(QColor(160, 20, 20));
-        label->setBrush(QColor(255, 255, 255, 210));
+        label->setColor(color);
+        label->setBrush(QColor(255, 255, 255, 220));
         label->setPadding(QMargins(3, 1, 3, 1));
+        label->setSelectable(false);
+        labels.add({label, x, y, xRatio, yRatio, false, side, priority, text, shortText, 0});
+    };
+    const auto addMark = [&](double x, double y, bool hollow) {
+        auto* tracer = new QCPItemTracer(plot);
+        tracer->position->setCoords(x, y);
+        tracer->setStyle(QCPItemTracer::tsCircle);
+        tracer->setSize(hollow ? 7 : 8);
+        tracer->setPen(QPen(QColor(200, 30, 30), hollow ? 1.5 : 2));
+        tracer->setBrush(QColor(255, 255, 255));
+        tracer->setSelectable(false);
+    };
+    const QColor red(160, 20, 20);
+    for (const PlotPeak& p : peaks) {
+        const QString bytes = QString::fromStdString(formatBytes(static_cast<double>(p.bytes)));
+        const QString name = QString::fromStdString(p.deviceName);
+        const QString at = xText(static_cast<double>(p.t));
+        if (p.tiny) {
+            // On an axis scaled for a device 1000 times larger this one is a flat line at 0: a
+            // label there would sit on the other device's curve. A note in the corner instead.
+            addLabel(1.0, 0.0, QObject::tr("peak %1: %2 at %3 (too small for this axis)").arg(name, bytes, at),
+                     QObject::tr("peak %1: %2").arg(name, bytes), LabelSide::Below, 20, red, true, true);
+            continue;
+        }
+        addMark(static_cast<double>(p.t), static_cast<double>(p.bytes), false);
+        addLabel(static_cast<double>(p.t), static_cast<double>(p.bytes), QObject::tr("peak %1: %2 at %3").arg(name, bytes, at),
+                 QObject::tr("peak %1: %2").arg(name, bytes), LabelSide::Above, 0, red);
+        if (p.named) {
+            const QString namedBytes = QString::fromStdString(formatBytes(static_cast<double>(p.named->bytes)));
+            addMark(static_cast<double>(p.named->t), static_cast<double>(p.named->bytes), true);
+            addLabel(static_cast<double>(p.named->t), static_cast<double>(p.named->bytes),
+                     QObject::tr("%1: %2 at %3")
+                         .arg(QString::fromStdString(p.named->what), namedBytes, xText(static_cast<double>(p.named->t))),
+                     QObject::tr("%1: %2").arg(QString::fromStdString(p.named->what), namedBytes), LabelSide::Below, 1, red);
+        }
     }
 }
 

@@ -33,7 +33,8 @@ TimelineData readTimelineData(Database& db, const TimelineRequest& request, cons
         QVector<double>& values = data.values[i];
         keys.reserve(static_cast<qsizetype>(points.size()));
         values.reserve(static_cast<qsizetype>(points.size()));
-        double& axisMax = s.secondAxis ? data.y2Max : data.yMax;
+        double ignored = 0;
+        double& axisMax = s.hidden ? ignored : s.secondAxis ? data.y2Max : data.yMax;
         for (const SeriesPoint& p : points) {
             keys.push_back(static_cast<double>(p.t));
             values.push_back(static_cast<double>(p.v));

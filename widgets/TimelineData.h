@@ -22,6 +22,7 @@ struct TimelineRequest {
         std::int64_t vFinal = 0; // and its value, held to the trace's end
         int stackedOn = -2;      // -2 = not stacked, -1 = bottom of a stack, else the series below
         bool secondAxis = false; // drawn against the right value axis
+        bool hidden = false;     // switched off: read, but no part of its axis's range
     };
     bool live = false; // a live recording's samples, not a pyramid
     std::int64_t traceId = 0;

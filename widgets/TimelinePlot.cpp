@@ -14,6 +14,7 @@
 
 #include "words/Units.h"
 #include "formats/FormatIds.h"
+#include "plot/PlotPeaks.h"
 #include "store/TraceWriter.h"
 #include "widgets/AxisTickers.h"
 #include "widgets/BackgroundQuery.h"
@@ -40,12 +41,13 @@ constexpr int kReadoutPartsPerLine = 4;
 // Region labels stack upwards from this height (axis-rect ratio, 0 = top), in lanes.
 constexpr double kRegionLabelBottom = 0.925;
 // Marker labels (OOM events, exit status) hang from the top, in lanes.
-constexpr double kMarkerLabelTop = 0.02;
-constexpr double kLabelLaneStep = 0.06;
-constexpr int kLabelLanes = 3;
+constexpr double kMarkerLabelTop = 0.0;
+// A second bytes line this many times larger than its device's curve would flatten it: off at first.
+constexpr double kFlattensAt = 8;
+// A label shortened for want of room keeps this many characters.
+constexpr int kShortLabelChars = 28;
 // The moment's label sits on the bottom line.
 constexpr double kMomentLabelBottom = 0.985;
-constexpr double kMomentLabelTop = 0.2; // below the three lanes of marker labels
 // A dragged selection reaches the tables when the mouse rests this long (or is released).
 constexpr int kSelectionSettleMs = 150;
 // A layout that changes the plot's size asks the pyramid again. The size settles (the axis
@@ -145,11 +147,26 @@ TimelinePlot::TimelinePlot(TraceSession* session, QWidget* parent)
     connect(&selectionTimer_, &QTimer::timeout, this, &TimelinePlot::commitDraggedSelection);
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!refreshing_) scheduleRefresh();
-        layOutMarkerLabels();
+        layOutLabels();
     });
+    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { layOutLabels(); });
     connect(plot_, &QCustomPlot::mousePress, this, &TimelinePlot::onMousePress);
     connect(plot_, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
     connect(plot_, &QCustomPlot::mouseRelease, this, &TimelinePlot::onMouseRelease);
+    // A click on a legend entry switches its line on or off (a line that would flatten the
+    // others starts off, and says so in its entry).
+    connect(plot_, &QCustomPlot::legendClick, this, [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {
+        auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+        if (!entry) return;
+        QCPAbstractPlottable* graph = entry->plottable();
+        graph->setVisible(!graph->visible());
+        const QString name = graph->name();
+        const qsizetype off = name.indexOf(QStringLiteral(" ("));
+        if (graph->visible() && name.endsWith(tr("click to show)")) && off >= 0) graph->setName(name.left(off));
+        entry->setTextColor(graph->visible() ? QColor(Qt::black) : QColor(Qt::gray));
+        resetReadoutLine();
+        refresh();
+    });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] { session_->setSelection(std::nullopt); });
     overlay_ = new CallSpanOverlay(plot_, session_, this);
     connect(session_, &TraceSession::highlightedOpChanged, this, [this] {
@@ -176,7 +193,7 @@ void TimelinePlot::rebuild() {
     plot_->clearGraphs();
     // Peak markers belong to the previous trace.
     overlayItems_.clear(); // removed below with the peak markers, recreated at the end
-    markerLabels_.clear();
+    labels_.clear();
     for (int i = plot_->itemCount() - 1; i >= 0; --i) {
         QCPAbstractItem* item = plot_->item(i);
         if (item != selectionRect_ && item != cursorLine_ && !overlay_->owns(item)) plot_->removeItem(item);
@@ -240,14 +257,33 @@ void TimelinePlot::rebuild() {
         g->setLineStyle(QCPGraph::lsStepLeft);
         g->setAdaptiveSampling(true);
         g->setName(seriesLabel(s, *session_));
-        // A reserved line that never leaves zero (the CPU allocator of a profiler trace caches
-        // nothing) would be a legend entry for an invisible line: not drawn, not named.
-        if (s.name == series_name::kReserved && s.vMin == 0 && s.vMax == 0) {
+        // A series without data (a reserved line that never leaves zero, massif's stacks
+        // without --stacks) would be a legend entry for an invisible line: not drawn, not named.
+        if (!session_->isLive() && seriesIsEmpty(s)) {
             g->setVisible(false);
             g->removeFromLegend();
         }
         graphs_.push_back(g);
         seriesIds_.push_back(s.id);
+    }
+    // A second bytes line of a device so much larger than the device's curve that the curve
+    // would be flattened on their shared axis (heaptrack's RSS over the heap) is off at first;
+    // its legend entry says so, and a click on it switches it on (and off again).
+    for (const DeviceSummary& d : summary.devices) {
+        const SeriesInfo* primary = primaryCurve(session_->series(), d);
+        if (!primary || primary->vMax <= 0) continue;
+        for (std::size_t i = 0; i < session_->series().size(); ++i) {
+            const SeriesInfo& s = session_->series()[i];
+            if (&s == primary || s.device != d.device || s.unit != "bytes" || s.style == kSeriesStacked || !graphs_[i]->visible())
+                continue;
+            const double ratio = static_cast<double>(s.vMax) / static_cast<double>(primary->vMax);
+            if (ratio < kFlattensAt) continue;
+            graphs_[i]->setVisible(false);
+            graphs_[i]->setName(tr("%1 (off: %2× the %3; click to show)")
+                                    .arg(seriesLabel(s, *session_))
+                                    .arg(std::round(ratio))
+                                    .arg(seriesLabel(*primary, *session_)));
+        }
     }
     lastLevels_.assign(graphs_.size(), 0);
     // Stacked charts: the categories at the peak, shown in the line above the plot when the
@@ -263,7 +299,7 @@ void TimelinePlot::rebuild() {
                           tr("At the %1 peak: %2").arg(QString::fromStdString(d.name), lines.join(QStringLiteral(",\n")));
     }
     resetReadoutLine();
-    addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); });
+    addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); }, labels_);
     createOverlayItems();
     updateSelectionItem();
     resetZoom();
@@ -292,9 +328,24 @@ void TimelinePlot::setMoment(std::optional<std::int64_t> t, const QString& label
 void TimelinePlot::createOverlayItems() {
     for (QCPAbstractItem* item : overlayItems_) plot_->removeItem(item);
     overlayItems_.clear();
-    markerLabels_.clear();
-    // Regions as shaded bands with their label at the top, staggered so neighbours stay readable.
-    int lane = 0;
+    labels_.clear(kOverlayLabels);
+    const auto addText = [this](std::int64_t t, double yRatio, const QString& label, const QColor& color, LabelSide side,
+                                int priority) {
+        auto* text = new QCPItemText(plot_);
+        text->setText(label);
+        text->setColor(color);
+        text->setBrush(QColor(255, 255, 255, 210));
+        text->setPadding(QMargins(3, 1, 3, 1));
+        text->setSelectable(false);
+        overlayItems_.push_back(text);
+        // A long label may be shortened to its first words when nowhere has room for all of it.
+        const QString firstLine = label.section(QLatin1Char('\n'), 0, 0);
+        const QString shortText = firstLine.size() > kShortLabelChars ? firstLine.left(kShortLabelChars - 1) + QChar(0x2026)
+                                  : firstLine != label                ? firstLine
+                                                                      : QString();
+        labels_.add({text, static_cast<double>(t), yRatio, false, true, false, side, priority, label, shortText, kOverlayLabels});
+    };
+    // Regions as shaded bands with their label near the bottom.
     for (const TimelineRegion& r : regions_) {
         auto* band = new QCPItemRect(plot_);
         band->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -307,90 +358,31 @@ void TimelinePlot::createOverlayItems() {
         band->setLayer("background");
         overlayItems_.push_back(band);
         if (r.label.isEmpty()) continue; // an unnamed band (its colour names it)
-        // Labels near the bottom (the legend holds the top-left corner, OOM labels the top, the
-        // moment's label the bottom line).
-        auto* text = new QCPItemText(plot_);
-        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(static_cast<double>(r.begin), kRegionLabelBottom - kLabelLaneStep * (lane++ % kLabelLanes));
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        text->setText(r.label);
-        text->setColor(r.color.darker(160));
-        text->setBrush(QColor(255, 255, 255, 190));
-        text->setPadding(QMargins(2, 0, 2, 0));
-        text->setClipToAxisRect(true);
-        text->setSelectable(false);
-        overlayItems_.push_back(text);
+        addText(r.begin, kRegionLabelBottom, r.label, r.color.darker(160), LabelSide::Above, 30);
     }
-    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style, const QString& label, double y,
-                          Qt::Alignment vertical) -> QCPItemText* {
+    auto addLine = [this](std::int64_t t, const QColor& color, Qt::PenStyle style) {
         auto* line = new QCPItemStraightLine(plot_);
         line->point1->setCoords(static_cast<double>(t), 0);
         line->point2->setCoords(static_cast<double>(t), 1);
         line->setPen(QPen(color, 1.4, style));
         line->setSelectable(false);
         overlayItems_.push_back(line);
-        if (label.isEmpty()) return nullptr;
-        auto* text = new QCPItemText(plot_);
-        text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(static_cast<double>(t), y);
-        // Labels right of the middle open to the left, so they are not clipped.
-        const bool rightHalf = session_->isOpen() && t * 2 > session_->fullRange().end;
-        text->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | vertical);
-        text->setText(label);
-        text->setColor(color.darker(130));
-        text->setBrush(QColor(255, 255, 255, 210));
-        text->setPadding(QMargins(3, 1, 3, 1));
-        text->setClipToAxisRect(true);
-        text->setSelectable(false);
-        overlayItems_.push_back(text);
-        return text;
     };
-    // OOM labels in lanes from the top, the moment's label on the bottom line.
+    // The moment's label near the bottom line, annotations and OOMs near the top; where they
+    // go exactly is the placement rule's (layOutLabels).
     if (moment_) {
-        // At a low peak (in the lower half) the peak's label sits near the bottom line, on the
-        // same side: the moment's label then goes to the top instead of covering it.
-        bool atLowPeak = false;
-        if (session_->isOpen())
-            for (const DeviceSummary& d : session_->summary().devices)
-                atLowPeak = atLowPeak || (d.peakBytes > 0 && d.peakTimeNs == *moment_ &&
-                                          static_cast<double>(d.peakBytes) < plot_->yAxis->range().center());
-        if (atLowPeak) addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelTop, Qt::AlignTop);
-        else addLine(*moment_, QColor(40, 40, 40), Qt::DashLine, momentLabel_, kMomentLabelBottom, Qt::AlignBottom);
+        addLine(*moment_, QColor(40, 40, 40), Qt::DashLine);
+        if (!momentLabel_.isEmpty())
+            addText(*moment_, kMomentLabelBottom, momentLabel_, QColor(40, 40, 40).darker(130), LabelSide::Above, 15);
     }
-    for (const TimelineMarker& m : markers_)
-        if (QCPItemText* text = addLine(m.t, m.color, Qt::SolidLine, m.label, kMarkerLabelTop, Qt::AlignTop)) {
-            const QMargins pad = text->padding();
-            const double width = QFontMetricsF(text->font()).horizontalAdvance(text->text()) + pad.left() + pad.right();
-            markerLabels_.push_back({text, m.t, text->positionAlignment().testFlag(Qt::AlignRight), width});
-        }
-    std::stable_sort(markerLabels_.begin(), markerLabels_.end(),
-                     [](const MarkerLabel& x, const MarkerLabel& y) { return x.t < y.t; });
-    layOutMarkerLabels();
+    for (const TimelineMarker& m : markers_) {
+        addLine(m.t, m.color, Qt::SolidLine);
+        if (!m.label.isEmpty()) addText(m.t, kMarkerLabelTop, m.label, m.color.darker(130), LabelSide::Below, 10);
+    }
+    layOutLabels();
 }
 
-void TimelinePlot::layOutMarkerLabels() {
-    constexpr double kGapPx = 4;
-    std::array<double, kLabelLanes> laneEnd;
-    laneEnd.fill(-std::numeric_limits<double>::infinity());
-    const QRect shown = plot_->axisRect()->rect();
-    for (const MarkerLabel& l : markerLabels_) {
-        const double x = plot_->xAxis->coordToPixel(static_cast<double>(l.t));
-        const double width = l.widthPx;
-        const double left = l.opensLeft ? x - width : x;
-        if (left + width < shown.left() || left > shown.right()) { // off screen: takes no lane
-            l.item->setVisible(false);
-            continue;
-        }
-        int lane = 0;
-        while (lane < kLabelLanes && laneEnd[static_cast<std::size_t>(lane)] + kGapPx > left) ++lane;
-        l.item->setVisible(lane < kLabelLanes);
-        if (lane == kLabelLanes) continue;
-        laneEnd[static_cast<std::size_t>(lane)] = left + width;
-        l.item->position->setCoords(static_cast<double>(l.t), kMarkerLabelTop + kLabelLaneStep * lane);
-    }
-}
+void TimelinePlot::layOutLabels() { labels_.layOut(plot_); }
 
 void TimelinePlot::resetZoom() {
     const TimeRange r = session_->isOpen() ? session_->fullRange() : TimeRange{0, 1};
@@ -426,7 +418,8 @@ void TimelinePlot::refreshData() {
     lastHeight_ = plot_->axisRect()->height();
     for (std::size_t i = 0; i < graphs_.size(); ++i) {
         const SeriesInfo& info = session_->series()[i];
-        request.series.push_back({seriesIds_[i], info.tLast, info.vFinal, stackedOn_[i], graphs_[i]->valueAxis() == plot_->yAxis2});
+        request.series.push_back(
+            {seriesIds_[i], info.tLast, info.vFinal, stackedOn_[i], graphs_[i]->valueAxis() == plot_->yAxis2, !graphs_[i]->visible()});
     }
     // The store is read on a worker; a newer range supersedes this one (its result is dropped).
     refreshQuery_->run(session_->storePath(), [this, request](Database& db, const Progress& cancel) -> BackgroundQuery::Apply {
@@ -547,7 +540,7 @@ void TimelinePlot::clearHover() {
 }
 
 void TimelinePlot::onLayoutDone() {
-    layOutMarkerLabels(); // the axis rect's width decides which labels fit
+    layOutLabels(); // the axis rect's size decides where the labels fit
     // The first layout of a trace (legend, axis labels, the window's own size) changes the
     // width the data was asked for: ask again, so the first drawing is what Home draws.
     if (!session_->isOpen() || lastColumns_ == 0) return;

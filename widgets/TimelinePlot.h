@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "store/SeriesQuery.h"
+#include "widgets/PlotLabels.h"
 #include "widgets/TraceAxis.h"
 
 class QCustomPlot;
@@ -157,16 +158,17 @@ private:
     std::optional<std::int64_t> moment_;
     QString momentLabel_;
     std::vector<QCPAbstractItem*> overlayItems_;
-    // Marker labels (step N, user marks), laid out in lanes by pixels: a label that would
-    // cover another one in every lane is hidden at this zoom (its line stays).
-    struct MarkerLabel {
-        QCPItemText* item = nullptr;
-        std::int64_t t = 0;
-        bool opensLeft = false;
-        double widthPx = 0; // measured once, when the label is made
-    };
-    std::vector<MarkerLabel> markerLabels_;
-    void layOutMarkerLabels();
+    // Every text on the chart (peaks, annotations, the moment, regions, notes), placed by the
+    // one rule (PlotLabels.h) whenever the axes or the layout change.
+    PlotLabels labels_;
+    static constexpr int kPeakLabels = 0, kOverlayLabels = 1;
+    void layOutLabels();
+
+public:
+    // For tests and screenshots: the boxes of the texts drawn, and the plot area they must fit in.
+    const PlotLabels& plotLabels() const { return labels_; }
+
+private:
     std::function<QString(std::int64_t)> readoutExtra_;
 };
 

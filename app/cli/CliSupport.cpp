@@ -77,4 +77,16 @@ qint64 traceIdOption(const QCommandLineParser& parser) {
     return id;
 }
 
+FrameFolder foldOption(const QCommandLineParser& p) {
+    if (!p.isSet("fold")) return FrameFolder::fromPresets(defaultFoldPresets());
+    std::vector<std::string> ids;
+    for (const QString& id : p.value("fold").split(',', Qt::SkipEmptyParts))
+        if (id.trimmed() != "none") ids.push_back(id.trimmed().toStdString());
+    try {
+        return FrameFolder::fromPresets(ids);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError{QString::fromUtf8(e.what())};
+    }
+}
+
 } // namespace memviz::cli

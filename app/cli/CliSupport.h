@@ -10,6 +10,7 @@
 #include "store/SeriesQuery.h"
 #include "store/StoreFiles.h"
 #include "store/TraceRef.h"
+#include "trace/FrameFolder.h"
 
 namespace memviz::cli {
 
@@ -51,5 +52,9 @@ qsizetype limitOption(const QCommandLineParser& parser, qsizetype fallback);
 
 // --trace ID option value (0 = latest).
 qint64 traceIdOption(const QCommandLineParser& parser);
+
+// --fold PRESETS|none (stacks, report): the window's default presets when not set; an unknown
+// preset is a UsageError naming the known ones.
+FrameFolder foldOption(const QCommandLineParser& parser);
 
 } // namespace memviz::cli

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] -o report.html: one self-contained
+// memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] [--fold PRESETS|none] -o report.html: one self-contained
 // HTML page (model/report/HtmlReport.h).
 #include <QFile>
 #include <QFileInfo>
@@ -17,13 +17,16 @@ int reportCommand(const QStringList& args) {
     QCommandLineParser p;
     p.addOption({{"o", "out"}, "The HTML file to write.", "FILE"});
     p.addOption({"baseline", "A trace to compare with, lined up at the peaks.", "FILE|STORE#ID"});
-    parseOrThrow(p, args, 1, "memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] -o REPORT.html");
+    p.addOption({"fold", "The flame graph's fold presets, comma-separated, or none (default: python,torch,alloc,startup, "
+                         "as the window's \"Fold plumbing\").",
+                 "PRESETS"});
+    parseOrThrow(p, args, 1, "memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] [--fold PRESETS|none] -o REPORT.html");
     if (!p.isSet("o")) throw UsageError{"-o REPORT.html is required"};
     const QString target = p.positionalArguments().first();
     const TraceRef ref = traceRefOrUsage(target);
     OpenedSource source(QString::fromStdString(ref.path), ref.traceId);
     Database db(source.storePath(), Database::Mode::ReadOnly);
-    ReportData data = loadReportData(db, source.traceId(), QFileInfo(target).fileName().toStdString(), Progress{});
+    ReportData data = loadReportData(db, source.traceId(), QFileInfo(target).fileName().toStdString(), Progress{}, foldOption(p));
     if (p.isSet("baseline")) {
         const TraceRef baseRef = traceRefOrUsage(p.value("baseline"));
         OpenedSource base(QString::fromStdString(baseRef.path), baseRef.traceId);

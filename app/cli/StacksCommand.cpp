@@ -22,18 +22,6 @@ qint64 numberOption(const QCommandLineParser& p, const QString& name) {
     return v;
 }
 
-FrameFolder folderOf(const QCommandLineParser& p) {
-    if (!p.isSet("fold")) return FrameFolder::fromPresets(defaultFoldPresets());
-    std::vector<std::string> ids;
-    for (const QString& id : p.value("fold").split(',', Qt::SkipEmptyParts))
-        if (id != "none") ids.push_back(id.trimmed().toStdString());
-    try {
-        return FrameFolder::fromPresets(ids);
-    } catch (const std::invalid_argument& e) {
-        throw UsageError{QString::fromUtf8(e.what())};
-    }
-}
-
 void appendJsonString(std::string& out, const std::string& text) {
     out += '"';
     for (const char c : text) {
@@ -128,7 +116,7 @@ int stacksCommand(const QStringList& args) {
     request.metric = p.value("metric").toStdString();
     request.range = rangeOption(p.value("range"));
     if (p.isSet("at")) request.at = numberOption(p, "at");
-    request.folder = folderOf(p);
+    request.folder = foldOption(p);
     request.groupBy = p.value("group-by").toStdString();
 
     OpenedSource source(p.positionalArguments().first(), traceIdOption(p));

@@ -130,7 +130,8 @@ std::string collapsedFrame(const StackFrameInfo& f) {
 
 std::string collapsedStacks(const StackTree& tree) {
     std::string out;
-    if (tree.nodes[0].self != 0) out += "[no frames] " + std::to_string(tree.nodes[0].self) + "\n";
+    // (StackTreeBuilder gives bytes without frames a named frame, so the root has no self value.)
+    if (tree.nodes[0].self != 0) out += std::string(StackTreeBuilder::kNoStackRecorded) + " " + std::to_string(tree.nodes[0].self) + "\n";
     // Depth-first, children largest first; `prefix` holds the path of the current node.
     struct Item {
         std::int32_t node;

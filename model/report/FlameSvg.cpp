@@ -61,8 +61,9 @@ std::string flameSvg(const StackTree& tree, bool bytes, std::size_t maxFrames) {
                     std::to_string(boxes.size()) + "\">\n";
     for (const Box& b : boxes) {
         const StackNode& n = tree.nodes[static_cast<std::size_t>(b.node)];
-        const std::string label = b.node == 0 ? std::string("all") : frameLabel(tree.frameAt(b.node));
         const std::string value = bytes ? formatBytes(static_cast<double>(n.inclusive)) : std::to_string(n.inclusive);
+        // The root reads as the window's does: "all (3.58 GiB)".
+        const std::string label = b.node == 0 ? "all (" + value + ")" : frameLabel(tree.frameAt(b.node));
         char share[32];
         std::snprintf(share, sizeof share, "%.1f%%", 100.0 * static_cast<double>(n.inclusive) / total);
         s += "<g><title>" + escapeMarkup(label + " — " + value + " (" + share + ")") + "</title><rect x=\"" + num(b.x) +

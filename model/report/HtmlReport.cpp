@@ -83,9 +83,19 @@ std::string timelineSection(const ReportData& d) {
     std::size_t i = 0;
     for (const ReportCurve& c : d.curves) {
         SvgCurve curve{c.device + " " + c.series, kColors[i % 6], 0, false, &c.points};
+        SvgPeak peak;
+        peak.t = c.peakTimeNs;
+        peak.bytes = c.peakBytes;
+        peak.label = peakLabel(d.facts.summary, c.peakBytes, c.peakTimeNs);
+        if (c.named) {
+            peak.namedLabel = c.named->what + ": " + formatBytes(static_cast<double>(c.named->bytes)) + " at " +
+                              axisPosition(d.facts.summary.trace.timeKind, static_cast<double>(c.named->t));
+            peak.namedT = c.named->t;
+            peak.namedBytes = c.named->bytes;
+        }
         out += "<h3>" + escapeMarkup(c.device) + "</h3>\n<div class=\"scroll\" data-device=\"" + escapeMarkup(c.device) + "\">" +
-               timelineSvg({curve}, {c.peakTimeNs, c.peakBytes, peakLabel(d.facts.summary, c.peakBytes, c.peakTimeNs)},
-                           d.facts.summary.trace.timeKind, "timeline-" + std::to_string(i), d.facts.summary.trace.durationNs) +
+               timelineSvg({curve}, peak, d.facts.summary.trace.timeKind, "timeline-" + std::to_string(i),
+                           d.facts.summary.trace.durationNs) +
                "</div>\n";
         ++i;
     }
@@ -156,9 +166,12 @@ std::string diffSection(const ReportData& d) {
         const SvgCurve a{"A (baseline)", "#7f7f7f", 0, true, &c.a.curve};
         const SvgCurve b{"B (this trace), lined up", "#1f77b4", d.diffShift, false, &c.b.curve};
         const std::int64_t peakBytes = dev ? dev->peakBytes : 0, peakT = dev ? dev->peakTimeNs + d.diffShift : 0;
+        SvgPeak peak;
+        peak.t = peakT;
+        peak.bytes = peakBytes;
+        peak.label = "B " + peakLabel(c.b.summary, peakBytes, dev ? dev->peakTimeNs : 0);
         out += "<div class=\"scroll\">" +
-               timelineSvg({a, b}, {peakT, peakBytes, "B " + peakLabel(c.b.summary, peakBytes, dev ? dev->peakTimeNs : 0)},
-                           c.b.summary.trace.timeKind, "timeline-diff") +
+               timelineSvg({a, b}, peak, c.b.summary.trace.timeKind, "timeline-diff") +
                "</div>\n";
     }
     rows.clear();

@@ -11,38 +11,24 @@
 
 namespace memviz {
 
-namespace {
-
-// The device's primary curve: "allocated", else the bytes series whose maximum is the peak.
-const SeriesInfo* curveSeries(const std::vector<SeriesInfo>& series, const DeviceSummary& d) {
-    for (const SeriesInfo& s : series)
-        if (s.device == d.device && s.name == series_name::kAllocated) return &s;
-    for (const SeriesInfo& s : series)
-        if (s.device == d.device && s.unit == "bytes" && s.style != kSeriesStacked && s.vMax == d.peakBytes) return &s;
-    for (const SeriesInfo& s : series)
-        if (s.device == d.device && s.unit == "bytes" && s.style != kSeriesStacked) return &s;
-    return nullptr;
-}
-
-} // namespace
-
-ReportData loadReportData(Database& db, std::int64_t traceId, const std::string& title, const Progress& progress) {
+ReportData loadReportData(Database& db, std::int64_t traceId, const std::string& title, const Progress& progress,
+                          FrameFolder folder) {
     ReportData r;
     r.title = title;
     r.facts = loadTraceFacts(db, traceId);
     const std::vector<SeriesInfo> series = listSeries(db, traceId);
-    for (const DeviceSummary& d : r.facts.summary.devices) {
-        const SeriesInfo* s = curveSeries(series, d);
-        if (!s) continue;
+    for (const PlotPeak& p : plotPeaks(db, traceId, r.facts.summary, series)) {
         progress.checkCancelled();
-        ReportCurve c{d.name, s->name, d.peakBytes, d.peakTimeNs, {}};
-        c.points = querySeries(db, s->id, TimeRange{s->tFirst, s->tLast}, kReportColumns).points;
+        ReportCurve c{p.deviceName, p.seriesName, p.bytes, p.t, p.named, {}};
+        for (const SeriesInfo& s : series)
+            if (s.id == p.seriesId) c.points = querySeries(db, s.id, TimeRange{s.tFirst, s.tLast}, kReportColumns).points;
         r.curves.push_back(std::move(c));
     }
     const StackAvailability stacks = stackAvailability(db, traceId);
     if (stacks.hasStacks()) {
         StackRequest request;
         request.metric = stacks.metrics.front().id;
+        request.folder = std::move(folder);
         r.flame = loadStackTree(db, traceId, request, &progress);
         r.flameMetric = stacks.metrics.front().label;
         r.flameBytes = stacks.metrics.front().bytes;

@@ -12,7 +12,9 @@
 
 #include "budget/TraceFacts.h"
 #include "compare/TraceComparison.h"
+#include "plot/PlotPeaks.h"
 #include "store/ChunkCodec.h"
+#include "trace/FrameFolder.h"
 #include "trace/StackTree.h"
 
 namespace memviz {
@@ -23,7 +25,8 @@ class Progress;
 struct ReportCurve {
     std::string device;
     std::string series; // the series drawn ("allocated", "total", ...)
-    std::int64_t peakBytes = 0, peakTimeNs = 0; // the summary's, exact
+    std::int64_t peakBytes = 0, peakTimeNs = 0; // the curve's maximum, exact (plot/PlotPeaks.h)
+    std::optional<NamedPeak> named;             // the file's own peak where it is lower (massif's)
     std::vector<SeriesPoint> points;            // time-ordered, at most ~4 per column
 };
 
@@ -42,7 +45,10 @@ struct ReportData {
 
 constexpr int kReportColumns = 2000;
 
-ReportData loadReportData(Database& db, std::int64_t traceId, const std::string& title, const Progress& progress);
+// `folder` elides frames from the flame graph as the window's "Fold plumbing" does (the CLI
+// passes the default presets unless --fold says otherwise).
+ReportData loadReportData(Database& db, std::int64_t traceId, const std::string& title, const Progress& progress,
+                          FrameFolder folder = {});
 // Adds the comparison with a baseline trace (devices in common required).
 void addReportBaseline(ReportData& r, Database& db, std::int64_t traceId, Database& baseline, std::int64_t baselineId,
                        const std::string& baselineTitle, const Progress& progress);

@@ -7,8 +7,9 @@
 #include <cstdio>
 #include <limits>
 
-#include "words/Units.h"
+#include "plot/LabelPlacement.h"
 #include "report/Markup.h"
+#include "words/Units.h"
 
 namespace memviz {
 
@@ -16,6 +17,8 @@ namespace {
 
 constexpr double kWidth = 1200, kHeight = 320;
 constexpr double kLeft = 90, kRight = 40, kTop = 30, kBottom = 50; // room for the last tick's label
+constexpr double kFontPx = 11, kBoldFontPx = 12;                     // svg text, and the peak's bold text (a bold em is wider)
+constexpr double kLabelPadPx = 3, kLabelHeightPx = 16;
 
 std::string num(double v) {
     char buf[32];
@@ -108,18 +111,54 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
         s += "<path class=\"curve\" fill=\"none\" stroke=\"" + c.color + "\" stroke-width=\"1.2\"" +
              (c.dashed ? " stroke-dasharray=\"5 3\"" : "") + " d=\"" + d + "\"/>\n";
     }
-    // The peak.
-    const double px = X(static_cast<double>(peak.t)), py = Y(static_cast<double>(peak.bytes));
-    s += "<g class=\"peak\"><circle cx=\"" + num(px) + "\" cy=\"" + num(py) + "\" r=\"4\"/><text x=\"" +
-         num(std::min(px + 8, kWidth - kRight - 260)) + "\" y=\"" + num(std::max(py - 8, kTop - 8)) + "\">" +
-         escapeMarkup(peak.label) + "</text></g>\n";
-    // Legend.
+    // Legend: only curves with data; its boxes are obstacles for the labels.
+    std::vector<LabelBox> legendBoxes;
     double lx = kLeft + 10;
     for (const SvgCurve& c : curves) {
-        s += "<g class=\"legend\"><line x1=\"" + num(lx) + "\" x2=\"" + num(lx + 24) + "\" y1=\"12\" y2=\"12\" stroke=\"" + c.color +
-             "\" stroke-width=\"2\"" + (c.dashed ? " stroke-dasharray=\"5 3\"" : "") + "/><text x=\"" + num(lx + 30) +
-             "\" y=\"16\">" + escapeMarkup(c.label) + "</text></g>\n";
-        lx += 40 + 7.0 * static_cast<double>(c.label.size());
+        if (c.points->empty() || std::all_of(c.points->begin(), c.points->end(), [](const SeriesPoint& p) { return p.v == 0; }))
+            continue;
+        const double textW = estimatedTextWidth(c.label.data(), c.label.size(), kFontPx);
+        const LabelBox box{lx, 2, 30 + textW, 18};
+        legendBoxes.push_back(box);
+        s += "<g class=\"legend\"><rect class=\"legend-box\" x=\"" + num(box.x) + "\" y=\"" + num(box.y) + "\" width=\"" +
+             num(box.w) + "\" height=\"" + num(box.h) + "\" fill=\"none\"/><line x1=\"" + num(lx) + "\" x2=\"" + num(lx + 24) +
+             "\" y1=\"12\" y2=\"12\" stroke=\"" + c.color + "\" stroke-width=\"2\"" + (c.dashed ? " stroke-dasharray=\"5 3\"" : "") +
+             "/><text x=\"" + num(lx + 30) + "\" y=\"16\">" + escapeMarkup(c.label) + "</text></g>\n";
+        lx += box.w + 10;
+    }
+    // The peak (at the top of the curve) and the file's own peak, placed by the one rule.
+    struct Mark {
+        double x, y;
+        std::string text;
+        bool hollow;
+    };
+    std::vector<Mark> marks{{X(static_cast<double>(peak.t)), Y(static_cast<double>(peak.bytes)), peak.label, false}};
+    if (!peak.namedLabel.empty())
+        marks.push_back({X(static_cast<double>(peak.namedT)), Y(static_cast<double>(peak.namedBytes)), peak.namedLabel, true});
+    std::vector<LabelRequest> requests;
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        LabelRequest r;
+        r.anchorX = marks[i].x;
+        r.anchorY = marks[i].y;
+        r.width = estimatedTextWidth(marks[i].text.data(), marks[i].text.size(), kBoldFontPx) + 2 * kLabelPadPx;
+        r.height = kLabelHeightPx;
+        r.side = marks[i].hollow ? LabelSide::Below : LabelSide::Above;
+        r.priority = static_cast<int>(i);
+        requests.push_back(r);
+    }
+    const LabelBox area{kLeft, 0, plotW, kTop + plotH};
+    const std::vector<LabelPlacement> placed = placeLabels(requests, area, legendBoxes);
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        const Mark& m = marks[i];
+        s += std::string("<g class=\"peak") + (m.hollow ? " named" : "") + "\"><circle cx=\"" + num(m.x) + "\" cy=\"" + num(m.y) +
+             "\" r=\"4\"" + (m.hollow ? " fill=\"#fff\" stroke=\"#d62728\" stroke-width=\"1.5\"" : "") + "/>";
+        if (placed[i].shown) {
+            const LabelBox& b = placed[i].box;
+            s += "<rect class=\"label-box\" x=\"" + num(b.x) + "\" y=\"" + num(b.y) + "\" width=\"" + num(b.w) + "\" height=\"" +
+                 num(b.h) + "\" fill=\"#fff\" fill-opacity=\"0.85\"/><text x=\"" + num(b.x + kLabelPadPx) + "\" y=\"" +
+                 num(b.y + b.h - 4) + "\">" + escapeMarkup(m.text) + "</text>";
+        }
+        s += "</g>\n";
     }
     s += "</svg>\n";
     return s;

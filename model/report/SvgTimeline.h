@@ -3,7 +3,8 @@
 // The report's memory timeline as inline SVG: step lines of one or more curves on shared axes
 // (bytes on y with units, the trace's own time axis on x), a legend, and the peak marked with
 // its exact value. Coordinates are written with one decimal, so a 2,000-column curve stays a
-// few hundred kilobytes.
+// few hundred kilobytes. Its texts (the peak labels) are placed by plot/LabelPlacement.h with
+// the legend as an obstacle, each on a white box (<rect class="label-box">) that says where it is.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct SvgCurve {
 struct SvgPeak {
     std::int64_t t = 0, bytes = 0;
     std::string label; // "peak 1.23 GiB at 12.5 ms"
+    // A second, hollow mark: the file's own peak where the curve goes higher (massif's).
+    std::string namedLabel; // empty: none
+    std::int64_t namedT = 0, namedBytes = 0;
 };
 
 // `timeKind`: the trace's axis ("time" in ns, "index", "instructions", "bytes"). The x axis runs

@@ -108,6 +108,7 @@ StackTree eventStackTree(Database& db, std::int64_t traceId, const std::string& 
         frames.clear();
         if (devicesWithData > 1) frames.push_back(builder.frameId({deviceNames[device], {}, 0, {}}));
         if (const auto it = stacks.find(stack); it != stacks.end()) frames.insert(frames.end(), it->second.begin(), it->second.end());
+        if (frames.size() == (devicesWithData > 1 ? 1u : 0u)) frames.push_back(builder.noStackFrame()); // under its device
         builder.add(frames, bytes);
     }
     return builder.finish();

@@ -78,11 +78,20 @@ std::int32_t StackTreeBuilder::tailFrame(std::size_t folded) {
     return frameId(f);
 }
 
+std::int32_t StackTreeBuilder::noStackFrame() {
+    StackFrameInfo f;
+    f.function = noStackLabel_;
+    return frameId(f);
+}
+
 void StackTreeBuilder::add(std::span<const std::int32_t> outermostFirst, std::int64_t value) {
     ++tree_.samples;
     scratch_.clear();
     for (std::int32_t f : outermostFirst)
         if (!elided_[static_cast<std::size_t>(f)]) scratch_.push_back(f);
+    // A stack whose every frame is folded keeps its innermost frame (what asked for the
+    // memory), so its bytes are not mistaken for bytes without a stack.
+    if (scratch_.empty() && !outermostFirst.empty()) scratch_.push_back(outermostFirst.back());
     if (scratch_.size() > maxDepth_) {
         // Keep the outermost frames (where the program's structure is) and one frame for the rest.
         const std::size_t folded = scratch_.size() - (maxDepth_ - 1);
@@ -141,6 +150,11 @@ void sortChildren(StackTree& t) {
 } // namespace
 
 StackTree StackTreeBuilder::finish() {
+    // Bytes charged to the root (no frames) get their named box.
+    if (const std::int64_t rootSelf = tree_.nodes[0].self; rootSelf != 0) {
+        tree_.nodes[0].self = 0;
+        tree_.nodes[static_cast<std::size_t>(child(0, noStackFrame()))].self += rootSelf;
+    }
     // Inclusive values once, from the self values: a child is created after its parent, so in
     // reverse id order every node is complete before it is added to its parent (instead of a
     // walk to the root for every stack added).

@@ -82,7 +82,17 @@ public:
     // reached; addAt() then charges a value there. add() is extend() from the root + addAt().
     std::int32_t extend(std::int32_t node, std::span<const std::int32_t> outermostFirst);
     void addAt(std::int32_t node, std::int64_t value);
+    // Every byte has a box: a value added without frames (or charged to the root) goes to a
+    // frame of this name under the root, so a flame graph has no blank width. The default,
+    // kNoStackRecorded, suits any format; a snapshot says why its blocks have no stack.
+    void setNoStackLabel(std::string label) { noStackLabel_ = std::move(label); }
+    // The frame for bytes without a stack (for providers that put a grouping frame, a device,
+    // above the stacks: the stackless bytes go under it as this frame).
+    std::int32_t noStackFrame();
     StackTree finish();
+
+    static constexpr const char* kNoStackRecorded = "stack not recorded";
+    static constexpr const char* kNoStackBeforeRecording = "allocated before the recording started: no stack";
 
 private:
     std::int32_t child(std::int32_t node, std::int32_t frame);
@@ -105,6 +115,7 @@ private:
     std::unordered_map<std::pair<std::int32_t, std::int32_t>, std::int32_t, EdgeHash> edges_;
     std::vector<std::int32_t> scratch_;
     std::int32_t deepTail_ = -1; // extend()'s frame for what is deeper than the limit
+    std::string noStackLabel_ = kNoStackRecorded;
 };
 
 } // namespace memviz

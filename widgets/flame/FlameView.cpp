@@ -120,8 +120,25 @@ FlameView::FlameView(TraceSession* session, QWidget* parent)
     treeView_->setSortingEnabled(true);
     treeView_->sortByColumn(StackTreeModel::Inclusive, Qt::DescendingOrder);
     treeView_->setUniformRowHeights(true);
-    treeView_->header()->setSectionResizeMode(StackTreeModel::Frame, QHeaderView::Interactive);
-    treeView_->setColumnWidth(StackTreeModel::Frame, 220);
+    // The number columns are as wide as the widest number they can hold ("1023.99 GiB",
+    // "999,999,999"), whatever width the pane has; the frame column takes what is left (and
+    // the view scrolls sideways when that is nothing).
+    {
+        QHeaderView* header = treeView_->header();
+        const QFontMetrics fm(treeView_->font());
+        const int numberWidth = std::max(fm.horizontalAdvance(QStringLiteral("1023.99 GiB")),
+                                         fm.horizontalAdvance(QStringLiteral("999,999,999"))) +
+                                4 * fm.horizontalAdvance(QLatin1Char(' ')) + 16;
+        header->setStretchLastSection(false);
+        header->setMinimumSectionSize(std::min(numberWidth, 60));
+        for (const int column : {int(StackTreeModel::Inclusive), int(StackTreeModel::Self)}) {
+            header->setSectionResizeMode(column, QHeaderView::Fixed);
+            treeView_->setColumnWidth(column, std::max(numberWidth, header->sectionSizeHint(column)));
+        }
+        header->setSectionResizeMode(StackTreeModel::Frame, QHeaderView::Stretch);
+        treeView_->setColumnWidth(StackTreeModel::Location, 160);
+        treeView_->setColumnWidth(StackTreeModel::Module, 120);
+    }
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);

@@ -96,6 +96,8 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
 
     const StackCatalog catalog = loadStackCatalog(db, traceId);
     StackTreeBuilder builder(request.folder);
+    // Blocks without frames were allocated before _record_memory_history started.
+    builder.setNoStackLabel(StackTreeBuilder::kNoStackBeforeRecording);
     KeyFrames keys(builder, request.groupBy, catalog.contexts); // the catalog carries the entries' contexts
     std::vector<std::int32_t> frameIds(catalog.frames.size(), -1);
     std::vector<std::int32_t> stack;
@@ -131,6 +133,7 @@ StackTree snapshotStackTree(Database& db, std::int64_t traceId, const StackReque
                     }
                     stack.push_back(id);
                 }
+            if (stack.empty()) stack.push_back(builder.noStackFrame());
             if (deviceFrame >= 0) stack.push_back(deviceFrame); // innermost first: the device is outer
             if (!request.groupBy.empty()) keys.append(d.device, a.allocSeq, stack);
             builder.addInnermostFirst(stack, a.requestedSize);
