@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
+#include <cmath>
 
 #include "TestSupport.h"
 
@@ -426,6 +427,13 @@ void TestEstimateCli::inferenceFollowsTheConfig() {
     QCOMPARE(tp["breakdown"].toObject()["kv_cache_bytes"].toInteger() * 2, j["breakdown"].toObject()["kv_cache_bytes"].toInteger());
     const QJsonObject fp8 = jsonOf(runMemviz(infer + QStringList{"--kv-cache-dtype", "fp8", "--json"}));
     QCOMPARE(fp8["breakdown"].toObject()["kv_cache_bytes"].toInteger() * 2, j["breakdown"].toObject()["kv_cache_bytes"].toInteger());
+    // A GPTQ checkpoint: its weight bytes from quantization_config, within 0.5% of the 3.90 GB
+    // TheBloke/Llama-2-7b-Chat-GPTQ publishes for its main branch; simulated with 4-bit weights.
+    const auto q = jsonOf(runMemviz({"estimate", "--config", QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/quantized/llama-2-7b-chat-gptq-4bit-128g.json",
+                                     "--seq", "512", "--inference", "--json"}));
+    QVERIFY2(q["quantization"].toString().startsWith("gptq 4-bit, group 128"), qPrintable(q["quantization"].toString()));
+    QVERIFY(std::abs(q["quantized_weight_bytes"].toDouble() - 3.90e9) < 0.005 * 3.90e9);
+    QVERIFY(q["dtype_source"].toString().contains("float16"));
     // Every error message ends its line; bad JSON names the line, column and byte.
     QTemporaryDir dir;
     const QString bad = dir.filePath("config.json");

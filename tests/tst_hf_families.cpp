@@ -7,6 +7,7 @@
 // the published totals that agree); the generic decoder and the dtype rules by hand here.
 #include <QtTest>
 
+#include <cmath>
 #include <set>
 
 #include "costmodel/HfConfig.h"
@@ -41,6 +42,8 @@ private slots:
     void countsMatchTransformers_data();
     void countsMatchTransformers();
     void publishedIndexTotals();
+    void quantizedCheckpoints();
+    void quantizationByHand();
     void atLeast35ModelTypes();
     void genericDecoder();
     void unknownWithoutCommonKeys();
@@ -75,6 +78,53 @@ void TestHfFamilies::publishedIndexTotals() {
     } published[] = {{"llama-3.1-8b", 16'060'522'496}, {"phi-2", 5'559'367'680}, {"qwen3-30b-a3b", 61'064'245'248}};
     for (const auto& p : published)
         QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.totalSize / 2);
+}
+
+void TestHfFamilies::quantizedCheckpoints() {
+    // Published sizes of GPTQ and AWQ checkpoints (tests/data/hf/quantized/published_sizes.json:
+    // the READMEs' "Size" column, GB with two decimals) against the bytes memviz works out from
+    // the architecture and quantization_config: within 0.5%.
+    QFile f(dataDir() + "quantized/published_sizes.json");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray rows = QJsonDocument::fromJson(f.readAll()).object()["checkpoints"].toArray();
+    QVERIFY(rows.size() >= 6);
+    for (const QJsonValue& v : rows) {
+        const QJsonObject r = v.toObject();
+        const HfModel m = readHfConfigFile((dataDir() + "quantized/" + r["config"].toString()).toStdString());
+        const double published = r["published_gb"].toDouble() * 1e9;
+        const double error = std::abs(static_cast<double>(m.quantizedWeightBytes) - published) / published;
+        QVERIFY2(error < 0.005, qPrintable(r["config"].toString() + ": " + QString::number(m.quantizedWeightBytes) + " bytes against " +
+                                           QString::number(published, 'f', 0) + " published"));
+    }
+}
+
+void TestHfFamilies::quantizationByHand() {
+    // One layer, hidden 128, 2 heads, MLP 256, vocabulary 10: q, k, v, o 128x128, gate/up 128->256,
+    // down 256->128; the rest (embeddings, 2 norms + final norm, head) in 16 bits.
+    const QString shape = R"({"model_type": "llama", "hidden_size": 128, "num_hidden_layers": 1, "num_attention_heads": 2,
+        "intermediate_size": 256, "vocab_size": 10, "quantization_config": %1})";
+    const std::int64_t rest = 2 * (10 * 128 + 3 * 128 + 10 * 128);
+    const auto bytes = [&](const char* q) { return readHfConfig(shape.arg(q).toStdString(), "c.json").quantizedWeightBytes; };
+    // bitsandbytes 8-bit: one byte per weight and an fp32 scale per output row.
+    const std::int64_t rows8 = 4 * 128 + 2 * 256 + 128;
+    const std::int64_t weights = 4 * 128 * 128 + 3 * 128 * 256;
+    QCOMPARE(qint64(bytes(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})")), qint64(weights + 4 * rows8 + rest));
+    // 4-bit NF4 with double quantization: half a byte per weight, per 64 weights a uint8 absmax,
+    // per 256 blocks an fp32 one, a 256-entry fp32 map and the 16-entry NF4 map per layer.
+    std::int64_t nf4 = 0;
+    for (std::int64_t n : {128 * 128, 128 * 128, 128 * 128, 128 * 128, 128 * 256, 128 * 256, 256 * 128}) {
+        const std::int64_t blocks = n / 64;
+        nf4 += n / 2 + blocks + (blocks + 255) / 256 * 4 + 256 * 4 + 16 * 4;
+    }
+    QCOMPARE(qint64(bytes(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4",
+        "bnb_4bit_use_double_quant": true})")), qint64(nf4 + rest));
+    // FP8 with 128x128 block scales (DeepSeek-V3): a byte per weight, an fp32 per block.
+    const std::int64_t fp8blocks = 4 * 1 + 2 * 2 + 2;
+    QCOMPARE(qint64(bytes(R"({"quant_method": "fp8", "weight_block_size": [128, 128]})")), qint64(weights + 4 * fp8blocks + rest));
+    // A method not modelled: a warning, no bytes.
+    const HfModel other = readHfConfig(shape.arg(R"({"quant_method": "hqq"})").toStdString(), "c.json");
+    QCOMPARE(qint64(other.quantizedWeightBytes), qint64(0));
+    QVERIFY(!other.warnings.empty());
 }
 
 void TestHfFamilies::atLeast35ModelTypes() {

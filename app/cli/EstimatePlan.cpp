@@ -186,6 +186,14 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
     EstimateOptions base;
     base.batch = 1;
     o.estimate = estimateOptionsFrom(p, base);
+    // A quantized checkpoint: its weight bytes are exact (HfQuant.h); the step is simulated with
+    // the nearest weight format the simulation has (8-bit, else 4-bit) unless --weights says.
+    if (model.hf && model.hf->quantizedWeightBytes > 0 && !p.isSet("weights") && !o.estimate.training) {
+        o.estimate.weights = model.hf->quantization.bits >= 8 ? WeightFormat::Int8 : WeightFormat::Nf4;
+        inputWarnings.push_back("quantized checkpoint (" + quantizationText(model.hf->quantization) + "): its weights are " +
+                                std::to_string(model.hf->quantizedWeightBytes) + " bytes; the step is simulated with " +
+                                weightFormatName(o.estimate.weights) + " weights");
+    }
     // A KV cache when planning is served paged, as vLLM and TGI do: blocks of 16 tokens unless
     // --kv-block says otherwise (the spec estimate keeps 1: transformers' preallocated cache).
     if (o.estimate.kvCacheTokens > 0 && !p.isSet("kv-block")) o.estimate.kvBlockTokens = 16;
@@ -287,6 +295,8 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
                       {"mode", o.estimate.training ? "train" : "inference"},
                       {"device", o.gpu.empty() ? QString(deviceName(o.estimate.device)) : qs(o.gpu)},
                       {"gpus", o.devices},
+                      {"quantization", model.hf ? qs(quantizationText(model.hf->quantization)) : QStringLiteral("none")},
+                      {"quantized_weight_bytes", num(model.hf ? model.hf->quantizedWeightBytes : 0)},
                       {"tensor_parallel", o.tensorParallel},
                       {"kv_block_tokens", o.estimate.kvBlockTokens},
                       {"kv_cache_fp8", o.fp8KvCache},
@@ -351,6 +361,8 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
                    .arg(o.estimate.kvBlockTokens)
                    .arg(p.isSet("kv-block") ? QStringLiteral(" (--kv-block)")
                                             : QStringLiteral(" (paged, as vLLM serves; --kv-block 1 for a preallocated cache)"));
+    if (model.hf && model.hf->quantizedWeightBytes > 0)
+        out += QStringLiteral("\nweights: %1 bytes (%2), %3").arg(model.hf->quantizedWeightBytes).arg(bytes(model.hf->quantizedWeightBytes), qs(quantizationText(model.hf->quantization)));
     if (model.hf) out += QStringLiteral("\nfamily: %1%2").arg(qs(model.hf->modelType), model.hf->generic ? " (generic decoder)" : "");
     out += QStringLiteral("\n%1 on %2\n\n")
                .arg(optionsText(o), o.gpu.empty() ? QString(deviceName(o.estimate.device))

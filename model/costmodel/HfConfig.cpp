@@ -11,6 +11,7 @@
 #include "costmodel/HfFamilies.h"
 #include "costmodel/HfKeys.h"
 #include "costmodel/HfParams.h"
+#include "costmodel/HfQuant.h"
 #include "costmodel/LayerBuilders.h"
 #include "io/JsonError.h"
 #include "io/JsonLocate.h"
@@ -175,6 +176,10 @@ HfModel readHfConfig(std::string_view json, const std::string& where) {
     if (m.modelType == "bert") m.block.stack = HfStack::Encoder;
     if (m.modelType == "vit") m.block.stack = HfStack::Vision;
     if (m.modelType == "t5") m.block.stack = HfStack::EncoderDecoder;
+    readQuantization(k, m);
+    m.quantizedWeightBytes = quantizedWeightBytes(m);
+    if (!m.quantization.method.empty() && m.quantizedWeightBytes == 0)
+        m.warnings.push_back("quantization_config: the weight bytes of a quantized " + m.modelType + " are not modelled");
     // The spec holds one layer per block: no real model has ten thousand of them.
     constexpr std::int64_t kMostLayers = 10'000;
     if (m.layers > kMostLayers || m.decoderLayers > kMostLayers)

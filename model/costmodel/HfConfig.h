@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "costmodel/HfBlock.h"
+#include "costmodel/HfQuant.h"
 #include "costmodel/ModelSpec.h"
 
 namespace memviz::costmodel {
@@ -41,6 +42,8 @@ struct HfModel {
     HfBlock block;           // the knobs the model_type's table set
     bool generic = false;    // no table knows model_type: read as a generic decoder
     std::string torchDtype;  // the config's torch_dtype (or dtype), "" when absent
+    HfQuantization quantization;         // quantization_config (method "" when none)
+    std::int64_t quantizedWeightBytes = 0; // the checkpoint's weight bytes under it (0: none or not modelled)
     std::vector<std::string> warnings;
 };
 
