@@ -158,6 +158,12 @@ void TestSnapshotViews::allocatorStateAddsUp() {
     QCOMPARE(view->state().figures.reserved, s->deviceStats()->reservedInitial);
     QCOMPARE(view->model()->rowCount(), static_cast<int>(view->state().segments.size()));
     QVERIFY(view->figuresText().contains("inactive split"));
+    // The allocator model's replay starts from the same segments; its gap's parts add up.
+    QVERIFY(view->gap());
+    const costmodel::ReservedGap& g = *view->gap();
+    QCOMPARE(g.reserved, s->deviceStats()->reservedInitial);
+    QCOMPARE(g.reserved, g.requested + g.rounding + g.splitFreeSmall + g.splitFreeLarge + g.pendingFree + g.cachedSegments);
+    QVERIFY(view->figuresText().contains("whole cached segments"));
     // The map describes what is under the mouse.
     w.detailTabs()->setCurrentWidget(view);
     QApplication::processEvents();

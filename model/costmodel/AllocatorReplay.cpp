@@ -179,6 +179,7 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
     for (std::size_t k = 0; k < in.entries.size(); ++k) {
         const Event& e = in.entries[k];
         const auto seq = static_cast<std::int64_t>(k);
+        if (in.progress && (k & 4095) == 0) in.progress->checkCancelled();
         switch (e.kind) {
         case EventKind::Alloc: {
             ++r.allocs;

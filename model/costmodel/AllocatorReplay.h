@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Progress.h"
 #include "costmodel/CudaCachingAllocator.h"
 #include "trace/AllocatorState.h"
 #include "trace/Event.h"
@@ -33,6 +34,7 @@ struct AllocatorReplayInput {
     AllocatorConfig config;
     std::int64_t gapAt = -2;     // report the gap after this entry (-1: at the start; -2: none)
     std::int64_t cardBytes = 0;  // > 0: also replay on a card of this many bytes
+    const Progress* progress = nullptr; // checked for a cancel now and then (a view's worker)
 };
 
 // A reserved-bytes step: after entry `seq`, reserved is `reserved`. `request`: the allocation

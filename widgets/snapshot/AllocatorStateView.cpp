@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 
 #include "words/Units.h"
+#include "core/Errors.h"
+#include "formats/snapshot/SnapshotAllocatorReplay.h"
 #include "store/Database.h"
 #include "widgets/TraceSession.h"
 #include "widgets/snapshot/SegmentMapWidget.h"
@@ -104,6 +106,7 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
     // A store that cannot be read shows an empty state, as a failed rebuild does.
     rebuild_.setErrorHandler([this](const QString&) {
         state_ = {};
+        gap_.reset();
         applyState();
     });
     connect(session_, &SnapshotSession::reloaded, this, &AllocatorStateView::refresh);
@@ -125,6 +128,7 @@ void AllocatorStateView::refresh() {
     if (!session_->isActive()) {
         rebuild_.cancel();
         state_ = {};
+        gap_.reset();
         applyState();
         return;
     }
@@ -132,6 +136,7 @@ void AllocatorStateView::refresh() {
         // The allocations are still being read (or could not be); refreshed when they land.
         rebuild_.cancel();
         state_ = {};
+        gap_.reset();
         applyState();
         figures_->setText(session_->loading() ? tr("<span style='color:#666'>Reading the allocations\u2026</span>")
                                               : tr("<span style='color:#a00'>Cannot read the allocations: %1</span>")
@@ -144,15 +149,24 @@ void AllocatorStateView::refresh() {
     const std::int64_t moment = session_->moment();
     const auto allocations = session_->sharedAllocations();
     rebuild_.run(session_->trace()->storePath(),
-                 [this, trace, device, moment, allocations](Database& db, const Progress&) -> BackgroundQuery::Apply {
+                 [this, trace, device, moment, allocations](Database& db, const Progress& progress) -> BackgroundQuery::Apply {
                      AllocatorState state;
+                     std::optional<costmodel::ReservedGap> gap;
                      try {
                          state = allocatorStateAt(db, trace, device, moment, *allocations);
+                         costmodel::AllocatorReplayInput in = loadAllocatorReplayInput(db, trace, device);
+                         in.gapAt = moment;
+                         in.progress = &progress;
+                         const costmodel::AllocatorReplayResult r = costmodel::replayAllocator(in);
+                         if (r.traced) gap = r.gapAt;
+                     } catch (const Cancelled&) {
+                         throw;
                      } catch (const std::exception&) {
                          state = {};
                      }
-                     return [this, state = std::move(state)]() mutable {
+                     return [this, state = std::move(state), gap]() mutable {
                          state_ = std::move(state);
+                         gap_ = gap;
                          applyState();
                      };
                  });
@@ -179,6 +193,15 @@ void AllocatorStateView::showFigures() {
     if (session_->isActive() && session_->moment() != session_->lastMoment())
         text += tr("<br><span style='color:#666'>Blocks the trace brings back show the requested size (the trace does not "
                    "record the allocator's rounding); blocks that still exist at the end show their real size.</span>");
+    if (gap_ && session_->isActive())
+        text += tr("<br><b>Reserved &minus; requested</b> (the allocator model replaying the trace): <b>rounding</b> %1 "
+                   "&nbsp;&middot;&nbsp; <b>free split blocks</b> %2 (small pool), %3 (large pool) &nbsp;&middot;&nbsp; "
+                   "<b>pending free</b> %4 &nbsp;&middot;&nbsp; <b>whole cached segments</b> %5 in %L6 "
+                   "&nbsp;&middot;&nbsp; <b>largest free block</b> %7")
+                    .arg(bytes(gap_->rounding), bytes(gap_->splitFreeSmall), bytes(gap_->splitFreeLarge), bytes(gap_->pendingFree),
+                         bytes(gap_->cachedSegments))
+                    .arg(gap_->cachedSegmentCount)
+                    .arg(bytes(gap_->largestFreeBlock));
     if (f.blocksOutsideSegments)
         text += tr("<br><span style='color:#a00'>%L1 blocks lie outside every segment (inconsistent snapshot)</span>")
                     .arg(f.blocksOutsideSegments);

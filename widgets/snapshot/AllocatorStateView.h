@@ -5,7 +5,9 @@
 // reserved, allocated, pending free, free (reserved - allocated), inactive split bytes (free
 // bytes in segments that also hold blocks, which cannot be given back), the largest free gap.
 #include <QWidget>
+#include <optional>
 
+#include "costmodel/CudaCachingAllocator.h"
 #include "trace/AllocatorState.h"
 #include "widgets/BackgroundQuery.h"
 
@@ -27,6 +29,7 @@ public:
     ~AllocatorStateView() override;
 
     const AllocatorState& state() const { return state_; }
+    const std::optional<costmodel::ReservedGap>& gap() const { return gap_; }
     SegmentsModel* model() const { return model_; }
     SegmentMapWidget* map() const { return map_; }
     QString figuresText() const;
@@ -42,6 +45,9 @@ private:
 
     SnapshotSession* session_;
     AllocatorState state_;
+    // reserved - requested taken apart at the moment by the allocator model's replay of the
+    // trace (costmodel/AllocatorReplay.h); empty when the device traced no allocations.
+    std::optional<costmodel::ReservedGap> gap_;
     SegmentsModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
