@@ -49,10 +49,18 @@ def _from_config(cfg, attn, dtype):
         return auto.from_config(cfg, attn_implementation=attn, torch_dtype=dtype)
 
 
+class Unbuildable(Exception):
+    """This transformers cannot make the config (an unknown model_type, a key it refuses)."""
+
+
 def build_model(row, device):
     config = dict(row["config"])
     model_type = config.pop("model_type")
-    cfg = transformers.AutoConfig.for_model(model_type, **config)
+    try:
+        cfg = transformers.AutoConfig.for_model(model_type, **config)
+    except (ValueError, KeyError, TypeError) as e:
+        raise Unbuildable("transformers %s cannot make this config: %s: %s"
+                          % (transformers.__version__, type(e).__name__, str(e)[:300]))
     dtype = torch.bfloat16 if row["dtype"] == "bf16" else torch.float32
     torch.manual_seed(0)
     attn = "eager" if row["attention"] == "eager" else "sdpa"
@@ -241,6 +249,8 @@ def run_row(row, device, out_dir):
             run_training(row, device, counters, result["phases"], out_dir, result)
         else:
             run_inference(row, device, counters, result["phases"], out_dir, result)
+    except Unbuildable as e:
+        result.update(status="skipped", error=str(e))
     except torch.cuda.OutOfMemoryError as e:
         result.update(status="oom", error=str(e).splitlines()[0][:500])
     except Exception as e:  # noqa: BLE001 — one configuration's failure is a row, the grid goes on

@@ -138,7 +138,7 @@ def run(args):
     emit({"kind": "header", "format": FORMAT, "sample": False, "environment": env, "budget_s": args.budget_s,
           "grid_size": len(grid), "skipped_configs": skipped, "started_unix": time.time()})
     signal.signal(signal.SIGALRM, _alarm)
-    done, not_run = 0, []
+    done, not_run, unbuildable = 0, [], {}
     for i, row in enumerate(grid):
         elapsed = time.monotonic() - started
         if elapsed + row["estimated_s"] > args.budget_s:
@@ -146,6 +146,12 @@ def run(args):
             say("budget: %.0f s spent, next needs about %.1f s; %d configurations not run"
                 % (elapsed, row["estimated_s"], len(not_run)))
             break
+        if row["config_file"] in unbuildable:
+            out = {k: v for k, v in row.items() if k != "snapshot"}
+            out.update(kind="config", sample=False, status="skipped", error=unbuildable[row["config_file"]], phases={})
+            emit(out)
+            say("%d/%d %s skipped: as above" % (i + 1, len(grid), row["id"]))
+            continue
         limit = int(max(30, 6 * row["estimated_s"]))
         limit = int(max(10, min(limit, args.budget_s - elapsed + 15)))
         say("%d/%d %s (about %.1f s)" % (i + 1, len(grid), row["id"], row["estimated_s"]))
@@ -167,6 +173,8 @@ def run(args):
         out["device_name"] = env.get("device_name")
         emit(out)
         done += 1
+        if result["status"] == "skipped":
+            unbuildable[row["config_file"]] = result["error"]
         peak = {k: v.get("max_allocated") for k, v in result.get("phases", {}).items()}
         say("   %s in %.1f s; max allocated per phase %s%s" % (result["status"], result.get("seconds", 0), peak,
                                                               (": " + result["error"]) if result.get("error") else ""))
