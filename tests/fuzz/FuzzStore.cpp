@@ -60,13 +60,16 @@ void deleteTrace(std::int64_t) {
     db.exec("PRAGMA foreign_keys = ON");
 }
 
-Outcome importBytes(std::string_view formatId, std::string_view data) {
+Outcome importBytes(std::string_view formatId, std::string_view data) { return importBytes(formatId, data, nullptr); }
+
+Outcome importBytes(std::string_view formatId, std::string_view data, const std::function<void(Database&, std::int64_t)>& then) {
     const std::string path = asFile(data);
     Database& db = scratchStore();
     Outcome o;
     try {
         const std::int64_t id = importFile(db, path, Progress(), std::string(formatId));
         o.accepted = true;
+        if (then) then(db, id);
         deleteTrace(id);
     } catch (const ImportError& e) {
         o.message = e.what();

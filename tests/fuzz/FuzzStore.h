@@ -4,6 +4,7 @@
 // by its /proc/self/fd path, so InputFile opens, stats and reads it like any trace) and an
 // in-memory store that every import writes into and that is emptied every 64 inputs.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -30,5 +31,7 @@ void deleteTrace(std::int64_t traceId);
 // scratch store, exactly as importFile() does for a user's file.
 // ImportError is a refusal; anything else escapes.
 Outcome importBytes(std::string_view formatId, std::string_view data);
+// The same, then `then(db, traceId)` on what an accepted input stored (queries over it).
+Outcome importBytes(std::string_view formatId, std::string_view data, const std::function<void(Database&, std::int64_t)>& then);
 
 } // namespace memviz::fuzz

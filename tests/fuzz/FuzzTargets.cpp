@@ -30,7 +30,9 @@
 #include "formats/live/ProbeStreamWriter.h"
 #include "io/InputFile.h"
 #include "pickle/PickleReader.h"
+#include "formats/snapshot/SnapshotAllocatorReplay.h"
 #include "formats/snapshot/SnapshotCodec.h"
+#include "formats/snapshot/SnapshotQueries.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "workshop/OomDiagnosis.h"
@@ -60,13 +62,28 @@ struct PreviewOrder : PreviewSink {
     void restart() override { lastX.clear(); }
 };
 
-// The importer (which streams, with a preview), and the streaming reader in chunks against the
-// whole tree.
+// The allocator replay of every CUDA device of an accepted snapshot (costmodel/AllocatorReplay),
+// with a gap and a card: the gap's parts add up to reserved, whatever the file holds.
+void replayDevices(Database& db, std::int64_t traceId) {
+    for (const SnapshotDeviceStats& d : loadSnapshotOverview(db, traceId).devices) {
+        if (d.cudaDevice < 0) continue;
+        costmodel::AllocatorReplayInput in = loadAllocatorReplayInput(db, traceId, d.device);
+        in.gapAt = 0;
+        in.cardBytes = std::int64_t{64} << 20;
+        const costmodel::AllocatorReplayResult r = costmodel::replayAllocator(in);
+        for (const auto* g : {r.gapAt ? &*r.gapAt : nullptr, r.cardFailure ? &r.cardFailure->gap : nullptr})
+            if (g && g->reserved != g->requested + g->rounding + g->splitFreeSmall + g->splitFreeLarge + g->pendingFree + g->cachedSegments)
+                finding("the allocator replay's gap does not add up to reserved");
+    }
+}
+
+// The importer (which streams, with a preview), the streaming reader in chunks against the
+// whole tree, and the allocator replay of what was stored.
 Outcome snapshot(std::string_view d) {
     checkSnapshotStream(d);
     PreviewOrder preview;
     const ScopedPreviewSink scope(&preview);
-    return importBytes("pytorch-cuda-snapshot", d);
+    return importBytes("pytorch-cuda-snapshot", d, replayDevices);
 }
 Outcome heaptrack(std::string_view d) { return importBytes("heaptrack", d); }
 Outcome massif(std::string_view d) { return importBytes("massif", d); }
