@@ -21,7 +21,7 @@ th{background:#f0f0f0;cursor:pointer;user-select:none}th[data-dir=asc]::after{co
 th[data-dir=desc]::after{content:" \25BE"}td.n{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:nth-child(even){background:#fafafa}.note{color:#666;font-size:12px}
 svg text{font:11px sans-serif;fill:#333}svg .axis line{stroke:#999}svg .grid{stroke:#eee}
-svg .peak circle{fill:#d62728}svg .peak text{fill:#d62728;font-weight:bold}
+svg .peak circle{fill:#d62728}svg .peak.named circle{fill:#fff;stroke:#d62728;stroke-width:1.5}svg .peak text{fill:#d62728;font-weight:bold}
 #peaks{display:none}.flame text{font:10px monospace;fill:#000;pointer-events:none}.scroll{overflow-x:auto}
 )";
 
@@ -55,7 +55,7 @@ const char* kScript = R"((function () {
 const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"};
 
 std::string peakLabel(const TraceSummary& s, std::int64_t bytes, std::int64_t t) {
-    return "peak " + formatBytes(static_cast<double>(bytes)) + " at " + axisPosition(s.trace.timeKind, static_cast<double>(t));
+    return "peak " + formatBytes(static_cast<double>(bytes)) + " at " + positionText(s.trace.timeKind, static_cast<double>(t));
 }
 
 std::string summarySection(const ReportData& d) {
@@ -63,7 +63,7 @@ std::string summarySection(const ReportData& d) {
     std::vector<std::vector<HtmlCell>> rows;
     for (const DeviceSummary& dev : s.devices)
         rows.push_back({textCell(dev.name), bytesCell(dev.peakBytes),
-                        textCell(axisPosition(s.trace.timeKind, static_cast<double>(dev.peakTimeNs))), bytesCell(dev.finalBytes),
+                        textCell(positionText(s.trace.timeKind, static_cast<double>(dev.peakTimeNs))), bytesCell(dev.finalBytes),
                         countCell(dev.allocs), countCell(dev.frees), countCell(dev.events)});
     std::string out = "<h2>Summary</h2>\n<p>Format <b>" + escapeMarkup(s.trace.format) + "</b>, " +
                       std::to_string(s.trace.eventCount) + " events, duration " +
@@ -89,7 +89,7 @@ std::string timelineSection(const ReportData& d) {
         peak.label = peakLabel(d.facts.summary, c.peakBytes, c.peakTimeNs);
         if (c.named) {
             peak.namedLabel = c.named->what + ": " + formatBytes(static_cast<double>(c.named->bytes)) + " at " +
-                              axisPosition(d.facts.summary.trace.timeKind, static_cast<double>(c.named->t));
+                              positionText(d.facts.summary.trace.timeKind, static_cast<double>(c.named->t));
             peak.namedT = c.named->t;
             peak.namedBytes = c.named->bytes;
         }

@@ -55,6 +55,14 @@ std::string axisPosition(const std::string& timeKind, double x) {
     return buf;
 }
 
+std::string positionText(const std::string& timeKind, double x) {
+    const auto whole = static_cast<std::int64_t>(std::llround(x));
+    if (timeKind == "index") return "event " + groupDigits(whole);
+    if (timeKind == "instructions") return groupDigits(whole) + " instructions";
+    if (timeKind == "bytes") return "after " + formatBytes(x) + " allocated and freed";
+    return formatDuration(x);
+}
+
 std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak, const std::string& timeKind,
                         const std::string& id, std::int64_t xEnd) {
     double t0 = std::numeric_limits<double>::max(), t1 = std::numeric_limits<double>::lowest(), vMax = 1;

@@ -35,7 +35,11 @@ struct SvgPeak {
 std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak, const std::string& timeKind,
                         const std::string& id, std::int64_t xEnd = 0);
 
-// A position on an axis of this kind: "12.5 ms", "event 95", "1200 instr".
+// A position on an axis of this kind: "12.5 ms", "event 95", "1200 instr" (the ticks).
 std::string axisPosition(const std::string& timeKind, double x);
+// The same position as the window's labels and read-outs write it (widgets/TraceAxis's
+// xValueText): "25.380 ms", "event 1,234", "13,949,341 instructions", "after 2.00 MiB
+// allocated and freed" — for the report's peak labels and tables.
+std::string positionText(const std::string& timeKind, double x);
 
 } // namespace memviz
