@@ -434,6 +434,17 @@ void TestEstimateCli::inferenceFollowsTheConfig() {
     QVERIFY2(q["quantization"].toString().startsWith("gptq 4-bit, group 128"), qPrintable(q["quantization"].toString()));
     QVERIFY(std::abs(q["quantized_weight_bytes"].toDouble() - 3.90e9) < 0.005 * 3.90e9);
     QVERIFY(q["dtype_source"].toString().contains("float16"));
+    // Caches by hand. DeepSeek-V2-Lite's MLA caches the 512-wide latent and the 64-wide rope key
+    // per token: 27 layers x 1024 tokens x 576 x 2 bytes (bf16). Mamba-130m keeps per layer a
+    // conv state (1536 x 4) and an SSM state (1536 x 16), whatever the context: 24 x 30,720 x 4 (fp32).
+    const QString data = QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/";
+    const auto mla = jsonOf(runMemviz({"estimate", "--config", data + "deepseek-v2-lite.json", "--seq", "16", "--kv-cache", "1024",
+                                       "--kv-block", "1", "--json"}));
+    QCOMPARE(mla["breakdown"].toObject()["kv_cache_bytes"].toInteger(), qint64(27) * 1024 * 576 * 2);
+    for (const char* context : {"64", "4096"}) {
+        const auto ssm = jsonOf(runMemviz({"estimate", "--config", data + "mamba-130m.json", "--seq", "16", "--kv-cache", context, "--json"}));
+        QCOMPARE(ssm["breakdown"].toObject()["kv_cache_bytes"].toInteger(), qint64(24) * 1536 * (4 + 16) * 4);
+    }
     // Every error message ends its line; bad JSON names the line, column and byte.
     QTemporaryDir dir;
     const QString bad = dir.filePath("config.json");

@@ -244,6 +244,15 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             // globalEvery-th (Gemma 2: odd layers global; Gemma 3: every 6th).
             const bool local = b.slidingWindow > 0 && (b.globalEvery == 0 || (i + 1) % b.globalEvery != 0);
             l.kvWindow = local ? b.slidingWindow : 0;
+            if (mla) { // the compressed latent and the shared rope key, per token
+                l.cacheK = b.kvLoraRank;
+                l.cacheV = b.qkRopeDim;
+            }
+            if (b.stack == HfStack::StateSpace || (b.stack == HfStack::Hybrid && !hf::hasAttention(m, i))) {
+                l.cacheState = true; // conv state [inner, conv kernel] and SSM state [inner, state size]
+                l.cacheK = b.ssmInner * b.ssmConv;
+                l.cacheV = b.ssmInner * b.ssmState;
+            }
             s.layers.push_back(l);
         }
         s.layers.push_back(make(LayerType::RMSNorm));
@@ -252,9 +261,9 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             warnings.push_back(m.modelType + " simulated as Llama-style decoder layers (RMSNorm, rotary, gated MLP" +
                                std::string(b.gatedMlp ? "" : " of 2/3 the width for its plain MLP") +
                                (b.parallelResidual ? ", sequential instead of parallel residual" : "") +
-                               (mla ? ", latent attention as full multi-head attention with its KV cache" : "") +
+                               (mla ? ", latent attention computed as full multi-head attention (its cache is the latent)" : "") +
                                (b.sharedIntermediate ? ", without its shared experts" : "") +
-                               (b.stack != HfStack::Decoder ? ", state-space mixers as attention (no state cache)" : "") +
+                               (b.stack != HfStack::Decoder ? ", state-space mixers computed as attention (their cache is the conv and SSM states)" : "") +
                                "); the parameter count above is exact");
         break;
     }

@@ -23,6 +23,8 @@ bool hasExperts(const HfModel& m, std::int64_t i);
 bool hasAttention(const HfModel& m, std::int64_t i);
 // One pre-norm encoder layer (q, k, v, o with biases, two LayerNorms, plain MLP with biases).
 Big encoderLayer(Big h, Big i);
+// Reads `quantization_config` into m.quantization (HfQuant.cpp); throws HfConfigError naming the key.
+void readQuantization(const Keys& k, HfModel& m);
 // A total in range, or an error naming `key`.
 std::int64_t checkedTotal(const Keys& k, Big total, std::string_view key);
 

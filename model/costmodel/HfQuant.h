@@ -23,12 +23,6 @@ struct HfQuantization {
     std::int64_t blockOut = 0, blockIn = 0; // fp8: weight_block_size
 };
 
-namespace hf {
-class Keys;
-// Reads `quantization_config` into m.quantization; throws HfConfigError naming the key.
-void readQuantization(const Keys& k, HfModel& m);
-} // namespace hf
-
 // The checkpoint's weight bytes under its quantization (0 when it has none or the model's
 // stack is not one whose linear layers are enumerated: encoders, T5, vision).
 std::int64_t quantizedWeightBytes(const HfModel& m);

@@ -75,6 +75,11 @@ struct Layer {
     bool oBias = false;               // llama: o_proj with bias (Llama's attention_bias)
     bool mlpBias = false;             // llama: gate/up/down projections with bias (Llama's mlp_bias)
     std::int64_t kvWindow = 0;        // llama: sliding-window layer, its KV cache holds this many tokens (0: all; not in JSON specs)
+    // llama, not in JSON specs: a cache other than [kv heads, tokens, head dim] twice. DeepSeek's
+    // MLA caches cacheK (kv_lora_rank) + cacheV (qk_rope_head_dim) elements per token; a
+    // state-space layer (cacheState) keeps cacheK (conv state) + cacheV (SSM state) per sequence.
+    std::int64_t cacheK = 0, cacheV = 0;
+    bool cacheState = false;
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask

@@ -274,6 +274,14 @@ private:
             const std::int64_t kvh = l.def.numKvHeads ? l.def.numKvHeads : l.def.nhead, hd = headDimOf(l.def);
             // A sliding-window layer (Mistral, Gemma 2/3's local layers) keeps only its window.
             const std::int64_t window = l.def.kvWindow > 0 ? (l.def.kvWindow + blockTokens - 1) / blockTokens * blockTokens : capacity;
+            if (l.def.cacheK > 0 || l.def.cacheV > 0) { // MLA's latent, or a state-space layer's states
+                const std::int64_t tokens = l.def.cacheState ? 1 : std::min(capacity, window);
+                blocks_.cacheK.push_back(g_.empty({o_.batch, 1, tokens, std::max<std::int64_t>(1, l.def.cacheK)}, paramDtype(), Category::KvCache));
+                g_.op("aten.zeros");
+                blocks_.cacheV.push_back(g_.empty({o_.batch, 1, tokens, std::max<std::int64_t>(1, l.def.cacheV)}, paramDtype(), Category::KvCache));
+                g_.op("aten.zeros");
+                continue;
+            }
             for (std::vector<Tensor>* c : {&blocks_.cacheK, &blocks_.cacheV}) {
                 c->push_back(g_.empty({o_.batch, kvh, std::min(capacity, window), hd}, paramDtype(), Category::KvCache));
                 g_.op("aten.zeros");
