@@ -5,6 +5,7 @@
 // every validation suite reads them, and the median the aims are stated in.
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <algorithm>
 #include <vector>
 
@@ -35,10 +36,19 @@ inline costmodel::ModelSpec measuredSpec(const QJsonObject& c) {
         (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
 }
 
+// The PyTorch release a measured file names in its "machine" ("1.13.0a0", "2.13.0+cpu").
+inline costmodel::TorchVersion measuredTorch(const QJsonObject& file) {
+    const QStringList parts = file["machine"].toObject()["torch"].toString().split('.');
+    return costmodel::parseTorchVersion((parts.value(0) + "." + parts.value(1)).toStdString());
+}
+
 // The options the configuration was measured with, on the CPU, at the protocol's second step.
-inline costmodel::EstimateOptions measuredOptions(const QJsonObject& c) {
+// The files written before issue 54 are all PyTorch 1.13's.
+inline costmodel::EstimateOptions measuredOptions(const QJsonObject& c,
+                                                  costmodel::TorchVersion torch = costmodel::TorchVersion::V1_13) {
     using namespace costmodel;
     EstimateOptions o;
+    o.torch = torch;
     o.batch = c["batch"].toInteger();
     o.dtype = parseDType(c["dtype"].toString().toStdString());
     o.device = DeviceKind::Cpu;
@@ -47,6 +57,7 @@ inline costmodel::EstimateOptions measuredOptions(const QJsonObject& c) {
     if (c.contains("seq")) o.seqLen = c["seq"].toInteger();
     if (o.training) {
         o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
+        if (c.contains("optimizer_impl")) o.optimizerImpl = parseOptimizerImpl(c["optimizer_impl"].toString().toStdString());
         if (c.contains("lbfgs_history")) o.lbfgsHistory = c["lbfgs_history"].toInt();
         if (c["checkpoint"].isString()) o.checkpoint = parseCheckpoint(c["checkpoint"].toString().toStdString());
         else if (!c["checkpoint"].isNull() && c.contains("checkpoint"))

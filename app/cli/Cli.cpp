@@ -143,7 +143,7 @@ const Subcommand kSubcommands[] = {
     {"estimate",
      R"(  memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8]
              [--amp] [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs|adam8bit|adafactor]
-             [--lbfgs-history H] [--optimizer-impl auto|for-loop|foreach|fused]
+             [--lbfgs-history H] [--optimizer-impl auto|for-loop|foreach|fused] [--torch 2.x|1.13]
              [--checkpoint none|sqrt|K|per-layer|selective] [--inference] [--seq N]
              [--lora-rank R] [--lora-targets attn|mlp|all] [--frozen-layers N] [--attention eager|flash]
              [--weights fp|int8|nf4] [--kv-cache CONTEXT] [--kv-block TOKENS]

@@ -46,6 +46,7 @@ EstimateOptions estimateOptionsFrom(const QCommandLineParser& p, EstimateOptions
         if (has("amp")) o.amp = true;
         if (has("optimizer")) o.optimizer = parseOptimizer(word("optimizer"));
         if (has("optimizer-impl")) o.optimizerImpl = parseOptimizerImpl(word("optimizer-impl"));
+        if (has("torch")) o.torch = parseTorchVersion(word("torch"));
         if (has("lbfgs-history")) o.lbfgsHistory = static_cast<int>(positive(p, "lbfgs-history"));
         if (has("checkpoint")) o.checkpoint = parseCheckpoint(word("checkpoint"));
         if (has("inference")) o.training = false;

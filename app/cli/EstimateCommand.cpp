@@ -28,7 +28,7 @@ using namespace memviz::costmodel;
 const char* const kUsage =
     "memviz estimate (--model PRESET | --spec FILE.json) --batch N [--dtype fp32|fp16|bf16|fp64|int8] [--amp]\n"
     "       [--optimizer sgd|momentum|adam|adamw|adagrad|rmsprop|lbfgs|adam8bit|adafactor] [--lbfgs-history H]\n"
-    "       [--optimizer-impl auto|for-loop|foreach|fused] [--checkpoint none|sqrt|K|per-layer|selective] [--inference]\n"
+    "       [--optimizer-impl auto|for-loop|foreach|fused] [--torch 2.x|1.13] [--checkpoint none|sqrt|K|per-layer|selective] [--inference]\n"
     "       [--seq N] [--lora-rank R] [--lora-targets attn|mlp|all] [--frozen-layers N] [--attention eager|flash]\n"
     "       [--weights fp|int8|nf4] [--kv-cache CONTEXT] [--kv-block TOKENS]\n"
     "       [--device cpu|cuda] [--cuda-context BYTES] [--step N] [--fit BYTES] [--savings] [--timeline]\n"
@@ -70,6 +70,7 @@ QJsonObject estimateJson(const ModelSpec& spec, const EstimateOptions& o, const 
         {"batch", num(o.batch)},
         {"dtype", dtypeName(o.dtype)},
         {"amp", o.amp},
+        {"torch", torchVersionName(o.torch)},
         {"mode", o.training ? "train" : "inference"},
         {"device", deviceName(o.device)},
         {"peak_bytes", num(e.peakBytes)},
@@ -162,7 +163,7 @@ int estimateCommand(const QStringList& given) {
     QCommandLineParser p;
     for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models", "list-devices"})
         p.addOption({flag, flag});
-    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "lbfgs-history", "checkpoint",
+    for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "torch", "lbfgs-history", "checkpoint",
                                "device", "cuda-context", "step", "fit", "save", "seq", "lora-rank", "lora-targets",
                                "frozen-layers", "attention", "weights", "kv-cache", "kv-block", "config", "safetensors",
                                "gpus", "shard", "grad-accum", "gpu-catalog", "tp", "kv-cache-dtype"})

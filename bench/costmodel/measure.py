@@ -37,7 +37,8 @@ WORKER_ENV = {
 }
 
 PROTOCOL = (
-    "Each configuration runs in a fresh /usr/bin/python3 subprocess with MALLOC_ARENA_MAX=1, "
+    "Each configuration runs in a fresh subprocess of the measuring interpreter (/usr/bin/python3 for "
+    "PyTorch 1.13, the pinned environment's python for 2.x) with MALLOC_ARENA_MAX=1, "
     "MALLOC_MMAP_THRESHOLD_=131072, "
     "GLIBC_TUNABLES=glibc.malloc.tcache_count=0, OMP_NUM_THREADS=1 and torch.set_num_threads(1). "
     "Live heap = glibc mallinfo2() uordblks + hblkhd (via ctypes), sampled after every aten op "
@@ -50,7 +51,9 @@ PROTOCOL = (
     "loss = loss_fn(model(x), y); loss.backward(); opt.step() (LBFGS: the same inside a closure, "
     "max_iter=1). Checkpointed: model(x) replaced by torch.utils.checkpoint.checkpoint_sequential("
     "model, K, x) (reentrant; last segment not checkpointed). peak_bytes = max live heap during the "
-    "second step (from before its zero_grad to after opt.step) minus baseline. phase_bytes = live heap "
+    "second step (from before its zero_grad to after opt.step) minus baseline (taken after one "
+    "operator went through the sampling mode: PyTorch 2.x's one-time cost of a Python dispatch mode "
+    "is not the model's). phase_bytes = live heap "
     "minus baseline at step start (before zero_grad), after the loss is computed, after backward, "
     "after opt.step of the second step. Inference: model.eval(); with torch.no_grad(): model(x); "
     "peak against the same baseline (model and batch built, no optimizer). "
@@ -64,17 +67,19 @@ OPTIMIZERS = ("sgd", "momentum", "adam", "adamw", "adagrad", "rmsprop", "lbfgs")
 # the grid
 
 def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=None,
-         lbfgs_history=100, seq=None, lora=0, lora_targets="attn", frozen=0, kv_cache=0, kv_block=1):
+         lbfgs_history=100, seq=None, lora=0, lora_targets="attn", frozen=0, kv_cache=0, kv_block=1,
+         impl=None):
     """One configuration.  The language-model options (issue 31): seq (the token
     models' sequence length), lora (rank; targets attn|mlp|all), frozen (first
     N top-level layers), checkpoint "per-layer"/"selective" (besides K for
     checkpoint_sequential), kv_cache (inference: cache capacity in tokens,
-    rounded up to kv_block)."""
+    rounded up to kv_block), impl (the optimizer's implementation: None for
+    PyTorch's default, "foreach" or "fused"; issue 54)."""
     name = spec[:-5] if spec.endswith(".json") else spec
     spec = name + ".json"
     parts = [name] + ([f"s{seq}"] if seq else []) + [f"b{batch}", dtype]
     if mode == "train":
-        parts.append(optimizer + (f"{lbfgs_history}" if optimizer == "lbfgs" else ""))
+        parts.append(optimizer + (f"{lbfgs_history}" if optimizer == "lbfgs" else "") + (f"_{impl}" if impl else ""))
         if lora:
             parts.append(f"lora{lora}{lora_targets}")
         if frozen:
@@ -90,6 +95,8 @@ def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=N
          "checkpoint": checkpoint if mode == "train" else None, "mode": mode}
     if mode == "train" and optimizer == "lbfgs":
         c["lbfgs_history"] = lbfgs_history
+    if mode == "train" and impl:
+        c["optimizer_impl"] = impl
     if seq:
         c["seq"] = seq
     if mode == "train" and lora:
@@ -139,6 +146,22 @@ def build_llm_grid():
     add("qwen2-lm", 2, "bf16", "adamw", seq=512, lora=16, lora_targets="all", checkpoint="per-layer")
     add("qwen2-lm", 1, "fp32", "adamw", seq=256)
     add("qwen2-lm", 2, "fp32", mode="inference", seq=512, kv_cache=1024, kv_block=16)
+    return g
+
+
+def build_versions_grid():
+    """Issue 54: what PyTorch releases do differently, measured under 1.13 and 2.x with the
+    same protocol (tests/data/costmodel/measured_versions.json): the foreach and fused
+    optimizer implementations beside the default (for-loop on the CPU in both) on a
+    parameter-dominated MLP and the token transformer. fused needs 2.x (1.13: skipped)."""
+    g = []
+    add = lambda *a, **k: g.append(_cfg(*a, **k))
+    for impl in (None, "foreach", "fused"):
+        add("mlp", 128, "fp32", "adamw", impl=impl)
+        add("mlp", 128, "fp32", "adam", impl=impl)
+        add("transformer-tok", 4, "fp32", "adamw", impl=impl)
+    for opt in ("adagrad", "rmsprop", "momentum"):
+        add("mlp", 128, "fp32", opt, impl="foreach")
     return g
 
 
@@ -335,6 +358,11 @@ def worker(cfg):
 
     probe = Probe()
     probe.__enter__()  # active from the baseline on: model build is sampled too
+    # The first operator dispatched through a Python mode costs PyTorch 2.x a one-time 21.7 MiB
+    # of its own (the dispatch machinery's lazy set-up; nothing of 1.13's): pay it before the
+    # baseline, so that it is not counted as the model's.
+    torch.zeros(1).add_(1)
+    probe.reset()
     gc.collect()
     baseline = probe.sample("baseline")
     t0 = time.time()
@@ -397,18 +425,20 @@ def worker(cfg):
     else:
         name = cfg["optimizer"]
         O = torch.optim
+        impl = cfg.get("optimizer_impl")
+        kw = {"foreach": True} if impl == "foreach" else {"fused": True} if impl == "fused" else {}
         if name == "sgd":
-            opt = O.SGD(params, lr=0.01)
+            opt = O.SGD(params, lr=0.01, **kw)
         elif name == "momentum":
-            opt = O.SGD(params, lr=0.01, momentum=0.9)
+            opt = O.SGD(params, lr=0.01, momentum=0.9, **kw)
         elif name == "adam":
-            opt = O.Adam(params)
+            opt = O.Adam(params, **kw)
         elif name == "adamw":
-            opt = O.AdamW(params)
+            opt = O.AdamW(params, **kw)
         elif name == "adagrad":
-            opt = O.Adagrad(params)
+            opt = O.Adagrad(params, **kw)
         elif name == "rmsprop":
-            opt = O.RMSprop(params)
+            opt = O.RMSprop(params, **kw)
         elif name == "lbfgs":
             opt = O.LBFGS(params, max_iter=1, history_size=cfg["lbfgs_history"])
         else:
@@ -562,7 +592,7 @@ def run_config(cfg, timeout, extra_env=()):
     return json.loads(line[0][len("@@RESULT@@"):]), time.time() - t0
 
 
-KEY_ORDER = ["id", "spec", "batch", "dtype", "optimizer", "lbfgs_history", "checkpoint", "mode",
+KEY_ORDER = ["id", "spec", "batch", "dtype", "optimizer", "optimizer_impl", "lbfgs_history", "checkpoint", "mode",
              "skipped", "reason",
              "param_count", "param_bytes", "peak_bytes", "peak_phase", "phase_bytes", "aten_ops"]
 
@@ -630,6 +660,9 @@ def main():
                          "(diagnostics; the trace list itself perturbs the heap slightly)")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="extra/overriding worker environment variable; KEY= unsets it (experiments only)")
+    ap.add_argument("--grid", choices=("main", "versions"), default="main",
+                    help="main: the grid of measured.json and measured_llm.json; versions: what PyTorch "
+                         "releases do differently (foreach/fused optimizers), run under 1.13 and 2.x")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -637,7 +670,7 @@ def main():
         run_worker_main(args.worker)
         return
 
-    grid = build_grid()
+    grid = build_grid() if args.grid == "main" else build_versions_grid()
     if args.only:
         grid = [c for c in grid if re.search(args.only, c["id"])]
     if args.list:

@@ -52,7 +52,8 @@ struct EstimateOptions {
     DType dtype = DType::F32; // parameters and activations; int8 only for inference
     bool amp = false;         // autocast: fp32 weights, fp16 (CUDA) / bf16 (CPU) compute
     OptimizerKind optimizer = OptimizerKind::Adam;
-    OptimizerImpl optimizerImpl = OptimizerImpl::Auto; // CPU: for-loop (1.13); CUDA: foreach
+    OptimizerImpl optimizerImpl = OptimizerImpl::Auto; // CPU: for-loop (1.13 and 2.x); CUDA: foreach
+    TorchVersion torch = TorchVersion::V2;              // whose habits, where releases differ
     int lbfgsHistory = 100;
     Checkpointing checkpoint;
     bool training = true;

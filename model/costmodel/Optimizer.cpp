@@ -18,6 +18,8 @@ const char* optimizerName(OptimizerKind kind) {
     return "?";
 }
 
+const char* torchVersionName(TorchVersion v) { return v == TorchVersion::V1_13 ? "1.13" : "2.x"; }
+
 const char* optimizerImplName(OptimizerImpl impl) {
     switch (impl) {
     case OptimizerImpl::Auto: return "auto";
@@ -46,8 +48,8 @@ double stateElementsPerParameter(OptimizerKind kind, int lbfgsHistory) {
 namespace sim {
 
 OptimizerSim::OptimizerSim(Graph& g, const std::vector<Tensor>& params, OptimizerKind kind, OptimizerImpl impl, int lbfgsHistory,
-                           int step)
-    : g_(g), params_(params), kind_(kind), impl_(impl), history_(std::max(1, lbfgsHistory)), step_(std::max(1, step)) {
+                           int step, TorchVersion torch)
+    : g_(g), params_(params), kind_(kind), impl_(impl), torch_(torch), history_(std::max(1, lbfgsHistory)), step_(std::max(1, step)) {
     for (const Tensor& p : params_) flatNumel_ += p.numel();
     if (impl_ == OptimizerImpl::Fused && kind_ != OptimizerKind::Adam && kind_ != OptimizerKind::AdamW)
         impl_ = OptimizerImpl::Foreach; // only Adam/AdamW have a fused kernel
@@ -178,14 +180,20 @@ void OptimizerSim::adamLike() {
         return;
     }
     if (impl_ == OptimizerImpl::Foreach) {
-        // exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs); _foreach_div_(...);
-        // denom = _foreach_add(exp_avg_sq_sqrt, eps); _foreach_addcdiv_(params, exp_avgs, denom)
+        // exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs); _foreach_div_(...); then
+        // 1.13: denom = _foreach_add(exp_avg_sq_sqrt, eps), a second list beside the first;
+        // 2.x:  _foreach_add_(exp_avg_sq_sqrt, eps) in place;
+        // _foreach_addcdiv_(params, exp_avgs, denom or exp_avg_sq_sqrt).
         std::vector<Tensor> sqrtList, denom;
         for (const Tensor& p : params_) sqrtList.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
         g_.op("aten._foreach_sqrt");
-        for (const Tensor& p : params_) denom.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
-        g_.op("aten._foreach_add");
-        sqrtList.clear();
+        if (torch_ == TorchVersion::V2) {
+            g_.op("aten._foreach_add_");
+        } else {
+            for (const Tensor& p : params_) denom.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+            g_.op("aten._foreach_add");
+            sqrtList.clear();
+        }
         g_.op("aten._foreach_addcdiv_");
         return;
     }
@@ -207,9 +215,22 @@ void OptimizerSim::sqrtUpdate(std::vector<Tensor>& state, bool lazily) {
             g_.op("aten.zeros_like");
         }
     if (impl_ != OptimizerImpl::ForLoop) { // std = _foreach_sqrt(state_sums); _foreach_add_(std, eps)
-        std::vector<Tensor> roots;
+        std::vector<Tensor> roots, denom, numerator;
         for (const Tensor& p : params_) roots.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
         g_.op("aten._foreach_sqrt");
+        if (kind_ == OptimizerKind::Adagrad) {
+            // _multi_tensor_adagrad. 2.x: std = _foreach_sqrt(state_sums), eps added in place,
+            // numerator = _foreach_mul(grads, minus_clr) beside it, then
+            // _foreach_addcdiv_(params, numerator, std): two lists. 1.13 adds eps out of place
+            // (_foreach_add) and holds three lists at the step's peak. Both counts are measured
+            // on the CPU (tests/data/costmodel/measured_versions_*.json).
+            if (torch_ == TorchVersion::V1_13) {
+                for (const Tensor& p : params_) denom.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+                g_.op("aten._foreach_add");
+            }
+            for (const Tensor& p : params_) numerator.push_back(g_.empty(p.shape(), p.dtype(), Category::Temporaries));
+            g_.op("aten._foreach_mul");
+        }
         g_.op("aten._foreach_addcdiv_");
         return;
     }

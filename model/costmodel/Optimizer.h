@@ -16,9 +16,14 @@ namespace memviz::costmodel {
 // and a column vector; no first moment; beta1=None). Both modelled from their sources.
 enum class OptimizerKind { Sgd, Momentum, Adam, AdamW, Adagrad, RMSprop, Lbfgs, Adam8bit, Adafactor };
 enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
+// The PyTorch release whose habits the model follows where releases differ (docs/costmodel.md,
+// "PyTorch 1.13 and 2.x"): foreach Adam(W) keeps two lists of temporaries in 1.13
+// (`denom = _foreach_add(sqrt, eps)`) and one in 2.x (`_foreach_add_(sqrt, eps)` in place).
+enum class TorchVersion { V1_13, V2 };
 
 const char* optimizerName(OptimizerKind kind); // "adamw"
 const char* optimizerImplName(OptimizerImpl impl);
+const char* torchVersionName(TorchVersion v); // "1.13", "2.x"
 // Optimizer state in elements per parameter element once the state is complete (LBFGS: with
 // a full history); the textbook numbers (momentum 1, Adam 2, Adagrad 1, LBFGS 2 + 2H).
 double stateElementsPerParameter(OptimizerKind kind, int lbfgsHistory);
@@ -27,7 +32,8 @@ namespace sim {
 
 class OptimizerSim {
 public:
-    OptimizerSim(Graph& g, const std::vector<Tensor>& params, OptimizerKind kind, OptimizerImpl impl, int lbfgsHistory, int step);
+    OptimizerSim(Graph& g, const std::vector<Tensor>& params, OptimizerKind kind, OptimizerImpl impl, int lbfgsHistory, int step,
+                 TorchVersion torch = TorchVersion::V2);
 
     // The state as it is before step `step` (i.e. after step - 1 steps).
     void createState();
@@ -49,6 +55,7 @@ private:
     const std::vector<Tensor>& params_;
     OptimizerKind kind_;
     OptimizerImpl impl_;
+    TorchVersion torch_;
     int history_;
     int step_;
     std::vector<Tensor> buf1_, buf2_, steps_; // per-parameter state

@@ -20,6 +20,7 @@ constexpr OptimizerKind kOptimizerChoices[] = {OptimizerKind::Sgd,   OptimizerKi
                                                OptimizerKind::Lbfgs, OptimizerKind::Adam8bit, OptimizerKind::Adafactor};
 constexpr OptimizerImpl kOptimizerImplChoices[] = {OptimizerImpl::Auto, OptimizerImpl::ForLoop, OptimizerImpl::Foreach,
                                                    OptimizerImpl::Fused};
+constexpr TorchVersion kTorchVersionChoices[] = {TorchVersion::V2, TorchVersion::V1_13};
 constexpr DeviceKind kDeviceChoices[] = {DeviceKind::Cpu, DeviceKind::Cuda};
 constexpr AttentionKind kAttentionChoices[] = {AttentionKind::Eager, AttentionKind::Flash};
 constexpr WeightFormat kWeightChoices[] = {WeightFormat::Full, WeightFormat::Int8, WeightFormat::Nf4};
@@ -56,6 +57,16 @@ OptimizerImpl parseOptimizerImpl(const std::string& word) {
     for (OptimizerImpl i : kOptimizerImplChoices)
         if (w == optimizerImplName(i)) return i;
     throw std::invalid_argument("unknown optimizer implementation \"" + word + "\" (use auto, for-loop, foreach or fused)");
+}
+
+TorchVersion parseTorchVersion(const std::string& word) {
+    const std::string w = lower(word);
+    if (w == "1.13" || w == "1.13.0" || w == "1.13.1") return TorchVersion::V1_13;
+    // "2", "2.x", or any 2.N / 2.N.M release: they share the habits the model tells apart.
+    if (w == "2" || w == "2.x" || (w.size() > 2 && w.compare(0, 2, "2.") == 0 &&
+                                  w.find_first_not_of("0123456789.", 2) == std::string::npos))
+        return TorchVersion::V2;
+    throw std::invalid_argument("unknown PyTorch version \"" + word + "\" (use 2.x or 1.13)");
 }
 
 Checkpointing parseCheckpoint(const std::string& word) {
@@ -152,6 +163,11 @@ const std::vector<std::string>& optimizerNames() {
 
 const std::vector<std::string>& optimizerImplNames() {
     static const std::vector<std::string> names = wordsOf(kOptimizerImplChoices, optimizerImplName);
+    return names;
+}
+
+const std::vector<std::string>& torchVersionNames() {
+    static const std::vector<std::string> names = wordsOf(kTorchVersionChoices, torchVersionName);
     return names;
 }
 

@@ -15,6 +15,7 @@ namespace memviz::costmodel {
 DType parseDType(const std::string& word);                 // fp32 fp16 bf16 fp64 int8 (also float32, ...)
 OptimizerKind parseOptimizer(const std::string& word);     // sgd momentum adam adamw adagrad rmsprop lbfgs
 OptimizerImpl parseOptimizerImpl(const std::string& word); // auto for-loop foreach fused
+TorchVersion parseTorchVersion(const std::string& word);   // 1.13, 2.x (also 2, 2.4, 2.13, ...)
 Checkpointing parseCheckpoint(const std::string& word);    // none sqrt K per-layer selective
 AttentionKind parseAttention(const std::string& word);     // eager flash (also sdpa, memory-efficient)
 WeightFormat parseWeightFormat(const std::string& word);   // fp int8 nf4
@@ -33,6 +34,7 @@ const std::vector<std::string>& attentionNames();     // eager flash
 const std::vector<std::string>& weightFormatNames();  // fp int8 nf4
 const std::vector<std::string>& loraTargetsNames();   // attn mlp all
 const std::vector<std::string>& optimizerImplNames(); // auto for-loop foreach fused
+const std::vector<std::string>& torchVersionNames();  // 2.x 1.13
 const std::vector<std::string>& deviceNames();        // cpu cuda
 const char* deviceName(DeviceKind d);
 

@@ -211,7 +211,7 @@ private:
 
     void train(Estimate& e) {
         if (trainable_.empty()) throw std::invalid_argument("nothing to train: every parameter is frozen");
-        sim::OptimizerSim opt(g_, trainable_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber());
+        sim::OptimizerSim opt(g_, trainable_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber(), o_.torch);
         opt.createState();
         if (stepNumber() >= 2)                // the gradients of the previous step are alive until zero_grad
             for (sim::Leaf& leaf : g_.leaves) // params, and x when checkpointing made it require grad
