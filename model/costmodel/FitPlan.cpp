@@ -309,6 +309,21 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         }
         fixes.push_back(std::move(f));
     };
+    // The options of the fewest GPUs, doubling from `from`, whose plan fits; those of `most`
+    // when none does; nothing when `from` is past `most` (tensor parallel, ZeRO-3 over more GPUs).
+    const auto fewestGpusThatFit = [&](int from, int most, const auto& withGpus) -> std::optional<PlanOptions> {
+        for (int n = from; n <= most; n *= 2) {
+            PlanOptions c = withGpus(n);
+            bool fits = false;
+            try {
+                fits = planStep(model, c).peakBytes <= c.memoryBytes;
+            } catch (const std::exception&) {
+            }
+            if (fits || n * 2 > most) return c;
+        }
+        return std::nullopt;
+    };
+    const std::string onGpu = o.gpu.empty() ? std::string() : " (" + o.gpu + ")";
     const EstimateOptions& e = o.estimate;
     std::vector<PlanOptions> stepChanges; // single changes of the step, for the combination
     // 1. A smaller micro-batch with more accumulation steps: the same effective batch.
@@ -401,20 +416,12 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
                 tryFix("context", "a context of " + num(s) + " tokens instead of " + num(now), "shorter prompts", c);
             }
         }
-        for (int n = std::max(2, o.tensorParallel * 2); n <= 16; n *= 2) {
-            PlanOptions t = o;
-            t.tensorParallel = n;
-            bool fits = false;
-            try {
-                fits = planStep(model, t).peakBytes <= t.memoryBytes;
-            } catch (const std::exception&) {
-            }
-            if (fits || n == 16) {
-                tryFix("tp", "tensor parallel over " + num(n) + " GPUs" + (o.gpu.empty() ? std::string() : " (" + o.gpu + ")"),
-                       "more GPUs", t);
-                break;
-            }
-        }
+        if (const auto t = fewestGpusThatFit(std::max(2, o.tensorParallel * 2), 16, [&](int n) {
+                PlanOptions c = o;
+                c.tensorParallel = n;
+                return c;
+            }))
+            tryFix("tp", "tensor parallel over " + num(t->tensorParallel) + " GPUs" + onGpu, "more GPUs", *t);
     }
     // 6. Sharding: a stronger one over the same GPUs, or ZeRO-3 over more of them.
     if (e.training && o.devices > 1 && o.shard != ShardStrategy::Zero3 && o.shard != ShardStrategy::Fsdp) {
@@ -426,21 +433,13 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
         }
     }
     if (e.training && o.devices < 64) {
-        for (int n = std::max(2, o.devices * 2); n <= 64; n *= 2) {
-            PlanOptions z = o;
-            z.devices = n;
-            z.shard = ShardStrategy::Zero3;
-            bool fits = false;
-            try {
-                fits = planStep(model, z).peakBytes <= z.memoryBytes;
-            } catch (const std::exception&) {
-            }
-            if (fits || n == 64) {
-                tryFix("gpus", "zero3 over " + num(n) + " GPUs" + (o.gpu.empty() ? std::string() : " (" + o.gpu + ")"),
-                       "more GPUs", z);
-                break;
-            }
-        }
+        if (const auto z = fewestGpusThatFit(std::max(2, o.devices * 2), 64, [&](int n) {
+                PlanOptions c = o;
+                c.devices = n;
+                c.shard = ShardStrategy::Zero3;
+                return c;
+            }))
+            tryFix("gpus", "zero3 over " + num(z->devices) + " GPUs" + onGpu, "more GPUs", *z);
     }
     // 7. A GPU with more memory (the smallest one that fits).
     for (const GpuInfo& g : catalog.gpus()) {
