@@ -24,6 +24,14 @@ std::string activationOf(const Keys& k, const std::string& fallback) {
     return k.text(k.firstOf({"hidden_activation", "hidden_act", "activation_function", "activation"}), fallback);
 }
 
+// The GPT-2-era block: a plain (ungated) MLP with the config's activation, LayerNorm with bias.
+void plainMlpLayerNorm(const Keys& k, HfBlock& b, const std::string& activationDefault) {
+    b.gatedMlp = false;
+    b.activation = activationOf(k, activationDefault);
+    b.norm = HfNorm::LayerNorm;
+    b.normBias = true;
+}
+
 // The common shape: hidden, layers, heads, key/value heads, head_dim, MLP width, vocabulary,
 // positions, tied embeddings. `ffMultiple`: the MLP width when the config leaves it out (4 x hidden).
 void readShape(const Keys& k, HfModel& m, bool tiedDefault, std::int64_t ffMultiple = 4) {
@@ -128,10 +136,7 @@ void gpt2Like(const Keys& k, HfModel& m) {
     m.dropout = k.probability("resid_pdrop", 0.1);
     HfBlock& b = m.block;
     b.fusedQkv = b.qkvBias = b.oBias = b.mlpBias = true;
-    b.gatedMlp = false;
-    b.activation = activationOf(k, "gelu_new");
-    b.norm = HfNorm::LayerNorm;
-    b.normBias = true;
+    plainMlpLayerNorm(k, b, "gelu_new");
     b.positions = HfPositions::Learned;
 }
 
@@ -184,10 +189,8 @@ void bertLike(const Keys& k, HfModel& m, std::int64_t positionsDefault, std::int
     HfBlock& b = m.block;
     b.stack = HfStack::Encoder;
     b.positions = HfPositions::Learned;
-    b.norm = HfNorm::LayerNorm;
-    b.normBias = b.qkvBias = b.oBias = b.mlpBias = true;
-    b.gatedMlp = false;
-    b.activation = activationOf(k, "gelu");
+    b.qkvBias = b.oBias = b.mlpBias = true;
+    plainMlpLayerNorm(k, b, "gelu");
     b.head = HfHead::Pooler;
     m.family = HfFamily::Bert;
 }
@@ -210,10 +213,8 @@ void bartLike(const Keys& k, HfModel& m, bool whisper) {
     HfBlock& b = m.block;
     b.stack = HfStack::EncoderDecoder;
     b.positions = HfPositions::Learned;
-    b.norm = HfNorm::LayerNorm;
-    b.normBias = b.qkvBias = b.oBias = b.mlpBias = true;
-    b.gatedMlp = false;
-    b.activation = activationOf(k, "gelu");
+    b.qkvBias = b.oBias = b.mlpBias = true;
+    plainMlpLayerNorm(k, b, "gelu");
     if (whisper) {
         b.kProjBias = false;
         b.melBins = k.integer("num_mel_bins", 80);
@@ -374,10 +375,7 @@ const FamilyRow kFamilies[] = {
          readShape(k, m, false);
          HfBlock& b = m.block;
          b.qkvBias = b.oBias = b.mlpBias = b.lmHeadBias = true;
-         b.gatedMlp = false;
-         b.activation = activationOf(k, "gelu_new");
-         b.norm = HfNorm::LayerNorm;
-         b.normBias = true;
+         plainMlpLayerNorm(k, b, "gelu_new");
          b.normsPerLayer = 1;
          b.parallelResidual = true;
          b.rotaryFraction = k.real("partial_rotary_factor", 0.5, 0, 1);
@@ -399,10 +397,7 @@ const FamilyRow kFamilies[] = {
          b.fusedQkv = true;
          b.qkvBias = b.oBias = k.boolean("attention_bias", true);
          b.mlpBias = true;
-         b.gatedMlp = false;
-         b.activation = activationOf(k, "gelu");
-         b.norm = HfNorm::LayerNorm;
-         b.normBias = true;
+         plainMlpLayerNorm(k, b, "gelu");
          b.parallelResidual = k.boolean("use_parallel_residual", true);
          b.rotaryFraction = k.real(k.firstOf({"rotary_pct", "partial_rotary_factor"}), 0.25, 0, 1);
      }},
@@ -411,10 +406,7 @@ const FamilyRow kFamilies[] = {
          readShape(k, m, false);
          HfBlock& b = m.block;
          b.mlpBias = b.lmHeadBias = true;
-         b.gatedMlp = false;
-         b.activation = activationOf(k, "gelu_new");
-         b.norm = HfNorm::LayerNorm;
-         b.normBias = true;
+         plainMlpLayerNorm(k, b, "gelu_new");
          b.normsPerLayer = 1;
          b.parallelResidual = true;
          b.rotaryFraction = static_cast<double>(k.integer("rotary_dim", m.headDim)) / static_cast<double>(m.headDim);
@@ -436,10 +428,7 @@ const FamilyRow kFamilies[] = {
          readShape(k, m, true);
          HfBlock& b = m.block;
          b.qkvBias = b.oBias = b.mlpBias = k.boolean("use_bias", true);
-         b.gatedMlp = false;
-         b.activation = activationOf(k, "gelu_pytorch_tanh");
-         b.norm = HfNorm::LayerNorm;
-         b.normBias = true;
+         plainMlpLayerNorm(k, b, "gelu_pytorch_tanh");
          b.slidingWindow = k.integer("sliding_window", 0, 0);
      }},
     {"opt",
