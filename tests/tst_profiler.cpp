@@ -144,7 +144,9 @@ private slots:
     void modelsAreValid();
     void realTraces_data();
     void realTraces();
+    void realMemoryTimeline_data();
     void realMemoryTimeline();
+    void torch2Trace();
 };
 
 void TestProfiler::oldFamily() {
@@ -586,8 +588,23 @@ void TestProfiler::realTraces() {
     QCOMPARE(events, memoryEvents);
 }
 
+void TestProfiler::realMemoryTimeline_data() {
+    QTest::addColumn<bool>("shared");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("HTA, raw") << true << "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz";
+    // PyTorch 2.13's export_memory_timeline on the CPU (bench/torch2/record_profiles.py)
+    QTest::newRow("PyTorch 2.13, raw") << false << "profiler-torch2/cnn_adamw_cpu.timeline.raw.json.gz";
+    QTest::newRow("PyTorch 2.13, coalesced") << false << "profiler-torch2/cnn_adamw_cpu.timeline.json";
+}
+
 void TestProfiler::realMemoryTimeline() {
-    MEMVIZ_REQUIRE_FIXTURE(path, "pytorch-memory-timeline/hta_memory_timeline.raw.json.gz");
+    QFETCH(bool, shared);
+    QFETCH(QString, file);
+    QString path = QStringLiteral(MEMVIZ_TEST_DATA) + "/" + file;
+    if (shared) {
+        MEMVIZ_REQUIRE_FIXTURE(fixture, file);
+        path = fixture;
+    }
     if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
     const QJsonObject e = runOracle("memory_timeline.py", {path});
     QTemporaryDir dir;
@@ -605,6 +622,60 @@ void TestProfiler::realMemoryTimeline() {
         if (x.style != kSeriesStacked) continue;
         QCOMPARE(seriesValueAt(db, x.id, d.peakTimeNs).value(), breakdown[QString::fromStdString(x.name)].toInteger());
     }
+}
+
+// PyTorch 2.13's own profiler on the CPU (bench/torch2/record_profiles.py: three AdamW steps of
+// a small CNN, profile_memory, record_shapes, with_stack). Every operator's calls, Mem and Self
+// Mem equal PyTorch's key_averages() of the same run, written beside the trace. Where the
+// exported trace itself holds another number of an operator's events than key_averages counted
+// (the file's oracle, profiler_key_averages.py, says so: aten::div and aten::div_, whose
+// scalar overloads call a same-named op), memviz shows what the file holds, as the oracle does.
+void TestProfiler::torch2Trace() {
+    const QString dir = QStringLiteral(MEMVIZ_TEST_DATA) + "/profiler-torch2/";
+    const QString path = dir + "cnn_adamw_cpu.pt.trace.json.gz";
+    if (test::python().isEmpty()) MEMVIZ_SKIP_OR_FAIL("no python3 for the oracle");
+    const QJsonObject oracle = runOracle("profiler_key_averages.py", {path});
+    QVERIFY(!oracle.isEmpty());
+    const QJsonObject torch =
+        QJsonDocument::fromJson(test::readFile(dir + "cnn_adamw_cpu.key_averages.json")).object()["ops"].toObject();
+    QVERIFY(torch.size() > 300);
+    QTemporaryDir tmp;
+    Database db(tmp.filePath("s.memviz").toStdString());
+    const auto trace = importFile(db, path.toStdString(), Progress{});
+    const TraceSummary s = loadSummary(db, trace);
+    QCOMPARE(s.devices.size(), std::size_t{1});
+    const QJsonObject cpu = oracle["devices"].toObject()["cpu"].toObject();
+    QCOMPARE(s.devices[0].peakBytes, cpu["peak_bytes"].toInteger());
+    QCOMPARE(s.devices[0].peakTimeNs, cpu["peak_time_ns"].toInteger());
+    QCOMPARE(s.devices[0].finalBytes, cpu["final_bytes"].toInteger());
+    QCOMPARE(s.devices[0].allocs, cpu["allocs"].toInteger());
+    QCOMPARE(s.devices[0].frees, cpu["frees"].toInteger());
+    const ProfilerOpsTable ops = queryProfilerOps(db, trace, std::nullopt, false);
+    const int d = deviceIndex(ops, "cpu");
+    QVERIFY(d >= 0);
+    QCOMPARE(static_cast<qsizetype>(ops.rows.size()), torch.size());
+    const QJsonObject fileOps = oracle["ops"].toObject();
+    int asTorch = 0;
+    QStringList asFile;
+    for (const ProfilerOpRow& r : ops.rows) {
+        const QString name = QString::fromStdString(r.name);
+        QVERIFY2(torch.contains(name), qPrintable(name));
+        const QJsonObject t = torch[name].toObject(), f = fileOps[name].toObject();
+        if (f["calls"].toInteger() != t["calls"].toInteger()) {
+            asFile << name;
+            QCOMPARE(r.calls, f["calls"].toInteger());
+            QCOMPARE(r.memory[d].bytes, f["cpu:mem"].toInteger());
+            QCOMPARE(r.memory[d].selfBytes, f["cpu:self_mem"].toInteger());
+            continue;
+        }
+        QCOMPARE(r.calls, t["calls"].toInteger());
+        QCOMPARE(r.memory[d].bytes, t["cpu_memory_usage"].toInteger());
+        QCOMPARE(r.memory[d].selfBytes, t["self_cpu_memory_usage"].toInteger());
+        ++asTorch;
+    }
+    qInfo("%d operators as PyTorch's key_averages, %d as the file holds them (%s)", asTorch, int(asFile.size()),
+          qPrintable(asFile.join(", ")));
+    QVERIFY(asFile.size() <= 2);
 }
 
 QTEST_GUILESS_MAIN(TestProfiler)

@@ -91,11 +91,14 @@ QString summaryText(const TraceSummary& s) {
         rows.push_back({QString::fromStdString(d.name), QString::number(d.events), QString::number(d.allocs),
                         QString::number(d.frees), bytes(d.peakBytes), position(s, d.peakTimeNs), bytes(d.finalBytes)});
     out += formatTable({"device", "events", "allocs", "frees", "peak", "peak at", "final"}, rows);
-    for (const ImportWarning& w : s.warnings)
-        out += QStringLiteral("\nwarning: %1 x%2 (first at %3): %4")
+    for (const ImportWarning& w : s.warnings) {
+        const QString where = w.firstLocation.empty() ? QString()
+                                                      : QStringLiteral(" (first at %1)").arg(QString::fromStdString(w.firstLocation));
+        out += QStringLiteral("\nwarning: %1 x%2%3: %4")
                    .arg(QString::fromStdString(w.kind))
                    .arg(w.count)
-                   .arg(QString::fromStdString(w.firstLocation), QString::fromStdString(w.message));
+                   .arg(where, QString::fromStdString(w.message));
+    }
     if (!s.warnings.empty()) out += "\n";
     return out;
 }
