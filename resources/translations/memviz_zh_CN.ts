@@ -539,6 +539,22 @@
         <source>allocations per second (heaptrack)</source>
         <translation>每秒分配次数（heaptrack）</translation>
     </message>
+    <message>
+        <source>peak %1: %2 at %3 (too small for this axis)</source>
+        <translation>峰值 %1：%3 时 %2（相对此坐标轴太小）</translation>
+    </message>
+    <message>
+        <source>peak %1: %2</source>
+        <translation>峰值 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1: %2 at %3</source>
+        <translation>%1：%3 时 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>memviz::ActiveMemoryView</name>
@@ -907,6 +923,10 @@
     <message>
         <source>&lt;span style=&apos;color:#a00&apos;&gt;Cannot read the allocations: %1&lt;/span&gt;</source>
         <translation>&lt;span style=&apos;color:#a00&apos;&gt;无法读取分配：%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Reserved &amp;minus; requested&lt;/b&gt; (the allocator model replaying the trace): &lt;b&gt;rounding&lt;/b&gt; %1 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;free split blocks&lt;/b&gt; %2 (small pool), %3 (large pool) &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;pending free&lt;/b&gt; %4 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;whole cached segments&lt;/b&gt; %5 in %L6 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;largest free block&lt;/b&gt; %7</source>
+        <translation>&lt;br&gt;&lt;b&gt;已保留 &amp;minus; 已请求&lt;/b&gt;（分配器模型重放此记录）：&lt;b&gt;取整&lt;/b&gt; %1 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;空闲的拆分块&lt;/b&gt; %2（小池），%3（大池） &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;等待释放&lt;/b&gt; %4 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;整段缓存&lt;/b&gt; %5，共 %L6 段 &amp;nbsp;&amp;middot;&amp;nbsp; &lt;b&gt;最大空闲块&lt;/b&gt; %7</translation>
     </message>
 </context>
 <context>
@@ -1913,6 +1933,26 @@
 %1</source>
         <translation>能让它放得进的改动，代价小的在前（悬停查看详情）：
 %1</translation>
+    </message>
+    <message>
+        <source>Family: %1, read as a generic decoder (no table knows it).</source>
+        <translation>模型族：%1，按通用解码器读取（没有表认识它）。</translation>
+    </message>
+    <message>
+        <source>Family: %1 (its model_type table).</source>
+        <translation>模型族：%1（按其 model_type 的表）。</translation>
+    </message>
+    <message>
+        <source>Dtype: the config names no torch_dtype; this plan trains in the dtype chosen below.</source>
+        <translation>数据类型：配置中没有 torch_dtype；此方案按下面选择的数据类型训练。</translation>
+    </message>
+    <message>
+        <source>Dtype: the checkpoint is %1 (torch_dtype); this plan trains in the dtype chosen below (fp32 unless changed), inference would load %1.</source>
+        <translation>数据类型：检查点为 %1（torch_dtype）；此方案按下面选择的数据类型训练（未更改时为 fp32），推理会以 %1 加载。</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
     </message>
 </context>
 <context>
@@ -4272,6 +4312,14 @@ Allocated in %1</source>
     <message>
         <source>At the %1 peak: %2</source>
         <translation>%1 峰值时：%2</translation>
+    </message>
+    <message>
+        <source>click to show)</source>
+        <translation>点击显示）</translation>
+    </message>
+    <message>
+        <source>%1 (off: %2× the %3; click to show)</source>
+        <translation>%1（已隐藏：是 %3 的 %2 倍；点击显示）</translation>
     </message>
 </context>
 <context>
