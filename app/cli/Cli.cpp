@@ -133,7 +133,7 @@ const Subcommand kSubcommands[] = {
 )",
      [](int, char**, const QStringList& args) { return checkCommand(args); }, false},
     {"report",
-     R"(  memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] -o REPORT.html
+     R"(  memviz report FILE|STORE[#ID] [--baseline FILE|STORE#ID] [--fold PRESETS|none] -o REPORT.html
                                       one self-contained HTML page: timeline per device with
                                       the peak, categories at the peak, operator and site
                                       tables, flame graph; with --baseline, the comparison
@@ -152,6 +152,7 @@ const Subcommand kSubcommands[] = {
   memviz estimate --model PRESET --print-spec | --list-models
   memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model P | --spec F) [--seq N]
              [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]
+             [--tp N] [--kv-cache-dtype fp8]
              [--gpu-catalog FILE] [knobs as above] [--json] | --list-devices
                                       will it fit: the peak per GPU by category (with the CUDA
                                       context), the largest micro-batch and sequence that fit

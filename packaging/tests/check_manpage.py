@@ -144,10 +144,11 @@ def main():
         own_options = help_sections(own.stdout).get(command, set())
         compare("memviz " + command, "man page", man[command], "memviz %s --help" % command, own_options)
         compare("memviz " + command, "memviz %s --help" % command, own_options, "memviz --help", helped[command])
-        if command not in sources:
-            problems.append("no %sCommand(...) found in %s" % (command, cli_dir))
+        function = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), command)  # allocator-replay: allocatorReplay
+        if function not in sources:
+            problems.append("no %sCommand(...) found in %s" % (function, cli_dir))
         else:
-            compare("memviz " + command, "man page", man[command], "the parser in " + cli_dir, sources[command])
+            compare("memviz " + command, "man page", man[command], "the parser in " + cli_dir, sources[function])
         for option in sorted(man[command]):
             r = run(memviz, [command, option])
             if "Unknown option '%s'" % option[2:] in r.stderr:
