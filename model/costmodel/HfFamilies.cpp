@@ -32,6 +32,15 @@ void plainMlpLayerNorm(const Keys& k, HfBlock& b, const std::string& activationD
     b.normBias = true;
 }
 
+// The BERT / BART block: learned positions, a bias on every projection, a plain GELU MLP,
+// LayerNorm with bias; `stack` says encoder-only or encoder-decoder.
+void originalTransformerBlock(const Keys& k, HfBlock& b, HfStack stack) {
+    b.stack = stack;
+    b.positions = HfPositions::Learned;
+    b.qkvBias = b.oBias = b.mlpBias = true;
+    plainMlpLayerNorm(k, b, "gelu");
+}
+
 // The common shape: hidden, layers, heads, key/value heads, head_dim, MLP width, vocabulary,
 // positions, tied embeddings. `ffMultiple`: the MLP width when the config leaves it out (4 x hidden).
 void readShape(const Keys& k, HfModel& m, bool tiedDefault, std::int64_t ffMultiple = 4) {
@@ -187,10 +196,7 @@ void bertLike(const Keys& k, HfModel& m, std::int64_t positionsDefault, std::int
     m.typeVocab = k.integer("type_vocab_size", typesDefault, 0);
     m.dropout = k.probability("hidden_dropout_prob", 0.1);
     HfBlock& b = m.block;
-    b.stack = HfStack::Encoder;
-    b.positions = HfPositions::Learned;
-    b.qkvBias = b.oBias = b.mlpBias = true;
-    plainMlpLayerNorm(k, b, "gelu");
+    originalTransformerBlock(k, b, HfStack::Encoder);
     b.head = HfHead::Pooler;
     m.family = HfFamily::Bert;
 }
@@ -211,10 +217,7 @@ void bartLike(const Keys& k, HfModel& m, bool whisper) {
     m.tiedEmbeddings = k.boolean("tie_word_embeddings", true);
     m.dropout = k.probability("dropout", 0.1);
     HfBlock& b = m.block;
-    b.stack = HfStack::EncoderDecoder;
-    b.positions = HfPositions::Learned;
-    b.qkvBias = b.oBias = b.mlpBias = true;
-    plainMlpLayerNorm(k, b, "gelu");
+    originalTransformerBlock(k, b, HfStack::EncoderDecoder);
     if (whisper) {
         b.kProjBias = false;
         b.melBins = k.integer("num_mel_bins", 80);
