@@ -34,6 +34,8 @@ packages=(
   # and the package check's "pytest --help lists the plugin"; setuptools builds the package
   # from its pyproject.toml in those tests (what pip install python/memviz_probe does)
   python3-pytest python3-setuptools
+  # memviz ranks --slurm (issue 55): tst_ranks_slurm starts a real one-node Slurm on localhost
+  slurm-wlm munge
 )
 
 missing=()
