@@ -24,6 +24,16 @@ if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; the
   exit 0
 fi
 
+# One installer at a time (two builds or a build and a benchmark may start it together); the
+# second waits and then finds the stamp written.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
+if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  echo "$venv/bin/python"
+  exit 0
+fi
+
 python=${MEMVIZ_PYTHON:-$(command -v python3.11 || command -v python3 || true)}
 if [ -z "$python" ]; then
   echo "memviz: no python3 on PATH to make the PyTorch 2.x environment from (set MEMVIZ_PYTHON)" >&2
@@ -41,10 +51,15 @@ if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv >&2
 fi
 
-echo "memviz: making the PyTorch 2.x environment in $venv (once; a few minutes)" >&2
-rm -rf "$venv"
-mkdir -p "$(dirname "$venv")"
-"$python" -m venv "$venv" >&2
+# A changed requirements file updates the venv in place (pip installs what differs), so a run
+# that uses the venv meanwhile keeps its torch; a venv without a working python is made anew.
+if "$venv/bin/python" -c 'import sys' 2>/dev/null; then
+  echo "memviz: updating the PyTorch 2.x environment in $venv to packaging/python-requirements.txt" >&2
+else
+  echo "memviz: making the PyTorch 2.x environment in $venv (once; a few minutes)" >&2
+  rm -rf "$venv"
+  "$python" -m venv "$venv" >&2
+fi
 # torch first and alone: then nothing that follows can ask pip for another build of it.
 "$venv/bin/pip" install --quiet --disable-pip-version-check "$(grep -E '^torch==' "$requirements")" >&2
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" >&2
