@@ -277,9 +277,9 @@ def build_grid():
 # ---------------------------------------------------------------------------
 # worker: one configuration, in its own process
 
-def worker(cfg):
+def heap_functions():
+    """(libc, mallinfo2): glibc's mallinfo2() through ctypes."""
     import ctypes
-    import gc
 
     libc = ctypes.CDLL("libc.so.6")
 
@@ -289,27 +289,14 @@ def worker(cfg):
             "fsmblks", "uordblks", "fordblks", "keepcost")]
 
     libc.mallinfo2.restype = Mallinfo2
-    mallinfo2 = libc.mallinfo2
+    return libc, libc.mallinfo2
 
+
+def make_probe(mallinfo2, trace=False):
+    """The sampling mode of the protocol: live heap after every aten op, running maximum."""
     import torch
     from torch.utils._python_dispatch import TorchDispatchMode
-    from torch.utils.checkpoint import checkpoint_sequential
-    sys.path.insert(0, HERE)
-    import spec_to_torch as S
-
-    torch.set_num_threads(1)
-    import llm_blocks as L
-    if cfg.get("world"):  # data parallel (measure_ddp.py): the process group exists before the baseline
-        import measure_ddp
-        measure_ddp.init_group(cfg)
-    spec = S.load_spec(os.path.join(SPEC_DIR, cfg["spec"]))
-    if cfg.get("seq"):
-        spec["input"]["shape"] = [cfg["seq"]]
-        spec["target"]["shape"] = [cfg["seq"]]
-    loss_fn = S.make_loss_fn(spec)
-    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[cfg["dtype"]]
-    train = cfg["mode"] == "train"
-    K = cfg.get("checkpoint")
+    cfg = {"trace": trace}
 
     class Probe(TorchDispatchMode):
         """Samples the live heap after every aten op; tracks the maximum."""
@@ -356,7 +343,13 @@ def worker(cfg):
                 self.trace.append((self.step, self.phase, name, v, desc))
             return out
 
-    probe = Probe()
+    return Probe()
+
+
+def start_probe(probe):
+    """Enters the probe and takes the baseline (returned): live heap after gc.collect()."""
+    import gc
+    import torch
     probe.__enter__()  # active from the baseline on: model build is sampled too
     # The first operator dispatched through a Python mode costs PyTorch 2.x a one-time 21.7 MiB
     # of its own (the dispatch machinery's lazy set-up; nothing of 1.13's): pay it before the
@@ -364,7 +357,35 @@ def worker(cfg):
     torch.zeros(1).add_(1)
     probe.reset()
     gc.collect()
-    baseline = probe.sample("baseline")
+    return probe.sample("baseline")
+
+
+def worker(cfg):
+    import gc
+
+    libc, mallinfo2 = heap_functions()
+
+    import torch
+    from torch.utils.checkpoint import checkpoint_sequential
+    sys.path.insert(0, HERE)
+    import spec_to_torch as S
+
+    torch.set_num_threads(1)
+    import llm_blocks as L
+    if cfg.get("world"):  # data parallel (measure_ddp.py): the process group exists before the baseline
+        import measure_ddp
+        measure_ddp.init_group(cfg)
+    spec = S.load_spec(os.path.join(SPEC_DIR, cfg["spec"]))
+    if cfg.get("seq"):
+        spec["input"]["shape"] = [cfg["seq"]]
+        spec["target"]["shape"] = [cfg["seq"]]
+    loss_fn = S.make_loss_fn(spec)
+    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[cfg["dtype"]]
+    train = cfg["mode"] == "train"
+    K = cfg.get("checkpoint")
+
+    probe = make_probe(mallinfo2, bool(cfg.get("trace")))
+    baseline = start_probe(probe)
     t0 = time.time()
     res = {}
 
@@ -573,7 +594,8 @@ def run_worker_main(cfg_json):
 # ---------------------------------------------------------------------------
 # driver
 
-def run_config(cfg, timeout, extra_env=()):
+def run_config(cfg, timeout, extra_env=(), script=None):
+    """Runs cfg in a fresh worker process of `script` (default: this file) with WORKER_ENV."""
     env = dict(os.environ)
     env.update(WORKER_ENV)
     env.update(extra_env)
@@ -581,7 +603,7 @@ def run_config(cfg, timeout, extra_env=()):
         del env[k]  # --env KEY= unsets KEY
     t0 = time.time()
     try:
-        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", json.dumps(cfg)],
+        p = subprocess.run([sys.executable, os.path.abspath(script or __file__), "--worker", json.dumps(cfg)],
                            env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"skipped": True, "reason": f"timeout after {timeout}s"}, time.time() - t0
