@@ -10,6 +10,9 @@ record_shapes=True and with_stack=True, written as
                                  is held to these numbers)
   <name>.timeline.raw.json.gz    export_memory_timeline(... .raw.json.gz)
   <name>.timeline.json           export_memory_timeline(... .json), the coalesced form
+  <name>.timeline.html           export_memory_timeline(... .html): matplotlib's picture of the
+                                 same timeline as one base64 PNG in an <img> (no data; memviz
+                                 does not read it, docs/formats.md); needs matplotlib
 
 Run it with the pinned PyTorch 2.x environment (packaging/install-py-deps.sh):
     "$(bash packaging/install-py-deps.sh)" bench/torch2/record_profiles.py [--out DIR]
@@ -83,7 +86,9 @@ def main():
         f.write("\n")
     prof.export_memory_timeline(name + ".timeline.raw.json.gz", device="cpu")
     prof.export_memory_timeline(name + ".timeline.json", device="cpu")
-    for suffix in (".pt.trace.json.gz", ".key_averages.json", ".timeline.raw.json.gz", ".timeline.json"):
+    prof.export_memory_timeline(name + ".timeline.html", device="cpu")
+    for suffix in (".pt.trace.json.gz", ".key_averages.json", ".timeline.raw.json.gz", ".timeline.json",
+                   ".timeline.html"):
         print("%-60s %9d bytes" % (os.path.relpath(name + suffix), os.path.getsize(name + suffix)))
 
 
