@@ -34,13 +34,20 @@ WORKER_ENV = {
     "GLIBC_TUNABLES": "glibc.malloc.tcache_count=0",  # freed small chunks are really free
     "OMP_NUM_THREADS": "1",             # plus torch.set_num_threads(1) in the worker
     "MKL_NUM_THREADS": "1",
+    # PyTorch 2.x wheels use MKL and oneDNN: both keep the buffers of GEMMs they ran (MKL's fast
+    # memory manager, oneDNN's primitive cache), a few MiB that persist from step 1 whatever the
+    # model's size. Off, so the numbers are the model's (README "Library caches"); 1.13's OpenBLAS
+    # keeps its buffer outside malloc, so these change nothing there.
+    "MKL_DISABLE_FAST_MM": "1",
+    "ONEDNN_PRIMITIVE_CACHE_CAPACITY": "0",
 }
 
 PROTOCOL = (
     "Each configuration runs in a fresh subprocess of the measuring interpreter (/usr/bin/python3 for "
     "PyTorch 1.13, the pinned environment's python for 2.x) with MALLOC_ARENA_MAX=1, "
     "MALLOC_MMAP_THRESHOLD_=131072, "
-    "GLIBC_TUNABLES=glibc.malloc.tcache_count=0, OMP_NUM_THREADS=1 and torch.set_num_threads(1). "
+    "GLIBC_TUNABLES=glibc.malloc.tcache_count=0, OMP_NUM_THREADS=1, MKL_DISABLE_FAST_MM=1, "
+    "ONEDNN_PRIMITIVE_CACHE_CAPACITY=0 and torch.set_num_threads(1). "
     "Live heap = glibc mallinfo2() uordblks + hblkhd (via ctypes), sampled after every aten op "
     "(TorchDispatchMode) and at every phase boundary. Baseline = live heap after importing torch, "
     "loading the spec and gc.collect(), before the model is built. Then: torch.manual_seed(0); "
