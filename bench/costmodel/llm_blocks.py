@@ -62,6 +62,24 @@ class RMSNorm(nn.Module):
         return self.weight * h.to(x.dtype)
 
 
+# How the blocks checkpoint and attend (measure.py sets them per configuration, issue 54):
+# torch.utils.checkpoint's mode, and "eager" (matmul, softmax, matmul) or "sdpa"
+# (F.scaled_dot_product_attention, PyTorch 2.x) for the Llama block's core attention.
+_MODE = {"reentrant": True, "attention": "eager"}
+
+
+def configure(reentrant=True, attention="eager"):
+    if attention not in ("eager", "sdpa"):
+        raise ValueError(f"attention must be eager or sdpa, not {attention!r}")
+    if attention == "sdpa" and not hasattr(F, "scaled_dot_product_attention"):
+        raise RuntimeError(f"SDPA needs PyTorch 2.x (this is {torch.__version__})")
+    _MODE.update(reentrant=reentrant, attention=attention)
+
+
+def _checkpoint(fn, *args):
+    return checkpoint(fn, *args, use_reentrant=_MODE["reentrant"])
+
+
 class _Block(nn.Module):
     """Run-time switches shared by the decoder blocks."""
 
@@ -72,7 +90,7 @@ class _Block(nn.Module):
 
     def forward(self, x):
         if self.ckpt_layer and torch.is_grad_enabled():
-            return checkpoint(self._forward, x)
+            return _checkpoint(self._forward, x)
         return self._forward(x)
 
     def _cached(self, k, v):
@@ -83,7 +101,7 @@ class _Block(nn.Module):
 
     def _core(self, fn, q, k, v):
         if self.selective and torch.is_grad_enabled():
-            return checkpoint(fn, q, k, v)
+            return _checkpoint(fn, q, k, v)
         return fn(q, k, v)
 
 
@@ -132,6 +150,8 @@ class LlamaDecoderLayer(_Block):
 
     def _attend(self, q, k, v):
         s, t = q.shape[2], k.shape[2]
+        if _MODE["attention"] == "sdpa":  # transformers' sdpa attention: causal when s == t
+            return F.scaled_dot_product_attention(q, k, v, is_causal=s > 1 and s == t)
         w = torch.matmul(q, k.transpose(2, 3)) / math.sqrt(self.hd)
         if s > 1:
             w = w + torch.full((s, t), float("-inf"), dtype=w.dtype, device=w.device).triu_(t - s + 1)

@@ -75,13 +75,16 @@ OPTIMIZERS = ("sgd", "momentum", "adam", "adamw", "adagrad", "rmsprop", "lbfgs")
 
 def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=None,
          lbfgs_history=100, seq=None, lora=0, lora_targets="attn", frozen=0, kv_cache=0, kv_block=1,
-         impl=None):
+         impl=None, ckpt_impl=None, attention=None):
     """One configuration.  The language-model options (issue 31): seq (the token
     models' sequence length), lora (rank; targets attn|mlp|all), frozen (first
     N top-level layers), checkpoint "per-layer"/"selective" (besides K for
     checkpoint_sequential), kv_cache (inference: cache capacity in tokens,
     rounded up to kv_block), impl (the optimizer's implementation: None for
-    PyTorch's default, "foreach" or "fused"; issue 54)."""
+    PyTorch's default, "foreach" or "fused"; issue 54), ckpt_impl ("non-reentrant":
+    torch.utils.checkpoint with use_reentrant=False, 2.x's recommended mode; default reentrant),
+    attention ("sdpa": the Llama block's core attention through
+    F.scaled_dot_product_attention, PyTorch 2.x; default the eager matmul/softmax)."""
     name = spec[:-5] if spec.endswith(".json") else spec
     spec = name + ".json"
     parts = [name] + ([f"s{seq}"] if seq else []) + [f"b{batch}", dtype]
@@ -92,7 +95,7 @@ def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=N
         if frozen:
             parts.append(f"frozen{frozen}")
         if checkpoint:
-            parts.append(f"ckpt{checkpoint}")
+            parts.append(f"ckpt{checkpoint}" + ("nr" if ckpt_impl == "non-reentrant" else ""))
     else:
         parts.append("infer")
         if kv_cache:
@@ -112,6 +115,11 @@ def _cfg(spec, batch, dtype="fp32", optimizer="adam", mode="train", checkpoint=N
         c["frozen"] = frozen
     if mode != "train" and kv_cache:
         c.update(kv_cache=kv_cache, kv_block=kv_block)
+    if mode == "train" and checkpoint and ckpt_impl:
+        c["checkpoint_impl"] = ckpt_impl
+    if attention:
+        c["attention"] = attention
+        c["id"] += "-" + attention
     return c
 
 
@@ -169,6 +177,20 @@ def build_versions_grid():
         add("transformer-tok", 4, "fp32", "adamw", impl=impl)
     for opt in ("adagrad", "rmsprop", "momentum"):
         add("mlp", 128, "fp32", opt, impl="foreach")
+    # 2.x's recommended checkpointing (use_reentrant=False) beside the reentrant rows of the main
+    # grid, and attention through SDPA (2.x only: skipped under 1.13)
+    nr = "non-reentrant"
+    add("mlp", 512, "fp32", "sgd", checkpoint=2, ckpt_impl=nr)
+    add("cnn-bn", 128, "fp32", "sgd", checkpoint=4, ckpt_impl=nr)
+    for arch in ("gpt2-lm", "llama-lm"):
+        add(arch, 1, "fp32", "adamw", seq=512, lora=16, checkpoint="per-layer", ckpt_impl=nr)
+        add(arch, 1, "fp32", "adamw", seq=1024, lora=16, checkpoint="selective", ckpt_impl=nr)
+        add(arch, 1, "fp32", "adamw", seq=512, checkpoint="per-layer", ckpt_impl=nr)
+    add("llama-lm", 1, "fp32", "adamw", seq=1024, lora=16, attention="sdpa")
+    add("llama-lm", 2, "bf16", "adamw", seq=1024, lora=16, attention="sdpa")
+    add("llama-lm", 1, "fp32", "adamw", seq=512, attention="sdpa")
+    add("llama-lm", 1, "fp32", "adamw", seq=1024, lora=16, checkpoint="per-layer", ckpt_impl=nr, attention="sdpa")
+    add("llama-lm", 2, "fp32", mode="inference", seq=1024, attention="sdpa")
     return g
 
 
@@ -402,6 +424,7 @@ def worker(cfg):
         L.apply_lora(model, cfg["lora"], cfg.get("lora_targets", "attn"))
     if cfg.get("frozen"):
         L.freeze_first(model, cfg["frozen"])
+    L.configure(reentrant=cfg.get("checkpoint_impl") != "non-reentrant", attention=cfg.get("attention", "eager"))
     if K in ("per-layer", "selective"):
         L.set_checkpointing(model, K)
         K = None
@@ -422,6 +445,8 @@ def worker(cfg):
 
     def forward(inp):
         if K:
+            if cfg.get("checkpoint_impl") == "non-reentrant":  # the keyword is 2.x's
+                return checkpoint_sequential(model, K, inp, use_reentrant=False)
             return checkpoint_sequential(model, K, inp)
         return model(inp)
 
