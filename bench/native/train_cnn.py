@@ -5,6 +5,8 @@ The program heaptrack records for memviz's real-world heaptrack benchmark
 (bench/native/record_real.sh): PyTorch's allocator, autograd and the Python interpreter give
 deep and varied native stacks. Deterministic apart from timing: seed 0, one thread.
     /usr/bin/python3 bench/native/train_cnn.py [SECONDS]
+With `--steps N` it trains N steps instead, whatever the time (bench/peers/run.sh runs it so
+under memray and `memviz record --native`: the same work under each recorder).
 """
 import sys
 import time
@@ -12,7 +14,11 @@ import time
 import torch
 from torch import nn
 
-seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
+steps_wanted = None
+if len(sys.argv) > 2 and sys.argv[1] == "--steps":
+    steps_wanted, seconds = int(sys.argv[2]), float("inf")
+else:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
 torch.manual_seed(0)
 torch.set_num_threads(1)
 
@@ -27,7 +33,7 @@ loss_fn = nn.CrossEntropyLoss()
 
 steps = 0
 start = time.monotonic()
-while time.monotonic() - start < seconds:
+while (steps < steps_wanted) if steps_wanted is not None else (time.monotonic() - start < seconds):
     images = torch.randn(16, 3, 32, 32)
     labels = torch.randint(0, 10, (16,))
     optimizer.zero_grad(set_to_none=True)

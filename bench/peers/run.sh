@@ -6,7 +6,7 @@
 # generates the inputs once (kept outside the repository), then for each input runs `memviz
 # import` and each peer ALTERNATING, RUNS times (each run starting with the next tool), timed by timed.py, and writes one markdown
 # table (median/min/max wall, CPU, peak RSS, the ratio memviz/peer, the load average beside each
-# row, the date and the machine) to docs/performance.md between the markers
+# row, what each tool answered, the date and the machine) to docs/performance.md between the markers
 # "<!-- peers-table:begin -->" and "<!-- peers-table:end -->" (and to DATA/peers-DATE.md).
 #
 #   bench/peers/run.sh [options]
@@ -14,7 +14,8 @@
 #     --quick          3 runs, and only the small inputs (no 1 GB/3 GB snapshot, 1M-event log)
 #     --big            also the 3 GB snapshot (generating it takes ~15 GB of memory and
 #                      `pickle.load` of it as much again: only on a machine that has it)
-#     --only LIST      comma-separated kinds: heaptrack,massif,profiler,snapshot,alloclog
+#     --only LIST      comma-separated kinds: heaptrack,massif,profiler,snapshot,alloclog,
+#                      memtimeline,estimate,native
 #     --data DIR       where the inputs are kept (default: ${XDG_CACHE_HOME:-~/.cache}/memviz/bench-data)
 #     --fixtures DIR   the real fixtures (default: ../shared/fixtures beside the checkout)
 #     --build DIR      build folder (default: build-peers in the checkout)
@@ -25,6 +26,8 @@
 #     --beside-build   every run beside a concurrent build of memviz (`cmake --build -j1` in a
 #                      scratch folder, started over when it ends) in its own session, as a
 #                      developer's build in another terminal: the table says so
+#     --torch2-python PY  the pinned PyTorch 2.x environment's python (default: what
+#                      packaging/install-py-deps.sh prints; it makes the venv once)
 #
 # Peers: heaptrack recordings (bench/native/record_real.sh) against `heaptrack_print`; massif
 # files (valgrind --tool=massif of deep_stacks and of Python) against `ms_print`; profiler
@@ -34,13 +37,21 @@
 # `pickle.load` and torch.cuda._memory_viz's segment flame graph preparation (peers.py; the
 # unpickler's find_class refuses every global, nothing is executed); the 10M-event allocation
 # log alone (events per second).
+# In the pinned PyTorch 2.x environment (peers_torch2.py): torch 2.13's _memory_viz (stats,
+# memory, segments, trace_plot, segment_plot) beside the snapshot import (inputs up to 100 MB);
+# HolisticTraceAnalysis's trace load beside the profiler import (the real traces) and its
+# MemoryAnalysis beside the memory-timeline import (export_memory_timeline .raw.json.gz);
+# `accelerate estimate-memory`'s code beside `memviz estimate --config` (tests/data/hf configs);
+# memray (`memray run`, then `memray stats`) beside `memviz record --native` on the same Python
+# program (bench/native/train_cnn.py --steps 20), and that program alone. Each tool's answer
+# (peak, reserved, parameters, ...) goes into the table beside its time (answers.py).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 runs=5
 quick=0
 big=0
-only=heaptrack,massif,profiler,snapshot,alloclog
+only=heaptrack,massif,profiler,snapshot,alloclog,memtimeline,estimate,native
 data="${XDG_CACHE_HOME:-$HOME/.cache}/memviz/bench-data"
 fixtures="$repo/../shared/fixtures"
 build="$repo/build-peers"
@@ -49,6 +60,7 @@ doc=1
 python=/usr/bin/python3
 baseline=
 beside=0
+torch2=
 while [ $# -gt 0 ]; do
     case $1 in
     --runs) runs=$2; shift ;;
@@ -62,7 +74,8 @@ while [ $# -gt 0 ]; do
     --no-doc) doc=0 ;;
     --baseline) baseline=$2; shift ;;
     --beside-build) beside=1 ;;
-    -h | --help) sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --torch2-python) torch2=$2; shift ;;
+    -h | --help) sed -n '3,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -70,6 +83,10 @@ done
 wants() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 mkdir -p "$data"
 data=$(cd "$data" && pwd)
+[ ! -d "$fixtures" ] || fixtures=$(cd "$fixtures" && pwd)
+if [ -z "$torch2" ] && { wants profiler || wants snapshot || wants memtimeline || wants estimate || wants native; }; then
+    torch2=$(bash "$repo/packaging/install-py-deps.sh" | tail -1)
+fi
 log() { echo "[$(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)] $*" >&2; }
 
 # --- build ---------------------------------------------------------------------------------------
@@ -121,6 +138,9 @@ if wants profiler; then
     for f in "$fixtures"/pytorch-profiler/*.json*; do
         [ -f "$f" ] && add profiler "$(basename "$f") (real)" "$f"
     done
+    for f in "$repo"/tests/data/profiler-torch2/*.pt.trace.json*; do
+        [ -f "$f" ] && add profiler "$(basename "$f") (real, PyTorch 2.13)" "$f"
+    done
     mkdir -p "$data/profiler"
     if [ ! -f "$data/profiler/gen-500000.pt.trace.json" ]; then
         log "generating the 240 MB profiler trace"
@@ -153,6 +173,19 @@ if wants snapshot; then
         add snapshot "generated, 16.8M entries, own frame lists" "$data/snapshot/snap-16m-own.pickle"
     fi
 fi
+if wants memtimeline; then
+    for f in "$fixtures"/pytorch-memory-timeline/*.raw.json.gz "$repo"/tests/data/profiler-torch2/*.timeline.raw.json.gz; do
+        [ -f "$f" ] && add memtimeline "$(basename "$f") (real)" "$f"
+    done
+fi
+if wants estimate; then
+    for name in gpt2 bert-base-uncased qwen2-0.5b llama-3.1-8b mistral-7b mixtral-8x7b; do
+        add estimate "$name.json (config)" "$repo/tests/data/hf/$name.json"
+    done
+fi
+if wants native; then
+    add native "train_cnn.py --steps 20 (PyTorch 2.13 CNN training)" "$repo/bench/native/train_cnn.py"
+fi
 if wants alloclog; then
     mkdir -p "$data/alloclog"
     n=10000000
@@ -180,22 +213,40 @@ fi
 # --- the runs ------------------------------------------------------------------------------------
 results="$work/results.tsv"
 : >"$results"
-# One timed run: INPUT_NO TOOL COMMAND... appends "input tool wall user sys rss_kib load1 ok".
+# One timed run: [ANSWER] INPUT_NO TOOL COMMAND... appends "input tool wall user sys rss_kib load1
+# ok answer". ANSWER is answers.py's kind over the command's stdout ("line", the default: the
+# Python peers print "answer: ..."); "store" and "store-snapshot": what the store that the
+# memviz COMMAND wrote says, asked untimed after the run; "-": none.
 timed() {
+    local how=line
+    case $1 in [0-9]*) ;; *) how=$1; shift ;; esac
     local no=$1 tool=$2
     shift 2
-    local load ok=1
+    local load ok=1 answer=
     load=$(cut -d' ' -f1 /proc/loadavg)
-    "$python" "$here/timed.py" "$work/time" "$@" >/dev/null 2>"$work/err" || ok=0
+    local out=/dev/null # what the older peers print (heaptrack_print's report) is not kept
+    case $how in line | record-native | estimate | memray-stats) out=$work/out ;; esac
+    (cd "$work/cwd" && "$python" "$here/timed.py" "$work/time" "$@" >"$out" 2>"$work/err") || ok=0
     if [ "$ok" = 0 ]; then
         log "FAILED: $tool on input $no: $(tail -3 "$work/err" | tr '\n' ' ')"
+    elif [ "$how" = store ] || [ "$how" = store-snapshot ]; then
+        {
+            "$1" summary "$work/store.memviz" --json
+            [ "$how" = store ] || "$1" allocator-replay "$work/store.memviz" --json
+        } >"$work/out" 2>/dev/null || true
+        answer=$("$python" "$here/answers.py" summary <"$work/out" | tr '\t\n' '  ')
+    elif [ "$how" != - ]; then
+        answer=$("$python" "$here/answers.py" "$how" <"$work/out" | tr '\t\n' '  ')
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$no" "$tool" "$(tail -1 "$work/time" | tr ' ' '\t')" "$load" "$ok" >>"$results"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$no" "$tool" "$(tail -1 "$work/time" | tr ' ' '\t')" "$load" "$ok" "$answer" >>"$results"
 }
-import() { # INPUT_NO FILE [TOOL BINARY]
+import() { # INPUT_NO FILE KIND [TOOL BINARY]
+    local how=store
+    [ "$3" != snapshot ] || how=store-snapshot
     rm -f "$work/store.memviz" "$work/store.memviz-wal" "$work/store.memviz-shm"
-    timed "$1" "${3:-memviz import}" "${4:-$memviz}" import "$2" --db "$work/store.memviz"
+    timed "$how" "$1" "${4:-memviz import}" "${5:-$memviz}" import "$2" --db "$work/store.memviz"
 }
+mkdir -p "$work/cwd"
 no=0
 for line in "${inputs[@]}"; do
     IFS='|' read -r kind label file events <<<"$line"
@@ -203,8 +254,23 @@ for line in "${inputs[@]}"; do
     steps=(memviz)
     [ -z "$baseline" ] || steps+=(baseline)
     case $kind in
-    heaptrack | massif | profiler) steps+=(peer) ;;
-    snapshot) steps+=(peer memory_viz) ;;
+    heaptrack | massif) steps+=(peer) ;;
+    profiler)
+        steps+=(peer)
+        # HTA's DataFrame of the generated 240 MB trace would take GBs: the real traces only.
+        case $file in "$data"/*) ;; *) steps+=(hta_trace) ;; esac
+        ;;
+    snapshot)
+        steps+=(peer memory_viz)
+        # PyTorch 2.13's _memory_viz on the real snapshots and those up to 100 MB (its plots
+        # hold the whole snapshot as JSON in the page).
+        if [ "$(stat -c %s "$file")" -le 100000000 ]; then
+            steps+=(mv2_stats mv2_memory mv2_segments mv2_trace_plot mv2_segment_plot)
+        fi
+        ;;
+    memtimeline) steps+=(hta_memory) ;;
+    estimate) steps=(estimate accelerate) ;;
+    native) steps=(record_native memray_run memray_stats alone) ;;
     esac
     i=0
     while [ "$i" -lt "$runs" ]; do
@@ -214,15 +280,33 @@ for line in "${inputs[@]}"; do
         # a fixed order would charge that to the same tool every time.
         for ((k = 0; k < ${#steps[@]}; ++k)); do
             case ${steps[(i + k) % ${#steps[@]}]} in
-            memviz) import "$no" "$file" ;;
-            baseline) import "$no" "$file" "memviz import (baseline)" "$work/memviz-baseline" ;;
-            memory_viz) timed "$no" "torch _memory_viz (1.13)" "$python" "$here/peers.py" memory_viz "$file" ;;
+            memviz) import "$no" "$file" "$kind" ;;
+            baseline) import "$no" "$file" "$kind" "memviz import (baseline)" "$work/memviz-baseline" ;;
+            memory_viz) timed - "$no" "torch _memory_viz (1.13)" "$python" "$here/peers.py" memory_viz "$file" ;;
+            mv2_*)
+                cmd=${steps[(i + k) % ${#steps[@]}]#mv2_}
+                timed "$no" "torch 2.13 _memory_viz $cmd" "$torch2" "$here/peers_torch2.py" memory_viz "$cmd" "$file" "$work/cwd/plot.html"
+                ;;
+            hta_trace) timed "$no" "HTA TraceAnalysis" "$torch2" "$here/peers_torch2.py" hta_trace "$file" ;;
+            hta_memory) timed "$no" "HTA MemoryAnalysis" "$torch2" "$here/peers_torch2.py" hta_memory "$file" ;;
+            estimate) timed estimate "$no" "memviz estimate" "$memviz" estimate --config "$file" --json ;;
+            accelerate) timed "$no" "accelerate estimate-memory" "$torch2" "$here/peers_torch2.py" accelerate "$file" ;;
+            record_native)
+                rm -f "$work/native.memviz" "$work"/cwd/heaptrack.*
+                timed record-native "$no" "memviz record --native" "$memviz" record --native --out "$work/native.memviz" --json -- "$torch2" "$file" --steps 20
+                ;;
+            memray_run) timed - "$no" "memray run" "$(dirname "$torch2")/memray" run --force -o "$work/cwd/memray.bin" "$file" --steps 20 ;;
+            memray_stats)
+                [ -f "$work/cwd/memray.bin" ] || (cd "$work/cwd" && "$(dirname "$torch2")/memray" run --force -o memray.bin "$file" --steps 20 >/dev/null 2>&1)
+                timed memray-stats "$no" "memray stats" "$(dirname "$torch2")/memray" stats "$work/cwd/memray.bin"
+                ;;
+            alone) timed - "$no" "the program alone" "$torch2" "$file" --steps 20 ;;
             peer)
                 case $kind in
-                heaptrack) timed "$no" heaptrack_print heaptrack_print "$file" ;;
-                massif) timed "$no" ms_print ms_print "$file" ;;
-                profiler) timed "$no" "Python json.load" "$python" "$here/peers.py" json "$file" ;;
-                snapshot) timed "$no" "Python pickle.load" "$python" "$here/peers.py" pickle "$file" ;;
+                heaptrack) timed - "$no" heaptrack_print heaptrack_print "$file" ;;
+                massif) timed - "$no" ms_print ms_print "$file" ;;
+                profiler) timed - "$no" "Python json.load" "$python" "$here/peers.py" json "$file" ;;
+                snapshot) timed - "$no" "Python pickle.load" "$python" "$here/peers.py" pickle "$file" ;;
                 esac
                 ;;
             esac
