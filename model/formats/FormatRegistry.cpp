@@ -18,6 +18,7 @@
 #include "formats/profiler/ChromeTraceImporter.h"
 #include "formats/profiler/ProfilerSchema.h"
 #include "formats/snapshot/SnapshotImporter.h"
+#include "ranks/GatheredRanksSchema.h"
 #include "formats/snapshot/SnapshotSchema.h"
 #include "io/InputFile.h"
 #include "store/ImportJournal.h"
@@ -42,6 +43,7 @@ const std::vector<FormatEntry>& allFormats() {
         add(std::make_unique<MassifImporter>(), {{2, kMassifSchemaSql}});
         add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}, {7, kSnapshotContextSchemaSql}});
         add(nullptr, {{5, kLiveSchemaSql}, {6, kLiveNativeSchemaSql}}); // live recordings (formats/live): recorded, not imported
+        add(nullptr, {{13, kGatheredRanksSchemaSql}}); // a gathered rank set (ranks/GatheredRanks.h): gathered, not imported
         return v;
     }();
     return formats;

@@ -143,86 +143,99 @@ std::vector<std::string> rankFilesIn(const std::string& folder) {
     return out;
 }
 
+std::string rankSetDevice(const std::vector<TraceSummary>& summaries, const std::vector<std::string>& sources,
+                          const std::string& device) {
+    if (!device.empty()) {
+        for (std::size_t i = 0; i < summaries.size(); ++i)
+            if (!findDevice(summaries[i], device))
+                throw RankSetError(sources[i] + ": no device " + device + " (it has " + deviceList(summaries[i]) + ")");
+        return lower(device) == "cuda" ? "cuda" : findDevice(summaries[0], device)->name;
+    }
+    bool oneCudaEach = true;
+    for (const TraceSummary& s : summaries) oneCudaEach = oneCudaEach && findDevice(s, "cuda");
+    if (oneCudaEach) return "cuda";
+    for (const DeviceSummary& d : summaries[0].devices) {
+        bool everywhere = true;
+        for (const TraceSummary& s : summaries) everywhere = everywhere && findDevice(s, d.name);
+        if (everywhere) return d.name;
+    }
+    std::string what;
+    for (std::size_t i = 0; i < summaries.size(); ++i)
+        what += (what.empty() ? "" : "; ") + sources[i] + " has " + deviceList(summaries[i]);
+    throw RankSetError("the traces have no device in common (" + what + ")");
+}
+
+RankRowRead readRankRow(const RankInput& in, const TraceSummary& summary, const std::string& setDevice, const Progress& progress,
+                        int curveColumns) {
+    const DeviceSummary* found = findDevice(summary, setDevice);
+    if (!found) throw RankSetError(in.source + ": no device " + setDevice + " (it has " + deviceList(summary) + ")");
+    const DeviceSummary& d = *found;
+    RankRowRead out;
+    out.durationNs = summary.trace.durationNs;
+    RankRow& row = out.row;
+    row.source = in.source;
+    row.traceId = in.traceId;
+    row.format = summary.trace.format;
+    row.rank = rankOf(*in.db, in.traceId, in.source);
+    row.device = d.name;
+    row.epochNs = summary.trace.epochNs;
+    row.peakBytes = d.peakBytes;
+    row.peakTimeNs = d.peakTimeNs;
+    row.finalBytes = d.finalBytes;
+    row.name = nameOf(*in.db, row);
+    row.storePath = in.db->path();
+    if (const auto series = curveSeriesOf(*in.db, in.traceId, d.device)) {
+        row.seriesId = series->id;
+        if (curveColumns > 0)
+            row.curve = querySeries(*in.db, series->id, TimeRange{series->tFirst, series->tLast}, curveColumns).points;
+    }
+    out.heldAtPeak = heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress);
+    for (const auto& [op, bytes] : out.heldAtPeak)
+        if (bytes > row.topOpBytes) {
+            row.topOp = op;
+            row.topOpBytes = bytes;
+        }
+    return out;
+}
+
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
                     int curveColumns, bool keepOrder) {
     if (inputs.size() < 2)
         throw RankSetError("a rank set needs at least two traces, got " + std::to_string(inputs.size()) +
                            (inputs.empty() ? std::string() : " (" + inputs[0].source + ")"));
     std::vector<TraceSummary> summaries;
-    for (const RankInput& in : inputs) summaries.push_back(loadSummary(*in.db, in.traceId));
-
-    RankSet set;
-    if (!device.empty()) {
-        for (std::size_t i = 0; i < inputs.size(); ++i)
-            if (!findDevice(summaries[i], device))
-                throw RankSetError(inputs[i].source + ": no device " + device + " (it has " + deviceList(summaries[i]) + ")");
-        set.device = lower(device) == "cuda" ? "cuda" : findDevice(summaries[0], device)->name;
-    } else {
-        bool oneCudaEach = true;
-        for (const TraceSummary& s : summaries) oneCudaEach = oneCudaEach && findDevice(s, "cuda");
-        if (oneCudaEach) set.device = "cuda";
+    std::vector<std::string> sources;
+    for (const RankInput& in : inputs) {
+        summaries.push_back(loadSummary(*in.db, in.traceId));
+        sources.push_back(in.source);
     }
-    if (set.device.empty()) {
-        for (const DeviceSummary& d : summaries[0].devices) {
-            bool everywhere = true;
-            for (const TraceSummary& s : summaries) everywhere = everywhere && findDevice(s, d.name);
-            if (everywhere) {
-                set.device = d.name;
-                break;
-            }
-        }
-        if (set.device.empty()) {
-            std::string what;
-            for (std::size_t i = 0; i < inputs.size(); ++i)
-                what += (what.empty() ? "" : "; ") + inputs[i].source + " has " + deviceList(summaries[i]);
-            throw RankSetError("the traces have no device in common (" + what + ")");
-        }
-    }
-
-    std::vector<std::map<std::string, std::int64_t>> held;
+    const std::string setDevice = rankSetDevice(summaries, sources, device);
+    std::vector<RankRowRead> rows;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         progress.checkCancelled();
-        const RankInput& in = inputs[i];
-        const DeviceSummary& d = *findDevice(summaries[i], set.device);
-        RankRow row;
-        row.source = in.source;
-        row.traceId = in.traceId;
-        row.format = summaries[i].trace.format;
-        row.rank = rankOf(*in.db, in.traceId, in.source);
-        row.device = d.name;
-        row.epochNs = summaries[i].trace.epochNs;
-        row.peakBytes = d.peakBytes;
-        row.peakTimeNs = d.peakTimeNs;
-        row.finalBytes = d.finalBytes;
-        row.name = nameOf(*in.db, row);
-        row.storePath = in.db->path();
-        if (const auto series = curveSeriesOf(*in.db, in.traceId, d.device)) {
-            row.seriesId = series->id;
-            if (curveColumns > 0)
-                row.curve = querySeries(*in.db, series->id, TimeRange{series->tFirst, series->tLast}, curveColumns).points;
-        }
-        held.push_back(heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress));
-        for (const auto& [op, bytes] : held.back())
-            if (bytes > row.topOpBytes) {
-                row.topOp = op;
-                row.topOpBytes = bytes;
-            }
-        set.rows.push_back(std::move(row));
+        rows.push_back(readRankRow(inputs[i], summaries[i], setDevice, progress, curveColumns));
     }
+    return assembleRankSet(setDevice, std::move(rows), keepOrder);
+}
+
+RankSet assembleRankSet(const std::string& device, std::vector<RankRowRead> read, bool keepOrder) {
+    if (read.empty()) throw RankSetError("a rank set needs at least one trace");
+    RankSet set;
+    set.device = device;
     // By rank when every trace has a distinct one.
-    std::vector<std::size_t> order(set.rows.size());
+    std::vector<std::size_t> order(read.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     bool ranked = !keepOrder;
-    for (const RankRow& r : set.rows) ranked = ranked && r.rank.has_value();
+    for (const RankRowRead& r : read) ranked = ranked && r.row.rank.has_value();
     if (ranked)
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *set.rows[a].rank < *set.rows[b].rank; });
-    std::vector<RankRow> rows;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return *read[a].row.rank < *read[b].row.rank; });
     std::vector<std::map<std::string, std::int64_t>> heldSorted;
+    std::int64_t longest = 1;
     for (std::size_t i : order) {
-        rows.push_back(std::move(set.rows[i]));
-        heldSorted.push_back(std::move(held[i]));
+        set.rows.push_back(std::move(read[i].row));
+        heldSorted.push_back(std::move(read[i].heldAtPeak));
+        longest = std::max(longest, read[i].durationNs);
     }
-    set.rows = std::move(rows);
     // One time axis for all: the wall clock, when every trace knows when it started.
     std::optional<std::int64_t> earliest;
     set.wallClock = true;
@@ -233,8 +246,7 @@ RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& dev
     if (set.wallClock) {
         // Traces on different clocks (a profiler's and a log's from 0) would land far apart:
         // then they start together instead.
-        std::int64_t longest = 1, latest = 0;
-        for (const TraceSummary& s : summaries) longest = std::max(longest, s.trace.durationNs);
+        std::int64_t latest = 0;
         for (RankRow& r : set.rows) {
             r.startOffsetNs = *r.epochNs - *earliest;
             latest = std::max(latest, r.startOffsetNs);

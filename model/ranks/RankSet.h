@@ -6,12 +6,14 @@
 // and the operator holding the most at the peak; and the imbalance between the ranks (max /
 // min peak, which rank, which operator). Plain C++ over stores; no Qt, no GUI thread.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "store/ChunkCodec.h"
+#include "store/TraceQueries.h"
 
 namespace memviz {
 
@@ -83,6 +85,24 @@ struct RankSet {
 // the order given (`memviz ranks STORE --trace 5,3`).
 RankSet readRankSet(const std::vector<RankInput>& inputs, const std::string& device, const Progress& progress,
                     int curveColumns = 0, bool keepOrder = false);
+
+// The pieces of readRankSet, for a set read one store at a time (`memviz ranks --gather`: a
+// thousand ranks' stores are never open together).
+// The set's device for these summaries and the `device` asked for (see readRankSet); `sources`
+// name the traces in messages. Throws RankSetError.
+std::string rankSetDevice(const std::vector<TraceSummary>& summaries, const std::vector<std::string>& sources,
+                          const std::string& device);
+// One trace's row on the set's device, and what each operator holds at its peak (for the imbalance).
+struct RankRowRead {
+    RankRow row;
+    std::map<std::string, std::int64_t> heldAtPeak;
+    std::int64_t durationNs = 0;
+};
+RankRowRead readRankRow(const RankInput& in, const TraceSummary& summary, const std::string& setDevice, const Progress& progress,
+                        int curveColumns = 0);
+// The rows put in order (by rank unless `keepOrder`), lined up by clock, and the imbalance.
+// At least one row.
+RankSet assembleRankSet(const std::string& device, std::vector<RankRowRead> rows, bool keepOrder = false);
 
 // The rank a file name gives: "rank3_snapshot.pickle", "rank-0.pt.trace.json.gz",
 // "worker_rank_12.csv" (the digits after "rank", with an optional '-' or '_').
