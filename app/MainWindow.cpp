@@ -203,6 +203,8 @@ void MainWindow::createActions() {
     connect(session_, &TraceSession::traceChanged, ranksOpener, [this, ranksOpener] {
         if (session_->isOpen()) ranksOpener->storeOpened(session_->storePath());
     });
+    // A rank chosen in the Ranks window (its full store, when reachable) opens here.
+    connect(ranksOpener, &RanksOpener::traceRequested, this, [this](const QString& store, qint64 traceId) { openStoreNow(store, traceId); });
     const auto openRanks = [ranksOpener](const QStringList& paths) { ranksOpener->open(paths); };
     file->addAction(tr("Open Ran&ks…"), this, [this, openRanks] {
             const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of rank files (rank0…, rank1…)"),

@@ -12,6 +12,7 @@
 #include "cli/ImportWorker.h"
 #include "formats/ImportWorkerProtocol.h"
 #include "screenshot/Screenshot.h"
+#include "widgets/ranks/RanksOpener.h"
 
 int main(int argc, char** argv) {
     // Before Qt starts: the worker needs no application object, only the model.
@@ -31,7 +32,9 @@ int main(int argc, char** argv) {
     const QStringList args = QApplication::arguments().mid(1);
     if (args.contains("--sample")) window.openSample();
     else if (args.contains("--learn")) window.openLearn();
-    else if (!args.isEmpty()) window.openFile(args.first());
+    else if (args.size() >= 2 && args.first() == "--ranks") { // the Ranks window on PATH... (memviz --ranks PATH...)
+        if (auto* ranks = window.findChild<memviz::RanksOpener*>()) ranks->open(args.mid(1));
+    } else if (!args.isEmpty()) window.openFile(args.first());
     else window.openInitial();
     return QApplication::exec();
 }

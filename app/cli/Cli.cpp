@@ -119,7 +119,18 @@ const Subcommand kSubcommands[] = {
                                       recordings, a folder of rank files, or several traces):
                                       peak, time of peak, final bytes and top operator at the
                                       peak per rank; the imbalance (max/min peak, which op);
-                                      --trace: exactly these traces of one STORE, in this order
+                                      --trace: exactly these traces of one STORE, in this order;
+                                      STORE may be a gathered ranks store (--gather)
+  memviz ranks --slurm FOLDER | FILE... [--out FILE] [--store-dir DIR] [--job-dir DIR]
+             [--partition NAME] [--account NAME] [--time LIMIT] [--concurrency N]
+             [--sbatch-arg ARG]... [--device NAME] [--no-wait] [--no-submit]
+  memviz ranks --collect JOBDIR | --resume JOBDIR [--no-wait] | --gather JOBDIR
+  memviz ranks --local FILE [--store-dir DIR]
+                                      on a Slurm cluster: one array task per rank file imports
+                                      it into its own store (--local), a gather job writes one
+                                      small ranks store (--gather); waits with progress, or
+                                      --no-wait and --collect later; failed ranks are reported
+                                      with their error and --resume submits them again
 )",
      [](int, char**, const QStringList& args) { return ranksCommand(args); }, false},
     {"check",

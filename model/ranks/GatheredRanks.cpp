@@ -69,7 +69,7 @@ void writeGatheredRanksFile(const std::string& path, const RankSet& set, int cur
             Transaction tx(db);
             const RankImbalance& im = set.imbalance;
             Statement head(db, "INSERT INTO ranks_gathered (id, device, wall_clock, curve_columns, max_row, min_row, ratio, "
-                               "spread_bytes, imbalance_op, imbalance_op_bytes) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                               "spread_bytes, imbalance_op, imbalance_op_bytes, imbalance_op_paired) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             head.bind(1, set.device).bind(2, set.wallClock ? 1 : 0).bind(3, curveColumns);
             head.bind(4, static_cast<std::int64_t>(im.maxRow)).bind(5, static_cast<std::int64_t>(im.minRow));
             if (im.ratio) head.bind(6, *im.ratio);
@@ -77,11 +77,11 @@ void writeGatheredRanksFile(const std::string& path, const RankSet& set, int cur
             head.bind(7, im.spreadBytes);
             if (im.op.empty()) head.bindNull(8);
             else head.bind(8, im.op);
-            head.bind(9, im.opDeltaBytes);
+            head.bind(9, im.opDeltaBytes).bind(10, im.opPaired ? 1 : 0);
             head.run();
             Statement row(db, "INSERT INTO ranks_gathered_rows (row, name, rank, source, trace_id, format, device, peak_bytes, "
                               "peak_time_ns, final_bytes, top_op, top_op_bytes, start_offset_ns, epoch_ns, store_path, series_id, "
-                              "curve) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                              "curve, top_op_paired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
             for (std::size_t i = 0; i < set.rows.size(); ++i) {
                 const RankRow& r = set.rows[i];
                 row.bind(1, static_cast<std::int64_t>(i)).bind(2, r.name).bindOptional(3, r.rank).bind(4, r.source);
@@ -93,6 +93,7 @@ void writeGatheredRanksFile(const std::string& path, const RankSet& set, int cur
                 row.bind(16, r.seriesId);
                 const std::vector<unsigned char> curve = encodePoints(r.curve);
                 row.bindBlob(17, curve);
+                row.bind(18, r.topOpPaired ? 1 : 0);
                 row.run();
             }
             tx.commit();
@@ -111,8 +112,8 @@ void writeGatheredRanksFile(const std::string& path, const RankSet& set, int cur
 
 RankSet readGatheredRanks(Database& db) {
     RankSet set;
-    Statement head(db, "SELECT device, wall_clock, max_row, min_row, ratio, spread_bytes, imbalance_op, imbalance_op_bytes "
-                       "FROM ranks_gathered WHERE id = 1");
+    Statement head(db, "SELECT device, wall_clock, max_row, min_row, ratio, spread_bytes, imbalance_op, imbalance_op_bytes, "
+                       "imbalance_op_paired FROM ranks_gathered WHERE id = 1");
     if (!head.step()) throw RankSetError(db.path() + ": the store holds no gathered rank set");
     set.device = head.text(0);
     set.wallClock = head.int64(1) != 0;
@@ -121,8 +122,10 @@ RankSet readGatheredRanks(Database& db) {
     set.imbalance.spreadBytes = head.int64(5);
     if (!head.isNull(6)) set.imbalance.op = head.text(6);
     set.imbalance.opDeltaBytes = head.int64(7);
+    set.imbalance.opPaired = head.int64(8) != 0;
     Statement rows(db, "SELECT row, name, rank, source, trace_id, format, device, peak_bytes, peak_time_ns, final_bytes, top_op, "
-                       "top_op_bytes, start_offset_ns, epoch_ns, store_path, series_id, curve FROM ranks_gathered_rows ORDER BY row");
+                       "top_op_bytes, start_offset_ns, epoch_ns, store_path, series_id, curve, top_op_paired FROM ranks_gathered_rows "
+                       "ORDER BY row");
     while (rows.step()) {
         RankRow r;
         if (rows.int64(0) != static_cast<std::int64_t>(set.rows.size()))
@@ -139,6 +142,7 @@ RankSet readGatheredRanks(Database& db) {
         r.finalBytes = rows.int64(9);
         if (!rows.isNull(10)) r.topOp = rows.text(10);
         r.topOpBytes = rows.int64(11);
+        r.topOpPaired = rows.int64(17) != 0;
         r.startOffsetNs = rows.int64(12);
         if (!rows.isNull(13)) r.epochNs = rows.int64(13);
         r.storePath = rows.text(14);

@@ -17,7 +17,8 @@ CREATE TABLE ranks_gathered (
     ratio REAL,
     spread_bytes INTEGER NOT NULL,
     imbalance_op TEXT,
-    imbalance_op_bytes INTEGER NOT NULL
+    imbalance_op_bytes INTEGER NOT NULL,
+    imbalance_op_paired INTEGER NOT NULL
 );
 CREATE TABLE ranks_gathered_rows (
     row INTEGER PRIMARY KEY,
@@ -32,6 +33,7 @@ CREATE TABLE ranks_gathered_rows (
     final_bytes INTEGER NOT NULL,
     top_op TEXT,
     top_op_bytes INTEGER NOT NULL,
+    top_op_paired INTEGER NOT NULL,
     start_offset_ns INTEGER NOT NULL,
     epoch_ns INTEGER,
     store_path TEXT NOT NULL,

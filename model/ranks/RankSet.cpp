@@ -14,6 +14,7 @@
 #include "formats/live/LiveQueries.h"
 #include "formats/live/ProbeProtocol.h"
 #include "store/Database.h"
+#include "store/OpsHeldAt.h"
 #include "store/OpsQuery.h"
 #include "store/SeriesQuery.h"
 #include "store/TraceQueries.h"
@@ -75,15 +76,16 @@ std::string deviceList(const TraceSummary& s) {
     return out.empty() ? "no device" : out;
 }
 
-// Bytes each operator holds at `peakT` on `device`: what it allocated up to then, less what it freed.
+// Bytes each operator holds at `peakT` on `device` (store/OpsHeldAt.h): the bytes alive then
+// that it allocated where the trace pairs frees with allocations (`*paired` true), else the net
+// of its calls up to then.
 std::map<std::string, std::int64_t> heldAtPeak(Database& db, std::int64_t traceId, int device, std::int64_t peakT,
-                                               const Progress& progress) {
-    OpsFilter f;
-    f.device = device;
-    f.range = TimeRange{std::numeric_limits<std::int64_t>::min() / 2, peakT};
+                                               const Progress& progress, bool* paired) {
+    const OpsHeldAt held = opsHeldAt(db, traceId, device, peakT, &progress);
+    *paired = held.paired;
     std::map<std::string, std::int64_t> out;
-    for (const OpRow& r : queryOps(db, traceId, f, &progress))
-        if (r.name != kNoOpName) out[r.name] += r.netBytes();
+    for (const auto& [op, bytes] : held.ops)
+        if (op != kNoOpName) out[op] += bytes;
     return out;
 }
 
@@ -189,7 +191,7 @@ RankRowRead readRankRow(const RankInput& in, const TraceSummary& summary, const 
         if (curveColumns > 0)
             row.curve = querySeries(*in.db, series->id, TimeRange{series->tFirst, series->tLast}, curveColumns).points;
     }
-    out.heldAtPeak = heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress);
+    out.heldAtPeak = heldAtPeak(*in.db, in.traceId, d.device, d.peakTimeNs, progress, &row.topOpPaired);
     for (const auto& [op, bytes] : out.heldAtPeak)
         if (bytes > row.topOpBytes) {
             row.topOp = op;
@@ -267,6 +269,7 @@ RankSet assembleRankSet(const std::string& device, std::vector<RankRowRead> read
     if (minPeak > 0) im.ratio = static_cast<double>(maxPeak) / static_cast<double>(minPeak);
     std::map<std::string, std::int64_t> delta = heldSorted[im.maxRow];
     for (const auto& [op, bytes] : heldSorted[im.minRow]) delta[op] -= bytes;
+    im.opPaired = set.rows[im.maxRow].topOpPaired && set.rows[im.minRow].topOpPaired;
     for (const auto& [op, bytes] : delta)
         if (im.op.empty() || bytes > im.opDeltaBytes) {
             im.op = op;

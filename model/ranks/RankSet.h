@@ -45,7 +45,13 @@ struct RankRow {
     std::int64_t peakTimeNs = 0; // from the trace's start
     std::int64_t finalBytes = 0;
     std::string topOp;           // the operator holding the most bytes at the peak ("" when none)
-    std::int64_t topOpBytes = 0; // what it holds then: its allocations up to the peak, less its frees
+    // What it holds then. topOpPaired: the bytes alive at the peak that it allocated (the trace
+    // pairs each free with its allocation: snapshots, profiler traces with addresses, allocation
+    // logs, probe recordings that name their tensors' storages); otherwise the net of its calls
+    // up to the peak (its allocations less the frees inside its calls), which can exceed what it
+    // holds, even the peak: frees of its memory land in other operators.
+    std::int64_t topOpBytes = 0;
+    bool topOpPaired = false;
     // When the trace started after the earliest of the set, by the clock the traces recorded
     // (the wall clock for probe recordings; 0 when some trace does not know its clock's time at
     // its start, or when the offsets are more than ten times the longest trace — different
@@ -65,6 +71,7 @@ struct RankImbalance {
     // (the largest rank's minus the smallest's): what the imbalance is made of.
     std::string op;
     std::int64_t opDeltaBytes = 0;
+    bool opPaired = false; // both ranks' figures are bytes alive at the peak (else nets of calls)
 };
 
 struct RankSet {

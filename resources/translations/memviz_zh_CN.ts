@@ -3498,6 +3498,17 @@ See where memory went, and what to change.</source>
     </message>
 </context>
 <context>
+    <name>memviz::RanksHeatmap</name>
+    <message>
+        <source>One row per rank, its bytes over time as a shade (dark: the largest peak of the set). Click a row to choose the rank, double-click to open its full store</source>
+        <translation>每个 rank 一行，其字节数随时间以深浅表示（最深：整组最大的峰值）。单击一行选择该 rank，双击打开其完整存储</translation>
+    </message>
+    <message>
+        <source>dark: %1 (the largest peak)</source>
+        <translation>最深：%1（最大的峰值）</translation>
+    </message>
+</context>
+<context>
     <name>memviz::RanksPlot</name>
     <message>
         <source>Drag to pan, wheel to zoom (every lane together), Shift+drag or right-drag to select a time window, double-click or Esc to clear it, Home to reset the zoom</source>
@@ -3633,6 +3644,28 @@ Cannot read the peaks in the selection: %1</source>
     <message>
         <source>From the lane&apos;s curve; the exact value is being read</source>
         <translation>来自泳道的曲线；正在读取精确值</translation>
+    </message>
+    <message>
+        <source>Filter the ranks by name or top operator</source>
+        <translation>按名称或最大算子筛选 rank</translation>
+    </message>
+    <message>
+        <source>%1 (%2, net of its calls)</source>
+        <translation>%1（%2，其调用的净值）</translation>
+    </message>
+    <message>
+        <source>; most of it %1 (+%2, nets of its calls)</source>
+        <translation>；其中大部分为 %1（+%2，其调用的净值）</translation>
+    </message>
+    <message>
+        <source>%1&apos;s full store is not on this machine: %2
+Copy it here (it is where its Slurm task wrote it, beside the rank&apos;s file or in the job&apos;s store folder) and choose the rank again.</source>
+        <translation>%1 的完整存储不在本机上：%2
+请将其复制到这里（它位于其 Slurm 任务写入的位置：该 rank 的文件旁边或作业的存储文件夹中），然后重新选择该 rank。</translation>
+    </message>
+    <message>
+        <source>Opening %1&apos;s full store: %2</source>
+        <translation>正在打开 %1 的完整存储：%2</translation>
     </message>
 </context>
 <context>
@@ -4312,6 +4345,10 @@ Allocated in %1</source>
     <message>
         <source>At the %1 peak: %2</source>
         <translation>%1 峰值时：%2</translation>
+    </message>
+    <message>
+        <source>At %1 (%2 at %3): %4</source>
+        <translation>在%1（%3 时 %2）：%4</translation>
     </message>
     <message>
         <source>click to show)</source>

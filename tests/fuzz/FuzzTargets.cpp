@@ -35,6 +35,7 @@
 #include "formats/snapshot/SnapshotQueries.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
+#include "ranks/SlurmJob.h"
 #include "workshop/OomDiagnosis.h"
 #include "workshop/OomMessage.h"
 
@@ -252,6 +253,29 @@ Outcome budgetsFile(std::string_view d) {
     return o;
 }
 
+// What `memviz ranks --slurm` reads from Slurm (ranks/SlurmJob.h): `scontrol show job -o`
+// records, an array's task list, `sbatch --parsable`'s job id. Every record's task list must
+// print back (arraySpec) as a list that reads as the same tasks.
+Outcome slurmOutput(std::string_view d) {
+    Outcome o;
+    const std::string text(d);
+    for (const SlurmJobState& s : parseScontrolJobs(text)) {
+        if (s.arrayTaskIds.empty()) continue;
+        const auto again = parseArrayTaskIds(arraySpec(s.arrayTaskIds, 0));
+        std::vector<int> sorted = s.arrayTaskIds;
+        std::sort(sorted.begin(), sorted.end());
+        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+        if (!again || *again != sorted) finding("a task list reads back as other tasks");
+    }
+    try {
+        o.message = parseSbatchJobId(text);
+        o.accepted = true;
+    } catch (const SlurmJobError& e) {
+        o.message = e.what();
+    }
+    return o;
+}
+
 // A .safetensors header (the 8-byte length, then the JSON): only the header is read. An
 // accepted header's counts must be consistent: the parameters are the elements less the
 // buffers, the per-dtype counts add up to the elements.
@@ -441,6 +465,7 @@ const std::vector<Target>& targets() {
         {"hf_config", hfConfig, 16384, "Hugging Face config.json (HfConfig, the spec it gives, resolved)"},
         {"input_file", inputFile, 65536, "InputFile's gzip / zstd layer"},
         {"sniff_import", anyFormat, 65536, "format sniffing, then the importer it picks"},
+        {"slurm_output", slurmOutput, 16384, "Slurm's output as memviz ranks --slurm reads it (SlurmJob: scontrol, sbatch)"},
         {"store_chunks", storeChunks, 65536, "a store's chunk BLOBs (ChunkCodec, ColumnChunk, SnapshotCodec, heaptrack chunks)"},
     };
     return list;

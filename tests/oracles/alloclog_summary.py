@@ -8,7 +8,9 @@ summary per device and the per-operator table, applying the documented semantics
   the predecessor's time;
 - a free pairs with the live allocation at the same address on the same device; an
   unmatched free changes nothing; an alloc at a live address first frees the old block;
-- a free is attributed to the operator named on the free record, else to the allocating one.
+- a free is attributed to the operator named on the free record, else to the allocating one;
+- what each operator holds at a device's peak (when it is first reached): the live blocks
+  then, each under the operator that allocated it ("ops_at_peak").
 
 usage: alloclog_summary.py LOG [--range BEGIN:END]
 """
@@ -74,7 +76,7 @@ def main():
         last_t = t
         if device not in devices:
             devices[device] = {"live": {}, "bytes": 0, "events": 0, "allocs": 0, "frees": 0, "unmatched": 0,
-                               "peak": 0, "peak_t": 0}
+                               "peak": 0, "peak_t": 0, "peak_ops": {}}
             order.append(device)
         d = devices[device]
         in_window = window is None or window[0] <= t <= window[1]
@@ -113,12 +115,17 @@ def main():
                 d["unmatched"] += 1
         if d["bytes"] > d["peak"]:
             d["peak"], d["peak_t"] = d["bytes"], t
+            held = {}
+            for block_size, block_op in d["live"].values():
+                held[block_op or "(no operator)"] = held.get(block_op or "(no operator)", 0) + block_size
+            d["peak_ops"] = held
     out = {"duration_ns": last_t, "devices": [], "ops": {}}
     for name in order:
         d = devices[name]
         out["devices"].append({"device": name, "events": d["events"], "allocs": d["allocs"], "frees": d["frees"],
                                "unmatched_frees": d["unmatched"], "peak_bytes": d["peak"],
-                               "peak_time_ns": d["peak_t"], "final_bytes": d["bytes"], "duration_ns": last_t})
+                               "peak_time_ns": d["peak_t"], "final_bytes": d["bytes"], "duration_ns": last_t,
+                               "ops_at_peak": d["peak_ops"]})
     out["ops"] = ops
     print(json.dumps(out, indent=1, sort_keys=True))
 

@@ -40,6 +40,7 @@ void RanksOpener::storeOpened(const QString& storePath) {
 RanksWindow* RanksOpener::open(const QStringList& paths) {
     auto* window = new RanksWindow(main_);
     window->setAttribute(Qt::WA_DeleteOnClose);
+    connect(window, &RanksWindow::traceRequested, this, &RanksOpener::traceRequested);
     window->open(paths);
     placeBeside(window);
     placed_.start();

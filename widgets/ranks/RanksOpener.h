@@ -42,6 +42,8 @@ protected:
 signals:
     // The check of `storePath` is done; `opened`: a Ranks window was opened for it.
     void checked(const QString& storePath, bool opened);
+    // A Ranks window's rank was chosen: open trace `traceId` of `storePath` in the main window.
+    void traceRequested(const QString& storePath, qint64 traceId);
 
 private:
     void placeBeside(QWidget* window);

@@ -11,9 +11,11 @@
 #include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
@@ -24,12 +26,14 @@
 #include <memory>
 
 #include "core/Progress.h"
+#include "ranks/GatheredRanks.h"
 #include "ranks/RankSources.h"
 #include "ranks/SelectionPeak.h"
 #include "store/Database.h"
 #include "store/StoreFiles.h"
 #include "widgets/BackgroundQuery.h"
 #include "widgets/ImportTask.h"
+#include "widgets/ranks/RanksHeatmap.h"
 #include "widgets/ranks/RanksPlot.h"
 #include "words/UnitTexts.h"
 
@@ -40,6 +44,19 @@ namespace {
 constexpr int kCurveColumns = 2000; // about the plot's width in pixels, twice
 constexpr int kSortRole = Qt::UserRole + 1;
 constexpr int kSelectionColumn = 6;
+constexpr int kSetRowRole = Qt::UserRole + 2; // on column 0: the row of the set (the table sorts)
+constexpr int kMaxLanes = 32;                 // more ranks: one row each (RanksHeatmap)
+
+// The gathered store PATHs name: the one store given, or ranks.memviz in the one folder given,
+// when it holds a gathered set ("" otherwise).
+std::string gatheredStoreIn(const std::vector<std::string>& paths) {
+    if (paths.size() != 1) return {};
+    std::string store = paths[0];
+    if (QFileInfo(QString::fromStdString(store)).isDir()) store = QDir(QString::fromStdString(store)).filePath("ranks.memviz").toStdString();
+    if (!QFileInfo::exists(QString::fromStdString(store)) || !isStoreFile(store)) return {};
+    Database db(store, Database::Mode::ReadOnly);
+    return hasGatheredRanks(db) ? store : std::string();
+}
 
 QStandardItem* cell(const QString& text, double value) {
     auto* item = new QStandardItem(text);
@@ -88,7 +105,8 @@ std::optional<std::int64_t> peakIn(const std::vector<SeriesPoint>& curve, std::i
 } // namespace
 
 RanksWindow::RanksWindow(QWidget* parent)
-    : QWidget(parent, Qt::Window), status_(new QLabel(this)), plot_(new RanksPlot(this)), tableView_(new QTableView(this)),
+    : QWidget(parent, Qt::Window), status_(new QLabel(this)), plot_(new RanksPlot(this)), heatmap_(new RanksHeatmap(this)),
+      chart_(new QStackedWidget(this)), filter_(new QLineEdit(this)), tableView_(new QTableView(this)),
       table_(new QStandardItemModel(this)), cancel_(new QPushButton(tr("Cancel"), this)), query_(new BackgroundQuery(this)),
       selectionQuery_(new BackgroundQuery(this)), import_(new ImportTask(this)) {
     import_->setObjectName(QStringLiteral("ranksImport"));
@@ -99,10 +117,23 @@ RanksWindow::RanksWindow(QWidget* parent)
     tableView_->verticalHeader()->hide();
     tableView_->setSelectionBehavior(QAbstractItemView::SelectRows);
     tableView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setSortRole(kSortRole);
+    tableView_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // the set's order until a header is clicked
+    tableView_->setSortingEnabled(true);
     plot_->setMinimumHeight(300);
+    chart_->addWidget(plot_);
+    chart_->addWidget(heatmap_);
+    filter_->setPlaceholderText(tr("Filter the ranks by name or top operator"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, this, &RanksWindow::setFilter);
+    auto* lower = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->addWidget(filter_);
+    lowerLayout->addWidget(tableView_, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(plot_);
-    split->addWidget(tableView_);
+    split->addWidget(chart_);
+    split->addWidget(lower);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({520, 200});
@@ -116,7 +147,18 @@ RanksWindow::RanksWindow(QWidget* parent)
     layout->addWidget(split, 1);
     connect(plot_, &RanksPlot::selectionChanged, this, &RanksWindow::showSelection);
     connect(tableView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { plot_->highlight(current.isValid() ? current.row() : -1); });
+            [this](const QModelIndex& current) {
+                const int row = current.isValid() ? setRowOf(current.row()) : -1;
+                plot_->highlight(row);
+                heatmap_->highlight(row);
+            });
+    connect(tableView_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { openRank(setRowOf(index.row())); });
+    connect(heatmap_, &RanksHeatmap::rowClicked, this, [this](int row) {
+        const int t = tableRowOf(row);
+        if (t >= 0) tableView_->selectRow(t);
+        heatmap_->highlight(row);
+    });
+    connect(heatmap_, &RanksHeatmap::rowActivated, this, [this](int row) { openRank(row); });
     auto* close = new QShortcut(QKeySequence::Close, this);
     connect(close, &QShortcut::activated, this, &QWidget::close);
     query_->setErrorHandler([this](const QString& message) {
@@ -162,6 +204,7 @@ void RanksWindow::open(const QStringList& paths) {
     busy_ = true;
     cancel_->show();
     set_.reset();
+    gathered_ = false;
     failures_.clear();
     plan_.clear();
     sources_.clear();
@@ -170,6 +213,16 @@ void RanksWindow::open(const QStringList& paths) {
     std::vector<std::string> given;
     for (const QString& p : paths) given.push_back(p.toStdString());
     query_->run([this, given](const Progress&) -> BackgroundQuery::Apply {
+        if (const std::string store = gatheredStoreIn(given); !store.empty()) { // the set itself, nothing to import
+            Database db(store, Database::Mode::ReadOnly);
+            auto set = std::make_shared<RankSet>(readGatheredRanks(db));
+            return [this, set] {
+                set_ = std::move(*set);
+                gathered_ = true;
+                showSet();
+                done();
+            };
+        }
         auto plan = std::make_shared<std::vector<RankPathEntry>>(planRankPaths(given));
         return [this, plan] {
             plan_ = std::move(*plan);
@@ -244,7 +297,15 @@ void RanksWindow::closeEvent(QCloseEvent* event) {
 
 void RanksWindow::showSet() {
     const RankSet& set = *set_;
-    plot_->show(set);
+    if (set.rows.size() > static_cast<std::size_t>(kMaxLanes)) {
+        plot_->show(RankSet{}); // nothing drawn twice
+        heatmap_->show(set);
+        chart_->setCurrentWidget(heatmap_);
+    } else {
+        plot_->show(set);
+        chart_->setCurrentWidget(plot_);
+    }
+    tableView_->setSortingEnabled(false);
     table_->clear();
     table_->setHorizontalHeaderLabels({tr("Rank"), tr("Device"), tr("Peak"), tr("Peak at"), tr("Final"),
                                        tr("Top operator at the peak"), tr("Peak in selection")});
@@ -254,8 +315,16 @@ void RanksWindow::showSet() {
                            cell(words::duration(r.peakTimeNs), static_cast<double>(r.peakTimeNs)),
                            cell(words::bytes(r.finalBytes), static_cast<double>(r.finalBytes)),
                            nameCell(r.topOp.empty() ? QStringLiteral("—")
-                                                    : tr("%1 (%2)").arg(QString::fromStdString(r.topOp), words::bytes(r.topOpBytes))),
+                                    : (r.topOpPaired ? tr("%1 (%2)") : tr("%1 (%2, net of its calls)"))
+                                          .arg(QString::fromStdString(r.topOp), words::bytes(r.topOpBytes))),
                            cell(QStringLiteral("—"), 0)});
+    for (int i = 0; i < table_->rowCount(); ++i) {
+        table_->item(i, 0)->setData(i, kSetRowRole);
+        table_->item(i, 0)->setData(i, kSortRole); // by rank, not by the text ("rank 10" after "rank 1")
+    }
+    tableView_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    tableView_->setSortingEnabled(true);
+    setFilter(filter_->text());
     tableView_->resizeColumnsToContents();
     showSelection();
 }
@@ -274,7 +343,8 @@ void RanksWindow::showSelection() {
     text += im.ratio ? tr(" (max/min %1×, %2 apart)").arg(*im.ratio, 0, 'f', 2).arg(words::bytes(im.spreadBytes))
                      : tr(" (a peak of 0)");
     if (!im.op.empty())
-        text += tr("; most of it %1 (+%2)").arg(QString::fromStdString(im.op), words::bytes(im.opDeltaBytes));
+        text += (im.opPaired ? tr("; most of it %1 (+%2)") : tr("; most of it %1 (+%2, nets of its calls)"))
+                    .arg(QString::fromStdString(im.op), words::bytes(im.opDeltaBytes));
     text += set.wallClock ? tr(" · lanes lined up by the clock they recorded") : tr(" · lanes lined up at their starts");
     const auto sel = plot_->selection();
     if (sel) text += tr(" · selected %1").arg(words::duration(static_cast<std::int64_t>(sel->second - sel->first)));
@@ -327,9 +397,11 @@ void RanksWindow::showSelection() {
 }
 
 void RanksWindow::showSelectionPeaks() {
-    for (int i = 0; i < table_->rowCount() && i < static_cast<int>(selectionPeaks_.size()); ++i) {
+    for (int t = 0; t < table_->rowCount(); ++t) {
+        const int i = setRowOf(t);
+        if (i < 0 || i >= static_cast<int>(selectionPeaks_.size())) continue;
         const auto& peak = selectionPeaks_[static_cast<std::size_t>(i)];
-        QStandardItem* item = table_->item(i, kSelectionColumn);
+        QStandardItem* item = table_->item(t, kSelectionColumn);
         item->setText(!peak ? QStringLiteral("—") : selectionExact_ ? words::bytes(*peak) : QStringLiteral("≈ ") + words::bytes(*peak));
         item->setToolTip(!peak || selectionExact_ ? QString() : tr("From the lane's curve; the exact value is being read"));
         item->setData(static_cast<double>(peak.value_or(0)), kSortRole);
@@ -340,6 +412,43 @@ std::optional<std::int64_t> RanksWindow::selectionPeak(int row, bool* exact) con
     if (exact) *exact = selectionExact_;
     if (row < 0 || row >= static_cast<int>(selectionPeaks_.size())) return std::nullopt;
     return selectionPeaks_[static_cast<std::size_t>(row)];
+}
+
+int RanksWindow::setRowOf(int tableRow) const {
+    const QStandardItem* item = table_->item(tableRow, 0);
+    return item ? item->data(kSetRowRole).toInt() : -1;
+}
+
+int RanksWindow::tableRowOf(int setRow) const {
+    for (int t = 0; t < table_->rowCount(); ++t)
+        if (setRowOf(t) == setRow) return t;
+    return -1;
+}
+
+bool RanksWindow::showsHeatmap() const { return chart_->currentWidget() == heatmap_; }
+
+void RanksWindow::setFilter(const QString& text) {
+    if (filter_->text() != text) filter_->setText(text); // comes back here once
+    for (int t = 0; t < table_->rowCount(); ++t) {
+        const bool match = text.isEmpty() || table_->item(t, 0)->text().contains(text, Qt::CaseInsensitive) ||
+                           table_->item(t, 5)->text().contains(text, Qt::CaseInsensitive);
+        tableView_->setRowHidden(t, !match);
+    }
+}
+
+bool RanksWindow::openRank(int row) {
+    if (!set_ || row < 0 || row >= static_cast<int>(set_->rows.size())) return false;
+    const RankRow& r = set_->rows[static_cast<std::size_t>(row)];
+    const QString store = QString::fromStdString(r.storePath);
+    if (!QFileInfo::exists(store)) {
+        status_->setText(tr("%1's full store is not on this machine: %2\nCopy it here (it is where its Slurm task wrote it, "
+                            "beside the rank's file or in the job's store folder) and choose the rank again.")
+                             .arg(QString::fromStdString(r.name), store));
+        return false;
+    }
+    status_->setText(tr("Opening %1's full store: %2").arg(QString::fromStdString(r.name), store));
+    emit traceRequested(store, r.traceId);
+    return true;
 }
 
 void RanksWindow::waitForSelectionPeaks() { selectionQuery_->wait(); }

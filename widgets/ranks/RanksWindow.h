@@ -9,6 +9,11 @@
 // message naming it, and the window carries on with the other ranks), with each file's
 // progress in the status line; Cancel, or closing the window, ends the child. The figures are
 // read on a worker (BackgroundQuery); the same figures as `memviz ranks`.
+// A gathered store (`memviz ranks --gather`, issue 55; or a folder holding one as ranks.memviz)
+// opens without reading any rank's store: its rows and summary curves are the set. Past 32 ranks
+// the chart is one row per rank (RanksHeatmap). The table sorts by any column and filters by rank
+// or operator; double-clicking a rank (table row or heatmap row) opens its full store in the main
+// window when it is reachable here, and says where it is when it is not.
 #include <QStringList>
 #include <QWidget>
 #include <optional>
@@ -17,7 +22,9 @@
 #include "ranks/RankSources.h"
 
 class QLabel;
+class QLineEdit;
 class QPushButton;
+class QStackedWidget;
 class QStandardItemModel;
 class QTableView;
 
@@ -25,6 +32,7 @@ namespace memviz {
 
 class BackgroundQuery;
 class ImportTask;
+class RanksHeatmap;
 class RanksPlot;
 
 class RanksWindow : public QWidget {
@@ -49,7 +57,17 @@ public:
     std::optional<std::int64_t> selectionPeak(int row, bool* exact = nullptr) const;
 
     const std::optional<RankSet>& rankSet() const { return set_; }
+    // True when the set came from a gathered store.
+    bool gathered() const { return gathered_; }
+    // Opens row `row` of the set: its full store in the main window (traceRequested) when the
+    // file is here; else the status line says where it is. False when it is not reachable.
+    bool openRank(int row);
+    // The filter on the table (rank name or top operator, case-insensitive substring).
+    void setFilter(const QString& text);
     RanksPlot* plot() const { return plot_; }
+    RanksHeatmap* heatmap() const { return heatmap_; }
+    // True when the chart shown is the heatmap (more ranks than lanes fit).
+    bool showsHeatmap() const;
     QStandardItemModel* table() const { return table_; }
     QTableView* tableView() const { return tableView_; }
     QLabel* status() const { return status_; }
@@ -57,6 +75,8 @@ public:
 signals:
     // The set is shown, or why not (after open()).
     void finished();
+    // The user chose a rank whose full store is reachable: open trace `traceId` of `storePath`.
+    void traceRequested(const QString& storePath, qint64 traceId);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -69,9 +89,14 @@ private:
     void showSet();
     void showSelection();
     void showSelectionPeaks();
+    int setRowOf(int tableRow) const;
+    int tableRowOf(int setRow) const;
 
     QLabel* status_;
     RanksPlot* plot_;
+    RanksHeatmap* heatmap_;
+    QStackedWidget* chart_;
+    QLineEdit* filter_;
     QTableView* tableView_;
     QStandardItemModel* table_;
     QPushButton* cancel_;
@@ -82,6 +107,7 @@ private:
     bool selectionExact_ = false;
     std::optional<RankSet> set_;
     bool busy_ = false;
+    bool gathered_ = false;
     // The traces being gathered: what the paths name, and what each became (a store's trace;
     // none when its import failed).
     std::vector<RankPathEntry> plan_;

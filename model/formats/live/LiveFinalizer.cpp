@@ -64,6 +64,33 @@ void writeOpEvents(Database& db, TraceWriter& w, std::int64_t traceId, std::map<
         w.extendDuration(*end);
 }
 
+// Op mode with storages (live_storages): each storage an operator's call made is an allocation
+// at the call's end, and its release a free at the moment its last tensor went, both under
+// that operator (an event's address is the storage's number). Then what an operator holds at
+// any moment is paired, never a net of its calls (docs/formats.md, the probe).
+bool writeStorageEvents(Database& db, TraceWriter& w, std::int64_t traceId, std::map<std::string, std::uint16_t>& devices) {
+    if (!queryInt(db, "SELECT 1 FROM live_storages WHERE trace_id = " + std::to_string(traceId) + " LIMIT 1")) return false;
+    Statement rows(db, "SELECT t_alloc AS t, 0 AS freed, id, device, bytes, op, phase FROM live_storages WHERE trace_id = ?1 "
+                       "UNION ALL SELECT t_free, 1, id, device, bytes, op, phase FROM live_storages "
+                       "WHERE trace_id = ?1 AND t_free IS NOT NULL ORDER BY t, freed, id");
+    rows.bind(1, traceId);
+    while (rows.step()) {
+        const std::string device = rows.text(3);
+        auto it = devices.find(device);
+        if (it == devices.end()) it = devices.emplace(device, w.device(device)).first;
+        Event e;
+        e.timeNs = rows.int64(0);
+        e.kind = rows.int64(1) ? EventKind::Free : EventKind::Alloc;
+        e.address = rows.int64(2);
+        e.device = it->second;
+        e.size = rows.int64(4);
+        e.op = w.name(NameKind::Op, rows.text(5));
+        e.category = w.name(NameKind::Category, rows.text(6));
+        w.addEvent(e);
+    }
+    return true;
+}
+
 } // namespace
 
 bool finalizeLiveRecording(Database& db, std::int64_t traceId) {
@@ -89,7 +116,10 @@ bool finalizeLiveRecording(Database& db, std::int64_t traceId) {
     for (const LiveSeriesInfo& s : series)
         if (!devices.count(s.device)) devices.emplace(s.device, w.device(s.device));
     writeSeries(conn, w, traceId, series, devices);
-    writeOpEvents(conn, w, traceId, devices);
+    if (!writeStorageEvents(conn, w, traceId, devices)) writeOpEvents(conn, w, traceId, devices);
+    else
+        for (const char* sql : {"SELECT max(t_end) FROM live_ops WHERE trace_id = ", "SELECT max(t_free) FROM live_storages WHERE trace_id = "})
+            if (const auto end = queryInt(conn, sql + std::to_string(traceId))) w.extendDuration(*end);
     if (const auto end = queryInt(conn, "SELECT max(t) FROM live_markers WHERE trace_id = " + std::to_string(traceId)))
         w.extendDuration(*end);
 

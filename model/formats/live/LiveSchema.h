@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The tables of live recordings (attach to a process, launch and record, the PyTorch probe
-// stream): schema step 5, registered in formats/FormatRegistry.cpp. Documented in docs/schema.md.
+// stream): schema steps 5 and 14, registered in formats/FormatRegistry.cpp. Documented in docs/schema.md.
 //
 // A recording writes these tables in small transactions while it runs (at most a second of
 // samples is ever uncommitted), so a killed recorder loses little; when it stops, or when a
@@ -72,6 +72,23 @@ CREATE TABLE live_ops (
     PRIMARY KEY (trace_id, seq, device)
 ) WITHOUT ROWID;
 CREATE INDEX live_ops_by_time ON live_ops(trace_id, t);
+)SQL";
+
+// Schema step 14: the tensor storages a probe in op mode saw operators make, each with the
+// moment its last tensor went, so that what an operator holds at a moment is known exactly
+// (frees paired with the operator that allocated, whichever operator or line of Python frees).
+inline constexpr const char* kLiveStoragesSchemaSql = R"SQL(
+CREATE TABLE live_storages (
+    trace_id INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    id       INTEGER NOT NULL, -- the probe's number for the storage
+    device   TEXT    NOT NULL, -- 'cpu', 'cuda:0'
+    bytes    INTEGER NOT NULL, -- the storage's size
+    op       TEXT    NOT NULL, -- the operator whose output it first was
+    phase    TEXT    NOT NULL, -- that call's phase
+    t_alloc  INTEGER NOT NULL, -- the end of that call
+    t_free   INTEGER,          -- when it was released; NULL: alive when the recording ended
+    PRIMARY KEY (trace_id, id)
+) WITHOUT ROWID;
 )SQL";
 
 } // namespace memviz

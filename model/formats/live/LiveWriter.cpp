@@ -100,6 +100,23 @@ void LiveWriter::addOp(const LiveOpRecord& op) {
         .run();
 }
 
+void LiveWriter::addStorage(std::int64_t id, std::string_view device, std::int64_t bytes, std::string_view op,
+                            std::string_view phase, std::int64_t tAlloc) {
+    begin();
+    if (!insertStorage_)
+        insertStorage_.emplace(db_, "INSERT OR REPLACE INTO live_storages(trace_id, id, device, bytes, op, phase, t_alloc) "
+                                    "VALUES (?,?,?,?,?,?,?)");
+    Statement& s = *insertStorage_;
+    s.bind(1, traceId_).bind(2, id).bind(3, device).bind(4, bytes).bind(5, op).bind(6, phase).bind(7, tAlloc).run();
+}
+
+void LiveWriter::freeStorage(std::int64_t id, std::int64_t tFree) {
+    begin();
+    if (!freeStorage_) freeStorage_.emplace(db_, "UPDATE live_storages SET t_free = ? WHERE trace_id = ? AND id = ? AND t_free IS NULL");
+    Statement& s = *freeStorage_;
+    s.bind(1, tFree).bind(2, traceId_).bind(3, id).run();
+}
+
 void LiveWriter::setTarget(int pid, std::string_view command, std::string_view title) {
     begin();
     Statement r(db_, "UPDATE live_recordings SET target_pid = ?, command = ? WHERE trace_id = ?");

@@ -73,6 +73,10 @@ public:
     void addSample(int series, std::int64_t t, std::int64_t value);
     void addMarker(std::int64_t t, std::string_view kind, std::string_view label);
     void addOp(const LiveOpRecord& op);
+    // A tensor storage an operator made (live_storages), and the moment it was released.
+    void addStorage(std::int64_t id, std::string_view device, std::int64_t bytes, std::string_view op, std::string_view phase,
+                    std::int64_t tAlloc);
+    void freeStorage(std::int64_t id, std::int64_t tFree);
     // The process once known (the probe says hello after the recording began).
     void setTarget(int pid, std::string_view command, std::string_view title);
     void setMetadata(std::string_view key, std::string_view value);
@@ -104,6 +108,7 @@ private:
     Statement insertSample_;
     Statement insertMarker_;
     Statement insertOp_;
+    std::optional<Statement> insertStorage_, freeStorage_; // prepared at their first use
     bool inTransaction_ = false;
     int seriesCount_ = 0;
     std::int64_t commitIntervalNs_ = kDefaultCommitIntervalNs;

@@ -44,6 +44,7 @@ ProbeRecord::Type typeOf(std::string_view name) {
     if (name == "mark") return T::Mark;
     if (name == "dropped") return T::Dropped;
     if (name == "bye") return T::Bye;
+    if (name == "free") return T::Free;
     return T::Unknown;
 }
 
@@ -71,6 +72,30 @@ void readMemory(od::value v, std::vector<ProbeDeviceMemory>& out) {
             else if (key == "reserved") m.reserved = bytes;
         }
         out.push_back(std::move(m));
+    }
+}
+
+// "outs": [[id, "cpu", bytes], ...]
+void readOuts(od::value v, std::vector<ProbeStorage>& out) {
+    od::array a;
+    if (v.get_array().get(a)) fail("\"outs\" must be an array of [id, device, bytes]");
+    for (auto item : a) {
+        od::array triple;
+        if (item.get_array().get(triple)) fail("each of \"outs\" must be [id, device, bytes]");
+        ProbeStorage s;
+        int n = 0;
+        for (auto part : triple) {
+            od::value pv;
+            if (std::move(part).get(pv)) fail("invalid \"outs\"");
+            if (n == 0) s.id = intOf(pv, "outs");
+            else if (n == 1) s.device = stringOf(pv, "outs");
+            else if (n == 2) s.bytes = intOf(pv, "outs");
+            ++n;
+        }
+        if (n != 3) fail("each of \"outs\" must be [id, device, bytes], got " + std::to_string(n) + " items");
+        if (s.bytes < 0) fail("negative byte count in \"outs\"");
+        if (s.device.empty()) fail("an empty device in \"outs\"");
+        out.push_back(std::move(s));
     }
 }
 
@@ -136,6 +161,8 @@ ProbeRecord ProbeParser::parse(std::string_view line) {
                 const auto code = optionalIntOf(v, key);
                 if (code) r.exitCode = static_cast<int>(*code);
             } else if (key == "mem") readMemory(v, r.memory);
+            else if (key == "outs") readOuts(v, r.outs);
+            else if (key == "id") r.storageId = intOf(v, key);
             // Unknown fields: ignored (a newer probe of the same version may add some).
         }
         if (!doc.current_location().error()) fail("text after the JSON object");

@@ -35,8 +35,15 @@ struct ProbeDeviceMemory {
     std::optional<std::int64_t> reserved;  // CUDA caching allocator's reserved bytes
 };
 
+// A tensor storage an operator's call made (op records' "outs", op mode).
+struct ProbeStorage {
+    std::int64_t id = 0;
+    std::string device;
+    std::int64_t bytes = 0;
+};
+
 struct ProbeRecord {
-    enum class Type { Hello, Op, Mem, Phase, Step, Mark, Dropped, Bye, Unknown };
+    enum class Type { Hello, Op, Mem, Phase, Step, Mark, Dropped, Bye, Free, Unknown };
     Type type = Type::Unknown;
     std::string typeName;
     std::int64_t t = 0;   // ns since the probe started (monotonic)
@@ -57,6 +64,8 @@ struct ProbeRecord {
     std::int64_t count = 0;
     std::optional<int> exitCode;
     std::vector<ProbeDeviceMemory> memory;
+    std::vector<ProbeStorage> outs; // op: the storages the call made
+    std::int64_t storageId = 0;     // free: the storage released
 };
 
 // Parses one line. Throws ProbeProtocolError naming what is wrong. Unknown fields are

@@ -127,6 +127,9 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
             writer_.addOp(op);
             if (op.kind == "op") lastAfter_[m.device] = {tEnd, *m.after};
         }
+        // Op mode: the storages the call made, paired with their release below.
+        for (const ProbeStorage& out : r.outs)
+            writer_.addStorage(out.id, out.device, out.bytes, r.name, r.phase.empty() ? "forward" : r.phase, tEnd);
         break;
     }
     case T::Mem:
@@ -147,6 +150,7 @@ void ProbeStreamWriter::apply(const ProbeRecord& r, std::int64_t receivedAtNs) {
         exitCode_ = r.exitCode;
         error_ = r.error;
         break;
+    case T::Free: writer_.freeStorage(r.storageId, r.t); break;
     case T::Unknown: break; // a newer probe's record type: skipped
     }
 }

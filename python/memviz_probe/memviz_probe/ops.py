@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """What the streaming probe records: every aten operator (op mode, a TorchDispatchMode
-entered on the thread that starts the probe) or every nn.Module call (module mode, the
-global forward pre/post hooks), each with the memory before and after it."""
+entered on the thread that starts the probe, with the tensor storages each call made:
+storages.py) or every nn.Module call (module mode, the global forward pre/post hooks), each
+with the memory before and after it."""
 
 import json
 import warnings
@@ -93,11 +94,15 @@ def install_op_mode(probe):
             name = probe.names.op(func)
             if not name:
                 return func(*args, **(kwargs or {}))
+            tracker = probe.storages
+            tracker.check()  # storages gone before this reading are released before it
             t = probe.now()
             before = probe.memory.read()
             out = func(*args, **(kwargs or {}))
+            tracker.check()
             after = probe.memory.read()
-            probe.record(t, probe.now(), "op", name, before, after)
+            t1 = probe.now()
+            probe.record(t, t1, "op", name, before, after, tracker.outputs(args, kwargs, out))
             return out
 
     mode = MemvizDispatchMode()

@@ -8,7 +8,7 @@ import json
 import os
 import time
 
-from . import ops, phases, protocol
+from . import ops, phases, protocol, storages
 from .memory import MemoryReader
 
 current = None  # the running Probe, if any
@@ -31,6 +31,8 @@ class Probe:
         self.unpatch = []
         self.warned = False
         self.detach_pending = False  # memviz went away: remove the hooks where that is safe
+        self.storages = None  # op mode: storages.StorageTracker
+        self.freed = []  # (t, storage id) released since the last record
 
     def now(self):
         return time.perf_counter_ns() - self.t0
@@ -85,9 +87,25 @@ class Probe:
             undo()
         self.unpatch.clear()
 
-    def record(self, t, t1, kind, name, before, after):
-        self.send('{"type":"op","t":%d,"dur":%d,"kind":"%s","name":%s,"phase":"%s","step":%d,"mem":{%s}}\n'
-                  % (t, t1 - t, kind, name, self.phase, self.step_number, self.memory.mem_json(before, after)))
+    def record(self, t, t1, kind, name, before, after, outs=()):
+        self.send_freed()
+        made = ""
+        if outs:
+            made = ',"outs":[%s]' % ",".join('[%d,"%s",%d]' % o for o in outs)
+        self.send('{"type":"op","t":%d,"dur":%d,"kind":"%s","name":%s,"phase":"%s","step":%d,"mem":{%s}%s}\n'
+                  % (t, t1 - t, kind, name, self.phase, self.step_number, self.memory.mem_json(before, after), made))
+
+    def storage_released(self, storage_id):
+        """A storage has gone (found so by the tracker, before a reading): sent with the next record."""
+        if self.enabled:
+            self.freed.append((self.now(), storage_id))
+
+    def send_freed(self):
+        if not self.freed:
+            return
+        freed, self.freed = self.freed, []
+        for t, storage_id in freed:
+            self.send('{"type":"free","t":%d,"id":%d}\n' % (t, storage_id))
 
     def set_phase(self, phase):
         if phase == self.phase:
@@ -139,6 +157,7 @@ class Probe:
         if self.mode == "module":
             ops.install_module_mode(self)
         else:
+            self.storages = storages.StorageTracker(self.torch, self.storage_released)
             self.dispatch_mode = ops.install_op_mode(self)
         return True
 
@@ -156,6 +175,7 @@ class Probe:
             self.dispatch_mode = None
         self._undo_patches()
         if self.enabled:
+            self.send_freed()
             bye = {"type": "bye", "t": self.now(), "exit_code": exit_code}
             if error:
                 bye["error"] = error
