@@ -67,6 +67,41 @@ QString report(const QStringList& args, const QString& out) {
     return r.exitCode == 0 ? QString::fromUtf8(readFile(out)) : QString();
 }
 
+// A check run in the browser after the page's own script: every peak label's text (its bounding
+// box as the browser laid it out, in the font the CSS names) lies inside its white box, every
+// legend text inside its legend box, every box inside its SVG, and no two boxes of one SVG
+// intersect. Its findings, or "ok", go into <body data-label-check>.
+const char* kLabelCheck = R"(<script>
+(function() {
+  const problems = [];
+  const inside = (a, b, slack) => a.x >= b.x - slack && a.y >= b.y - slack && a.x + a.width <= b.x + b.width + slack && a.y + a.height <= b.y + b.height + slack;
+  const rectOf = (r) => ({x: +r.getAttribute('x'), y: +r.getAttribute('y'), width: +r.getAttribute('width'), height: +r.getAttribute('height')});
+  let labels = 0;
+  for (const svg of document.querySelectorAll('svg.timeline')) {
+    const area = {x: 0, y: 0, width: svg.viewBox.baseVal.width, height: svg.viewBox.baseVal.height};
+    const boxes = [];
+    for (const [group, boxClass] of [['g.peak', 'rect.label-box'], ['g.legend', 'rect.legend-box']])
+      for (const g of svg.querySelectorAll(group)) {
+        const rect = g.querySelector(boxClass), text = g.querySelector('text');
+        if (!rect || !text) continue;
+        const box = rectOf(rect), t = text.getBBox();
+        ++labels;
+        if (!inside({x: t.x, y: t.y, width: t.width, height: t.height}, box, 0.5))
+          problems.push(svg.id + ': "' + text.textContent + '" (' + t.x.toFixed(1) + '+' + t.width.toFixed(1) + ') outside its box (' + box.x + '+' + box.width + ')');
+        if (!inside(box, area, 0)) problems.push(svg.id + ': the box of "' + text.textContent + '" is clipped by the SVG');
+        boxes.push([box, text.textContent]);
+      }
+    for (let i = 0; i < boxes.length; ++i)
+      for (let j = i + 1; j < boxes.length; ++j) {
+        const [a, an] = boxes[i], [b, bn] = boxes[j];
+        if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+          problems.push(svg.id + ': "' + an + '" overlaps "' + bn + '"');
+      }
+  }
+  document.body.setAttribute('data-label-check', problems.length ? problems.join(' | ') : 'ok ' + labels);
+})();
+</script>)";
+
 void checkSelfContained(const QString& html) {
     // Nothing fetched from elsewhere: no src=, no external href, no @import or url().
     QVERIFY(!html.contains(" src="));
@@ -84,6 +119,8 @@ private slots:
     void withBaseline();
     void realTraces_data();
     void realTraces();
+    void labelsFitInChromium_data();
+    void labelsFitInChromium();
     void badUsage();
 };
 
@@ -158,6 +195,35 @@ void TestReport::realTraces() {
     const QString dom = dumpDom(out);
     QVERIFY(dom.contains("data-script-ran=\"1\""));
     QCOMPARE(pagePeaks(dom), peaks);
+}
+
+// The peak labels' and legend's boxes (plot/LabelPlacement.h, widths from plot/TextWidth.h) hold
+// their texts as headless Chromium lays them out, inside the SVG, without overlapping.
+void TestReport::labelsFitInChromium_data() {
+    QTest::addColumn<QString>("fixture");
+    QTest::newRow("kineto resnet50 (cpu and cuda:0)") << "pytorch-profiler/kineto_resnet50_v100_2021.pt.trace.json.gz";
+    QTest::newRow("CUDA snapshot") << "pytorch-snapshot/magma27_2026.pickle";
+    QTest::newRow("massif (wild)") << "wild/MliliGenes__TrpJSON__massif.out";
+}
+
+void TestReport::labelsFitInChromium() {
+    QFETCH(QString, fixture);
+    MEMVIZ_REQUIRE_FIXTURE(path, fixture);
+    if (findTool("chromium").isEmpty()) MEMVIZ_SKIP_OR_FAIL("chromium is not installed (apt install chromium)");
+    QTemporaryDir dir;
+    const QString out = dir.filePath("report.html");
+    QString html = report({path}, out);
+    QVERIFY(!html.isEmpty());
+    QVERIFY(html.contains("class=\"label-box\""));
+    const qsizetype end = html.lastIndexOf("</body>");
+    QVERIFY(end > 0);
+    html.insert(end, QString::fromUtf8(kLabelCheck));
+    const QString checked = writeFile(dir, "checked.html", html.toUtf8());
+    const QString dom = dumpDom(checked);
+    static const QRegularExpression result(QStringLiteral("data-label-check=\"([^\"]*)\""));
+    const QString found = result.match(dom).captured(1);
+    QVERIFY2(found.startsWith("ok "), qPrintable(found.isEmpty() ? dom.left(500) : found));
+    QVERIFY(found.mid(3).toInt() >= 2); // at least a peak label and a legend entry were measured
 }
 
 void TestReport::badUsage() {

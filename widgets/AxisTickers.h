@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Axis tickers whose labels follow the visible range's magnitude: bytes in B/KiB/MiB/GiB,
-// times in ns/µs/ms/s. The owning plot puts the unit into the axis label.
+// times in ns/µs/ms/s. The owning plot puts the unit into the axis label. The rule (unit,
+// step, numbers) is plot/AxisTicks.h's, which the report's SVG follows too.
 #include <qcustomplot.h>
 
+#include "plot/AxisTicks.h"
 #include "words/Units.h"
 
 namespace memviz {
@@ -27,11 +29,5 @@ private:
     Quantity quantity_;
     ScaledUnit unit_{1.0, "B"};
 };
-
-// Plain counts in thousands, millions, ... (the suffix is a word for the axis label; "" = ones).
-ScaledUnit countUnitFor(double count);
-
-// 1, 2, 2.5 or 5 times a power of ten, at least `raw`.
-double niceStep(double raw);
 
 } // namespace memviz

@@ -288,15 +288,31 @@ void TimelinePlot::rebuild() {
     lastLevels_.assign(graphs_.size(), 0);
     // Stacked charts: the categories at the peak, shown in the line above the plot when the
     // pointer is elsewhere (a box of them beside the peak hid the data next to it).
+    // The peak is the curve's maximum, where its label is; a lower peak the file names itself
+    // (massif's detailed peak snapshot) gets its own line.
     peakBreakdown_.clear();
-    for (const DeviceSummary& d : summary.devices) {
-        const QStringList parts = d.peakBytes > 0 ? stackBreakdownAt(*session_, d.device, d.peakTimeNs) : QStringList();
-        if (parts.isEmpty()) continue;
+    const std::vector<PlotPeak> curvePeaks = session_->isLive() ? std::vector<PlotPeak>{}
+                                                                : plotPeaks(session_->database(), session_->traceId(), summary, session_->series());
+    const auto breakdownAt = [&](int device, std::int64_t t, const std::function<QString(const QString&)>& line) {
+        const QStringList parts = stackBreakdownAt(*session_, device, t);
+        if (parts.isEmpty()) return;
         QStringList lines;
         for (qsizetype i = 0; i < parts.size(); i += kReadoutPartsPerLine)
             lines << parts.mid(i, kReadoutPartsPerLine).join(QStringLiteral(", "));
-        peakBreakdown_ += (peakBreakdown_.isEmpty() ? QString() : QStringLiteral("\n")) +
-                          tr("At the %1 peak: %2").arg(QString::fromStdString(d.name), lines.join(QStringLiteral(",\n")));
+        peakBreakdown_ += (peakBreakdown_.isEmpty() ? QString() : QStringLiteral("\n")) + line(lines.join(QStringLiteral(",\n")));
+    };
+    for (const DeviceSummary& d : summary.devices) {
+        if (d.peakBytes <= 0) continue;
+        const PlotPeak* p = findPlotPeak(curvePeaks, d.device);
+        breakdownAt(d.device, p ? p->t : d.peakTimeNs,
+                    [&](const QString& parts) { return tr("At the %1 peak: %2").arg(QString::fromStdString(d.name), parts); });
+        if (p && p->named)
+            breakdownAt(d.device, p->named->t, [&](const QString& parts) {
+                return tr("At %1 (%2 at %3): %4")
+                    .arg(QString::fromStdString(p->named->what),
+                         QString::fromStdString(formatBytes(static_cast<double>(p->named->bytes))),
+                         xValueText(xKind_, static_cast<double>(p->named->t)), parts);
+            });
     }
     resetReadoutLine();
     addPeakMarkers(plot_, *session_, [this](double x) { return xValueText(xKind_, x); }, labels_);

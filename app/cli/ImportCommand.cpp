@@ -31,12 +31,13 @@ int importCommand(const QStringList& args) {
     Database db(out.toStdString());
     const std::int64_t id = importFile(db, file.toStdString(), Progress{}, p.value("format").toStdString());
     const TraceSummary summary = loadSummary(db, id);
+    const std::vector<PlotPeak> peaks = plotPeaks(db, id, summary, listSeries(db, id));
     if (p.isSet("json")) {
-        QJsonObject o = summaryJson(summary);
+        QJsonObject o = summaryJson(summary, peaks);
         o.insert("store", out);
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
-        printOut(QStringLiteral("imported %1 as trace %2 into %3\n\n").arg(file).arg(id).arg(out) + summaryText(summary));
+        printOut(QStringLiteral("imported %1 as trace %2 into %3\n\n").arg(file).arg(id).arg(out) + summaryText(summary, peaks));
     }
     return 0;
 }

@@ -12,6 +12,12 @@ using words::bytes;
 QString duration(std::int64_t ns) { return words::duration(ns); }
 // Exact 64-bit integers in JSON (std::int64_t is not qint64 on LP64).
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
+
+// The device's curve peak when the file names a lower one of its own; nullptr otherwise.
+const PlotPeak* peakAboveFilePeak(const std::vector<PlotPeak>& peaks, int device) {
+    const PlotPeak* p = findPlotPeak(peaks, device);
+    return p && p->named ? p : nullptr;
+}
 } // namespace
 
 QString position(const TraceSummary& s, std::int64_t x) {
@@ -28,20 +34,29 @@ QString signedShift(const TraceSummary& s, std::int64_t x) {
     return sign + QString::number(magnitude) + (s.trace.timeKind == "index" ? QStringLiteral(" events") : QStringLiteral(" ") + QString::fromStdString(s.trace.timeKind));
 }
 
-QJsonObject summaryJson(const TraceSummary& s) {
+QJsonObject summaryJson(const TraceSummary& s, const std::vector<PlotPeak>& peaks) {
     QJsonArray devices;
     for (const DeviceSummary& d : s.devices) {
-        devices.append(QJsonObject{
+        const PlotPeak* above = peakAboveFilePeak(peaks, d.device);
+        QJsonObject o{
             {"device", QString::fromStdString(d.name)},
             {"events", num(d.events)},
             {"allocs", num(d.allocs)},
             {"frees", num(d.frees)},
             {"unmatched_frees", num(d.unmatchedFrees)},
-            {"peak_bytes", num(d.peakBytes)},
-            {"peak_time_ns", num(d.peakTimeNs)},
+            {"peak_bytes", num(above ? above->bytes : d.peakBytes)},
+            {"peak_time_ns", num(above ? above->t : d.peakTimeNs)},
             {"final_bytes", num(d.finalBytes)},
             {"duration_ns", num(d.durationNs)},
-        });
+        };
+        if (above) {
+            QJsonObject file{{"what", QString::fromStdString(above->named->what)},
+                             {"bytes", num(above->named->bytes)},
+                             {"time_ns", num(above->named->t)}};
+            if (above->named->snapshot >= 0) file.insert("snapshot", num(above->named->snapshot));
+            o.insert("file_peak", file);
+        }
+        devices.append(o);
     }
     QJsonArray warnings;
     for (const ImportWarning& w : s.warnings)
@@ -78,7 +93,7 @@ QString formatTable(const QStringList& header, const std::vector<QStringList>& r
     return out;
 }
 
-QString summaryText(const TraceSummary& s) {
+QString summaryText(const TraceSummary& s, const std::vector<PlotPeak>& peaks) {
     QString out = QStringLiteral("%1 (%2), trace %3, imported %4\n")
                       .arg(QString::fromStdString(s.trace.sourcePath), QString::fromStdString(s.trace.format))
                       .arg(s.trace.id)
@@ -87,10 +102,18 @@ QString summaryText(const TraceSummary& s) {
                ? QStringLiteral("no times recorded: positions are event numbers; %1 events\n\n").arg(s.trace.eventCount)
                : QStringLiteral("duration %1, %2 events\n\n").arg(position(s, s.trace.durationNs)).arg(s.trace.eventCount);
     std::vector<QStringList> rows;
-    for (const DeviceSummary& d : s.devices)
+    QString notes;
+    for (const DeviceSummary& d : s.devices) {
+        const PlotPeak* above = peakAboveFilePeak(peaks, d.device);
         rows.push_back({QString::fromStdString(d.name), QString::number(d.events), QString::number(d.allocs),
-                        QString::number(d.frees), bytes(d.peakBytes), position(s, d.peakTimeNs), bytes(d.finalBytes)});
-    out += formatTable({"device", "events", "allocs", "frees", "peak", "peak at", "final"}, rows);
+                        QString::number(d.frees), bytes(above ? above->bytes : d.peakBytes),
+                        position(s, above ? above->t : d.peakTimeNs), bytes(d.finalBytes)});
+        if (above)
+            notes += QStringLiteral("note: %1's peak is the curve's maximum; %2: %3 at %4\n")
+                         .arg(QString::fromStdString(d.name), QString::fromStdString(above->named->what), bytes(above->named->bytes),
+                              position(s, above->named->t));
+    }
+    out += formatTable({"device", "events", "allocs", "frees", "peak", "peak at", "final"}, rows) + notes;
     for (const ImportWarning& w : s.warnings) {
         const QString where = w.firstLocation.empty() ? QString()
                                                       : QStringLiteral(" (first at %1)").arg(QString::fromStdString(w.firstLocation));

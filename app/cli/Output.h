@@ -6,18 +6,22 @@
 #include <vector>
 
 #include "formats/profiler/ProfilerQuery.h"
+#include "plot/PlotPeaks.h"
 #include "store/OpsQuery.h"
 #include "store/TraceQueries.h"
 
 namespace memviz::cli {
 
-QJsonObject summaryJson(const TraceSummary& summary);
+// With `peaks` (plot/PlotPeaks.h), a device whose curve goes above the peak the file names
+// (massif's detailed peak snapshot) has the curve's maximum as its peak, as the window and the
+// report mark it, and the file's own peak beside it ("file_peak", a "note:" line).
+QJsonObject summaryJson(const TraceSummary& summary, const std::vector<PlotPeak>& peaks = {});
 // A position on the trace's time axis, in its own unit (massif counts instructions or bytes;
 // logs without times and saved estimates count events): "1.2 ms", "event 95".
 QString position(const TraceSummary& summary, std::int64_t x);
 // A shift along that axis, with its sign: "+1.2 ms", "-3 events".
 QString signedShift(const TraceSummary& summary, std::int64_t x);
-QString summaryText(const TraceSummary& summary);
+QString summaryText(const TraceSummary& summary, const std::vector<PlotPeak>& peaks = {});
 
 QJsonObject opsJson(const TraceSummary& summary, const std::vector<OpRow>& rows, const QString& device);
 QString opsText(const std::vector<OpRow>& rows);

@@ -55,8 +55,10 @@ int summaryCommand(const QStringList& args) {
     Database db(source.storePath(), Database::Mode::ReadOnly);
     const TraceSummary summary = loadSummary(db, source.traceId());
     const auto recording = findLiveRecording(db, source.traceId());
+    const std::vector<PlotPeak> peaks = recording ? std::vector<PlotPeak>{} // a recording's series are not final
+                                                  : plotPeaks(db, source.traceId(), summary, listSeries(db, source.traceId()));
     if (p.isSet("json")) {
-        QJsonObject o = summaryJson(summary);
+        QJsonObject o = summaryJson(summary, peaks);
         if (recording) o.insert("recording", recordingJson(*recording));
         // Everything the format kept about the file (docs/cli.md, "JSON"), unknown fields too.
         QJsonObject metadata;
@@ -66,7 +68,7 @@ int summaryCommand(const QStringList& args) {
         if (isSnapshotTrace(db, source.traceId())) o.insert("ooms", snapshotOomsJson(db, source.traceId()));
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)));
     } else {
-        printOut(summaryText(summary) + (recording ? "\n" + recordingText(*recording) : QString()));
+        printOut(summaryText(summary, peaks) + (recording ? "\n" + recordingText(*recording) : QString()));
     }
     return 0;
 }

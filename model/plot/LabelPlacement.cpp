@@ -71,10 +71,4 @@ std::vector<LabelPlacement> placeLabels(const std::vector<LabelRequest>& labels,
     return out;
 }
 
-double estimatedTextWidth(const char* text, std::size_t bytes, double pixelSize) {
-    std::size_t chars = 0;
-    for (std::size_t i = 0; i < bytes; ++i) chars += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
-    return static_cast<double>(chars) * 0.6 * pixelSize;
-}
-
 } // namespace memviz

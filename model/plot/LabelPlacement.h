@@ -7,7 +7,8 @@
 // overlaps neither a box already placed nor an obstacle (the legend); when none fits, the
 // shorter text (when the caller gives one) is tried the same way, and a text that still fits
 // nowhere is not drawn. So no two texts overlap and none is clipped by the plot's edge.
-// Pixels, y downwards. Plain C++: the window measures with QFontMetrics, the SVG estimates.
+// Pixels, y downwards. Plain C++: the window measures with QFontMetrics, the SVG with the
+// advances of the font its CSS names (plot/TextWidth.h).
 #include <cstdint>
 #include <vector>
 
@@ -53,9 +54,5 @@ struct LabelPlacement {
 // `gap`: the pixels kept between the anchor and its text and between two texts.
 std::vector<LabelPlacement> placeLabels(const std::vector<LabelRequest>& labels, const LabelBox& area,
                                         const std::vector<LabelBox>& obstacles = {}, double gap = 3);
-
-// An estimate of a text's width for a proportional sans-serif font of `pixelSize` (the SVG,
-// which no font measures here): 0.6 em per character, counted in UTF-8 code points.
-double estimatedTextWidth(const char* text, std::size_t bytes, double pixelSize);
 
 } // namespace memviz

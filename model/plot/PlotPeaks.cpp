@@ -3,6 +3,7 @@
 #include "plot/PlotPeaks.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "formats/FormatIds.h"
 #include "store/SeriesQuery.h"
@@ -17,6 +18,12 @@ const SeriesInfo* primaryCurve(const std::vector<SeriesInfo>& series, const Devi
         if (s.device == d.device && s.unit == "bytes" && s.style != kSeriesStacked && s.vMax == d.peakBytes) return &s;
     for (const SeriesInfo& s : series)
         if (s.device == d.device && s.unit == "bytes" && s.style != kSeriesStacked) return &s;
+    return nullptr;
+}
+
+const PlotPeak* findPlotPeak(const std::vector<PlotPeak>& peaks, int device) {
+    for (const PlotPeak& p : peaks)
+        if (p.device == device) return &p;
     return nullptr;
 }
 
@@ -49,8 +56,11 @@ std::vector<PlotPeak> plotPeaks(Database& db, std::int64_t traceId, const TraceS
                     break;
                 }
             if (d.peakBytes > 0 && d.peakBytes < s->vMax) {
-                NamedPeak n{d.peakTimeNs, d.peakBytes, "the file's own peak"};
-                if (!massifPeakSnapshot.empty()) n.what = "massif's detailed peak (snapshot " + massifPeakSnapshot + ")";
+                NamedPeak n{d.peakTimeNs, d.peakBytes, "the file's own peak", -1};
+                if (!massifPeakSnapshot.empty()) {
+                    n.what = "massif's detailed peak (snapshot " + massifPeakSnapshot + ")";
+                    n.snapshot = std::strtoll(massifPeakSnapshot.c_str(), nullptr, 10);
+                }
                 p.named = n;
             }
         }

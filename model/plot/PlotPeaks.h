@@ -23,6 +23,7 @@ inline constexpr double kTinyDeviceShare = 1.0 / 1000.0;
 struct NamedPeak {
     std::int64_t t = 0, bytes = 0;
     std::string what; // "massif's detailed peak (snapshot 27)"
+    std::int64_t snapshot = -1; // massif's snapshot number; -1: the file names none
 };
 
 struct PlotPeak {
@@ -42,6 +43,9 @@ const SeriesInfo* primaryCurve(const std::vector<SeriesInfo>& series, const Devi
 // The peaks of the devices that have a curve with data, in the summary's order.
 std::vector<PlotPeak> plotPeaks(Database& db, std::int64_t traceId, const TraceSummary& summary,
                                 const std::vector<SeriesInfo>& series);
+
+// The peak of `device` among `peaks`; nullptr when it has none (no curve with data).
+const PlotPeak* findPlotPeak(const std::vector<PlotPeak>& peaks, int device);
 
 // A series with no data to draw (every point 0, or none): it gets neither a line nor a legend entry.
 bool seriesIsEmpty(const SeriesInfo& s);

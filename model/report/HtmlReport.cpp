@@ -14,13 +14,15 @@ namespace memviz {
 
 namespace {
 
+// The SVG texts' font is the one plot/TextWidth.h measures labels with (DejaVu Sans, no
+// kerning, geometric widths), so their boxes are the ones the browser draws.
 const char* kStyle = R"(body{font:14px/1.4 sans-serif;margin:20px;color:#222;max-width:1240px}
 h1{font-size:20px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ddd;padding:2px 8px}
 th{background:#f0f0f0;cursor:pointer;user-select:none}th[data-dir=asc]::after{content:" \25B4"}
 th[data-dir=desc]::after{content:" \25BE"}td.n{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:nth-child(even){background:#fafafa}.note{color:#666;font-size:12px}
-svg text{font:11px sans-serif;fill:#333}svg .axis line{stroke:#999}svg .grid{stroke:#eee}
+svg text{font:11px 'DejaVu Sans',sans-serif;font-kerning:none;text-rendering:geometricPrecision;fill:#333}svg .axis line{stroke:#999}svg .grid{stroke:#eee}
 svg .peak circle{fill:#d62728}svg .peak.named circle{fill:#fff;stroke:#d62728;stroke-width:1.5}svg .peak text{fill:#d62728;font-weight:bold}
 #peaks{display:none}.flame text{font:10px monospace;fill:#000;pointer-events:none}.scroll{overflow-x:auto}
 )";
@@ -58,24 +60,45 @@ std::string peakLabel(const TraceSummary& s, std::int64_t bytes, std::int64_t t)
     return "peak " + formatBytes(static_cast<double>(bytes)) + " at " + positionText(s.trace.timeKind, static_cast<double>(t));
 }
 
+// The device's curve when its maximum is above the peak the file names (massif's detailed peak).
+const ReportCurve* curveAboveFilePeak(const ReportData& d, const std::string& device) {
+    for (const ReportCurve& c : d.curves)
+        if (c.device == device && c.named) return &c;
+    return nullptr;
+}
+
 std::string summarySection(const ReportData& d) {
     const TraceSummary& s = d.facts.summary;
     std::vector<std::vector<HtmlCell>> rows;
-    for (const DeviceSummary& dev : s.devices)
-        rows.push_back({textCell(dev.name), bytesCell(dev.peakBytes),
-                        textCell(positionText(s.trace.timeKind, static_cast<double>(dev.peakTimeNs))), bytesCell(dev.finalBytes),
-                        countCell(dev.allocs), countCell(dev.frees), countCell(dev.events)});
+    std::string notes;
+    // The peak is the curve's maximum, as the timeline marks it; the file's own lower peak is named below.
+    const auto peakOf = [&](const DeviceSummary& dev) {
+        const ReportCurve* c = curveAboveFilePeak(d, dev.name);
+        return c ? std::pair{c->peakBytes, c->peakTimeNs} : std::pair{dev.peakBytes, dev.peakTimeNs};
+    };
+    for (const DeviceSummary& dev : s.devices) {
+        const auto [peakBytes, peakT] = peakOf(dev);
+        rows.push_back({textCell(dev.name), bytesCell(peakBytes), textCell(positionText(s.trace.timeKind, static_cast<double>(peakT))),
+                        bytesCell(dev.finalBytes), countCell(dev.allocs), countCell(dev.frees), countCell(dev.events)});
+        if (const ReportCurve* c = curveAboveFilePeak(d, dev.name))
+            notes += "<p class=\"file-peak\" data-device=\"" + escapeMarkup(dev.name) + "\" data-bytes=\"" +
+                     std::to_string(c->named->bytes) + "\">" + escapeMarkup(dev.name) + "'s peak is the curve's maximum; " +
+                     escapeMarkup(c->named->what + ": " + formatBytes(static_cast<double>(c->named->bytes)) + " at " +
+                                  positionText(s.trace.timeKind, static_cast<double>(c->named->t))) +
+                     ".</p>\n";
+    }
     std::string out = "<h2>Summary</h2>\n<p>Format <b>" + escapeMarkup(s.trace.format) + "</b>, " +
                       std::to_string(s.trace.eventCount) + " events, duration " +
                       escapeMarkup(axisPosition(s.trace.timeKind, static_cast<double>(s.trace.durationNs))) + ".</p>\n";
     out += "<div id=\"peaks\">";
     for (const DeviceSummary& dev : s.devices)
         out += "<span class=\"peak-bytes\" data-device=\"" + escapeMarkup(dev.name) + "\" data-bytes=\"" +
-               std::to_string(dev.peakBytes) + "\">" + std::to_string(dev.peakBytes) + "</span>";
+               std::to_string(peakOf(dev).first) + "\">" + std::to_string(peakOf(dev).first) + "</span>";
     out += "</div>\n";
     return out + htmlTable("devices", {{"device", "device"}, {"peak", "peak"}, {"peak at", "peak_at"}, {"final", "final"},
                                        {"allocations", "allocs"}, {"frees", "frees"}, {"events", "events"}},
-                           rows);
+                           rows) +
+           notes;
 }
 
 std::string timelineSection(const ReportData& d) {

@@ -19,6 +19,14 @@ ReportData loadReportData(Database& db, std::int64_t traceId, const std::string&
     const std::vector<SeriesInfo> series = listSeries(db, traceId);
     for (const PlotPeak& p : plotPeaks(db, traceId, r.facts.summary, series)) {
         progress.checkCancelled();
+        // The categories "at the peak" are those at the curve's maximum, as the window's read-out
+        // shows them, where the file's own peak (massif's detailed one) is lower.
+        if (p.named)
+            for (CategoryFact& f : r.facts.categories)
+                if (f.device == p.deviceName)
+                    for (const SeriesInfo& s : series)
+                        if (s.device == p.device && s.style == kSeriesStacked && s.name == f.name)
+                            f.bytesAtPeak = seriesValueAt(db, s.id, p.t).value_or(0);
         ReportCurve c{p.deviceName, p.seriesName, p.bytes, p.t, p.named, {}};
         for (const SeriesInfo& s : series)
             if (s.id == p.seriesId) c.points = querySeries(db, s.id, TimeRange{s.tFirst, s.tLast}, kReportColumns).points;

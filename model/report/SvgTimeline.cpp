@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <limits>
 
+#include "plot/AxisTicks.h"
 #include "plot/LabelPlacement.h"
+#include "plot/TextWidth.h"
 #include "report/Markup.h"
 #include "words/Units.h"
 
@@ -17,7 +19,7 @@ namespace {
 
 constexpr double kWidth = 1200, kHeight = 320;
 constexpr double kLeft = 90, kRight = 40, kTop = 30, kBottom = 50; // room for the last tick's label
-constexpr double kFontPx = 11, kBoldFontPx = 12;                     // svg text, and the peak's bold text (a bold em is wider)
+constexpr double kFontPx = 11; // the CSS's svg text size (HtmlReport.cpp)
 constexpr double kLabelPadPx = 3, kLabelHeightPx = 16;
 
 std::string num(double v) {
@@ -28,20 +30,19 @@ std::string num(double v) {
     return s;
 }
 
-// 1, 2 or 5 times a power of `base` (1024-multiples for bytes), at least `raw`.
-double niceStep(double raw) {
-    if (raw <= 0) return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * p >= raw) return m * p;
-    return 10 * p;
+TickQuantity xQuantity(const std::string& timeKind) {
+    if (timeKind == "time") return TickQuantity::Time;
+    if (timeKind == "bytes") return TickQuantity::Bytes;
+    return TickQuantity::Count; // events, instructions
 }
 
-double niceByteStep(double raw) {
-    if (raw <= 1) return 1;
-    const ScaledUnit u = byteUnitFor(raw);
-    const double step = niceStep(raw / u.divisor);
-    return step >= 1000 ? u.divisor * 1024 : step * u.divisor; // 1000 MiB would read as "1 GiB" ticks
+// The window's axis titles (widgets/TraceAxis's xAxisLabel), the unit in brackets.
+std::string xAxisTitle(const std::string& timeKind, const ScaledUnit& unit) {
+    const std::string what = timeKind == "index"          ? "Event number"
+                             : timeKind == "instructions" ? "Instructions executed"
+                             : timeKind == "bytes"        ? "Memory allocated and freed so far"
+                                                          : "Time since trace start";
+    return *unit.suffix ? what + " (" + unit.suffix + ")" : what;
 }
 
 } // namespace
@@ -76,8 +77,7 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
     t0 = std::min(t0, 0.0);
     t1 = std::max(t1, static_cast<double>(xEnd));
     if (t1 <= t0) t1 = t0 + 1;
-    const double yStep = niceByteStep(vMax / 5);
-    const double yTop = std::ceil(vMax / yStep) * yStep;
+    const double yTop = vMax * kSvgValueHeadroom;
     const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
     auto X = [&](double t) { return kLeft + (t - t0) / (t1 - t0) * plotW; };
     auto Y = [&](double v) { return kTop + plotH - v / yTop * plotH; };
@@ -88,24 +88,29 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
                     std::to_string(peak.t) + "\" role=\"img\">\n";
     // Axes and grid.
     s += "<g class=\"axis\">\n";
-    const ScaledUnit yUnit = byteUnitFor(yTop); // one unit for every tick: 0, 0.5, 1.0 ... GiB
-    for (double v = 0; v <= yTop + yStep / 2; v += yStep) {
+    // Ticks by the window's rule (plot/AxisTicks.h): numbers on the ticks, the unit in the title.
+    const AxisTicks yTicks = axisTicks(TickQuantity::Bytes, 0, yTop, kValueAxisTicks);
+    for (std::size_t i = 0; i < yTicks.values.size(); ++i) {
+        const double v = yTicks.values[i];
         s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(Y(v)) + "\" y2=\"" + num(Y(v)) +
-             "\" class=\"grid\"/><text x=\"" + num(kLeft - 6) + "\" y=\"" + num(Y(v) + 4) + "\" text-anchor=\"end\">" +
-             escapeMarkup(num(v / yUnit.divisor) + " " + yUnit.suffix) + "</text>\n";
+             "\" class=\"grid\"/><text class=\"ytick\" data-v=\"" + num(v) + "\" x=\"" + num(kLeft - 6) + "\" y=\"" +
+             num(Y(v) + 4) + "\" text-anchor=\"end\">" + escapeMarkup(yTicks.labels[i]) + "</text>\n";
     }
-    const double tStep = std::max(niceStep((t1 - t0) / 8), 1.0); // whole ns, events, instructions
-    for (double t = std::ceil(t0 / tStep) * tStep; t <= t1; t += tStep)
+    const AxisTicks xTicks = axisTicks(xQuantity(timeKind), t0, t1, kTimeAxisTicks);
+    for (std::size_t i = 0; i < xTicks.values.size(); ++i) {
+        const double t = xTicks.values[i];
         s += "<line x1=\"" + num(X(t)) + "\" x2=\"" + num(X(t)) + "\" y1=\"" + num(kTop + plotH) + "\" y2=\"" +
-             num(kTop + plotH + 5) + "\"/><text x=\"" + num(X(t)) + "\" y=\"" + num(kTop + plotH + 18) +
-             "\" text-anchor=\"middle\">" + escapeMarkup(axisPosition(timeKind, t)) + "</text>\n";
+             num(kTop + plotH + 5) + "\"/><text class=\"xtick\" data-v=\"" + num(t) + "\" x=\"" + num(X(t)) + "\" y=\"" +
+             num(kTop + plotH + 18) + "\" text-anchor=\"middle\">" + escapeMarkup(xTicks.labels[i]) + "</text>\n";
+    }
     s += "<line x1=\"" + num(kLeft) + "\" x2=\"" + num(kLeft) + "\" y1=\"" + num(kTop) + "\" y2=\"" + num(kTop + plotH) +
          "\"/><line x1=\"" + num(kLeft) + "\" x2=\"" + num(kWidth - kRight) + "\" y1=\"" + num(kTop + plotH) + "\" y2=\"" +
          num(kTop + plotH) + "\"/>\n";
-    s += "<text x=\"" + num(kLeft + plotW / 2) + "\" y=\"" + num(kHeight - 8) + "\" text-anchor=\"middle\">" +
-         std::string(timeKind == "time" ? "time since the trace's start" : timeKind) + "</text>\n";
+    s += "<text class=\"xtitle\" x=\"" + num(kLeft + plotW / 2) + "\" y=\"" + num(kHeight - 8) + "\" text-anchor=\"middle\">" +
+         escapeMarkup(xAxisTitle(timeKind, xTicks.unit)) + "</text>\n";
     s += "<text x=\"14\" y=\"" + num(kTop + plotH / 2) + "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         num(kTop + plotH / 2) + ")\">bytes</text>\n</g>\n";
+         num(kTop + plotH / 2) + ")\" class=\"ytitle\">" + escapeMarkup(std::string("Memory (") + yTicks.unit.suffix + ")") +
+         "</text>\n</g>\n";
     // Curves as step lines.
     for (const SvgCurve& c : curves) {
         if (c.points->empty()) continue;
@@ -125,7 +130,7 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
     for (const SvgCurve& c : curves) {
         if (c.points->empty() || std::all_of(c.points->begin(), c.points->end(), [](const SeriesPoint& p) { return p.v == 0; }))
             continue;
-        const double textW = estimatedTextWidth(c.label.data(), c.label.size(), kFontPx);
+        const double textW = svgTextWidth(c.label, kFontPx);
         const LabelBox box{lx, 2, 30 + textW, 18};
         legendBoxes.push_back(box);
         s += "<g class=\"legend\"><rect class=\"legend-box\" x=\"" + num(box.x) + "\" y=\"" + num(box.y) + "\" width=\"" +
@@ -148,7 +153,7 @@ std::string timelineSvg(const std::vector<SvgCurve>& curves, const SvgPeak& peak
         LabelRequest r;
         r.anchorX = marks[i].x;
         r.anchorY = marks[i].y;
-        r.width = estimatedTextWidth(marks[i].text.data(), marks[i].text.size(), kBoldFontPx) + 2 * kLabelPadPx;
+        r.width = svgTextWidth(marks[i].text, kFontPx, true) + 2 * kLabelPadPx;
         r.height = kLabelHeightPx;
         r.side = marks[i].hollow ? LabelSide::Below : LabelSide::Above;
         r.priority = static_cast<int>(i);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The report's memory timeline as inline SVG: step lines of one or more curves on shared axes
-// (bytes on y with units, the trace's own time axis on x), a legend, and the peak marked with
+// (bytes on y, the trace's own time axis on x, ticked by plot/AxisTicks.h's rule as the window's
+// axes are: numbers on the ticks, the unit in the axis title), a legend, and the peak marked with
 // its exact value. Coordinates are written with one decimal, so a 2,000-column curve stays a
 // few hundred kilobytes. Its texts (the peak labels) are placed by plot/LabelPlacement.h with
 // the legend as an obstacle, each on a white box (<rect class="label-box">) that says where it is.
@@ -28,6 +29,9 @@ struct SvgPeak {
     std::string namedLabel; // empty: none
     std::int64_t namedT = 0, namedBytes = 0;
 };
+
+// The y axis runs from 0 to the highest point times this (room above the curve, as the window's).
+inline constexpr double kSvgValueHeadroom = 1.08;
 
 // `timeKind`: the trace's axis ("time" in ns, "index", "instructions", "bytes"). The x axis runs
 // from the first point (or 0) to the last point or `xEnd` (the trace's duration), whichever is
