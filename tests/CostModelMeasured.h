@@ -36,6 +36,15 @@ inline costmodel::ModelSpec measuredSpec(const QJsonObject& c) {
         (QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/costmodel/specs/" + c["spec"].toString()).toStdString());
 }
 
+// The measured file of the release the suite runs for: MEMVIZ_MEASURED_RELEASE unset or "1.13"
+// reads tests/data/costmodel/<stem>.json (PyTorch 1.13), "2.13" reads <stem>_2.13.json (the same
+// grid under the pinned PyTorch 2.13, issue 54). ctest runs each suite once per release.
+inline QString measuredFile(const QString& stem) {
+    const QString release = qEnvironmentVariable("MEMVIZ_MEASURED_RELEASE", QStringLiteral("1.13"));
+    return QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/" + stem + (release == "1.13" ? QString() : "_" + release) +
+           ".json";
+}
+
 // The PyTorch release a measured file names in its "machine" ("1.13.0a0", "2.13.0+cpu").
 inline costmodel::TorchVersion measuredTorch(const QJsonObject& file) {
     const QStringList parts = file["machine"].toObject()["torch"].toString().split('.');
@@ -55,6 +64,7 @@ inline costmodel::EstimateOptions measuredOptions(const QJsonObject& c,
     o.timeline = false;
     o.training = c["mode"].toString() == "train";
     if (c.contains("seq")) o.seqLen = c["seq"].toInteger();
+    if (c["attention"].toString() == "sdpa") o.attention = costmodel::AttentionKind::Flash;
     if (o.training) {
         o.optimizer = parseOptimizer(c["optimizer"].toString().toStdString());
         if (c.contains("optimizer_impl")) o.optimizerImpl = parseOptimizerImpl(c["optimizer_impl"].toString().toStdString());

@@ -4,7 +4,9 @@
 // GPT-2- and Llama-style blocks of bench/costmodel/llm_blocks.py, PyTorch 1.13 on CPU) predicted
 // with --device cpu and the same knobs: sequence length, batch, dtype, LoRA rank and targets,
 // frozen layers, checkpointing (none / per layer / selective), optimizer, and inference with and
-// without a KV cache. The aims are asserted per mode: median |error| <= 3%, worst <= 8%, over a
+// without a KV cache; with MEMVIZ_MEASURED_RELEASE=2.13 (ctest's *_2.13 run) the same grid
+// measured under PyTorch 2.13 (measured_llm_2.13.json), predicted with --torch 2.x. The aims are
+// asserted per mode: median |error| <= 3%, worst <= 8%, over a
 // grid with at least 60 configurations of sequence length >= 512 with LoRA on.
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -45,14 +47,18 @@ private:
 };
 
 void TestCostModelLlmValidation::initTestCase() {
-    const QByteArray text = memviz::test::readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured_llm.json");
-    const QJsonArray configs = QJsonDocument::fromJson(text).object()["configs"].toArray();
+    const QByteArray text = memviz::test::readFile(memviz::test::measuredFile(QStringLiteral("measured_llm")));
+    const QJsonObject doc = QJsonDocument::fromJson(text).object();
+    const TorchVersion torch = memviz::test::measuredTorch(doc);
+    qInfo("PyTorch %s (predicted as --torch %s)", qPrintable(doc["machine"].toObject()["torch"].toString()),
+          torch == TorchVersion::V1_13 ? "1.13" : "2.x");
+    const QJsonArray configs = doc["configs"].toArray();
     QVERIFY(!configs.isEmpty());
     for (const QJsonValue& v : configs) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool()) continue;
         const ModelSpec spec = memviz::test::measuredSpec(c);
-        EstimateOptions o = memviz::test::measuredOptions(c);
+        EstimateOptions o = memviz::test::measuredOptions(c, torch);
         // MEMVIZ_TIMELINE_OF=<id> prints that configuration's simulated timeline (live bytes after
         // every op) beside which the protocol's --trace file can be read
         const bool dump = qEnvironmentVariable("MEMVIZ_TIMELINE_OF") == c["id"].toString();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The cost model against real PyTorch: every configuration of tests/data/costmodel/measured.json
 // (bench/costmodel/measure.py, PyTorch 1.13 on CPU) rebuilt from the same JSON spec and
-// predicted with --device cpu. Each prediction must be within +-15% of the measured peak;
-// the aim (median <= 5%, worst <= 10%) is asserted too. accelerate's rule is printed beside.
+// predicted with --device cpu; with MEMVIZ_MEASURED_RELEASE=2.13 (ctest's *_2.13 run) the same
+// grid measured under PyTorch 2.13 (measured_2.13.json), predicted with --torch 2.x. Each
+// prediction must be within +-15% of the measured peak; the aim (median <= 3%, worst <= 8%) is
+// asserted too. accelerate's rule is printed beside.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,14 +42,18 @@ private:
 };
 
 void TestCostModelValidation::initTestCase() {
-    const QByteArray text = memviz::test::readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured.json");
-    const QJsonArray configs = QJsonDocument::fromJson(text).object()["configs"].toArray();
+    const QByteArray text = memviz::test::readFile(memviz::test::measuredFile(QStringLiteral("measured")));
+    const QJsonObject doc = QJsonDocument::fromJson(text).object();
+    const TorchVersion torch = memviz::test::measuredTorch(doc);
+    qInfo("PyTorch %s (predicted as --torch %s)", qPrintable(doc["machine"].toObject()["torch"].toString()),
+          torch == TorchVersion::V1_13 ? "1.13" : "2.x");
+    const QJsonArray configs = doc["configs"].toArray();
     QVERIFY(configs.size() >= 60);
     for (const QJsonValue& v : configs) {
         const QJsonObject c = v.toObject();
         if (c["skipped"].toBool()) continue;
         const ModelSpec spec = memviz::test::measuredSpec(c);
-        const EstimateOptions o = memviz::test::measuredOptions(c);
+        const EstimateOptions o = memviz::test::measuredOptions(c, torch);
         const Estimate e = estimate(spec, o);
         QCOMPARE(qint64(e.parameterCount), c["param_count"].toInteger());
         Row r;
@@ -96,8 +102,10 @@ void TestCostModelValidation::errorDistributionMeetsTheAim() {
               "%.1f%%, worst %.1f%%",
               holdout ? "holdout" : "grid", int(errs.size()), median(errs), *std::max_element(errs.begin(), errs.end()),
               int(within(5)), int(within(10)), int(within(15)), median(acc), *std::max_element(acc.begin(), acc.end()));
-        QVERIFY(median(errs) <= 5.0);
-        QVERIFY(*std::max_element(errs.begin(), errs.end()) <= 10.0);
+        // The aim of issue 54 for both releases: median <= 3%, worst <= 8% (1.13 reaches 0.06% /
+        // 0.32%, 2.13 0.18% / 7.96%: nn.TransformerEncoderLayer in bf16, docs/costmodel.md).
+        QVERIFY(median(errs) <= 3.0);
+        QVERIFY(*std::max_element(errs.begin(), errs.end()) <= 8.0);
     }
 }
 

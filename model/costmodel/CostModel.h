@@ -74,7 +74,19 @@ struct EstimateOptions {
     // paged attention uses 16). 0 = no cache (a plain forward).
     std::int64_t kvCacheTokens = 0;
     int kvBlockTokens = 1;
+    // The loop calls zero_grad(set_to_none=True) after optimizer.step(), so no gradients are
+    // alive while the next forward runs (the default keeps last step's until the forward starts).
+    bool zeroGradAfterStep = false;
+    // cuBLAS workspaces alive in the caching allocator from the first matmul on: one per
+    // cuBLAS handle (one per thread that ran a matmul: the forward's, and the autograd engine's
+    // once a backward ran). 0 = not modelled (the default).
+    int cublasWorkspaces = 0;
 };
+
+// PyTorch 2.x's default cuBLAS workspace through the caching allocator (CUBLAS_WORKSPACE_CONFIG
+// unset), as the CUDA snapshots record it: one block of this size per handle
+// (docs/costmodel.md, "CUDA figures of the cost model").
+inline constexpr std::int64_t kCublasWorkspaceBytes = 8519680;
 
 // The spec with its sequence length set to `seqLen` (a token model: input [S], target [S]);
 // unchanged for 0. Throws std::invalid_argument for a model without a sequence.

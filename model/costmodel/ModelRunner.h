@@ -71,9 +71,10 @@ private:
     // softmax(q k^T / sqrt(d) + causal) v over [B*H, S, hd] operands (eager or flash); the
     // selective mode runs it under a reentrant checkpoint.
     Tensor coreAttention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys,
-                         bool llamaStyle, double dropout);
+                         int llamaStyle, double dropout);
     Tensor coreAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys,
-                            bool llamaStyle, double dropout);
+                            int llamaStyle, double dropout); // 0 gpt2, 1 llama, 2 written by hand
+    Tensor manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys);
     // Writes k/v of the new tokens into block `blockIndex`'s cache; returns the cached keys and
     // values up to them (views), or k/v themselves without a cache.
     std::pair<Tensor, Tensor> useCache(const Tensor& k, const Tensor& v);

@@ -74,6 +74,11 @@ struct Layer {
     bool qkvBias = false;             // llama: q, k, v projections with bias (Qwen2; Llama's attention_bias)
     bool oBias = false;               // llama: o_proj with bias (Llama's attention_bias)
     bool mlpBias = false;             // llama: gate/up/down projections with bias (Llama's mlp_bias)
+    // llama, written by hand instead of transformers' modules (course code such as CS336's):
+    // scores = q @ k^T / sqrt(d), torch.where(causal, scores, -inf), softmax as exp(x - max) / sum,
+    // probs @ v (v copied contiguous) ...
+    bool manualAttention = false;
+    bool manualSilu = false; // ... and SiLU as x * sigmoid(x)
     std::int64_t kvWindow = 0;        // llama: sliding-window layer, its KV cache holds this many tokens (0: all; not in JSON specs)
     // llama, not in JSON specs: a cache other than [kv heads, tokens, head dim] twice. DeepSeek's
     // MLA caches cacheK (kv_lora_rank) + cacheV (qk_rope_head_dim) elements per token; a
@@ -103,6 +108,7 @@ struct ModelSpec {
     TensorSpec input;
     TensorSpec target;
     Loss loss = Loss::CrossEntropy;
+    bool manualLoss = false; // "cross_entropy_manual": -log_softmax written by hand, gather, mean
     std::vector<Layer> layers;
 };
 

@@ -5,11 +5,14 @@
 // allocates what the real derivative allocates (tools/autograd/derivatives.yaml). Device
 // differences (CPU dropout keeps a float mask, CUDA a bool one; oneDNN/im2col scratch inside
 // convolutions) and autocast (lower-precision copies of inputs and cached weights) live here.
+#include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "costmodel/Autograd.h"
 #include "costmodel/MemorySim.h"
+#include "costmodel/Optimizer.h"
 
 namespace memviz::costmodel::sim {
 
@@ -17,6 +20,7 @@ struct OpsConfig {
     DeviceKind device = DeviceKind::Cpu;
     bool training = true;    // module.training: dropout active, BatchNorm uses batch statistics
     DType lowp = DType::F16; // the autocast dtype
+    TorchVersion torch = TorchVersion::V2; // 1.13's mean.dim keeps its input for backward, 2.x's does not
 };
 
 struct Conv2dGeometry {
@@ -32,6 +36,16 @@ public:
     // autocast: on while a forward runs under torch.autocast
     bool autocast = false;
     void clearAutocastCache() { castCache_.clear(); }
+    // PyTorch 2.x on the CPU runs bf16 matrix products through oneDNN, which keeps the kernel it
+    // JIT-compiles for each new product (op, operand shapes, layout) for the life of the process,
+    // whatever ONEDNN_PRIMITIVE_CACHE_CAPACITY says: ~0.26 MiB each (bench/costmodel/README.md,
+    // "Library caches"). `gemm` adds one the first time a product is run; 1.13, fp32 and CUDA
+    // keep none.
+    void gemm(Graph& graph, const char* op, const Shape& a, const Shape& b, DType dtype, int role);
+    int gemmKernelCount() const { return static_cast<int>(gemmKernels_.size()); }
+    // A step after the first finds the kernels of the earlier ones alive from its start: `n`
+    // blocks now, and `gemm` adds none.
+    void preloadGemmKernels(int n);
 
     // --- views and copies
     Tensor view(const Tensor& x, Shape shape, bool contiguous = true) { return g.alias(x, std::move(shape), contiguous); }
@@ -62,6 +76,10 @@ public:
     Tensor tanh(const Tensor& x);
     Tensor dropout(const Tensor& x, double p);
     Tensor softmax(const Tensor& x, DType outDtype); // softmax(x, dtype=outDtype): a cast first when it differs
+    // Written by hand over the last dim (OpsManual.cpp): softmax as e = exp(x - max(x)),
+    // e / sum(e); log-softmax as (x - max) - log(sum(exp(x - max))), each op its own tensors.
+    Tensor manualSoftmax(const Tensor& x);
+    Tensor manualLogSoftmax(const Tensor& x);
     // scaled_dot_product_attention's flash / memory-efficient kernel over [B*H, S, hd]: the
     // output and a fp32 log-sum-exp [B*H, S] (saved with q, k, v); backward: dq, dk, dv and a
     // fp32 dq accumulator. Modelled from FlashAttention-2 / PyTorch 2's SDPA, not measured.
@@ -91,11 +109,18 @@ public:
     // --- losses (mean reduction)
     Tensor crossEntropy(const Tensor& logits, const Tensor& target);
     Tensor mseLoss(const Tensor& out, const Tensor& target);
+    // mean(gather(-manualLogSoftmax(x), -1, target[..., None])): cross-entropy written by hand.
+    Tensor manualCrossEntropy(const Tensor& logits, const Tensor& target);
 
 private:
     Tensor out(Shape shape, DType dtype) { return g.empty(std::move(shape), dtype); }
     Tensor unary(const Tensor& x, const char* name, const char* backwardName, bool savesOutput, const char* node);
+    Tensor reduceLast(const Tensor& x, const char* name, bool withIndices); // max / sum over the last dim, keepdim
+    Tensor divide(const Tensor& a, const Tensor& b);                       // a / b, b broadcast over the last dim
     std::unordered_map<int, Tensor> castCache_;
+    std::set<std::string> gemmKernels_;
+    std::vector<Tensor> gemmKernelBlocks_;
+    bool gemmPreloaded_ = false;
 };
 
 DType promote(DType a, DType b);

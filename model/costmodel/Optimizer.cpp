@@ -26,6 +26,7 @@ const char* optimizerImplName(OptimizerImpl impl) {
     case OptimizerImpl::ForLoop: return "for-loop";
     case OptimizerImpl::Foreach: return "foreach";
     case OptimizerImpl::Fused: return "fused";
+    case OptimizerImpl::Manual: return "manual";
     }
     return "?";
 }
@@ -195,6 +196,45 @@ void OptimizerSim::adamLike() {
             sqrtList.clear();
         }
         g_.op("aten._foreach_addcdiv_");
+        return;
+    }
+    if (impl_ == OptimizerImpl::Manual) {
+        // Per parameter: p.data -= lr*wd*p.data (one temporary); then m_t = b1*m + (1-b1)*g and
+        // v_t = b2*v + (1-b2)*g*g as new tensors (two operands each, released once the sum
+        // exists); p.data -= a*m_t / (sqrt(v_t) + eps): a*m_t, sqrt(v_t) + eps and the quotient
+        // beside m_t and v_t; then state["m"], state["v"] = m_t, v_t release the old moments.
+        for (std::size_t i = 0; i < params_.size(); ++i) {
+            const Tensor& p = params_[i];
+            const Shape s = p.shape();
+            const DType dt = p.dtype();
+            temp(s, dt, "aten.mul").reset();        // lr * wd * p
+            temp(s, dt, "aten.zeros_like").reset(); // state.get("m", zeros_like(g)): the default is built every step
+            temp(s, dt, "aten.zeros_like").reset();
+            Tensor m, v;
+            {
+                Tensor a = temp(s, dt, "aten.mul"), b = temp(s, dt, "aten.mul");
+                m = g_.empty(s, dt, Category::OptimizerState);
+                g_.op("aten.add");
+            }
+            {
+                Tensor a = temp(s, dt, "aten.mul");
+                Tensor sq = temp(s, dt, "aten.square");
+                Tensor b = temp(s, dt, "aten.mul");
+                sq.reset();
+                v = g_.empty(s, dt, Category::OptimizerState);
+                g_.op("aten.add");
+            }
+            {
+                Tensor am = temp(s, dt, "aten.mul");
+                Tensor root = temp(s, dt, "aten.sqrt");
+                Tensor den = temp(s, dt, "aten.add");
+                root.reset();
+                Tensor q = temp(s, dt, "aten.div");
+                g_.op("aten.sub_");
+            }
+            buf1_[i] = std::move(m);
+            buf2_[i] = std::move(v);
+        }
         return;
     }
     // _single_tensor_adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps);

@@ -15,7 +15,10 @@ namespace memviz::costmodel {
 // transformers' Adafactor with its defaults (factored second moments of every matrix: a row
 // and a column vector; no first moment; beta1=None). Both modelled from their sources.
 enum class OptimizerKind { Sgd, Momentum, Adam, AdamW, Adagrad, RMSprop, Lbfgs, Adam8bit, Adafactor };
-enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
+// Manual: Adam(W) written by hand in Python with out-of-place tensor ops, one parameter at a
+// time (course code: m = b1*m + (1-b1)*g; v = b2*v + (1-b2)*g*g; p -= a*m/(sqrt(v)+eps)); not
+// a torch.optim implementation, so not an `--optimizer-impl` word: replay specs name it.
+enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused, Manual };
 // The PyTorch release whose habits the model follows where releases differ (docs/costmodel.md,
 // "PyTorch 1.13 and 2.x"): foreach Adam(W) keeps two lists of temporaries in 1.13
 // (`denom = _foreach_add(sqrt, eps)`) and one in 2.x (`_foreach_add_(sqrt, eps)` in place).

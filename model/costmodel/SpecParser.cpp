@@ -82,7 +82,9 @@ const std::vector<TypeRule>& typeRules() {
           {"head_dim", Kind::Int, false},
           {"qkv_bias", Kind::Bool, false},
           {"o_bias", Kind::Bool, false},
-          {"mlp_bias", Kind::Bool, false}}},
+          {"mlp_bias", Kind::Bool, false},
+          {"manual_attention", Kind::Bool, false},
+          {"manual_silu", Kind::Bool, false}}},
         {LayerType::Gpt2Block,
          {{"d_model", Kind::Int, true},
           {"nhead", Kind::Int, true},
@@ -222,6 +224,8 @@ Layer parseLayer(dom::element e, const std::string& where) {
             else if (name == "qkv_bias") l.qkvBias = b;
             else if (name == "o_bias") l.oBias = b;
             else if (name == "mlp_bias") l.mlpBias = b;
+            else if (name == "manual_attention") l.manualAttention = b;
+            else if (name == "manual_silu") l.manualSilu = b;
             else if (name == "batch_first" && !b) throw SpecError(where + ": only batch_first=true is supported");
             break;
         }
@@ -339,6 +343,8 @@ void writeLayer(std::ostringstream& out, const Layer& l, const std::string& inde
         if (l.qkvBias) field("qkv_bias", "true");
         if (l.oBias) field("o_bias", "true");
         if (l.mlpBias) field("mlp_bias", "true");
+        if (l.manualAttention) field("manual_attention", "true");
+        if (l.manualSilu) field("manual_silu", "true");
         break;
     case LayerType::Gpt2Block:
         field("d_model", l.dModel);
@@ -431,10 +437,11 @@ ModelSpec parseModelSpec(std::string_view json, const std::string& source) {
         spec.name = name;
         spec.input = tensorSpec(top["input"].value_unsafe(), "input");
         spec.target = tensorSpec(top["target"].value_unsafe(), "target");
-        if (top["loss"].get_string().get(loss) || (loss != "cross_entropy" && loss != "mse"))
+        if (top["loss"].get_string().get(loss) || (loss != "cross_entropy" && loss != "mse" && loss != "cross_entropy_manual"))
             throw SpecError("unknown loss " + jsonText(top["loss"].value_unsafe()) +
-                            " (expected one of ['cross_entropy', 'mse'])");
+                            " (expected one of ['cross_entropy', 'cross_entropy_manual', 'mse'])");
         spec.loss = loss == "mse" ? Loss::Mse : Loss::CrossEntropy;
+        spec.manualLoss = loss == "cross_entropy_manual";
         spec.layers = layerList(top["layers"].value_unsafe(), "layers");
         resolveModel(spec); // shape checks
         return spec;
@@ -485,7 +492,7 @@ std::string modelSpecToJson(const ModelSpec& spec) {
     tensor(spec.input);
     out << ",\n \"target\": ";
     tensor(spec.target);
-    out << ",\n \"loss\": \"" << (spec.loss == Loss::Mse ? "mse" : "cross_entropy") << "\",\n \"layers\": ";
+    out << ",\n \"loss\": \"" << (spec.loss == Loss::Mse ? "mse" : spec.manualLoss ? "cross_entropy_manual" : "cross_entropy") << "\",\n \"layers\": ";
     writeLayers(out, spec.layers, "");
     out << "}\n";
     return out.str();

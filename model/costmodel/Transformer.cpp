@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// nn.TransformerEncoderLayer (batch_first, PyTorch 1.13's unfused path for training) and a
-// Llama decoder layer (transformers' eager LlamaDecoderLayer), op by op.
+// nn.TransformerEncoderLayer (batch_first, the unfused path for training of PyTorch 1.13 and of
+// 2.x) and a Llama decoder layer (transformers' eager LlamaDecoderLayer), op by op.
 #include <tuple>
 
 #include "costmodel/ModelRunner.h"
@@ -55,7 +55,38 @@ Tensor ModelRunner::selfAttention(const ResolvedLayer& l, const Tensor& x) {
     const std::int64_t b = x.dim(0), s = x.dim(1), e = x.dim(2), h = d.nhead, hd = e / h;
     const double p = ops_.cfg.training ? d.p : 0.0;
     Tensor attnOut;
-    {
+    if (ops_.cfg.torch == TorchVersion::V2) {
+        // 2.x's F.multi_head_attention_forward (need_weights=False): _in_projection_packed makes
+        // one contiguous [3, S, B, E] copy of the projection (q, k and v are views of it, so it
+        // lives while any of them is saved), then _scaled_dot_product_attention_math: q and k^T
+        // each times sqrt(scale), matmul, _safe_softmax, dropout, matmul with v. Measured under
+        // 2.13: two [S, B, E] more kept per layer than 1.13's three chunk copies and q / sqrt(d).
+        Tensor packed = proj(l, 0, ops_.view(x, {s, b, e}, false), &param(l, 1));
+        Tensor qkv = ops_.clone(ops_.view(packed, {3, s, b, e}, false));
+        packed.reset();
+        Tensor q = ops_.view(ops_.select(qkv, {s, b, e}), {b * h, s, hd}, false);
+        Tensor k = ops_.view(ops_.select(qkv, {s, b, e}), {b * h, hd, s}, false);
+        Tensor v = ops_.view(ops_.select(qkv, {s, b, e}), {b * h, s, hd}, false);
+        qkv.reset();
+        Tensor o;
+        {
+            Tensor qs = ops_.scalarOp(q, "aten.mul");
+            Tensor ks = ops_.scalarOp(k, "aten.mul");
+            if (d.causal) causalMask({s, s}, DType::F32);
+            Tensor scores = ops_.bmm(qs, ks);
+            qs.reset();
+            ks.reset();
+            Tensor attn = ops_.softmax(scores, scores.dtype());
+            scores.reset();
+            attn = ops_.dropout(attn, p);
+            o = ops_.bmm(attn, v);
+        }
+        Tensor oc = ops_.clone(ops_.view(o, {s, b * h, hd}, false)); // permute(2, 0, 1, 3).contiguous()
+        o.reset();
+        Tensor y = proj(l, 2, ops_.view(oc, {s * b, e}), &param(l, 3));
+        oc.reset();
+        attnOut = ops_.view(y, {b, s, e}, false);
+    } else {
         // nn.MultiheadAttention(batch_first): query.transpose(1, 0), then
         // F.multi_head_attention_forward: linear(q, in_proj).chunk(3), each chunk made
         // contiguous and viewed as (B*H, S, hd).
@@ -202,7 +233,7 @@ Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     }
     Tensor a;
     {
-        Tensor o = coreAttention(q, k, v, s, k.dim(2), true, 0.0);
+        Tensor o = coreAttention(q, k, v, s, k.dim(2), d.manualAttention ? 2 : 1, 0.0);
         a = ops_.clone(ops_.view(o, {b, s, h, hd}, false)); // transpose(1, 2).contiguous()
     }
     Tensor out = llamaProj(l, 3, ops_.view(a, {b, s, h * hd}));
@@ -224,7 +255,14 @@ Tensor ModelRunner::llamaLayer(const ResolvedLayer& l, const Tensor& x) {
         if (l.def.numExperts) {
             mlp = llamaMoe(l, normed);
         } else { // down_proj(act_fn(gate_proj(x)) * up_proj(x))
-            Tensor gate = ops_.silu(llamaProj(l, 4, normed));
+            Tensor gate;
+            if (l.def.manualSilu) { // x * sigmoid(x): sigmoid saves its output, the product both
+                Tensor pre = llamaProj(l, 4, normed);
+                Tensor sg = ops_.sigmoid(pre);
+                gate = ops_.mul(pre, sg);
+            } else {
+                gate = ops_.silu(llamaProj(l, 4, normed));
+            }
             Tensor up = llamaProj(l, 5, normed);
             Tensor prod = ops_.mul(gate, up);
             gate.reset();

@@ -69,7 +69,7 @@ std::pair<Tensor, Tensor> ModelRunner::useCache(const Tensor& k, const Tensor& v
 }
 
 Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
-                                     bool llamaStyle, double dropout) {
+                                     int llamaStyle, double dropout) {
     // q [B, H, S, hd] (non-contiguous), k/v [B, H, T, hd]; matmul copies what it cannot view
     const std::int64_t b = q.dim(0), h = q.dim(1), hd = q.dim(3);
     const DType dt = q.dtype();
@@ -78,6 +78,7 @@ Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Ten
                                        ops_.view(v, {b * h, t, hd}, false));
         return ops_.view(o, {b, h, s, hd});
     }
+    if (llamaStyle == 2) return manualAttentionNow(q, k, v, s, t);
     Tensor o;
     {
         Tensor probs;
@@ -118,8 +119,34 @@ Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Ten
     return ops_.view(o, {b, h, s, hd});
 }
 
+Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t) {
+    // einsum(q, k, "... q d, ... k d -> ... q k") / sqrt(d); torch.where(causal, scores, -inf);
+    // softmax written by hand; einsum(probs, v, ...): v, a strided view of the projection, is
+    // copied contiguous by the reshape inside einsum. The masked scores and the probabilities
+    // are locals of the function: alive until it returns.
+    const std::int64_t b = q.dim(0), h = q.dim(1), hd = q.dim(3);
+    Tensor masked;
+    {
+        Tensor scaled;
+        {
+            Tensor qm = ops_.reshape(q, {b * h, s, hd});
+            Tensor km = k.contiguous ? ops_.view(k, {b * h, hd, t}, false) : ops_.view(ops_.clone(k), {b * h, hd, t}, false);
+            Tensor scores = ops_.bmm(qm, km);
+            qm.reset();
+            km.reset();
+            scaled = ops_.divScalar(scores);
+        }
+        Tensor mask = g_.empty({s, t}, DType::Bool); // iota(q)[:, None] >= iota(k)[None, :]
+        g_.op("aten.ge");
+        masked = ops_.where(mask, scaled);
+    }
+    Tensor probs = ops_.manualSoftmax(masked);
+    Tensor o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, hd}));
+    return ops_.view(o, {b, h, s, hd});
+}
+
 Tensor ModelRunner::coreAttention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
-                                  bool llamaStyle, double dropout) {
+                                  int llamaStyle, double dropout) {
     if (!blocks_ || !blocks_->selective || !g_.gradEnabled) return coreAttentionNow(q, k, v, s, t, llamaStyle, dropout);
     // torch.utils.checkpoint.checkpoint(core, q, k, v), reentrant: run under no_grad, save the
     // inputs; backward re-runs it on detached inputs and backpropagates through it.
