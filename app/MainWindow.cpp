@@ -526,7 +526,7 @@ void MainWindow::updateStatus() {
         peaks << tr("%1 peak %2")
                      .arg(QString::fromStdString(d.name), QString::fromStdString(formatBytes(static_cast<double>(d.peakBytes))));
     }
-    devicesLabel_->setText(tr("devices: %1").arg(devices.join(", ")));
+    devicesLabel_->setText(devices.isEmpty() ? tr("no memory recorded") : tr("devices: %1").arg(devices.join(", ")));
     peakLabel_->setText(peaks.join("  "));
 }
 

@@ -2819,6 +2819,10 @@ See where memory went, and what to change.</source>
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
+    <message>
+        <source>no memory recorded</source>
+        <translation>未记录内存</translation>
+    </message>
 </context>
 <context>
     <name>memviz::MassifTreeModel</name>
