@@ -77,6 +77,9 @@ struct Leaf {
     Tensor grad;
     bool requiresGrad = false;
     Category gradCategory = Category::Gradients; // a checkpoint's detached input: Temporaries
+    // A trainable nn.Parameter: it requires grad even where autograd is off (no_grad), which is
+    // what autocast's cast cache looks at (false under inference_mode, which caches nothing).
+    bool parameter = false;
 };
 
 class Graph {

@@ -77,6 +77,13 @@ struct EstimateOptions {
     // The loop calls zero_grad(set_to_none=True) after optimizer.step(), so no gradients are
     // alive while the next forward runs (the default keeps last step's until the forward starts).
     bool zeroGradAfterStep = false;
+    // The loop never calls zero_grad (a benchmark that only runs forward and backward, or steps
+    // without it): the gradients stay alive through the forward and the backward adds into them
+    // in place (steady state: step 2 on).
+    bool neverZeroGrad = false;
+    // Inference under torch.inference_mode() rather than torch.no_grad(): autocast keeps no cast
+    // cache there (the weights' low-precision copies go after each use).
+    bool inferenceMode = false;
     // cuBLAS workspaces alive in the caching allocator from the first matmul on: one per
     // cuBLAS handle (one per thread that ran a matmul: the forward's, and the autograd engine's
     // once a backward ran). 0 = not modelled (the default).

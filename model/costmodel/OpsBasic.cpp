@@ -111,7 +111,10 @@ Tensor Ops::expand(const Tensor& x, Shape shape) {
 
 Tensor Ops::castTo(const Tensor& x, DType dtype) {
     if (x.dtype() == dtype || !isFloating(x.dtype())) return x;
-    const bool cacheable = autocast && x.leaf >= 0 && x.requiresGrad();
+    // autocast_mode.cpp cached_cast: a leaf that requires grad (an nn.Parameter, also under
+    // no_grad; not under inference_mode) keeps its copy until the outermost autocast region exits
+    const bool cacheable =
+        autocast && x.leaf >= 0 && (x.requiresGrad() || g.leaves[static_cast<std::size_t>(x.leaf)].parameter);
     if (cacheable) {
         auto it = castCache_.find(x.leaf);
         if (it != castCache_.end()) return it->second;

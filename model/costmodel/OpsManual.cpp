@@ -101,8 +101,10 @@ Tensor Ops::manualCrossEntropy(const Tensor& logits, const Tensor& target) {
         const DType dt = nll.dtype();
         picked = out(keepLast(whole), dt);
         g.op("aten.gather");
-        // gather's backward: zeros of the input's size with the gradient scattered in
-        g.record("GatherBackward0", {&picked}, {&nll}, {target}, [whole, dt](Graph& gr, Node&, std::vector<Tensor>&) {
+        // gather's backward: zeros of the input's size with the gradient scattered in; autograd
+        // saves gather's input itself (derivatives.yaml: gather_backward(grad, self, dim, index)),
+        // so -log_softmax(logits) stays alive until the backward reaches it
+        g.record("GatherBackward0", {&picked}, {&nll}, {target, nll}, [whole, dt](Graph& gr, Node&, std::vector<Tensor>&) {
             return std::vector<Tensor>{fresh(gr, whole, dt, "aten.scatter_add")};
         });
     }

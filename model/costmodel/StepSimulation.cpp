@@ -146,6 +146,9 @@ private:
                     g_.newLeaf({quantizedBytes(numel(p.shape), p.shape[0], o_.weights)}, DType::U8, Category::Parameters, false));
             } else {
                 params_.push_back(g_.newLeaf(p.shape, paramDtype(), Category::Parameters, o_.training && !frozen));
+                // An nn.Parameter requires grad in inference too: under no_grad autocast's cast
+                // cache keeps its low-precision copy, as in training (not under inference_mode).
+                g_.leaves[static_cast<std::size_t>(params_.back().leaf)].parameter = !frozen && !o_.inferenceMode;
             }
             if (o_.training && !frozen) trainable_.push_back(params_.back());
             if (o_.lora.rank > 0 && loraTarget(p.role, o_.lora.targets)) { // lora_A (r x in), lora_B (out x r)
@@ -192,8 +195,10 @@ private:
     // zero_grad(set_to_none=True); loss = loss_fn(model(x), y); loss.backward()
     void forwardBackward(Estimate& e, int segments) {
         mem_.setPhase(Phase::Forward);
-        for (sim::Leaf& leaf : g_.leaves) leaf.grad.reset(); // set_to_none; x.grad = None
-        g_.op("aten.zeros");                                 // zero_grad's profiler record_function
+        if (!o_.neverZeroGrad) {
+            for (sim::Leaf& leaf : g_.leaves) leaf.grad.reset(); // set_to_none; x.grad = None
+            g_.op("aten.zeros");                                 // zero_grad's profiler record_function
+        }
         sim::ModelRunner runner(ops_, model_, params_, &blocks_);
         Tensor loss;
         {
