@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// Model replay of published CUDA snapshots (issue 53, docs/costmodel.md "Model replay"): each
+// replay spec of bench/snapshot_replay/specs/ was written from the public code that recorded a
+// snapshot; the cost model predicts its allocated bytes per phase, and recorded.tsv holds what
+// the snapshot recorded (bench/snapshot_replay/extract_recorded.py, from the files of
+// ../shared/fixtures). No PyTorch and no Python: the committed specs and TSV are the input.
+// Aims: peak allocated median |error| <= 3%, worst <= 10%; the rows outside are listed below
+// with the bound they reach and why (the doc explains each).
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "TestSupport.h"
+#include "costmodel/SnapshotReplay.h"
+#include "costmodel/SpecParser.h"
+
+using namespace memviz::costmodel;
+
+namespace {
+const QString kDir = QStringLiteral(MEMVIZ_SOURCE_DIR) + "/bench/snapshot_replay";
+
+// "spec file name / phase" -> the bound of |error| in percent it reaches (docs/costmodel.md,
+// "Model replay", "Misses").
+const std::map<QString, double> kKnownMisses = {
+    // Recorded with --autocast true (a command-line flag the repository does not record; the
+    // spec follows the script's default, false): bf16 scores and activations.
+    {QStringLiteral("wedsonlin-medium-512-training.json forward_end"), 20.0},
+    {QStringLiteral("wedsonlin-medium-512-training.json backward_peak"), 20.0},
+    {QStringLiteral("wedsonlin-medium-512-training.json peak"), 20.0},
+    {QStringLiteral("wedsonlin-medium-1024-training.json forward_end"), 30.0},
+    {QStringLiteral("wedsonlin-medium-1024-training.json backward_peak"), 30.0},
+    {QStringLiteral("wedsonlin-medium-1024-training.json peak"), 30.0},
+};
+
+struct Recorded {
+    std::map<QString, std::int64_t> phase; // column -> bytes
+};
+
+std::map<QString, Recorded> readRecorded() {
+    std::map<QString, Recorded> rows;
+    const QStringList lines = QString::fromUtf8(memviz::test::readFile(kDir + "/recorded.tsv")).split('\n', Qt::SkipEmptyParts);
+    if (lines.isEmpty()) return rows;
+    const QStringList header = lines.first().split('\t');
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split('\t');
+        if (cells.size() != header.size()) continue;
+        Recorded r;
+        for (qsizetype c = 1; c < cells.size(); ++c) r.phase[header[c]] = cells[c].toLongLong();
+        rows[cells[0]] = r;
+    }
+    return rows;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+} // namespace
+
+class TestSnapshotModelReplay : public QObject {
+    Q_OBJECT
+private slots:
+    void specsComeFromAtLeastFourRepositories();
+    void predictionsMeetTheAimOrTheirKnownBound();
+    void badSpecNamesTheFileAndTheField();
+};
+
+void TestSnapshotModelReplay::specsComeFromAtLeastFourRepositories() {
+    const QStringList specs = QDir(kDir + "/specs").entryList({"*.json"}, QDir::Files);
+    QVERIFY2(specs.size() >= 12, qPrintable(QString::number(specs.size())));
+    std::map<std::string, int> repos;
+    const std::map<QString, Recorded> recorded = readRecorded();
+    for (const QString& name : specs) {
+        const ReplaySpec r = readReplaySpec((kDir + "/specs/" + name).toStdString());
+        ++repos[r.repository];
+        QCOMPARE(r.commit.size(), std::size_t(40)); // a full commit hash
+        QVERIFY2(!r.source.empty(), qPrintable(name));
+        QVERIFY2(!r.compare.empty(), qPrintable(name));
+        QVERIFY2(recorded.count(QString::fromStdString(r.snapshot)), qPrintable(name + ": not in recorded.tsv"));
+    }
+    QVERIFY2(repos.size() >= 4, qPrintable(QString::number(repos.size())));
+}
+
+void TestSnapshotModelReplay::predictionsMeetTheAimOrTheirKnownBound() {
+    const std::map<QString, Recorded> recorded = readRecorded();
+    std::vector<double> peakErrors;
+    int known = 0;
+    for (const QString& name : QDir(kDir + "/specs").entryList({"*.json"}, QDir::Files)) {
+        const ReplaySpec r = readReplaySpec((kDir + "/specs/" + name).toStdString());
+        const PhaseAllocated p = phaseAllocated(estimate(r.model, r.options));
+        const Recorded& rec = recorded.at(QString::fromStdString(r.snapshot));
+        for (const std::string& phase : r.compare) {
+            const auto truth = static_cast<double>(rec.phase.at(QString::fromStdString(phase)));
+            QVERIFY2(truth > 0, qPrintable(name + " " + QString::fromStdString(phase)));
+            const double err = 100.0 * (static_cast<double>(phaseValue(p, phase)) - truth) / truth;
+            const QString key = name + " " + QString::fromStdString(phase);
+            qInfo("%-60s recorded %10.1f MiB  predicted %10.1f MiB  %+7.2f%%", qPrintable(key), truth / 1048576,
+                  static_cast<double>(phaseValue(p, phase)) / 1048576, err);
+            const auto miss = kKnownMisses.find(key);
+            if (miss != kKnownMisses.end()) {
+                ++known;
+                QVERIFY2(std::abs(err) <= miss->second, qPrintable(key + QString(": %1%").arg(err)));
+                continue;
+            }
+            QVERIFY2(std::abs(err) <= 10.0, qPrintable(key + QString(": %1%").arg(err)));
+            if (phase == "peak") peakErrors.push_back(std::abs(err));
+        }
+    }
+    QCOMPARE(known, static_cast<int>(kKnownMisses.size())); // every listed miss is still compared
+    QVERIFY(peakErrors.size() >= 10);
+    const double med = median(peakErrors);
+    qInfo("peak allocated outside the known misses: %zu specs, median |error| %.2f%%", peakErrors.size(), med);
+    QVERIFY2(med <= 3.0, qPrintable(QString::number(med)));
+}
+
+void TestSnapshotModelReplay::badSpecNamesTheFileAndTheField() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray good = memviz::test::readFile(kDir + "/specs/wedsonlin-medium-128-training.json");
+    QVERIFY(!good.isEmpty());
+    const auto errorOf = [&](const QString& name, const QByteArray& text) -> QString {
+        const QString path = memviz::test::writeFile(dir, name, text);
+        try {
+            readReplaySpec(path.toStdString());
+        } catch (const SpecError& e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    };
+    QByteArray noCommit = good;
+    noCommit.replace("\"commit\"", "\"commitx\"");
+    QString e = errorOf("no-commit.json", noCommit);
+    QVERIFY2(e.contains("no-commit.json") && e.contains("commitx"), qPrintable(e));
+
+    QByteArray badBatch = good;
+    badBatch.replace("\"batch\": 4", "\"batch\": \"four\"");
+    e = errorOf("bad-batch.json", badBatch);
+    QVERIFY2(e.contains("bad-batch.json") && e.contains("options.batch"), qPrintable(e));
+
+    QByteArray badPhase = good;
+    badPhase.replace("\"step_peak\"", "\"optimizer_peak\"");
+    e = errorOf("bad-phase.json", badPhase);
+    QVERIFY2(e.contains("bad-phase.json") && e.contains("compare"), qPrintable(e));
+
+    QByteArray badLayer = good;
+    badLayer.replace("\"manual_silu\"", "\"manual_gelu\"");
+    e = errorOf("bad-layer.json", badLayer);
+    QVERIFY2(e.contains("bad-layer.json") && e.contains("manual_gelu"), qPrintable(e));
+
+    e = errorOf("missing.json", "{\"snapshot\": \"x\"}");
+    QVERIFY2(e.contains("missing.json") && e.contains("repository"), qPrintable(e));
+}
+
+QTEST_GUILESS_MAIN(TestSnapshotModelReplay)
+#include "tst_snapshot_model_replay.moc"
