@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plot/AxisTicks.h"
 #include "words/UnitTexts.h"
 
 namespace memviz {
@@ -112,14 +113,19 @@ void RanksHeatmap::paintEvent(QPaintEvent*) {
         const int y = r.top() + static_cast<int>((i + 0.5) * rowH);
         p.drawText(QRect(0, y - fm.height() / 2, kLeft - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, names_[i]);
     }
-    // The time axis: start, middle, end.
-    for (int k = 0; k <= 4; ++k) {
-        const int x = r.left() + r.width() * k / 4;
-        const std::int64_t t = t0_ + (t1_ - t0_) * k / 4;
+    // The time axis by the one tick rule of every chart (plot/AxisTicks), its unit on each number.
+    const double span = static_cast<double>(std::max<std::int64_t>(1, t1_ - t0_));
+    const AxisTicks ticks = axisTicks(TickQuantity::Time, 0, span, kTimeAxisTicks);
+    int lastRight = -1;
+    for (std::size_t k = 0; k < ticks.values.size(); ++k) {
+        const int x = r.left() + static_cast<int>(std::lround(ticks.values[k] / span * r.width()));
         p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
-        const QString text = words::duration(t - t0_);
+        const QString text = QString::fromStdString(ticks.labels[k]) + " " + QString::fromUtf8(ticks.unit.suffix);
         const int w = fm.horizontalAdvance(text);
-        p.drawText(std::clamp(x - w / 2, 0, width() - w), r.bottom() + 4 + fm.ascent(), text);
+        const int left = std::clamp(x - w / 2, 0, width() - w);
+        if (left <= lastRight + 8) continue; // no two numbers touch
+        p.drawText(left, r.bottom() + 4 + fm.ascent(), text);
+        lastRight = left + w;
     }
     p.drawText(QRect(r.left(), r.bottom() + 6 + fm.height(), r.width(), fm.height()), Qt::AlignRight,
                tr("dark: %1 (the largest peak)").arg(words::bytes(maxPeak_)));
