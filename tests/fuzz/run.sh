@@ -16,7 +16,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/tests/fuzz"
 
 targets="alloclog_csv alloclog_jsonl chrome_trace memtimeline_raw memtimeline_json pickle snapshot heaptrack
-heaptrack_raw heaptrack_live massif probe oom_message model_spec safetensors_header hf_config input_file sniff_import budgets store_chunks"
+heaptrack_raw heaptrack_live massif probe oom_message model_spec safetensors_header hf_config input_file sniff_import budgets store_chunks
+slurm_output"
 if [ "${1:-}" = "--list" ]; then echo $targets | tr ' ' '\n'; exit 0; fi
 if [ $# -ne 2 ]; then echo "usage: $0 TARGET SECONDS | --list" >&2; exit 2; fi
 target=$1
@@ -44,6 +45,7 @@ case $target in
   input_file)       max_len=65536;  dicts="input_file" ;;
   budgets)          max_len=4096;   dicts="json" ;;
   store_chunks)     max_len=65536;  dicts="store_chunks" ;;
+  slurm_output)     max_len=16384;  dicts="slurm_output" ;;
   sniff_import)     max_len=65536;  dicts="alloclog_csv alloclog_jsonl chrome_trace memtimeline json pickle heaptrack massif input_file" ;;
 esac
 
