@@ -42,6 +42,7 @@ private slots:
     void countsMatchTransformers_data();
     void countsMatchTransformers();
     void publishedIndexTotals();
+    void publishedParameterCounts();
     void quantizedCheckpoints();
     void quantizationByHand();
     void atLeast35ModelTypes();
@@ -70,14 +71,55 @@ void TestHfFamilies::countsMatchTransformers() {
 }
 
 void TestHfFamilies::publishedIndexTotals() {
-    // Published model.safetensors.index.json totals (tests/data/hf/SOURCES.md), all 16-bit
-    // weights with no buffers stored: total_size / 2 is the parameter count.
+    // Published bytes of the stored tensors (tests/data/hf/SOURCES.md, last column): the checkpoint's
+    // model.safetensors.index.json metadata.total_size, or for a single-file checkpoint the sum of its
+    // tensors. Each of these stores exactly the parameters memviz counts (no buffers, a tied head once),
+    // so total / bytes per stored element is the parameter count.
     const struct {
         const char* name;
-        qint64 totalSize;
-    } published[] = {{"llama-3.1-8b", 16'060'522'496}, {"phi-2", 5'559'367'680}, {"qwen3-30b-a3b", 61'064'245'248}};
+        qint64 totalBytes;
+        int bytesPerElement;
+    } published[] = {
+        {"llama-3.1-8b", 16'060'522'496, 2},      // bf16
+        {"phi-2", 5'559'367'680, 2},              // fp16
+        {"qwen3-30b-a3b", 61'064'245'248, 2},     // bf16
+        {"phi-3-mini-4k", 7'642'159'104, 2},      // bf16, 195 tensors in 2 shards
+        {"deepseek-v2-lite", 31'412'968'448, 2},  // bf16
+        {"gemma-2-2b", 10'457'367'552, 4},        // google/gemma-2-2b stores float32
+        {"gemma-2-2b", 5'228'683'776, 2},         // google/gemma-2-2b-it's index, same architecture, bf16
+        {"qwen1.5-moe-a2.7b", 28'631'568'384, 2}, // Qwen1.5-MoE-A2.7B-Chat's index, same architecture, bf16
+        {"qwen3-0.6b", 1'192'099'840, 2},         // one model.safetensors, 310 bf16 tensors, tied head not stored
+    };
+    for (const auto& p : published) {
+        QCOMPARE(p.totalBytes % p.bytesPerElement, qint64(0));
+        const HfModel m = readHfConfigFile((dataDir() + p.name + ".json").toStdString());
+        QCOMPARE(qint64(m.parameterCount), p.totalBytes / p.bytesPerElement);
+    }
+}
+
+void TestHfFamilies::publishedParameterCounts() {
+    // Parameter counts published for the checkpoint (tests/data/hf/SOURCES.md, last column): the Hugging
+    // Face model API's safetensors count (the model page's "Model size": every stored tensor's
+    // elements), keras-hub's preset metadata "params" (keras-team/keras-hub 71453d08, the Kaggle
+    // checkpoint converted from the same weights; only presets laid out with the same tensors), and
+    // Pythia's paper.
+    const struct {
+        const char* name;
+        qint64 parameters;
+    } published[] = {
+        {"phi-3-mini-4k", 3'821'079'552},           // HF API safetensors {"BF16": 3821079552}
+        {"olmo-2-7b", 7'298'617'344},               // HF API safetensors {"F32": 7298617344}, revision 7df9a825
+        {"whisper-tiny", 37'760'640},               // HF API safetensors {"F32": 37760640}; keras whisper_tiny_multi
+        {"bloom-560m", 559'214'592},                // keras bloom_560m_multi
+        {"deberta-v3-base", 183'831'552},           // keras deberta_v3_base_en
+        {"distilbert-base-uncased", 66'362'880},    // keras distil_bert_base_en_uncased
+        {"gemma-2b", 2'506'172'416},                // keras gemma_2b_en
+        {"gemma-2-2b", 2'614'341'888},              // keras gemma2_2b_en
+        {"gemma-3-1b", 999'885'952},                // keras gemma3_1b
+        {"pythia-160m", 85'056'000 + 2 * 50'304 * 768}, // paper Table 1 non-embedding + untied embedding and unembedding
+    };
     for (const auto& p : published)
-        QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.totalSize / 2);
+        QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.parameters);
 }
 
 void TestHfFamilies::quantizedCheckpoints() {
