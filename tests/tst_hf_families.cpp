@@ -124,6 +124,18 @@ void TestHfFamilies::publishedParameterCounts() {
     };
     for (const auto& p : published)
         QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.parameters);
+
+    // deepseek-ai/DeepSeek-V3's published safetensors count by dtype: BF16 3,918,786,560, F8_E4M3
+    // 680,571,043,840, F32 41,555,600 (total 684,531,386,000). The F32 tensors are the FP8 weights' 128x128
+    // block scales (weight_scale_inv) and the routers' e_score_correction_bias, buffers to transformers; the
+    // BF16 and FP8 ones also hold the multi-token-prediction layer 61, which transformers does not load:
+    // one MoE layer plus its own embedding and head, eh_proj (2h -> h) and three norms.
+    const qint64 h = 7168, vocab = 129'280;
+    const qint64 attention = h * 1536 + 1536 + 1536 * 128 * 192 + h * (512 + 64) + 512 + 512 * 128 * (128 + 128) + 128 * 128 * h;
+    const qint64 moeLayer = attention + 2 * h + (256 + 1) * 3 * h * 2048 + 256 * h;
+    const qint64 mtpLayer = moeLayer + 2 * vocab * h + 2 * h * h + 3 * h;
+    QCOMPARE(qint64(readHfConfigFile((dataDir() + "deepseek-v3.json").toStdString()).parameterCount),
+             3'918'786'560 + 680'571'043'840 - mtpLayer);
 }
 
 void TestHfFamilies::quantizedCheckpoints() {
