@@ -126,6 +126,8 @@ void TestHfFamilies::publishedParameterCounts() {
         {"falcon-7b", 7'217'189'760 - 65'024 * 4'544},
         {"falcon-7b-refinedwebmodel", 7'217'189'760 - 65'024 * 4'544},
     };
+    // Left out: EleutherAI/gpt-j-6b's model card gives n_parameters 6,053,381,344, 2,498,560 more than memviz's
+    // (and transformers') 6,050,882,784 for gpt-j-6b.json, a difference not accounted for (SOURCES.md).
     for (const auto& p : published)
         QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.parameters);
 
