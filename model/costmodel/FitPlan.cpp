@@ -94,6 +94,7 @@ std::int64_t FitModel::maxSequence() const {
 }
 
 ModelSpec FitModel::at(std::int64_t seq, std::vector<std::string>* warnings) const {
+    if (hf && hf->block.stack == HfStack::TextVision) return spec; // CLIP, SigLIP: image and text length fixed when built
     if (hf) {
         std::vector<std::string> w;
         ModelSpec s = hfModelSpec(*hf, hf->family == HfFamily::Vit ? 1 : seq, w); // a ViT takes its image

@@ -126,6 +126,55 @@ Layer encoder(const HfModel& m, std::int64_t ff, bool normFirst, bool causal) {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
+// CLIPModel / SiglipModel trained as measured (pixel_values, input_ids of min(--seq, text
+// positions) tokens, return_loss): the vision tower, then the text tower on its own input, the
+// two embeddings joined by the contrastive logits.
+ModelSpec textVisionSpec(const HfModel& m, std::int64_t sequence, std::vector<std::string>& warnings) {
+    const bool siglip = m.projection == 0;
+    ModelSpec s;
+    s.name = m.modelType + (m.architecture.empty() ? std::string() : " (" + m.architecture + ")");
+    s.input = {{m.channels, m.imageSize, m.imageSize}, DType::F32};
+    s.target = {{}, DType::I64};
+    Layer patches = make(LayerType::Conv2d);
+    patches.outChannels = m.hidden;
+    patches.kernel = {m.patchSize, m.patchSize};
+    patches.stride = {m.patchSize, m.patchSize};
+    patches.strideSet = true;
+    patches.bias = siglip; // CLIP's patch_embedding has no bias
+    const std::int64_t side = m.imageSize / m.patchSize;
+    s.layers = {patches, make(LayerType::ToSequence)};
+    if (!siglip) {
+        Layer cls = make(LayerType::ClassToken);
+        cls.embeddingDim = m.hidden;
+        s.layers.push_back(cls);
+    }
+    s.layers.push_back(embedding(LayerType::PositionEmbedding, side * side + (siglip ? 0 : 1), m.hidden));
+    if (!siglip) s.layers.push_back(make(LayerType::LayerNorm)); // pre_layrnorm
+    for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, true, false));
+    // SigLIP's attention-pooling head (a probe token's attention, a norm and an MLP) as one
+    // more encoder layer; CLIP pools its class token
+    if (siglip) s.layers.push_back(encoder(m, m.intermediate, true, false));
+    s.layers.push_back(make(LayerType::LayerNorm)); // post_layernorm
+    s.layers.push_back(make(LayerType::SelectToken));
+    if (!siglip) s.layers.push_back(linear(m.projection, false)); // visual_projection
+    const std::int64_t tokens = m.maxPositions > 0 ? std::min(sequence, m.maxPositions) : sequence;
+    Layer text = make(LayerType::TextTower);
+    text.tokens = tokens;
+    text.layers = {embedding(LayerType::Embedding, m.vocab, m.textHidden),
+                   embedding(LayerType::PositionEmbedding, m.maxPositions, m.textHidden)};
+    for (std::int64_t i = 0; i < m.textLayers; ++i)
+        text.layers.push_back(build::encoder(m.textHidden, m.textHeads, m.textIntermediate, m.dropout, true, true, !siglip));
+    text.layers.push_back(make(LayerType::LayerNorm)); // final_layer_norm
+    text.layers.push_back(make(LayerType::SelectToken)); // CLIP: the end token; SigLIP: the last
+    text.layers.push_back(siglip ? linear(m.textHidden, true) : linear(m.projection, false)); // head / text_projection
+    s.layers.push_back(text);
+    warnings.push_back("a " + m.modelType + " model takes " + num(m.channels) + "x" + num(m.imageSize) + "x" + num(m.imageSize) +
+                       " images and " + num(tokens) + " text tokens (--seq up to max_position_embeddings " + num(m.maxPositions) +
+                       "); the contrastive logits are simulated as a sum of the two embeddings" +
+                       (siglip ? ", the attention-pooling head as one more encoder layer" : ""));
+    return s;
+}
+
 } // namespace
 
 const char* hfFamilyName(HfFamily f) {
@@ -205,7 +254,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
     if (m.maxPositions > 0 && sequence > m.maxPositions && (m.family == HfFamily::Gpt2 || m.family == HfFamily::Bert))
         throw HfConfigError("a sequence of " + num(sequence) + " tokens is longer than the " + num(m.maxPositions) +
                             " positions of this " + hfFamilyName(m.family) + " model");
-    if (m.maxPositions > 0 && sequence > m.maxPositions)
+    if (m.maxPositions > 0 && sequence > m.maxPositions && m.block.stack != HfStack::TextVision) // CLIP: text cut to fit
         warnings.push_back("the sequence (" + num(sequence) + ") is longer than max_position_embeddings (" + num(m.maxPositions) + ")");
     ModelSpec s;
     s.name = m.modelType + (m.architecture.empty() ? std::string() : " (" + m.architecture + ")");
@@ -283,6 +332,10 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         warnings.push_back("simulated as BertForSequenceClassification with 2 labels (BertModel, its pooler and a 2-class head)");
         break;
     case HfFamily::Vit: {
+        if (m.block.stack == HfStack::TextVision) {
+            s = textVisionSpec(m, sequence, warnings);
+            break;
+        }
         s.input = {{m.channels, m.imageSize, m.imageSize}, DType::F32};
         s.target = {{}, DType::I64};
         Layer patches = make(LayerType::Conv2d);

@@ -33,6 +33,9 @@ struct HfModel {
     std::int64_t experts = 0, expertsPerToken = 0; // Mixtral
     std::int64_t typeVocab = 0;      // BERT token types
     std::int64_t imageSize = 0, patchSize = 0, channels = 0, labels = 0; // ViT
+    // CLIP / SigLIP's text tower (text_config; its vocabulary in vocab, positions in maxPositions)
+    // and CLIP's projection_dim (0: SigLIP, whose text head is hidden x hidden)
+    std::int64_t textHidden = 0, textHeads = 0, textIntermediate = 0, textLayers = 0, projection = 0;
     bool tiedEmbeddings = false;
     bool qkvBias = false, oBias = false, mlpBias = false; // Llama family (Qwen2: q, k, v)
     bool gatedFeedForward = false;                        // T5 v1.1 "gated-gelu"

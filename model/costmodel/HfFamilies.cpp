@@ -270,6 +270,13 @@ void textVision(const Keys& k, HfModel& m, bool siglip) {
         total = textTower + visionTower + projection * (th + vh) + 1; // projections, logit_scale
     }
     m.maxPositions = static_cast<std::int64_t>(tp);
+    m.textHidden = static_cast<std::int64_t>(th);
+    m.textIntermediate = static_cast<std::int64_t>(ti);
+    m.textLayers = static_cast<std::int64_t>(tl);
+    m.textHeads = text->integer("num_attention_heads", siglip ? 12 : 8);
+    requireDivides(*text, "num_attention_heads", m.textHeads, "hidden_size", m.textHidden);
+    m.projection = siglip ? 0 : k.integer("projection_dim", 512);
+    if (siglip && m.textHidden != m.hidden) k.fail("text_config.hidden_size", "differs from vision_config.hidden_size: SigLIP's logits need one width");
     m.block.stack = HfStack::TextVision;
     m.block.head = HfHead::None;
     m.parameterCount = checkedTotal(k, total, "vision_config");
@@ -277,8 +284,6 @@ void textVision(const Keys& k, HfModel& m, bool siglip) {
     m.family = HfFamily::Vit;
     m.labels = 0;
     m.qkvBias = true;
-    m.warnings.push_back("a " + m.modelType + " model is simulated as its vision tower (" + std::to_string(m.layers) +
-                         " layers); the text tower's memory is counted in the parameters only");
 }
 
 using Reader = void (*)(const Keys&, HfModel&);

@@ -138,6 +138,15 @@ Tensor ModelRunner::layer(const ResolvedLayer& l, const Tensor& x) {
         Tensor body = list(l.body, x);
         return ops_.add(body, skip);
     }
+    case LayerType::TextTower: {
+        // CLIPModel / SiglipModel: the text tower runs on input_ids [B, T]; the two embeddings
+        // meet in the contrastive logits (image_embeds @ text_embeds.T, [B, B]), simulated as
+        // a sum of the two [B, E] embeddings (the same bytes at this size).
+        Tensor ids = g_.empty({x.dim(0), d.tokens}, DType::I64);
+        Tensor text = list(l.body, ids);
+        ids.reset();
+        return ops_.add(x, text);
+    }
     case LayerType::PositionEmbedding: {
         // x + weight[:S]: the slice's backward writes into a zero tensor of the table's size
         const std::int64_t s = x.dim(1);

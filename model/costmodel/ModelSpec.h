@@ -44,6 +44,9 @@ enum class LayerType {
     RMSNorm,            // Llama's RMSNorm over the last dim
     LlamaDecoderLayer,  // pre-norm, RoPE attention, SwiGLU MLP; GQA/MQA; optional MoE, biases and head_dim
     Gpt2Block,          // Hugging Face GPT2Block (eager): pre-LayerNorm, fused qkv, causal softmax, gelu MLP
+    // Not in JSON specs (built from CLIP/SigLIP configs): [E] -> [E], runs `layers` on a second input
+    // of `tokens` token ids (the text tower) and joins its [E] embedding with x (the image's).
+    TextTower,
 };
 
 const char* layerTypeName(LayerType t); // the JSON "type" string
@@ -89,6 +92,7 @@ struct Layer {
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask
     std::int64_t index = 0;        // select_token
+    std::int64_t tokens = 0;       // text_tower: token ids of its input
     std::vector<Layer> layers;     // residual body
     std::vector<Layer> downsample; // residual skip path (identity when empty)
 };

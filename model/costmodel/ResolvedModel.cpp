@@ -239,6 +239,15 @@ private:
             shape = bodyShape;
             break;
         }
+        case LayerType::TextTower: {
+            needRank(shape, 1, type, where);
+            Shape textShape{l.tokens};
+            DType textType = DType::I64;
+            r.body = list(l.layers, textShape, textType, where + ".layers");
+            if (textShape != shape)
+                fail(where, "the text tower gives " + shapeText(textShape) + ", the image " + shapeText(shape));
+            break;
+        }
         case LayerType::PositionEmbedding:
         case LayerType::TokenTypeEmbedding:
             needRank(shape, 2, type, where);

@@ -402,6 +402,7 @@ const char* layerTypeName(LayerType t) {
     case LayerType::RMSNorm: return "rmsnorm";
     case LayerType::LlamaDecoderLayer: return "llama_decoder_layer";
     case LayerType::Gpt2Block: return "gpt2_block";
+    case LayerType::TextTower: return "text_tower";
     }
     return "?";
 }
