@@ -54,6 +54,7 @@ struct HfBlock {
     bool lmHeadBias = false;
     std::int64_t embedProjection = 0; // OPT's word_embed_proj_dim when it differs from hidden_size
     HfHead head = HfHead::CausalLm;
+    std::int64_t bufferBytes = 0;     // registered buffers beyond the weights: GPTBigCode's [n_positions]^2 bool causal mask
     std::int64_t labels = 0; // sequence classification
     // Encoders and encoder-decoders
     std::int64_t relativePositions = 0;       // DeBERTa's rel_embeddings rows

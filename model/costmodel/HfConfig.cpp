@@ -371,6 +371,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             warnings.push_back("d_kv x num_heads differs from d_model: attention simulated at d_model");
         break;
     }
+    s.bufferBytes = m.block.bufferBytes;
     return s;
 }
 

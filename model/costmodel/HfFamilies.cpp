@@ -430,6 +430,8 @@ const FamilyRow kFamilies[] = {
          gpt2Like(k, m);
          if (k.boolean("multi_query", true)) setKvHeads(m, 1);
          m.block.activation = activationOf(k, "gelu_pytorch_tanh");
+         // GPTBigCodeModel registers torch.tril(torch.ones(n_positions, n_positions, dtype=bool))
+         m.block.bufferBytes = Count{k}.mul(m.maxPositions, m.maxPositions, "n_positions");
      }},
     {"starcoder2",
      [](const Keys& k, HfModel& m) {

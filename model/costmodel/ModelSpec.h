@@ -114,6 +114,7 @@ struct ModelSpec {
     Loss loss = Loss::CrossEntropy;
     bool manualLoss = false; // "cross_entropy_manual": -log_softmax written by hand, gather, mean
     std::vector<Layer> layers;
+    std::int64_t bufferBytes = 0; // not in JSON specs: buffers beyond the layers' (GPTBigCode's causal mask)
 };
 
 } // namespace memviz::costmodel

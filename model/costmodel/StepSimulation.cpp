@@ -165,6 +165,8 @@ private:
             model_.layers[0].firstParam >= 0 && !params_[static_cast<std::size_t>(model_.layers[0].firstParam)].requiresGrad())
             blocks_.inputRequiresGrad = true;
         for (const ParamInfo& b : model_.buffers) buffers_.push_back(g_.empty(b.shape, paramDtype(), Category::Parameters));
+        if (model_.spec.bufferBytes > 0) // built with the model, kept whatever the dtype (a bool mask)
+            buffers_.push_back(g_.empty({model_.spec.bufferBytes}, DType::U8, Category::Parameters));
         for (std::int64_t i = 0; i < model_.int64BufferCount(); ++i)
             buffers_.push_back(g_.empty({}, DType::I64, Category::Parameters));
         for (int i = 0; i < o_.cublasWorkspaces; ++i) // cached by the handle, never freed in a step
