@@ -54,6 +54,8 @@ struct HfBlock {
     bool lmHeadBias = false;
     std::int64_t embedProjection = 0; // OPT's word_embed_proj_dim when it differs from hidden_size
     HfHead head = HfHead::CausalLm;
+    bool logitScale = false;          // logits times a number (Granite's / logits_scaling, Cohere's * logit_scale)
+    bool logitSoftcap = false;        // Gemma 2's final_logit_softcapping: logits / cap, tanh, * cap
     std::int64_t bufferBytes = 0;     // registered buffers beyond the weights: GPTBigCode's [n_positions]^2 bool causal mask
     std::int64_t labels = 0; // sequence classification
     // Encoders and encoder-decoders

@@ -306,6 +306,9 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         }
         s.layers.push_back(make(LayerType::RMSNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        if (b.logitScale) s.layers.push_back(make(LayerType::Scale));
+        if (b.logitSoftcap)
+            for (LayerType t : {LayerType::Scale, LayerType::Tanh, LayerType::Scale}) s.layers.push_back(make(t));
         if (m.modelType != "llama" && m.modelType != "mistral" && m.modelType != "qwen2" && m.modelType != "mixtral")
             warnings.push_back(m.modelType + " simulated as Llama-style decoder layers (RMSNorm, rotary, gated MLP" +
                                std::string(b.gatedMlp ? "" : " of 2/3 the width for its plain MLP") +

@@ -296,7 +296,11 @@ struct FamilyRow {
 const FamilyRow kFamilies[] = {
     {"llama", [](const Keys& k, HfModel& m) { llamaLike(k, m); }},
     {"mistral", [](const Keys& k, HfModel& m) { llamaLike(k, m); }},
-    {"granite", [](const Keys& k, HfModel& m) { llamaLike(k, m); }},
+    {"granite",
+     [](const Keys& k, HfModel& m) {
+         llamaLike(k, m);
+         m.block.logitScale = true; // logits / logits_scaling
+     }},
     {"mixtral",
      [](const Keys& k, HfModel& m) {
          llamaLike(k, m);
@@ -307,6 +311,7 @@ const FamilyRow kFamilies[] = {
      [](const Keys& k, HfModel& m) {
          llamaLike(k, m);
          readExperts(k, m, "num_local_experts", 2);
+         m.block.logitScale = true; // logits / logits_scaling
      }},
     {"qwen2",
      [](const Keys& k, HfModel& m) {
@@ -343,6 +348,7 @@ const FamilyRow kFamilies[] = {
          gemmaLike(k, m);
          m.block.normsPerLayer = 4;
          m.block.globalEvery = 2;
+         m.block.logitSoftcap = k.real("final_logit_softcapping", 30.0, 0, 1e9) > 0;
      }},
     {"gemma3_text",
      [](const Keys& k, HfModel& m) {
@@ -363,6 +369,7 @@ const FamilyRow kFamilies[] = {
          m.block.normsPerLayer = 1;
          m.block.parallelResidual = true;
          if (k.boolean("use_qk_norm", false)) m.block.qkNorm = HfQkNorm::Full;
+         m.block.logitScale = true; // logits * logit_scale
      }},
     {"stablelm",
      [](const Keys& k, HfModel& m) {

@@ -138,6 +138,7 @@ Tensor ModelRunner::layer(const ResolvedLayer& l, const Tensor& x) {
         Tensor body = list(l.body, x);
         return ops_.add(body, skip);
     }
+    case LayerType::Scale: return ops_.scalarOp(x, "aten.mul");
     case LayerType::TextTower: {
         // CLIPModel / SiglipModel: the text tower runs on input_ids [B, T]; the two embeddings
         // meet in the contrastive logits (image_embeds @ text_embeds.T, [B, B]), simulated as

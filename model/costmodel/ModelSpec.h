@@ -47,6 +47,8 @@ enum class LayerType {
     // Not in JSON specs (built from CLIP/SigLIP configs): [E] -> [E], runs `layers` on a second input
     // of `tokens` token ids (the text tower) and joins its [E] embedding with x (the image's).
     TextTower,
+    // Not in JSON specs: x times a Python number (Granite's logits / logits_scaling), nothing saved
+    Scale,
 };
 
 const char* layerTypeName(LayerType t); // the JSON "type" string

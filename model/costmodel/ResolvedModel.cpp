@@ -239,6 +239,7 @@ private:
             shape = bodyShape;
             break;
         }
+        case LayerType::Scale: break;
         case LayerType::TextTower: {
             needRank(shape, 1, type, where);
             Shape textShape{l.tokens};

@@ -403,6 +403,7 @@ const char* layerTypeName(LayerType t) {
     case LayerType::LlamaDecoderLayer: return "llama_decoder_layer";
     case LayerType::Gpt2Block: return "gpt2_block";
     case LayerType::TextTower: return "text_tower";
+    case LayerType::Scale: return "scale";
     }
     return "?";
 }
