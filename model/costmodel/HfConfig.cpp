@@ -151,11 +151,18 @@ ModelSpec textVisionSpec(const HfModel& m, std::int64_t sequence, std::vector<st
     s.layers.push_back(embedding(LayerType::PositionEmbedding, side * side + (siglip ? 0 : 1), m.hidden));
     if (!siglip) s.layers.push_back(make(LayerType::LayerNorm)); // pre_layrnorm
     for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, true, false));
-    // SigLIP's attention-pooling head (a probe token's attention, a norm and an MLP) as one
-    // more encoder layer; CLIP pools its class token
-    if (siglip) s.layers.push_back(encoder(m, m.intermediate, true, false));
     s.layers.push_back(make(LayerType::LayerNorm)); // post_layernorm
-    s.layers.push_back(make(LayerType::SelectToken));
+    s.layers.push_back(make(LayerType::SelectToken)); // CLIP: the class token
+    if (siglip) {
+        // SigLIP's attention-pooling head: one probe token's attention (in_proj 3E x E, out_proj),
+        // a norm and an MLP, all on that one token: its weights as four E x E linears, a norm,
+        // fc1 and fc2 (the keys and values over the patches not simulated)
+        for (int i = 0; i < 4; ++i) s.layers.push_back(linear(m.hidden, true));
+        s.layers.push_back(make(LayerType::LayerNorm));
+        s.layers.push_back(linear(m.intermediate, true));
+        s.layers.push_back(make(LayerType::GELU));
+        s.layers.push_back(linear(m.hidden, true));
+    }
     if (!siglip) s.layers.push_back(linear(m.projection, false)); // visual_projection
     const std::int64_t tokens = m.maxPositions > 0 ? std::min(sequence, m.maxPositions) : sequence;
     Layer text = make(LayerType::TextTower);
@@ -171,7 +178,7 @@ ModelSpec textVisionSpec(const HfModel& m, std::int64_t sequence, std::vector<st
     warnings.push_back("a " + m.modelType + " model takes " + num(m.channels) + "x" + num(m.imageSize) + "x" + num(m.imageSize) +
                        " images and " + num(tokens) + " text tokens (--seq up to max_position_embeddings " + num(m.maxPositions) +
                        "); the contrastive logits are simulated as a sum of the two embeddings" +
-                       (siglip ? ", the attention-pooling head as one more encoder layer" : ""));
+                       (siglip ? ", the attention-pooling head as its weights on the one pooled token" : ""));
     return s;
 }
 
