@@ -16,6 +16,13 @@
 
 namespace memviz::costmodel::sim {
 
+// A gradient (or other backward temporary) allocated by one op, counted as that op's sample.
+inline Tensor fresh(Graph& g, const Shape& shape, DType dtype, const char* op) {
+    Tensor t = g.empty(shape, dtype, Category::Temporaries);
+    g.op(op);
+    return t;
+}
+
 struct OpsConfig {
     DeviceKind device = DeviceKind::Cpu;
     bool training = true;    // module.training: dropout active, BatchNorm uses batch statistics

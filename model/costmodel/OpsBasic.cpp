@@ -5,12 +5,6 @@
 namespace memviz::costmodel::sim {
 
 namespace {
-// A gradient (or other backward temporary) allocated by one backward op.
-Tensor fresh(Graph& g, const Shape& shape, DType dtype, const char* op) {
-    Tensor t = g.empty(shape, dtype, Category::Temporaries);
-    g.op(op);
-    return t;
-}
 // What the grad of a broadcast operand costs: sum over the broadcast dims.
 Tensor reduceTo(Graph& g, const Tensor& grad, const Shape& shape) {
     if (grad.shape() == shape) return grad;

@@ -5,11 +5,6 @@
 namespace memviz::costmodel::sim {
 
 namespace {
-Tensor fresh(Graph& g, const Shape& shape, DType dtype, const char* op) {
-    Tensor t = g.empty(shape, dtype, Category::Temporaries);
-    g.op(op);
-    return t;
-}
 Tensor freshNoSample(Graph& g, const Shape& shape, DType dtype) { return g.empty(shape, dtype, Category::Temporaries); }
 
 // What one JIT-compiled bf16 product kernel of oneDNN holds under PyTorch 2.13 on the CPU:

@@ -9,11 +9,6 @@
 namespace memviz::costmodel::sim {
 
 namespace {
-Tensor fresh(Graph& g, const Shape& shape, DType dtype, const char* op) {
-    Tensor t = g.empty(shape, dtype, Category::Temporaries);
-    g.op(op);
-    return t;
-}
 Shape keepLast(Shape s) {
     s.back() = 1;
     return s;
