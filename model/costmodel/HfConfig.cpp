@@ -126,6 +126,16 @@ Layer encoder(const HfModel& m, std::int64_t ff, bool normFirst, bool causal) {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
+// The patch embedding of a vision tower: a conv of patch size and stride, hidden channels out.
+Layer patchEmbedding(const HfModel& m) {
+    Layer patches = make(LayerType::Conv2d);
+    patches.outChannels = m.hidden;
+    patches.kernel = {m.patchSize, m.patchSize};
+    patches.stride = {m.patchSize, m.patchSize};
+    patches.strideSet = true;
+    return patches;
+}
+
 // CLIPModel / SiglipModel trained as measured (pixel_values, input_ids of min(--seq, text
 // positions) tokens, return_loss): the vision tower, then the text tower on its own input, the
 // two embeddings joined by the contrastive logits.
@@ -135,11 +145,7 @@ ModelSpec textVisionSpec(const HfModel& m, std::int64_t sequence, std::vector<st
     s.name = m.modelType + (m.architecture.empty() ? std::string() : " (" + m.architecture + ")");
     s.input = {{m.channels, m.imageSize, m.imageSize}, DType::F32};
     s.target = {{}, DType::I64};
-    Layer patches = make(LayerType::Conv2d);
-    patches.outChannels = m.hidden;
-    patches.kernel = {m.patchSize, m.patchSize};
-    patches.stride = {m.patchSize, m.patchSize};
-    patches.strideSet = true;
+    Layer patches = patchEmbedding(m);
     patches.bias = siglip; // CLIP's patch_embedding has no bias
     const std::int64_t side = m.imageSize / m.patchSize;
     s.layers = {patches, make(LayerType::ToSequence)};
@@ -348,11 +354,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         }
         s.input = {{m.channels, m.imageSize, m.imageSize}, DType::F32};
         s.target = {{}, DType::I64};
-        Layer patches = make(LayerType::Conv2d);
-        patches.outChannels = m.hidden;
-        patches.kernel = {m.patchSize, m.patchSize};
-        patches.stride = {m.patchSize, m.patchSize};
-        patches.strideSet = true;
+        Layer patches = patchEmbedding(m);
         Layer cls = make(LayerType::ClassToken);
         cls.embeddingDim = m.hidden;
         const std::int64_t side = m.imageSize / m.patchSize;
