@@ -6,7 +6,7 @@ binary) beside the allocated bytes the snapshot recorded (recorded.tsv, made by
 extract_recorded.py), with the error per row and the median and worst per phase.
 
 Usage: model_table.py [--binary PATH] [--specs DIR] [--recorded TSV] [--doc FILE] [--check]
-Defaults are relative to the checkout: build-replay/bench/snapshot_model_replay, the specs and
+Defaults are relative to the checkout: build/bench/snapshot_model_replay, the specs and
 recorded.tsv beside this script, docs/costmodel.md. The table goes between the markers
 <!-- model-replay:begin --> and <!-- model-replay:end -->; --check exits 1 when the doc differs.
 Python standard library only.
@@ -68,7 +68,7 @@ def table(binary, specs_dir, recorded_path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", default=os.path.join(CHECKOUT, "build-replay", "bench", "snapshot_model_replay"))
+    ap.add_argument("--binary", default=os.path.join(CHECKOUT, "build", "bench", "snapshot_model_replay"))
     ap.add_argument("--specs", default=os.path.join(HERE, "specs"))
     ap.add_argument("--recorded", default=os.path.join(HERE, "recorded.tsv"))
     ap.add_argument("--doc", default=os.path.join(CHECKOUT, "docs", "costmodel.md"))
