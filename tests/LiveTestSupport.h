@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "formats/live/LiveQueries.h"
+#include "formats/live/LiveWriter.h"
+#include "formats/live/ProbeProtocol.h"
 #include "store/ChunkCodec.h"
 #include "store/Database.h"
 #include "store/TraceQueries.h"
@@ -16,6 +18,15 @@
 namespace memviz::test {
 
 constexpr std::int64_t kMiB = 1024 * 1024;
+
+// The recording spec of a probe stream written by a test (no process behind it).
+inline LiveRecordingSpec probeSpec() {
+    LiveRecordingSpec s;
+    s.source = "probe";
+    s.format = kLiveProbeFormat;
+    s.title = "test probe";
+    return s;
+}
 
 // "event monotonic_ns" lines written by tests/data/live/live_steps.cpp.
 inline QMap<QString, qint64> readTimeline(const QString& path) {

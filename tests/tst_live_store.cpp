@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "LiveTestSupport.h"
 #include "TestSupport.h"
 #include "core/Errors.h"
 #include "formats/live/Launcher.h"
@@ -23,18 +24,11 @@
 #include "store/TraceQueries.h"
 
 using namespace memviz;
+using memviz::test::probeSpec;
 
 namespace {
 
 constexpr std::int64_t kMiB = 1024 * 1024;
-
-LiveRecordingSpec probeSpec() {
-    LiveRecordingSpec s;
-    s.source = "probe";
-    s.format = kLiveProbeFormat;
-    s.title = "test probe";
-    return s;
-}
 
 // A probe stream written by hand: two forward ops, a backward op, an optimizer op, phases,
 // steps and a mark. Bytes are chosen so every figure below can be checked by hand.

@@ -13,6 +13,7 @@
 
 #include <map>
 
+#include "LiveTestSupport.h"
 #include "TestSupport.h"
 #include "core/Progress.h"
 #include "formats/FormatRegistry.h"
@@ -66,14 +67,6 @@ std::map<std::string, std::int64_t> asMap(const QJsonObject& o) {
     for (auto it = o.begin(); it != o.end(); ++it)
         if (it.value().toInteger() != 0) m[it.key().toStdString()] = it.value().toInteger();
     return m;
-}
-
-LiveRecordingSpec probeSpec() {
-    LiveRecordingSpec s;
-    s.source = "probe";
-    s.format = kLiveProbeFormat;
-    s.title = "test probe";
-    return s;
 }
 
 // A probe stream by hand. mm makes storage 1 (4000 B, ends at 1500), relu storage 2 (3000,
