@@ -89,6 +89,8 @@ void TestHfFamilies::publishedIndexTotals() {
         {"gemma-2-2b", 5'228'683'776, 2},         // google/gemma-2-2b-it's index, same architecture, bf16
         {"qwen1.5-moe-a2.7b", 28'631'568'384, 2}, // Qwen1.5-MoE-A2.7B-Chat's index, same architecture, bf16
         {"qwen3-0.6b", 1'192'099'840, 2},         // one model.safetensors, 310 bf16 tensors, tied head not stored
+        {"jamba-v0.1", 103'140'646'656, 2},       // AI21-Jamba-1.5-Mini's index (quoted), same architecture, bf16
+        {"granite-3.0-1b-a400m", 5'338'513'408, 4}, // granite-3.1-1b-a400m-instruct's index, same architecture, F32
     };
     for (const auto& p : published) {
         QCOMPARE(p.totalBytes % p.bytesPerElement, qint64(0));
@@ -105,8 +107,9 @@ void TestHfFamilies::publishedParameterCounts() {
     // Parameter counts published for the checkpoint (tests/data/hf/SOURCES.md, last column): the Hugging
     // Face model API's safetensors count (the model page's "Model size": every stored tensor's
     // elements), keras-hub's preset metadata "params" (keras-team/keras-hub 71453d08, the Kaggle
-    // checkpoint converted from the same weights; only presets laid out with the same tensors), and
-    // Pythia's paper.
+    // checkpoint converted from the same weights; only presets laid out with the same tensors), keras-cv's CLIP
+    // preset metadata, and Pythia's paper. "Same architecture" rows take a sibling checkpoint whose tensors have
+    // the same shapes (SOURCES.md says which).
     const struct {
         const char* name;
         qint64 parameters;
@@ -125,6 +128,20 @@ void TestHfFamilies::publishedParameterCounts() {
         // tied to the word embeddings, counted once by transformers and memviz.
         {"falcon-7b", 7'217'189'760 - 65'024 * 4'544},
         {"falcon-7b-refinedwebmodel", 7'217'189'760 - 65'024 * 4'544},
+        // HF API safetensors totals as recorded by llmfit (AlexsJones/llmfit a3e0eb27, hf_models.json parameters_raw)
+        {"bart-base", 139'420'416},                 // facebook/bart-base
+        {"starcoder2-3b", 3'030'371'328},           // bigcode/starcoder2-3b
+        {"mamba-130m", 129'135'360},                // state-spaces/mamba-130m-hf
+        {"jamba-v0.1", 51'570'323'328},             // ai21labs/AI21-Jamba-Mini-1.5, same architecture
+        {"stablelm-2-1.6b", 1'644'515'328},         // stabilityai/stablelm-2-1_6b-chat, same architecture
+        {"opt-125m", 125'239'296},                  // peft-internal-testing/opt-125m, a copy of facebook/opt-125m
+        {"clip-vit-base-patch32", 151'277'313},     // keras-cv clip-vit-base-patch32 preset (keras-cv 3c545402)
+        {"siglip-base-patch16-224", 203'155'970},   // HF safetensors count, quoted
+        {"granite-3.0-2b", 2'533'531'648},          // granite-3.2-2b-instruct's BF16 count, quoted, same architecture
+        // FacebookAI/roberta-base's safetensors {"F32": 124697433, "I64": 514} (huggingface.js 00d37b2d test): the
+        // RobertaForMaskedLM checkpoint has no pooler and holds the LM head (dense, LayerNorm, bias; decoder tied);
+        // the I64 tensor is the position_ids buffer.
+        {"roberta-base", 124'697'433 - (768 * 768 + 768 + 2 * 768 + 50'265) + (768 * 768 + 768)},
     };
     // Left out: EleutherAI/gpt-j-6b's model card gives n_parameters 6,053,381,344, 2,498,560 more than memviz's
     // (and transformers') 6,050,882,784 for gpt-j-6b.json, a difference not accounted for (SOURCES.md).
