@@ -21,9 +21,12 @@ the first forward one), else the forward; phases only advance (forward, backward
   peak             highest allocated in the trace
   reserved_peak    highest reserved (final segments less the trace's segment events, walked)
 
-Usage: extract_recorded.py [--fixtures DIR] [--out FILE.tsv] [--check FILE.tsv]
+Usage: extract_recorded.py [--fixtures DIR] [--wild DIR] [--out FILE.tsv] [--check FILE.tsv]
 Defaults: ../shared/fixtures next to the checkout, the files named by the specs in
-bench/snapshot_replay/specs/. --check compares with a committed TSV and exits 1 on a difference.
+bench/snapshot_replay/specs/. A `wild/NAME` missing from the fixtures is looked up as NAME in
+--wild (the folder tests/wild/fetch.sh fills, ~/.cache/memviz/wild). --check compares the rows
+of the files that are present with a committed TSV (the others are skipped and counted) and
+exits 1 on a difference; --out needs every file.
 Python standard library only.
 """
 import argparse
@@ -141,27 +144,53 @@ def spec_files():
     return sorted(set(rows))
 
 
+def locate(name, fixtures, wild):
+    path = os.path.join(fixtures, name)
+    if os.path.exists(path):
+        return path
+    if wild and name.startswith("wild/"):
+        path = os.path.join(wild, name[len("wild/"):])
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fixtures", default=os.path.join(os.path.dirname(CHECKOUT), "shared", "fixtures"))
+    ap.add_argument("--wild", help="a folder of wild snapshots (tests/wild/fetch.sh's cache) for files not in --fixtures")
     ap.add_argument("--out", help="write the TSV here (default: standard output)")
     ap.add_argument("--check", help="compare with this committed TSV; exit 1 on a difference")
     ap.add_argument("files", nargs="*", help="snapshot paths under --fixtures, e.g. wild/NAME.pickle (default: the specs')")
     args = ap.parse_args()
-    lines = ["file\t" + "\t".join(FIELDS)]
+    header = "file\t" + "\t".join(FIELDS)
+    lines, missing = [header], []
     for name in args.files or spec_files():
-        r = extract(os.path.join(args.fixtures, name))
+        path = locate(name, args.fixtures, args.wild)
+        if path is None:
+            missing.append(name)
+            continue
+        r = extract(path)
         lines.append(name + "\t" + "\t".join(str(r[k]) for k in FIELDS))
     text = "\n".join(lines) + "\n"
     if args.check:
         with open(args.check) as f:
-            committed = f.read()
-        if committed != text:
-            sys.stdout.write(text)
-            print(f"{args.check}: differs from the extraction above", file=sys.stderr)
+            committed = f.read().splitlines()
+        rows = {l.split("\t", 1)[0]: l for l in committed[1:]}
+        bad = [l for l in lines[1:] if rows.get(l.split("\t", 1)[0]) != l]
+        if committed[:1] != [header] or bad:
+            sys.stdout.write("\n".join([header] + bad) + "\n")
+            print(f"{args.check}: {len(bad)} rows differ from the extraction above", file=sys.stderr)
             return 1
-        print(f"{args.check}: {len(lines) - 1} files, extraction equal")
+        absent = [m for m in missing if m not in rows]
+        if absent:
+            print(f"{args.check}: no row for {', '.join(absent)}", file=sys.stderr)
+            return 1
+        print(f"{args.check}: {len(lines) - 1} files, extraction equal; {len(missing)} not present here, skipped")
         return 0
+    if missing:
+        print("not found (give --fixtures or --wild): " + ", ".join(missing), file=sys.stderr)
+        return 1
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // snapshot_model_replay SPEC.json...: the cost model's prediction for each replay spec of
 // bench/snapshot_replay/specs/ (docs/costmodel.md, "Model replay"), one TSV row per spec:
-// the snapshot's file name, then the allocated bytes per phase and the reserved peak.
+// the snapshot's file name, then the allocated bytes per phase and the reserved peak (the
+// caching allocator's, over the steps before the recorded one too; no CUDA context).
 // model_table.py sets these beside the recorded numbers of recorded.tsv.
 #include <cstdio>
 #include <exception>
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
             std::printf("%s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", r.snapshot.c_str(), static_cast<long long>(p.forwardEnd),
                         static_cast<long long>(p.forwardPeak), static_cast<long long>(p.backwardPeak),
                         static_cast<long long>(p.stepPeak), static_cast<long long>(p.peak),
-                        static_cast<long long>(e.peakBytes));
+                        static_cast<long long>(e.peakBytes - r.options.cudaContextBytes));
         } catch (const std::exception& x) {
             std::fprintf(stderr, "%s\n", x.what());
             return 1;

@@ -88,6 +88,16 @@ struct EstimateOptions {
     // cuBLAS handle (one per thread that ran a matmul: the forward's, and the autograd engine's
     // once a backward ran). 0 = not modelled (the default).
     int cublasWorkspaces = 0;
+    // Steps (training) or forwards (inference) the loop ran before the reported one, through
+    // the same caching allocator, whose segments stay cached (a snapshot recorded after a
+    // warm-up). The timeline and the marks are the reported step's; the reserved peak
+    // (`peakBytes` on CUDA) covers every step. 0: the reported step alone, its state made up front.
+    int stepsBefore = 0;
+    // The loop keeps the model's output in a variable (`out = model(x)`), alive until the next
+    // forward returns; `outputDroppedBeforeReported`: deleted (or its function returned) before
+    // the reported step.
+    bool outputKept = false;
+    bool outputDroppedBeforeReported = false;
 };
 
 // PyTorch 2.x's default cuBLAS workspace through the caching allocator (CUBLAS_WORKSPACE_CONFIG

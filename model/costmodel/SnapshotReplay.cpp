@@ -51,6 +51,9 @@ EstimateOptions readOptions(const object& o, const std::string& where) {
         else if (key == "never_zero_grad") e.neverZeroGrad = boolean(v, at);
         else if (key == "inference_mode") e.inferenceMode = boolean(v, at);
         else if (key == "cublas_workspaces") e.cublasWorkspaces = static_cast<int>(integer(v, at));
+        else if (key == "steps_before") e.stepsBefore = static_cast<int>(integer(v, at));
+        else if (key == "output_kept") e.outputKept = boolean(v, at);
+        else if (key == "output_dropped_before_recorded") e.outputDroppedBeforeReported = boolean(v, at);
         else if (key == "optimizer" || key == "optimizer_impl" || key == "dtype" || key == "torch") {
             if (v.get_string().get(s)) throw SpecError(at + " must be a string");
             const std::string w(s);

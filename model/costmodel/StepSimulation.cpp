@@ -207,6 +207,7 @@ private:
             ops_.autocast = o_.amp;
             Tensor out = runner.forward(x_, segments);
             runner.endForward();
+            if (o_.outputKept) keptOut_ = out; // the previous step's output goes only now
             loss = lossOf(out);
             ops_.autocast = false;
             ops_.clearAutocastCache();
@@ -226,13 +227,35 @@ private:
         mark(e, "backward end");
     }
 
+    // From here on the timeline and the marks are the reported step's (after stepsBefore).
+    void beginReported(const Estimate& e) {
+        reportedSample_ = static_cast<std::size_t>(mem_.sampleCount());
+        reportedMark_ = e.marks.size();
+        if (o_.outputDroppedBeforeReported) keptOut_ = Tensor();
+    }
+
     void train(Estimate& e) {
         if (trainable_.empty()) throw std::invalid_argument("nothing to train: every parameter is frozen");
-        sim::OptimizerSim opt(g_, trainable_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, stepNumber(), o_.torch);
+        const int before = o_.stepsBefore;
+        if (before > 0 && o_.optimizer == OptimizerKind::Lbfgs)
+            throw std::invalid_argument("steps before the reported one are not simulated for LBFGS");
+        // With steps before it, the optimizer starts at step 1 and makes its state lazily.
+        sim::OptimizerSim opt(g_, trainable_, o_.optimizer, optimizerImpl(), o_.lbfgsHistory, before > 0 ? 1 : stepNumber(),
+                              o_.torch);
         opt.createState();
-        if (stepNumber() >= 2 && !o_.zeroGradAfterStep) // the previous step's gradients live until zero_grad
+        if (before == 0 && stepNumber() >= 2 && !o_.zeroGradAfterStep) // the previous step's gradients live until zero_grad
             for (sim::Leaf& leaf : g_.leaves) // params, and x when checkpointing made it require grad
                 if (leaf.requiresGrad) leaf.grad = g_.empty(leaf.value.shape(), leaf.value.dtype(), Category::Gradients);
+        for (int s = 0; s < before; ++s) { // the warm-up: the same loop, through the same allocator
+            forwardBackward(e, e.checkpointSegments);
+            mem_.setPhase(Phase::Optimizer);
+            opt.step();
+            for (int leaf : blocks_.hookLeaves) g_.retireLeaf(leaf);
+            blocks_.hookLeaves.clear();
+            if (o_.zeroGradAfterStep)
+                for (sim::Leaf& leaf : g_.leaves) leaf.grad.reset();
+        }
+        if (before > 0) beginReported(e);
         mem_.setPhase(Phase::Forward);
         mark(e, "step start");
         if (o_.optimizer == OptimizerKind::Lbfgs) {
@@ -258,9 +281,21 @@ private:
     void infer(Estimate& e) {
         g_.gradEnabled = false;
         mem_.setPhase(Phase::Forward);
-        mark(e, "start");
+        if (o_.stepsBefore == 0) mark(e, "start");
         sim::ModelRunner runner(ops_, model_, params_, &blocks_);
         ops_.autocast = o_.amp;
+        if (o_.stepsBefore > 0 && o_.kvCacheTokens > 0)
+            throw std::invalid_argument("forwards before the reported one are not simulated with a KV cache");
+        for (int s = 0; s < o_.stepsBefore; ++s) { // the warm-up forwards, through the same allocator
+            Tensor out = runner.forward(x_, 0);
+            runner.endForward();
+            if (o_.outputKept) keptOut_ = out;
+            ops_.clearAutocastCache();
+        }
+        if (o_.stepsBefore > 0) {
+            beginReported(e);
+            mark(e, "start");
+        }
         if (o_.kvCacheTokens > 0) {
             allocateCache();
             {
@@ -277,6 +312,7 @@ private:
         {
             Tensor out = runner.forward(x_, 0);
             runner.endForward();
+            if (o_.outputKept) keptOut_ = out;
             mark(e, "forward end");
         }
     }
@@ -326,6 +362,11 @@ private:
         for (const Tensor& t : trainable_) e.trainableParameterCount += t.numel();
         e.opCount = mem_.sampleCount();
         e.timeline = mem_.timeline();
+        if (reportedSample_ > 0 && e.timeline.size() >= reportedSample_) { // the reported step only (stepsBefore)
+            e.timeline.erase(e.timeline.begin(), e.timeline.begin() + static_cast<std::ptrdiff_t>(reportedSample_));
+            e.marks.erase(e.marks.begin(), e.marks.begin() + static_cast<std::ptrdiff_t>(reportedMark_));
+            for (PhaseMark& m : e.marks) m.sample -= static_cast<int>(reportedSample_);
+        }
         if (o_.training && model_.spec.input.dtype == DType::I64 && e.checkpointSegments > 1)
             e.warnings.push_back("integer input: the first layer (the embedding) runs outside the checkpointed segments "
                                  "(checkpoint_sequential over the whole model would leave the first segment without gradients)");
@@ -340,6 +381,8 @@ private:
     sim::BlockConfig blocks_;
     std::vector<Tensor> params_, buffers_, trainable_;
     Tensor x_, y_;
+    Tensor keptOut_; // the loop variable holding the last output (outputKept)
+    std::size_t reportedSample_ = 0, reportedMark_ = 0;
 };
 
 // The step, and again with the kernels the first run made alive from the start when earlier
