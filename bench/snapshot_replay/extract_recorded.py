@@ -8,7 +8,8 @@ file runs) and replays its trace of device 0 as docs/formats-snapshot.md describ
 `alloc` adds its size, `free_completed` (or legacy `free`) subtracts it; blocks alive before
 the trace began (in use in the final segments without an alloc in the trace, or freed in the
 trace without one) form the baseline the curve starts from. Each entry gets a phase from its
-stack: the optimizer step (a frame named `step` in a file ending in `optimizer.py` or under
+stack: the optimizer step (a frame named `step` in a file ending in `optimizer.py` or
+`optimizers.py` or under
 `torch/optim/`), the backward (a frame of `torch::autograd::Engine` or `torch/_tensor.py`'s
 `backward`; in a file without C++ frames, an allocation with no stack at all after
 the first forward one), else the forward; phases only advance (forward, backward, step). Written per file:
@@ -53,7 +54,7 @@ def phase_of(entry, python_only):
     phase = 0
     for f in frames:
         name, fn = f.get("name", ""), f.get("filename", "").replace("\\", "/")
-        if name == "step" and (fn.endswith("optimizer.py") or "torch/optim/" in fn):
+        if name == "step" and (fn.endswith(("optimizer.py", "optimizers.py")) or "torch/optim/" in fn):
             return 2
         if "autograd::Engine" in name or (name == "backward" and fn.endswith("torch/_tensor.py")):
             phase = 1

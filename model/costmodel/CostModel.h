@@ -98,6 +98,10 @@ struct EstimateOptions {
     // the reported step.
     bool outputKept = false;
     bool outputDroppedBeforeReported = false;
+    // With `training`: the forward alone with autograd on (the parameters require grad, the
+    // graph keeps what its backward would need), no loss, no backward, no step: a script that
+    // records `logits = model(x)` without no_grad.
+    bool graphForwardOnly = false;
 };
 
 // PyTorch 2.x's default cuBLAS workspace through the caching allocator (CUBLAS_WORKSPACE_CONFIG

@@ -52,6 +52,8 @@ EstimateOptions readOptions(const object& o, const std::string& where) {
         else if (key == "inference_mode") e.inferenceMode = boolean(v, at);
         else if (key == "cublas_workspaces") e.cublasWorkspaces = static_cast<int>(integer(v, at));
         else if (key == "steps_before") e.stepsBefore = static_cast<int>(integer(v, at));
+        else if (key == "step") e.step = static_cast<int>(integer(v, at));
+        else if (key == "graph_forward_only") e.graphForwardOnly = boolean(v, at);
         else if (key == "output_kept") e.outputKept = boolean(v, at);
         else if (key == "output_dropped_before_recorded") e.outputDroppedBeforeReported = boolean(v, at);
         else if (key == "optimizer" || key == "optimizer_impl" || key == "dtype" || key == "torch") {

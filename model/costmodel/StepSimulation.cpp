@@ -236,6 +236,19 @@ private:
 
     void train(Estimate& e) {
         if (trainable_.empty()) throw std::invalid_argument("nothing to train: every parameter is frozen");
+        if (o_.graphForwardOnly) { // logits = model(x) with autograd on, then nothing
+            if (o_.stepsBefore > 0) throw std::invalid_argument("a graph-only forward is simulated without steps before it");
+            mem_.setPhase(Phase::Forward);
+            mark(e, "step start");
+            sim::ModelRunner runner(ops_, model_, params_, &blocks_);
+            ops_.autocast = o_.amp;
+            Tensor out = runner.forward(x_, e.checkpointSegments);
+            runner.endForward();
+            mark(e, "forward end");
+            ops_.autocast = false;
+            ops_.clearAutocastCache();
+            return;
+        }
         const int before = o_.stepsBefore;
         if (before > 0 && o_.optimizer == OptimizerKind::Lbfgs)
             throw std::invalid_argument("steps before the reported one are not simulated for LBFGS");
