@@ -72,6 +72,7 @@ private slots:
     void specsComeFromAtLeastFiveRepositories();
     void predictionsMeetTheAimOrTheirKnownBound();
     void stepsBeforeReportOnlyTheLastStep();
+    void graphForwardOnlyStopsAfterTheForward();
     void badSpecNamesTheFileAndTheField();
 };
 
@@ -153,6 +154,25 @@ void TestSnapshotModelReplay::stepsBeforeReportOnlyTheLastStep() {
     QVERIFY2(std::abs(static_cast<double>(a.peak - b.peak)) <= 0.01 * static_cast<double>(b.peak),
              qPrintable(QString("%1 vs %2").arg(a.peak).arg(b.peak)));
     QVERIFY(warm.peakBytes > 0 && single.peakBytes > 0);
+}
+
+// `logits = model(x)` with autograd on and nothing after it: no loss, backward or step; the
+// graph keeps more than a no_grad forward (whose activations go layer by layer), and the first
+// step has no gradients or optimizer state before it.
+void TestSnapshotModelReplay::graphForwardOnlyStopsAfterTheForward() {
+    ReplaySpec r = readReplaySpec((kDir + "/specs/kkaitlyn111-2.7b-128-forward.json").toStdString());
+    QVERIFY(r.options.graphForwardOnly);
+    QCOMPARE(r.options.step, 1);
+    const PhaseAllocated graph = phaseAllocated(estimate(r.model, r.options));
+    QCOMPARE(graph.backwardPeak, std::int64_t{0});
+    QCOMPARE(graph.stepPeak, std::int64_t{0});
+    QCOMPARE(graph.peak, graph.forwardEnd);
+    r.options.graphForwardOnly = false;
+    r.options.training = false; // the same forward under no_grad
+    const PhaseAllocated noGrad = phaseAllocated(estimate(r.model, r.options));
+    // the graph keeps at least the 32 layers' saved B x H x S x S scores (4*32*128*128*4 B each)
+    QVERIFY2(graph.peak - noGrad.peak > 32 * std::int64_t{4 * 32 * 128 * 128 * 4},
+             qPrintable(QString("%1 vs %2").arg(graph.peak).arg(noGrad.peak)));
 }
 
 void TestSnapshotModelReplay::badSpecNamesTheFileAndTheField() {
