@@ -54,11 +54,23 @@ QString cardFailureReason(const costmodel::CardFailure& f) {
     return s;
 }
 
+namespace {
+const char* actionName(AllocatorAction::Kind kind) {
+    switch (kind) {
+    case AllocatorAction::Kind::SegmentAlloc: return "segment_alloc";
+    case AllocatorAction::Kind::SegmentFree: return "segment_free";
+    case AllocatorAction::Kind::SegmentMap: return "segment_map";
+    case AllocatorAction::Kind::SegmentUnmap: return "segment_unmap";
+    }
+    return "segment_alloc";
+}
+} // namespace
+
 QJsonObject replayJson(const costmodel::AllocatorReplayResult& r, bool steps) {
     QJsonArray actions;
     for (const auto& a : r.predictedActions)
         actions.append(QJsonObject{{"entry", qint64(a.seq)},
-                                   {"action", a.action.kind == AllocatorAction::Kind::SegmentAlloc ? "segment_alloc" : "segment_free"},
+                                   {"action", actionName(a.action.kind)},
                                    {"address", qint64(a.action.address)},
                                    {"size", qint64(a.action.size)}});
     QJsonObject recorded{{"reserved_start", qint64(r.startReserved)},   {"reserved_peak", qint64(r.recordedPeakReserved)},

@@ -18,6 +18,8 @@ namespace {
 
 using Kind = CudaCachingAllocator::BlockState;
 
+bool isRelease(EventKind k) { return k == EventKind::SegmentFree || k == EventKind::SegmentUnmap; }
+
 // The stream most final segments are on: the trace entries do not say which stream a request
 // used, so every request is replayed on it.
 std::int64_t mainStream(const std::vector<FinalSegment>& segments, std::int64_t& streams) {
@@ -65,8 +67,16 @@ struct TraceAddresses {
 void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t stream, const TraceAddresses& trace,
           std::unordered_map<std::int64_t, int>& live, AllocatorReplayResult* r) {
     for (const StateSegment& s : start.segments) {
-        const bool small = s.size == CudaCachingAllocator::kSmallBuffer && !s.expandable;
-        const int seg = m.addSegment(s.address, s.size, s.stream == 0 && stream != 0 ? stream : s.stream, small);
+        // An expandable run's pool: large when a block in it is, or when it is no whole number
+        // of 20 MiB pages (small-pool pages are 2 MiB).
+        bool small = s.size == CudaCachingAllocator::kSmallBuffer && !s.expandable;
+        if (s.expandable) {
+            small = s.size % CudaCachingAllocator::kLargeBuffer != 0;
+            for (const StateBlock& b : s.blocks) small = small && b.size <= CudaCachingAllocator::kSmallSize;
+        }
+        const std::int64_t onStream = s.stream == 0 && stream != 0 ? stream : s.stream;
+        const int seg = s.expandable ? m.addExpandableSegment(s.address, s.size, onStream, small)
+                                     : m.addSegment(s.address, s.size, onStream, small);
         for (std::size_t i = 0; i < s.blocks.size(); ++i) {
             const StateBlock& b = s.blocks[i];
             const std::int64_t next = i + 1 < s.blocks.size() ? s.blocks[i + 1].address : s.address + s.size;
@@ -102,10 +112,9 @@ void compareFinal(const CudaCachingAllocator& m, const AllocatorReplayInput& in,
     for (const FinalSegment& s : in.segments) recorded.insert({s.address, s.size});
     std::set<std::tuple<std::int64_t, std::int64_t, bool>> recordedBlocks, predictedBlocks;
     for (const RecordedBlock& b : in.blocks) recordedBlocks.insert({b.address, b.size, b.state != RecordedBlock::State::Inactive});
-    for (const auto& s : m.segments()) {
-        if (!s.alive) continue;
-        predicted.insert({s.address, s.size});
-        for (const auto& [address, id] : s.blocks) {
+    for (const auto& run : m.runs()) {
+        predicted.insert({run.address, run.size});
+        for (const int id : run.blocks) {
             const auto& b = m.block(id);
             predictedBlocks.insert({b.address, b.size, b.state != Kind::Free});
         }
@@ -146,6 +155,8 @@ void replayOnCard(const AllocatorReplayInput& in, const AllocatorState& start, s
                 m.free(it->second);
                 live.erase(it);
             }
+        } else if (isRelease(e.kind) && (k == 0 || !isRelease(in.entries[k - 1].kind))) {
+            m.emptyCache();
         }
         peak = std::max(peak, m.reserved());
     }
@@ -209,6 +220,14 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
             break;
         case EventKind::SegmentFree:
         case EventKind::SegmentUnmap:
+            // The first of a run of releases: the program called empty_cache(), or a request
+            // failed on the card and the allocator released its cache before retrying (an oom
+            // entry follows when the retry failed too). Neither call is a trace entry of its
+            // own; the model decides what goes back.
+            if (k == 0 || !isRelease(in.entries[k - 1].kind)) {
+                m.emptyCache();
+                ++r.releases;
+            }
             recorded -= e.size;
             ++r.recordedSegmentEvents;
             r.recordedSteps.push_back({seq, recorded});
@@ -241,17 +260,19 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
     compareFinal(m, in, r);
     if (in.cardBytes > 0) replayOnCard(in, start, stream, r);
 
-    if (r.expandable) r.notes.push_back("expandable segments: the model gives each request a segment of its own size class");
+    if (r.expandable && !r.exact())
+        r.notes.push_back("expandable segments: pages are mapped per stream and pool, so the figures can differ by up to one page (20 MiB large, 2 MiB small) per stream and pool");
     if (r.streams > 1)
         r.notes.push_back("segments on " + std::to_string(r.streams) + " streams: the entries do not say which stream a request used; all replayed on one");
     if (r.oomEntries > 0)
-        r.notes.push_back(std::to_string(r.oomEntries) + " oom entries: the allocator freed cached segments and retried before giving up, with a card size the model does not know");
+        r.notes.push_back(std::to_string(r.oomEntries) + " oom entries: the failed request is not in the trace; the release before it is replayed, the card's size is not known");
     if (r.startBlocksUnplaced > 0)
         r.notes.push_back(std::to_string(r.startBlocksUnplaced) + " blocks alive at the trace's start overlap others (inconsistent record)");
     std::int64_t recordedFrees = 0;
     for (const Event& e : in.entries) recordedFrees += e.kind == EventKind::SegmentFree || e.kind == EventKind::SegmentUnmap ? 1 : 0;
-    if (recordedFrees > 0 && r.oomEntries == 0)
-        r.notes.push_back(std::to_string(recordedFrees) + " segment frees without an oom entry: torch.cuda.empty_cache() or an OOM retry that then succeeded");
+    if (r.releases > 0)
+        r.notes.push_back(std::to_string(r.releases) + " releases (" + std::to_string(recordedFrees) +
+                          " segment frees or unmaps recorded): empty_cache() or an OOM retry, replayed where the file shows them");
     return r;
 }
 

@@ -85,6 +85,7 @@ struct AllocatorReplayResult {
     std::int64_t blocksRecorded = 0, blocksMatched = 0; // final blocks equal in address, size and use
     bool peakExact = false, endExact = false, finalSegmentsExact = false, finalBlocksExact = false;
     std::int64_t streams = 1, oomEntries = 0, unmatchedFrees = 0;
+    std::int64_t releases = 0; // runs of recorded segment frees/unmaps: empty_cache() or an OOM retry
     bool expandable = false;
     std::vector<ReplayOom> ooms;
     std::optional<ReservedGap> gapAt;

@@ -11,7 +11,10 @@
 // blocks at or above it are never split and not handed to smaller requests. Segments go back to
 // the device only at emptyCache() or when a device capacity is set and a new segment would not
 // fit (the allocator's OOM retry: oversize cached blocks first, then every whole free segment).
-// Expandable segments are not modelled (each request gets a segment of its own size class).
+// With expandable_segments, each (stream, pool) grows one virtual segment instead: pages of
+// 2 MiB (small pool) or 20 MiB (large pool) are mapped behind the free space at its end when no
+// cached block fits, a block is split whenever 512 B or more remain, and a release unmaps the
+// whole pages inside free blocks (PyTorch 2.x ExpandableSegment, map_block, unmap_block).
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -29,13 +32,13 @@ struct AllocatorConfig {
     // roundup_power2_divisions per power-of-two interval of the size: index 0 = [1 MiB, 2 MiB),
     // ..., 15 = [32 GiB, ...) (the snapshot's keys "1" ... "32768", in MiB). 0 or 1: plain rounding.
     std::vector<int> roundupDivisions;
-    bool expandableSegments = false;      // read, not modelled (see above)
+    bool expandableSegments = false;      // one growing virtual segment per stream and pool
     double garbageCollectionThreshold = 0; // read, not modelled
 };
 
 // What the allocator did beside handing out blocks.
 struct AllocatorAction {
-    enum class Kind : std::uint8_t { SegmentAlloc, SegmentFree } kind = Kind::SegmentAlloc;
+    enum class Kind : std::uint8_t { SegmentAlloc, SegmentFree, SegmentMap, SegmentUnmap } kind = Kind::SegmentAlloc;
     std::int64_t address = 0, size = 0, stream = 0;
 };
 
@@ -67,17 +70,29 @@ public:
     static std::int64_t roundSize(std::int64_t bytes) { return cuda_allocator::roundSize(bytes); }
     static std::int64_t segmentSize(std::int64_t rounded) { return cuda_allocator::segmentSize(rounded); }
 
-    enum class BlockState : std::uint8_t { Free, Allocated, PendingFree };
+    // Unmapped: address space of an expandable segment with no memory behind it.
+    enum class BlockState : std::uint8_t { Free, Allocated, PendingFree, Unmapped };
+    // An expandable segment's address space (PyTorch reserves 1 1/8 of the card's memory).
+    static constexpr std::int64_t kExpandableSpace = std::int64_t{1} << 40;
     struct Block {
         int segment = 0;
         std::int64_t address = 0, size = 0, requested = 0;
         BlockState state = BlockState::Free;
     };
     struct Segment {
-        std::int64_t address = 0, size = 0, stream = 0;
-        bool small = false, alive = true;
+        std::int64_t address = 0, size = 0, stream = 0; // expandable: size is the address space
+        bool small = false, alive = true, expandable = false;
         std::set<std::pair<std::int64_t, int>> blocks; // (address, block id)
+        std::int64_t granule() const { return small ? kSmallBuffer : kLargeBuffer; }
     };
+    // A run of mapped memory: a whole segment, or a contiguous mapped part of an expandable one
+    // (what a snapshot lists as a segment).
+    struct Run {
+        int segment = 0;
+        std::int64_t address = 0, size = 0;
+        std::vector<int> blocks;
+    };
+    std::vector<Run> runs() const;
 
     explicit CudaCachingAllocator(AllocatorConfig config = {});
 
@@ -93,10 +108,14 @@ public:
     void free(int block);          // the block is given back (free_completed)
     void markPendingFree(int block); // freed, but another stream still uses it (free_requested)
     void emptyCache();             // every wholly free segment goes back to the device
+                                   // (expandable: every whole free page is unmapped)
 
     // The state when a replay starts: a segment the device already gave, then the blocks in
     // use inside it (the rest of the segment is free).
     int addSegment(std::int64_t address, std::int64_t size, std::int64_t stream, bool small);
+    // ... an expandable segment's mapped run at its start: [address, address + mapped) mapped,
+    // address space after it.
+    int addExpandableSegment(std::int64_t address, std::int64_t mapped, std::int64_t stream, bool small);
     // Carves [address, address + size) out of the free block containing it; -1 when no free
     // block of the segment holds that range.
     int placeBlock(int segment, std::int64_t address, std::int64_t size, std::int64_t requested, BlockState state);
@@ -124,6 +143,14 @@ private:
     int findFree(std::int64_t size, std::int64_t stream, bool small);
     bool shouldSplit(const Block& b, std::int64_t size) const;
     int newSegment(std::int64_t size, std::int64_t stream, bool small, std::optional<std::int64_t> address);
+    std::int64_t freeAddress(std::int64_t size, std::optional<std::int64_t> address) const;
+    bool allocatable(int id) const;
+    int findExpandable(std::int64_t size, std::int64_t stream, bool small, std::optional<std::int64_t> address);
+    int tryExpandable(std::int64_t size, std::int64_t stream, bool small, std::optional<std::int64_t> address);
+    bool mapBlock(int id, std::int64_t size); // false: the card has no room
+    void unmapBlock(int id);
+    int neighbour(int id, bool next) const; // -1: none
+    int mergeInto(int id, int other);       // merges two adjacent blocks of one state, returns the kept id
     void releaseSegment(int segment);
     bool releaseCached(bool oversizeOnly, std::int64_t stream);
 
