@@ -73,6 +73,7 @@ private slots:
     void predictionsMeetTheAimOrTheirKnownBound();
     void stepsBeforeReportOnlyTheLastStep();
     void graphForwardOnlyStopsAfterTheForward();
+    void expandedMaskKeepsAFullSizeBoolPerLayer();
     void badSpecNamesTheFileAndTheField();
 };
 
@@ -173,6 +174,24 @@ void TestSnapshotModelReplay::graphForwardOnlyStopsAfterTheForward() {
     // the graph keeps at least the 32 layers' saved B x H x S x S scores (4*32*128*128*4 B each)
     QVERIFY2(graph.peak - noGrad.peak > 32 * std::int64_t{4 * 32 * 128 * 128 * 4},
              qPrintable(QString("%1 vs %2").arg(graph.peak).arg(noGrad.peak)));
+}
+
+// masked_fill(mask == False, -1e9) on a mask expanded to [B, H, S, T]: the comparison's result
+// is a full-size bool, which MaskedFillBackward0 keeps: B*H*S*T bytes per layer alive at the
+// forward's end (4*32*128*128 = 2 MiB a layer, 32 layers) where torch.where keeps S x T.
+void TestSnapshotModelReplay::expandedMaskKeepsAFullSizeBoolPerLayer() {
+    ReplaySpec r = readReplaySpec((kDir + "/specs/kkaitlyn111-2.7b-128-forward.json").toStdString());
+    const PhaseAllocated expanded = phaseAllocated(estimate(r.model, r.options));
+    int layers = 0;
+    for (Layer& l : r.model.layers)
+        if (l.expandedMask) {
+            l.expandedMask = false;
+            ++layers;
+        }
+    QCOMPARE(layers, 32);
+    const PhaseAllocated plain = phaseAllocated(estimate(r.model, r.options));
+    const std::int64_t perLayer = 4 * 32 * 128 * 128, small = 128 * 128;
+    QCOMPARE(expanded.forwardEnd - plain.forwardEnd, layers * (perLayer - small)); // instead of where's S x T mask
 }
 
 void TestSnapshotModelReplay::badSpecNamesTheFileAndTheField() {

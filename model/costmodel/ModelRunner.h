@@ -73,8 +73,9 @@ private:
     Tensor coreAttention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys,
                          int llamaStyle, double dropout);
     Tensor coreAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys,
-                            int llamaStyle, double dropout); // 0 gpt2, 1 llama, 2 written by hand
-    Tensor manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys);
+                            int llamaStyle, double dropout); // 0 gpt2, 1 llama, 2 written by hand, 3 ... with an expanded mask
+    Tensor manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t queries, std::int64_t keys,
+                              bool expandedMask);
     // Writes k/v of the new tokens into block `blockIndex`'s cache; returns the cached keys and
     // values up to them (views), or k/v themselves without a cache.
     std::pair<Tensor, Tensor> useCache(const Tensor& k, const Tensor& v);

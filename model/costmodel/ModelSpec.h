@@ -84,6 +84,10 @@ struct Layer {
     // probs @ v (v copied contiguous) ...
     bool manualAttention = false;
     bool manualSilu = false; // ... and SiLU as x * sigmoid(x)
+    // ... with the causal mask built per layer (triu(ones(S, T)).to(bool), ~), expanded to
+    // [B, H, S, T] and compared (mask == False) before masked_fill: a full-size bool that
+    // masked_fill keeps for the backward, where torch.where keeps the S x T mask
+    bool expandedMask = false;
     std::int64_t kvWindow = 0;        // llama: sliding-window layer, its KV cache holds this many tokens (0: all; not in JSON specs)
     // llama, not in JSON specs: a cache other than [kv heads, tokens, head dim] twice. DeepSeek's
     // MLA caches cacheK (kv_lora_rank) + cacheV (qk_rope_head_dim) elements per token; a

@@ -233,7 +233,7 @@ Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     }
     Tensor a;
     {
-        Tensor o = coreAttention(q, k, v, s, k.dim(2), d.manualAttention ? 2 : 1, 0.0);
+        Tensor o = coreAttention(q, k, v, s, k.dim(2), d.manualAttention ? (d.expandedMask ? 3 : 2) : 1, 0.0);
         a = ops_.clone(ops_.view(o, {b, s, h, hd}, false)); // transpose(1, 2).contiguous()
     }
     Tensor out = llamaProj(l, 3, ops_.view(a, {b, s, h * hd}));

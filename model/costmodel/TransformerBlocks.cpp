@@ -78,7 +78,7 @@ Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Ten
                                        ops_.view(v, {b * h, t, hd}, false));
         return ops_.view(o, {b, h, s, hd});
     }
-    if (llamaStyle == 2) return manualAttentionNow(q, k, v, s, t);
+    if (llamaStyle >= 2) return manualAttentionNow(q, k, v, s, t, llamaStyle == 3);
     Tensor o;
     {
         Tensor probs;
@@ -119,13 +119,14 @@ Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Ten
     return ops_.view(o, {b, h, s, hd});
 }
 
-Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t) {
+Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
+                                       bool expandedMask) {
     // einsum(q, k, "... q d, ... k d -> ... q k") / sqrt(d); torch.where(causal, scores, -inf);
     // softmax written by hand; einsum(probs, v, ...): v, a strided view of the projection, is
     // copied contiguous by the reshape inside einsum. The masked scores and the probabilities
     // are locals of the function: alive until it returns.
     const std::int64_t b = q.dim(0), h = q.dim(1), hd = q.dim(3);
-    Tensor masked;
+    Tensor masked, small; // small: the S x T bool the caller keeps as `mask` (expandedMask)
     {
         Tensor scaled;
         {
@@ -136,9 +137,27 @@ Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const T
             km.reset();
             scaled = ops_.divScalar(scores);
         }
-        Tensor mask = g_.empty({s, t}, DType::Bool); // iota(q)[:, None] >= iota(k)[None, :]
-        g_.op("aten.ge");
-        masked = ops_.where(mask, scaled);
+        Tensor mask;
+        if (expandedMask) { // ~triu(ones(S, T), 1).to(bool), expanded to [B, H, S, T]; (mask == False)
+            {
+                Tensor ones = g_.empty({s, t}, DType::F32);
+                g_.op("aten.ones");
+                Tensor tri = g_.empty({s, t}, DType::F32);
+                g_.op("aten.triu");
+                ones.reset();
+                Tensor b8 = g_.empty({s, t}, DType::Bool);
+                g_.op("aten._to_copy");
+                tri.reset();
+                small = g_.empty({s, t}, DType::Bool);
+                g_.op("aten.bitwise_not");
+            }
+            mask = g_.empty({b, h, s, t}, DType::Bool); // eq on the expanded view: a full-size result
+            g_.op("aten.eq");
+        } else {
+            mask = g_.empty({s, t}, DType::Bool); // iota(q)[:, None] >= iota(k)[None, :]
+            g_.op("aten.ge");
+        }
+        masked = ops_.where(mask, scaled); // masked_fill(mask, -1e9) saves the mask as where does
     }
     Tensor probs = ops_.manualSoftmax(masked);
     Tensor o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, hd}));
