@@ -445,6 +445,25 @@ void TestEstimateCli::inferenceFollowsTheConfig() {
         const auto ssm = jsonOf(runMemviz({"estimate", "--config", data + "mamba-130m.json", "--seq", "16", "--kv-cache", context, "--json"}));
         QCOMPARE(ssm["breakdown"].toObject()["kv_cache_bytes"].toInteger(), qint64(24) * 1536 * (4 + 16) * 4);
     }
+    // Whisper-tiny decoding 448 tokens (fp32): per decoder layer the self-attention K and V of 448
+    // tokens and the cross-attention K and V of the encoder's 1,500 frames: 4 x 384 x 4 x 2 x (448 + 1500).
+    const auto whisper = jsonOf(runMemviz({"estimate", "--config", data + "whisper-tiny.json", "--seq", "64", "--kv-cache", "448",
+                                           "--kv-block", "1", "--json"}));
+    QCOMPARE(whisper["breakdown"].toObject()["kv_cache_bytes"].toInteger(), qint64(4) * 384 * 4 * 2 * (448 + 1500));
+    // CPU offload of 8 layers: Llama-3.1-8B's layer is 2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336 +
+    // 2 x 4096 = 218,112,000 parameters, 436,224,000 bytes in bf16; 7 of them leave the GPU (one in flight).
+    const QJsonObject off = jsonOf(runMemviz(infer + QStringList{"--offload-layers", "8", "--json"}));
+    QCOMPARE(off["offloaded_layers"].toInteger(), 8);
+    QCOMPARE(off["offload_copy_bytes_per_forward"].toInteger(), qint64(8) * 436'224'000);
+    QCOMPARE(off["breakdown"].toObject()["parameters_bytes"].toInteger(), weights - 7 * qint64(436'224'000));
+    QVERIFY2(ids.contains("offload"), qPrintable(ids.join(',')));
+    const auto trainOff = runMemviz({"estimate", "--config", hf("gpt2.json"), "--offload-layers", "2"});
+    QCOMPARE(trainOff.exitCode, 2); // a usage error: offload is modelled for inference
+    QVERIFY2(trainOff.err.contains("modelled for inference"), trainOff.err.constData());
+    // DeepSeek-V3 with its multi-token-prediction layer: the BF16 and FP8 tensors of the published
+    // checkpoint, 3,918,786,560 + 680,571,043,840 (tst_hf_families derives the layer).
+    const auto mtp = jsonOf(runMemviz({"estimate", "--config", data + "deepseek-v3.json", "--seq", "16", "--inference", "--with-mtp", "--json"}));
+    QCOMPARE(mtp["parameter_count"].toInteger(), qint64(3'918'786'560) + qint64(680'571'043'840));
     // Every error message ends its line; bad JSON names the line, column and byte.
     QTemporaryDir dir;
     const QString bad = dir.filePath("config.json");

@@ -65,6 +65,8 @@ private slots:
     void shardingAccumulationAndContext();
     void largestBatchAndSequence();
     void fixesAreRanked();
+    void cpuOffloadByHand();
+    void encoderDecoderCachesByHand();
     void peersOmitActivations();
 };
 
@@ -467,6 +469,72 @@ void TestFitPlan::fixesAreRanked() {
     o.estimate.batch = 1;
     o.memoryBytes = 1024 * GiB;
     QVERIFY(rankedFixes(m, o, c).empty());
+}
+
+void TestFitPlan::cpuOffloadByHand() {
+    // Llama-2-7B in fp16 (h 4096, MLP 11008, 32 layers): one decoder layer is 4 x 4096^2 + 3 x 4096 x
+    // 11008 + 2 x 4096 = 202,383,360 parameters, 404,766,720 bytes. Offloading k layers (accelerate's
+    // device_map="auto") keeps 32 - k on the GPU plus one in flight: k - 1 layers' bytes fewer; every
+    // forward copies the k layers' weights; the KV cache stays whole on the GPU.
+    const FitModel m = fitModelFromHf(readHfConfigFile(hf("llama-2-7b.json")), 512);
+    const std::int64_t layer = 404'766'720;
+    PlanOptions o;
+    o.estimate.device = DeviceKind::Cuda;
+    o.estimate.training = false;
+    o.estimate.dtype = DType::F16;
+    o.estimate.kvCacheTokens = 513;
+    const Plan base = planStep(m, o);
+    QCOMPARE(base.perDevice[0], std::int64_t{6'738'415'616} * 2);
+    for (std::int64_t k : {1, 10, 32}) {
+        PlanOptions off = o;
+        off.offloadLayers = k;
+        const Plan p = planStep(m, off);
+        QCOMPARE(p.perDevice[0], base.perDevice[0] - (k - 1) * layer);
+        QCOMPARE(p.offloadCopyBytes, k * layer);
+        QCOMPARE(p.perDevice[6], base.perDevice[6]);
+        QCOMPARE(p.peakBytes, base.peakBytes - (k - 1) * layer);
+    }
+    // The fix: the fewest layers on the CPU that fit in 12 GiB, less than the 12.55 GiB of weights
+    // (one fewer does not fit).
+    o.memoryBytes = 12 * GiB;
+    QVERIFY(base.peakBytes > o.memoryBytes);
+    const std::int64_t n = fewestOffloadedLayersThatFit(m, o);
+    QVERIFY(n > 1 && n <= 32);
+    PlanOptions fewer = o;
+    fewer.offloadLayers = n - 1;
+    QVERIFY(planStep(m, fewer).peakBytes > o.memoryBytes);
+    fewer.offloadLayers = n;
+    QVERIFY(planStep(m, fewer).peakBytes <= o.memoryBytes);
+    bool offered = false;
+    for (const Fix& f : rankedFixes(m, o, GpuCatalog::builtin()))
+        if (f.id == "offload") offered = f.options.offloadLayers == n && f.fits;
+    QVERIFY(offered);
+    // Training's offload (ZeRO-Offload of the optimizer state) is not modelled.
+    PlanOptions train = fewer;
+    train.estimate.training = true;
+    train.estimate.kvCacheTokens = 0;
+    QVERIFY(errorOf<std::invalid_argument>([&] { planStep(m, train); }).find("inference only") != std::string::npos);
+}
+
+void TestFitPlan::encoderDecoderCachesByHand() {
+    // t5-small (6 decoder layers, 8 heads of d_kv 64) decoding 131 tokens over a 128-token source at
+    // batch 2 in fp32: per decoder layer the self-attention K and V of 131 tokens and the cross-attention
+    // K and V of 128: 6 x 2 x 512 x 4 x 2 x (131 + 128) = 12,730,368 bytes; the encoder output held,
+    // 2 x 128 x 512 x 4 = 524,288. The weights are the checkpoint's 60,506,624 parameters (cross-
+    // attention included) x 4 bytes.
+    const FitModel m = fitModelFromHf(readHfConfigFile(hf("t5-small.json")), 128);
+    PlanOptions o;
+    o.estimate.training = false;
+    o.estimate.batch = 2;
+    o.estimate.kvBlockTokens = 1;
+    const Plan forward = planStep(m, o);
+    o.estimate.kvCacheTokens = 131;
+    const Plan decoding = planStep(m, o);
+    QCOMPARE(decoding.perDevice[0], std::int64_t{60'506'624} * 4);
+    QCOMPARE(decoding.perDevice[6], std::int64_t{12'730'368});
+    QCOMPARE(decoding.peakBytes - forward.peakBytes, std::int64_t{12'730'368 + 524'288});
+    o.fp8KvCache = true; // one byte per element
+    QCOMPARE(planStep(m, o).perDevice[6], std::int64_t{12'730'368} / 4);
 }
 
 void TestFitPlan::peersOmitActivations() {

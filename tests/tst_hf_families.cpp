@@ -159,6 +159,11 @@ void TestHfFamilies::publishedParameterCounts() {
     const qint64 mtpLayer = moeLayer + 2 * vocab * h + 2 * h * h + 3 * h;
     QCOMPARE(qint64(readHfConfigFile((dataDir() + "deepseek-v3.json").toStdString()).parameterCount),
              3'918'786'560 + 680'571'043'840 - mtpLayer);
+    // Counted as serving engines load it (--with-mtp): the BF16 and FP8 tensors of the checkpoint exactly.
+    const HfModel withMtp = withMtpLayers(readHfConfigFile((dataDir() + "deepseek-v3.json").toStdString()));
+    QCOMPARE(qint64(withMtp.mtpParameters), mtpLayer);
+    QCOMPARE(qint64(withMtp.parameterCount), 3'918'786'560 + 680'571'043'840);
+    QCOMPARE(qint64(withMtpLayers(withMtp).parameterCount), 3'918'786'560 + 680'571'043'840); // counted once
 }
 
 void TestHfFamilies::quantizedCheckpoints() {

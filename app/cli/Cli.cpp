@@ -163,7 +163,7 @@ const Subcommand kSubcommands[] = {
   memviz estimate --model PRESET --print-spec | --list-models
   memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model P | --spec F) [--seq N]
              [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]
-             [--tp N] [--kv-cache-dtype fp8]
+             [--tp N] [--kv-cache-dtype fp8] [--offload-layers N] [--with-mtp]
              [--gpu-catalog FILE] [knobs as above] [--json] | --list-devices
                                       will it fit: the peak per GPU by category (with the CUDA
                                       context), the largest micro-batch and sequence that fit

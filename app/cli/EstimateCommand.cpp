@@ -35,7 +35,7 @@ const char* const kUsage =
     "       [--save STORE.memviz] [--json] | --print-spec | --list-models\n"
     "memviz estimate (--config config.json [--safetensors FILE|INDEX] | --model PRESET | --spec FILE.json) [--seq N]\n"
     "       [--batch MICRO] [--grad-accum K] [--device GPU] [--gpus N --shard ddp|zero1|zero2|zero3|fsdp]\n"
-    "       [--tp N] [--kv-cache-dtype fp8]\n"
+    "       [--tp N] [--kv-cache-dtype fp8] [--offload-layers N] [--with-mtp]\n"
     "       [--gpu-catalog FILE] [knobs as above] [--fit BYTES] [--json] | --list-devices";
 
 QJsonValue num(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
@@ -161,12 +161,12 @@ int estimateCommand(const QStringList& given) {
     QString gpu; // --device NAME of the GPU catalog (the knobs see --device cuda)
     const QStringList args = splitGpuDevice(given, gpu);
     QCommandLineParser p;
-    for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models", "list-devices"})
+    for (const char* flag : {"json", "amp", "inference", "savings", "timeline", "print-spec", "list-models", "list-devices", "with-mtp"})
         p.addOption({flag, flag});
     for (const char* valued : {"model", "spec", "batch", "dtype", "optimizer", "optimizer-impl", "torch", "lbfgs-history", "checkpoint",
                                "device", "cuda-context", "step", "fit", "save", "seq", "lora-rank", "lora-targets",
                                "frozen-layers", "attention", "weights", "kv-cache", "kv-block", "config", "safetensors",
-                               "gpus", "shard", "grad-accum", "gpu-catalog", "tp", "kv-cache-dtype"})
+                               "gpus", "shard", "grad-accum", "gpu-catalog", "tp", "kv-cache-dtype", "offload-layers"})
         p.addOption({valued, valued, "VALUE"});
     parseOrThrow(p, args, 0, kUsage);
     if (p.isSet("list-models")) {

@@ -59,6 +59,7 @@ QString optionsText(const PlanOptions& o) {
     if (o.devices > 1 || o.shard != ShardStrategy::None) s += QStringLiteral(", %1 x %2").arg(o.devices).arg(shardName(o.shard));
     if (o.tensorParallel > 1) s += QStringLiteral(", tensor parallel over %1 GPUs").arg(o.tensorParallel);
     if (o.fp8KvCache) s += QStringLiteral(", fp8 KV cache");
+    if (o.offloadLayers > 0) s += QStringLiteral(", %1 layers offloaded to the CPU").arg(o.offloadLayers);
     return s;
 }
 
@@ -110,7 +111,7 @@ GpuCatalog loadGpuCatalog(const QCommandLineParser& p) {
 }
 
 bool wantsPlan(const QCommandLineParser& p, const QString& gpu) {
-    for (const char* o : {"config", "safetensors", "gpus", "shard", "grad-accum", "tp", "kv-cache-dtype"})
+    for (const char* o : {"config", "safetensors", "gpus", "shard", "grad-accum", "tp", "kv-cache-dtype", "offload-layers"})
         if (p.isSet(o)) return true;
     return !gpu.isEmpty();
 }
@@ -158,7 +159,8 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
     if (p.isSet("seq")) sequence = positiveInt(p, "seq", 1 << 24);
     try {
         if (p.isSet("config")) {
-            const HfModel hf = readHfConfigFile(p.value("config").toStdString());
+            const HfModel hf = p.isSet("with-mtp") ? withMtpLayers(readHfConfigFile(p.value("config").toStdString()))
+                                                   : readHfConfigFile(p.value("config").toStdString());
             const std::int64_t seq = sequence ? sequence : (hf.maxPositions > 0 ? std::min<std::int64_t>(hf.maxPositions, 4096) : 2048);
             model = fitModelFromHf(hf, seq);
             inputWarnings.insert(inputWarnings.end(), model.hf->warnings.begin(), model.hf->warnings.end());
@@ -228,6 +230,10 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
         o.tensorParallel = positiveInt(p, "tp", 1 << 10);
         if (o.estimate.training && o.tensorParallel > 1)
             throw UsageError{QStringLiteral("--tp: tensor parallelism is modelled for inference (--inference or --kv-cache)")};
+    }
+    if (p.isSet("offload-layers")) {
+        o.offloadLayers = positiveInt(p, "offload-layers", 1 << 16);
+        if (o.estimate.training) throw UsageError{QStringLiteral("--offload-layers: CPU offload is modelled for inference (--inference or --kv-cache)")};
     }
     if (p.isSet("kv-cache-dtype")) {
         if (p.value("kv-cache-dtype") != "fp8") throw UsageError{QStringLiteral("--kv-cache-dtype: only fp8 is known (the default is the model's dtype)")};
@@ -300,6 +306,8 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
                       {"tensor_parallel", o.tensorParallel},
                       {"kv_block_tokens", o.estimate.kvBlockTokens},
                       {"kv_cache_fp8", o.fp8KvCache},
+                      {"offloaded_layers", num(plan.offloadedLayers)},
+                      {"offload_copy_bytes_per_forward", num(plan.offloadCopyBytes)},
                       {"shard", shardName(o.shard)},
                       {"peak_bytes_per_device", num(plan.peakBytes)},
                       {"peak_phase", phaseName(plan.peakPhase)},

@@ -8,6 +8,7 @@
 
 #include "costmodel/OptionNames.h"
 #include "costmodel/ResolvedModel.h"
+#include "words/Units.h"
 
 namespace memviz::costmodel {
 
@@ -140,6 +141,10 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
     e.timeline = true;
     e.cudaContextBytes = 0; // the plan adds the context as its own part
     e.seqLen = 0;           // the spec is already at the plan's sequence
+    // An encoder-decoder's decoding caches are added by planExtras, not simulated (the one stack
+    // has no decoder of its own).
+    const bool encoderDecoder = model.hf && model.hf->block.stack == HfStack::EncoderDecoder;
+    if (encoderDecoder) e.kvCacheTokens = 0;
     p.step = estimate(resolved, e);
     p.warnings.insert(p.warnings.end(), p.step.warnings.begin(), p.step.warnings.end());
     p.effectiveBatch = e.batch * o.gradAccumulation * o.devices;
@@ -197,6 +202,10 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         }
     }
 
+    const PlanExtras extras = planExtras(model, o, p.step, p.sequence ? p.sequence : model.sequence());
+    p.offloadedLayers = extras.offloadedLayers;
+    p.offloadCopyBytes = extras.copyBytes;
+
     // The peak per device is the largest total of any sample (CUDA: reserved memory, which the
     // caching allocator never gives back); the parts are shown where the tensors peak, as the
     // simulation does, and what reserved holds beyond them there is the allocator reserve.
@@ -206,13 +215,13 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         std::int64_t tensors = 0;
         for (int c = 0; c < kCategoryCount; ++c) tensors += s.byCategory[static_cast<std::size_t>(c)];
         const std::int64_t grads = o.gradAccumulation > 1 && e.training ? fullGradients : cat(s, Category::Gradients);
-        b[0] = scaled(scaled(cat(s, Category::Parameters), f.parameters), weightShare);
+        b[0] = std::max<std::int64_t>(0, scaled(scaled(cat(s, Category::Parameters), f.parameters), weightShare) + extras.weights);
         b[1] = scaled(grads, f.gradients);
         b[2] = scaled(cat(s, Category::OptimizerState), f.optimizer);
-        b[3] = cat(s, Category::Activations);
+        b[3] = cat(s, Category::Activations) + extras.activations;
         b[4] = cat(s, Category::Input);
         b[5] = cat(s, Category::Temporaries);
-        b[6] = scaled(cat(s, Category::KvCache), kvShare);
+        b[6] = scaled(cat(s, Category::KvCache) + extras.kvCache, kvShare);
         b[7] = std::max<std::int64_t>(0, s.bytes - tensors) + cat(s, Category::Overhead);
         b[8] = buckets;
         b[9] = gathered;
@@ -249,6 +258,7 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
                              " of the blocks' weights and of the KV heads; embeddings, norms, the head and the activations counted whole"
                              " (an upper bound), communication buffers not counted");
     if (o.fp8KvCache) p.warnings.push_back("KV cache in fp8: one byte per element");
+    p.warnings.insert(p.warnings.end(), extras.warnings.begin(), extras.warnings.end());
     return p;
 }
 
@@ -416,6 +426,19 @@ std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& o, const 
                 if (c.estimate.kvCacheTokens > 0) c.estimate.kvCacheTokens = s + std::max<std::int64_t>(1, c.estimate.kvCacheTokens - now);
                 tryFix("context", "a context of " + num(s) + " tokens instead of " + num(now), "shorter prompts", c);
             }
+        }
+        if (const std::int64_t n = fewestOffloadedLayersThatFit(model, o); n > 0) {
+            PlanOptions c = o;
+            c.offloadLayers = n;
+            const std::int64_t layers = offloadableLayers(model);
+            const Plan off = planStep(model, c);
+            tryFix("offload",
+                   "CPU offload (accelerate device_map=\"auto\"): " + num(layers - n) + " of " + num(layers) + " layers on the GPU, " +
+                       num(n) + " on the CPU",
+                   "slow: every generated token copies " + formatBytes(static_cast<double>(off.offloadCopyBytes)) +
+                       " of weights over PCIe (about " +
+                       num(static_cast<std::int64_t>(std::ceil(static_cast<double>(off.offloadCopyBytes) / 25e6))) + " ms at 25 GB/s)",
+                   c);
         }
         if (const auto t = fewestGpusThatFit(std::max(2, o.tensorParallel * 2), 16, [&](int n) {
                 PlanOptions c = o;

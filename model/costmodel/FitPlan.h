@@ -50,6 +50,11 @@ struct PlanOptions {
     // activations are counted whole on every GPU (an upper bound).
     int tensorParallel = 1;
     bool fp8KvCache = false; // the KV cache in 8-bit floats (vLLM's kv_cache_dtype="fp8")
+    // Inference with whole decoder layers on the CPU, as accelerate's device_map="auto" with
+    // max_memory places them: the GPU keeps the other layers, the embeddings, the head and the KV
+    // cache of every layer; each offloaded layer's weights are copied to the GPU for its forward
+    // and dropped after it (one layer in flight). FitPlanExtras.cpp.
+    std::int64_t offloadLayers = 0;
 };
 
 enum class PlanPart {
@@ -81,8 +86,25 @@ struct Plan {
     std::int64_t effectiveBatch = 0; // micro-batch x accumulation x devices
     std::int64_t memoryBytes = 0;
     bool fits = true;
+    std::int64_t offloadedLayers = 0;         // of offloadableLayers(model), on the CPU
+    std::int64_t offloadCopyBytes = 0;        // host-to-GPU copies of their weights in each forward (each generated token)
     std::vector<std::string> warnings;
 };
+
+// What one step holds that the simulated spec does not, and what CPU offload moves off the GPU
+// (FitPlanExtras.cpp): added to every sample of the step's timeline by planStep.
+struct PlanExtras {
+    std::int64_t weights = 0;     // may be negative: CPU offload
+    std::int64_t activations = 0; // an encoder-decoder's encoder output, held while the decoder runs
+    std::int64_t kvCache = 0;     // an encoder-decoder's self- and cross-attention caches
+    std::int64_t offloadedLayers = 0, copyBytes = 0;
+    std::vector<std::string> warnings;
+};
+PlanExtras planExtras(const FitModel& model, const PlanOptions& options, const Estimate& step, std::int64_t sequence);
+// The decoder layers CPU offload can move (0: none known).
+std::int64_t offloadableLayers(const FitModel& model);
+// The fewest layers to offload for the step to fit (offloadableLayers when none fits; 0 when not offered).
+std::int64_t fewestOffloadedLayersThatFit(const FitModel& model, const PlanOptions& options);
 
 // Throws std::invalid_argument for impossible options, HfConfigError / SpecError for a model
 // that cannot take the sequence.
@@ -107,7 +129,7 @@ struct Fix {
 // accumulation with a smaller micro-batch, flash attention, checkpointing, bf16, an 8-bit
 // optimizer, LoRA (then QLoRA's 4-bit base), sharding, ZeRO-3 over more GPUs; inference: flash
 // attention, the config's 16-bit dtype, an fp8 KV cache, int8 or 4-bit weights, fewer concurrent
-// sequences, a shorter context, tensor parallelism over N GPUs. Then a bigger GPU from
+// sequences, a shorter context, CPU offload of whole layers, tensor parallelism over N GPUs. Then a bigger GPU from
 // `catalog`; and, when no single change of the step is enough, those changes combined.
 std::vector<Fix> rankedFixes(const FitModel& model, const PlanOptions& options, const GpuCatalog& catalog);
 

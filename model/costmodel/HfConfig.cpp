@@ -251,6 +251,26 @@ HfModel readHfConfig(std::string_view json, const std::string& where) {
     return m;
 }
 
+HfModel withMtpLayers(HfModel m) {
+    if (m.mtpCounted) return m;
+    if (m.mtpLayers <= 0 || m.mtpParameters <= 0) {
+        m.warnings.push_back("the config has no multi-token-prediction layers (num_nextn_predict_layers) to count");
+        return m;
+    }
+    m.parameterCount += m.mtpParameters;
+    m.mtpCounted = true;
+    if (m.quantizedWeightBytes > 0) { // the MTP layer's linears in the checkpoint's layout, the rest (eh_proj too) in 16 bits
+        HfModel withLayer = m;
+        withLayer.layers += m.mtpLayers;
+        m.quantizedWeightBytes = quantizedWeightBytes(withLayer);
+    }
+    std::erase_if(m.warnings, [](const std::string& w) { return w.find("num_nextn_predict_layers") != std::string::npos; });
+    m.warnings.push_back("the multi-token-prediction layers (num_nextn_predict_layers " + num(m.mtpLayers) + ") counted: " +
+                         num(m.mtpParameters) + " parameters, as vLLM and SGLang load them for speculative decoding;"
+                         " their weights are held whole, their KV cache is not counted");
+    return m;
+}
+
 HfModel readHfConfigFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw HfConfigError(path + ": cannot open the file");
@@ -375,6 +395,8 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             s.layers.push_back(encoder(m, m.gatedFeedForward ? m.intermediate * 3 / 2 : m.intermediate, true, false));
         s.layers.push_back(make(LayerType::LayerNorm));
         s.layers.push_back(linear(m.vocab, false, m.tiedEmbeddings));
+        // BART adds its final_logits_bias buffer to the logits: a new logits-sized tensor.
+        if (m.modelType == "bart") s.layers.push_back(make(LayerType::Scale));
         warnings.push_back(m.modelType + " (encoder-decoder) approximated as one stack of " + num(m.layers) + " + " + num(m.decoderLayers) +
                            " pre-norm layers over the same " + num(sequence) +
                            " tokens: cross-attention, the relative position bias and the decoder's own input length are not simulated"

@@ -47,6 +47,11 @@ struct HfModel {
     std::string torchDtype;  // the config's torch_dtype (or dtype), "" when absent
     HfQuantization quantization;         // quantization_config (method "" when none)
     std::int64_t quantizedWeightBytes = 0; // the checkpoint's weight bytes under it (0: none or not modelled)
+    // DeepSeek-V3's multi-token-prediction layers (num_nextn_predict_layers): in the published
+    // safetensors, loaded by vLLM and SGLang for speculative decoding, not by transformers. Each is
+    // one MoE decoder layer, its own embedding and head, eh_proj (2h -> h) and three norms.
+    std::int64_t mtpLayers = 0, mtpParameters = 0; // mtpParameters: all of them together
+    bool mtpCounted = false;                       // included in parameterCount (withMtpLayers)
     std::vector<std::string> warnings;
 };
 
@@ -58,6 +63,9 @@ public:
 // `where` names the file in messages ("config.json: 'hidden_size': missing").
 HfModel readHfConfig(std::string_view json, const std::string& where);
 HfModel readHfConfigFile(const std::string& path);
+// The model with its multi-token-prediction layers counted in parameterCount (and in the quantized
+// weight bytes), as serving engines load them; unchanged when the config has none.
+HfModel withMtpLayers(HfModel model);
 
 // The model as a spec the cost model simulates: token ids of `sequence` positions in and
 // next-token (or per-token) targets out; ViT takes its image and ignores `sequence`. Appends

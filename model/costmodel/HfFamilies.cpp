@@ -166,8 +166,11 @@ void deepseek(const Keys& k, HfModel& m, bool v3) {
     // V3's router has an e_score_correction_bias per expert: an F32 tensor of the checkpoint that
     // transformers holds as a buffer, so not a parameter here (58 x 256 elements for V3).
     b.routerBias = false;
-    if (k.integer("num_nextn_predict_layers", 0, 0) > 0)
-        m.warnings.push_back("the multi-token-prediction layers (num_nextn_predict_layers) are not counted: transformers does not load them");
+    m.mtpLayers = k.integer("num_nextn_predict_layers", 0, 0);
+    if (m.mtpLayers > 0)
+        m.warnings.push_back("the multi-token-prediction layers (num_nextn_predict_layers " + std::to_string(m.mtpLayers) +
+                             ") are not counted, as transformers does not load them (vLLM and SGLang do, for speculative"
+                             " decoding: --with-mtp counts them)");
 }
 
 void mambaMixer(const Keys& k, HfModel& m, bool jamba) {

@@ -139,6 +139,13 @@ void countParameters(const Keys& k, HfModel& m) {
     }
     m.parameterCount = checkedTotal(k, total, "num_hidden_layers");
     m.largestLayerParameters = checkedTotal(k, largest, "num_hidden_layers");
+    // A multi-token-prediction layer (DeepSeek-V3's layer 61): the decoder layer that would come
+    // next (MoE), its own embedding and head, eh_proj (2h -> h, no bias) and enorm, hnorm and the
+    // shared head's norm.
+    if (m.mtpLayers > 0 && b.stack == HfStack::Decoder) {
+        const Big one = decoderLayer(m, m.layers) + 2 * vocab * h + 2 * h * h + 3 * normSize(b, h);
+        m.mtpParameters = checkedTotal(k, Big(m.mtpLayers) * one, "num_nextn_predict_layers");
+    }
 }
 
 } // namespace memviz::costmodel::hf

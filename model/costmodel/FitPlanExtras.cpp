@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// What a planned step holds beyond the simulated spec (FitPlan.h, PlanExtras): an encoder-decoder's
+// decoding caches and cross-attention weights, DeepSeek-V3's multi-token-prediction layers when
+// counted, and the weights CPU offload takes off the GPU. docs/costmodel.md ("Will it fit").
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "costmodel/FitPlan.h"
+#include "costmodel/ResolvedModel.h"
+#include "words/Units.h"
+
+namespace memviz::costmodel {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+std::int64_t paramsIn(const ResolvedModel& m, const ResolvedLayer& l) {
+    std::int64_t n = 0;
+    for (int i = 0; i < l.paramCount; ++i) n += numel(m.params[static_cast<std::size_t>(l.firstParam + i)].shape);
+    for (const ResolvedLayer& c : l.body) n += paramsIn(m, c);
+    for (const ResolvedLayer& c : l.skip) n += paramsIn(m, c);
+    return n;
+}
+
+// The blocks of a model that is not a config: how many, and the parameters of the largest.
+std::pair<std::int64_t, std::int64_t> specBlocks(const FitModel& model) {
+    const ResolvedModel r = resolveModel(model.spec);
+    std::int64_t count = 0, largest = 0;
+    for (const ResolvedLayer& l : r.layers)
+        if (isTransformerBlock(l.def.type)) {
+            ++count;
+            largest = std::max(largest, paramsIn(r, l));
+        }
+    return {count, largest};
+}
+
+// A host-to-device copy over PCIe 4.0 x16 from pinned memory moves about 25 GB/s (pageable
+// memory, accelerate's default for an offloaded state dict, is slower).
+constexpr double kPcieBytesPerSecond = 25e9;
+
+} // namespace
+
+std::int64_t offloadableLayers(const FitModel& model) {
+    if (model.hf) {
+        const HfStack s = model.hf->block.stack;
+        if (s == HfStack::Vision || s == HfStack::TextVision) return 0;
+        return model.hf->layers + model.hf->decoderLayers;
+    }
+    return specBlocks(model).first;
+}
+
+PlanExtras planExtras(const FitModel& model, const PlanOptions& o, const Estimate& step, std::int64_t sequence) {
+    PlanExtras x;
+    const EstimateOptions& e = o.estimate;
+    const double perParam = step.parameterCount > 0
+                                ? static_cast<double>(step.parameterBytes) / static_cast<double>(step.parameterCount)
+                                : static_cast<double>(elementSize(e.dtype));
+    const auto weightBytes = [perParam](std::int64_t params) {
+        return static_cast<std::int64_t>(std::llround(static_cast<double>(params) * perParam));
+    };
+    const HfModel* hf = model.hf ? &*model.hf : nullptr;
+
+    // An encoder-decoder decoding (BART, T5, Whisper). The simulation runs one stack of encoder and
+    // decoder layers over the same tokens, so the decoder's cross-attention weights are missing from
+    // it, and so are the caches transformers' EncoderDecoderCache keeps: per decoder layer the self-
+    // attention keys and values of every token so far and the cross-attention keys and values of the
+    // encoder's output (its whole length: Whisper's 1,500 frames after the conv front, the source
+    // tokens of T5 and BART), and the encoder output itself, held while the decoder runs.
+    if (hf && hf->block.stack == HfStack::EncoderDecoder && !e.training) {
+        const std::int64_t missing = hf->parameterCount - step.parameterCount;
+        if (missing > 0) {
+            x.weights += weightBytes(missing);
+            x.warnings.push_back("the " + num(missing) + " parameters the one-stack simulation lacks (the decoder's cross-attention)"
+                                 " are added to the weights");
+        }
+        if (e.kvCacheTokens > 0) {
+            const std::int64_t block = std::max<std::int64_t>(1, e.kvBlockTokens);
+            const std::int64_t selfTokens = (e.kvCacheTokens + block - 1) / block * block;
+            const std::int64_t source = hf->block.melBins > 0 ? hf->block.sourcePositions : sequence;
+            const std::int64_t width = hf->heads * hf->headDim;
+            // In the activations' dtype: planStep scales the KV cache part for fp8 and tensor parallelism.
+            x.kvCache = hf->decoderLayers * e.batch * width * elementSize(e.dtype) * 2 * (selfTokens + source);
+            x.activations += e.batch * source * hf->hidden * elementSize(e.dtype);
+            x.warnings.push_back("encoder-decoder cache: per decoder layer the self-attention keys and values of " + num(selfTokens) +
+                                 " tokens and the cross-attention keys and values of the encoder's " + num(source) +
+                                 (hf->block.melBins > 0 ? " frames (max_source_positions)" : " source tokens (--seq)") +
+                                 ", and the encoder's output, held through the decoding (added to the simulated forward)");
+        }
+    }
+
+    // DeepSeek-V3's multi-token-prediction layers, when counted (--with-mtp): held as weights.
+    if (hf && hf->mtpCounted) x.weights += weightBytes(hf->mtpParameters);
+
+    // CPU offload (accelerate's dispatch_model over a device_map with "cpu" entries): an offloaded
+    // layer's AlignDevicesHook copies its weights to the execution device (the first GPU) in
+    // pre_forward and sets them back to meta in post_forward, so one offloaded layer is on the GPU at
+    // a time; infer_auto_device_map keeps the largest layer's size free on that GPU for it. The KV
+    // cache of an offloaded layer is made on the execution device: all of it stays on the GPU.
+    if (o.offloadLayers < 0) throw std::invalid_argument("the number of offloaded layers must be 0 or more");
+    if (o.offloadLayers > 0) {
+        if (e.training)
+            throw std::invalid_argument("CPU offload is modelled for inference only (training's ZeRO-Offload of the optimizer state is not)");
+        if (o.tensorParallel > 1) throw std::invalid_argument("CPU offload and tensor parallelism do not go together here");
+        const std::int64_t layers = offloadableLayers(model);
+        if (layers <= 0) throw std::invalid_argument("CPU offload needs a model with transformer blocks");
+        const std::int64_t largest = hf ? hf->largestLayerParameters : specBlocks(model).second;
+        const std::int64_t layerBytes = weightBytes(largest);
+        x.offloadedLayers = std::min(o.offloadLayers, layers);
+        x.copyBytes = x.offloadedLayers * layerBytes;
+        x.weights -= x.copyBytes - layerBytes; // the offloaded layers, less the one in flight
+        const double ms = static_cast<double>(x.copyBytes) / kPcieBytesPerSecond * 1e3;
+        x.warnings.push_back("CPU offload (accelerate device_map=\"auto\" with max_memory): " + num(layers - x.offloadedLayers) + " of " +
+                             num(layers) + " layers kept on the GPU, " + num(x.offloadedLayers) +
+                             " on the CPU, one of them on the GPU at a time; every forward (every generated token) copies " +
+                             formatBytes(static_cast<double>(x.copyBytes)) + " of weights over PCIe, about " +
+                             std::to_string(static_cast<std::int64_t>(std::ceil(ms))) +
+                             " ms at 25 GB/s; the embeddings, the head and the whole KV cache stay on the GPU");
+    }
+    return x;
+}
+
+std::int64_t fewestOffloadedLayersThatFit(const FitModel& model, const PlanOptions& o) {
+    if (o.memoryBytes <= 0 || o.estimate.training || o.tensorParallel > 1 || o.offloadLayers > 0) return 0;
+    const std::int64_t layers = offloadableLayers(model);
+    if (layers <= 0) return 0;
+    PlanOptions c = o;
+    const auto fits = [&](std::int64_t n) {
+        c.offloadLayers = n;
+        try {
+            return planStep(model, c).peakBytes <= c.memoryBytes;
+        } catch (const std::exception&) {
+            return false;
+        }
+    };
+    if (!fits(layers)) return layers;
+    std::int64_t bad = 0, good = layers; // the GPU's weights fall as more layers go: bisect
+    while (good - bad > 1) {
+        const std::int64_t mid = bad + (good - bad) / 2;
+        (fits(mid) ? good : bad) = mid;
+    }
+    return good;
+}
+
+} // namespace memviz::costmodel
