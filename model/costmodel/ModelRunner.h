@@ -58,6 +58,7 @@ private:
     Tensor llamaAttention(const ResolvedLayer& l, const Tensor& h);
     Tensor llamaProj(const ResolvedLayer& l, int k, const Tensor& x); // projection k with its bias, if any
     Tensor rotary(const Tensor& q, const Tensor& cos, const Tensor& sin);
+    Tensor rotaryHalves(const Tensor& q, const Tensor& cos, const Tensor& sin); // Layer::ropeHalves
     std::pair<Tensor, Tensor> ropeTables(std::int64_t s, std::int64_t hd, DType dtype);
     Tensor repeatKv(const Tensor& x, std::int64_t n);
     const Tensor& causalMask(const Shape& shape, DType dtype);

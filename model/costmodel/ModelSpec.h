@@ -88,6 +88,11 @@ struct Layer {
     // [B, H, S, T] and compared (mask == False) before masked_fill: a full-size bool that
     // masked_fill keeps for the backward, where torch.where keeps the S x T mask
     bool expandedMask = false;
+    // llama: RoPE on the two halves of each pair (CS336's): x1 * cos - x2 * sin and
+    // x1 * sin + x2 * cos from four half-size products, joined by concat or an interleaving
+    // rearrange (one full-size copy: a contiguous q and k),
+    // where transformers' rotate_half makes q * cos + cat(-x2, x1) * sin (their layout kept)
+    bool ropeHalves = false;
     std::int64_t kvWindow = 0;        // llama: sliding-window layer, its KV cache holds this many tokens (0: all; not in JSON specs)
     // llama, not in JSON specs: a cache other than [kv heads, tokens, head dim] twice. DeepSeek's
     // MLA caches cacheK (kv_lora_rank) + cacheV (qk_rope_head_dim) elements per token; a

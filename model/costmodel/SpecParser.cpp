@@ -85,7 +85,8 @@ const std::vector<TypeRule>& typeRules() {
           {"mlp_bias", Kind::Bool, false},
           {"manual_attention", Kind::Bool, false},
           {"manual_silu", Kind::Bool, false},
-          {"expanded_mask", Kind::Bool, false}}},
+          {"expanded_mask", Kind::Bool, false},
+          {"rope_halves", Kind::Bool, false}}},
         {LayerType::Gpt2Block,
          {{"d_model", Kind::Int, true},
           {"nhead", Kind::Int, true},
@@ -228,6 +229,7 @@ Layer parseLayer(dom::element e, const std::string& where) {
             else if (name == "manual_attention") l.manualAttention = b;
             else if (name == "manual_silu") l.manualSilu = b;
             else if (name == "expanded_mask") l.expandedMask = b;
+            else if (name == "rope_halves") l.ropeHalves = b;
             else if (name == "batch_first" && !b) throw SpecError(where + ": only batch_first=true is supported");
             break;
         }
@@ -348,6 +350,7 @@ void writeLayer(std::ostringstream& out, const Layer& l, const std::string& inde
         if (l.manualAttention) field("manual_attention", "true");
         if (l.manualSilu) field("manual_silu", "true");
         if (l.expandedMask) field("expanded_mask", "true");
+        if (l.ropeHalves) field("rope_halves", "true");
         break;
     case LayerType::Gpt2Block:
         field("d_model", l.dModel);

@@ -154,6 +154,25 @@ Tensor ModelRunner::rotary(const Tensor& q, const Tensor& cos, const Tensor& sin
     return out;
 }
 
+Tensor ModelRunner::rotaryHalves(const Tensor& q, const Tensor& cos, const Tensor& sin) {
+    // x1, x2 = rearrange(x, "... (half xy) -> xy ... half").unbind(0) (strided views);
+    // x1_rot = cos * x1 - sin * x2; x2_rot = sin * x1 + cos * x2; concat((x1_rot, x2_rot), -1)
+    Shape half = q.shape();
+    half.back() /= 2;
+    Tensor r1, r2;
+    {
+        Tensor a = ops_.mulConst(ops_.select(q, half), cos);
+        Tensor b = ops_.mulConst(ops_.select(q, half), sin);
+        r1 = ops_.add(a, b); // a - b
+    }
+    {
+        Tensor a = ops_.mulConst(ops_.select(q, half), sin);
+        Tensor b = ops_.mulConst(ops_.select(q, half), cos);
+        r2 = ops_.add(a, b);
+    }
+    return ops_.cat({r1, r2}, -1); // contiguous [B, H, S, hd]
+}
+
 std::pair<Tensor, Tensor> ModelRunner::ropeTables(std::int64_t s, std::int64_t hd, DType dt) {
     // inv_freq [hd/2]; t = arange(s).float(); freqs = outer(t, inv); emb = cat(freqs, freqs);
     // emb.cos().to(dtype), emb.sin().to(dtype). Temporaries die when the helper returns.
@@ -220,8 +239,8 @@ Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     Tensor kRaw = ops_.view(llamaProj(l, 1, hs), {b, kvh, s, hd}, false);
     Tensor v = ops_.view(llamaProj(l, 2, hs), {b, kvh, s, hd}, false);
     auto [cos, sin] = ropeTables(s, hd, dt);
-    Tensor q = rotary(qRaw, cos, sin);
-    Tensor k = rotary(kRaw, cos, sin);
+    Tensor q = d.ropeHalves ? rotaryHalves(qRaw, cos, sin) : rotary(qRaw, cos, sin);
+    Tensor k = d.ropeHalves ? rotaryHalves(kRaw, cos, sin) : rotary(kRaw, cos, sin);
     qRaw.reset();
     kRaw.reset();
     std::tie(k, v) = useCache(k, v);
