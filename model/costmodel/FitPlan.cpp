@@ -144,7 +144,7 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
     // An encoder-decoder's decoding caches are added by planExtras, not simulated (the one stack
     // has no decoder of its own).
     const bool encoderDecoder = model.hf && model.hf->block.stack == HfStack::EncoderDecoder;
-    if (encoderDecoder) e.kvCacheTokens = 0;
+    if (encoderDecoder && !e.training) e.kvCacheTokens = 0;
     p.step = estimate(resolved, e);
     p.warnings.insert(p.warnings.end(), p.step.warnings.begin(), p.step.warnings.end());
     p.effectiveBatch = e.batch * o.gradAccumulation * o.devices;

@@ -73,10 +73,13 @@ PlanExtras planExtras(const FitModel& model, const PlanOptions& o, const Estimat
         const std::int64_t missing = hf->parameterCount - step.parameterCount;
         if (missing > 0) {
             x.weights += weightBytes(missing);
-            x.warnings.push_back("the " + num(missing) + " parameters the one-stack simulation lacks (the decoder's cross-attention)"
-                                 " are added to the weights");
+            x.warnings.push_back("the weights are the checkpoint's " + num(hf->parameterCount) + " parameters, " + num(missing) +
+                                 " more than the one-stack simulation holds (it has no cross-attention)");
         }
         if (e.kvCacheTokens > 0) {
+            if (e.kvCacheTokens < sequence + 1)
+                throw std::invalid_argument("--kv-cache " + num(e.kvCacheTokens) + " must hold the " + num(sequence) +
+                                            " prompt tokens and one more (--seq sets the prompt)");
             const std::int64_t block = std::max<std::int64_t>(1, e.kvBlockTokens);
             const std::int64_t selfTokens = (e.kvCacheTokens + block - 1) / block * block;
             const std::int64_t source = hf->block.melBins > 0 ? hf->block.sourcePositions : sequence;
