@@ -104,7 +104,9 @@ QJsonObject replayJson(const costmodel::AllocatorReplayResult& r, bool steps) {
                                         {"final_segments", r.finalSegmentsExact},
                                         {"final_blocks", r.finalBlocksExact}}},
                   {"streams", qint64(r.streams)},
-                  {"expandable_segments", r.expandable}};
+                  {"expandable_segments", r.expandable},
+                  {"releases", qint64(r.releases)},
+                  {"oom_entries", qint64(r.oomEntries)}};
     QJsonArray notes;
     for (const std::string& n : r.notes) notes.append(QString::fromStdString(n));
     o.insert("notes", notes);

@@ -64,7 +64,7 @@ struct TraceAddresses {
 // allocator splits a large block only when more than 1 MiB remains): it is when the free space
 // after it is that small, or when, while the block is alive, a request lands within 1 MiB
 // after its rounded end (a block boundary the file shows there).
-void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t stream, const TraceAddresses& trace,
+void seed(CudaCachingAllocator& m, const AllocatorState& start, std::optional<std::int64_t> stream, const TraceAddresses& trace,
           std::unordered_map<std::int64_t, int>& live, AllocatorReplayResult* r) {
     for (const StateSegment& s : start.segments) {
         // An expandable run's pool: large when a block in it is, or when it is no whole number
@@ -74,7 +74,7 @@ void seed(CudaCachingAllocator& m, const AllocatorState& start, std::int64_t str
             small = s.size % CudaCachingAllocator::kLargeBuffer != 0;
             for (const StateBlock& b : s.blocks) small = small && b.size <= CudaCachingAllocator::kSmallSize;
         }
-        const std::int64_t onStream = s.stream == 0 && stream != 0 ? stream : s.stream;
+        const std::int64_t onStream = stream && s.stream == 0 && *stream != 0 ? *stream : s.stream;
         const int seg = s.expandable ? m.addExpandableSegment(s.address, s.size, onStream, small)
                                      : m.addSegment(s.address, s.size, onStream, small);
         for (std::size_t i = 0; i < s.blocks.size(); ++i) {
@@ -131,7 +131,7 @@ void compareFinal(const CudaCachingAllocator& m, const AllocatorReplayInput& in,
 void replayOnCard(const AllocatorReplayInput& in, const AllocatorState& start, std::int64_t stream, AllocatorReplayResult& r) {
     CudaCachingAllocator m(in.config);
     std::unordered_map<std::int64_t, int> live;
-    seed(m, start, stream, TraceAddresses(in.entries), live, nullptr);
+    seed(m, start, in.streams.empty() ? std::optional<std::int64_t>(stream) : std::nullopt, TraceAddresses(in.entries), live, nullptr);
     m.setCapacity(in.cardBytes);
     std::int64_t peak = m.reserved();
     if (m.reserved() > in.cardBytes) {
@@ -144,7 +144,7 @@ void replayOnCard(const AllocatorReplayInput& in, const AllocatorState& start, s
     for (std::size_t k = 0; k < in.entries.size(); ++k) {
         const Event& e = in.entries[k];
         if (e.kind == EventKind::Alloc) {
-            const int id = m.allocate(e.size, stream, e.address);
+            const int id = m.allocate(e.size, in.streams.empty() ? stream : in.streams[k], e.address);
             if (id < 0) {
                 r.cardFailure = CardFailure{static_cast<std::int64_t>(k), *m.lastFailure(), m.gap(), in.cardBytes, peak};
                 return;
@@ -180,7 +180,8 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
 
     CudaCachingAllocator m(in.config);
     std::unordered_map<std::int64_t, int> live;
-    seed(m, start, stream, TraceAddresses(in.entries), live, &r);
+    const bool streamsKnown = in.streams.size() == in.entries.size();
+    seed(m, start, streamsKnown ? std::nullopt : std::optional<std::int64_t>(stream), TraceAddresses(in.entries), live, &r);
     r.startSegments = static_cast<std::int64_t>(start.segments.size());
     r.startReserved = m.reserved();
     std::int64_t recorded = r.startReserved;
@@ -194,7 +195,7 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
         switch (e.kind) {
         case EventKind::Alloc: {
             ++r.allocs;
-            const int id = m.allocate(e.size, stream, e.address);
+            const int id = m.allocate(e.size, streamsKnown ? in.streams[k] : stream, e.address);
             if (m.block(id).address == e.address) ++r.placementsMatched;
             else if (r.firstMisplacedSeq < 0) r.firstMisplacedSeq = seq;
             live[e.address] = id;
@@ -262,7 +263,12 @@ AllocatorReplayResult replayAllocator(const AllocatorReplayInput& in) {
 
     if (r.expandable && !r.exact())
         r.notes.push_back("expandable segments: pages are mapped per stream and pool, so the figures can differ by up to one page (20 MiB large, 2 MiB small) per stream and pool");
-    if (r.streams > 1)
+    if (streamsKnown) {
+        std::set<std::int64_t> used;
+        for (std::size_t k = 0; k < in.entries.size(); ++k)
+            if (in.entries[k].kind == EventKind::Alloc) used.insert(in.streams[k]);
+        r.streams = std::max<std::int64_t>(1, static_cast<std::int64_t>(used.size()));
+    } else if (r.streams > 1)
         r.notes.push_back("segments on " + std::to_string(r.streams) + " streams: the entries do not say which stream a request used; all replayed on one");
     if (r.oomEntries > 0)
         r.notes.push_back(std::to_string(r.oomEntries) + " oom entries: the failed request is not in the trace; the release before it is replayed, the card's size is not known");

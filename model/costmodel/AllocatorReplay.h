@@ -30,6 +30,8 @@ struct AllocatorReplayInput {
     std::vector<FinalSegment> segments; // the snapshot's segments (at its end)
     std::vector<RecordedBlock> blocks;  // their blocks
     std::vector<Event> entries;         // the device's trace entries, in order
+    std::vector<std::int64_t> streams;  // each entry's CUDA stream; empty: not known (a store from
+                                        // before schema 15): every request on the main stream
     bool legacyFrees = false;           // "free" entries instead of free_requested + free_completed
     AllocatorConfig config;
     std::int64_t gapAt = -2;     // report the gap after this entry (-1: at the start; -2: none)

@@ -41,7 +41,7 @@ const std::vector<FormatEntry>& allFormats() {
                                                     {11, kHeaptrackFrameChunksSchemaSql},
                                                     {12, kHeaptrackNarrowChunksSql}});
         add(std::make_unique<MassifImporter>(), {{2, kMassifSchemaSql}});
-        add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}, {7, kSnapshotContextSchemaSql}});
+        add(std::make_unique<SnapshotImporter>(), {{4, kSnapshotSchemaSql}, {4, kSnapshotIndexesSql}, {7, kSnapshotContextSchemaSql}, {15, kSnapshotStreamSchemaSql}});
         add(nullptr, {{5, kLiveSchemaSql}, {6, kLiveNativeSchemaSql}, {14, kLiveStoragesSchemaSql}}); // live recordings (formats/live): recorded, not imported
         add(nullptr, {{13, kGatheredRanksSchemaSql}}); // a gathered rank set (ranks/GatheredRanks.h): gathered, not imported
         return v;

@@ -20,6 +20,13 @@ costmodel::AllocatorReplayInput loadAllocatorReplayInput(Database& db, std::int6
         in.blocks.push_back({b.address, b.size, b.requestedSize, state});
     }
     in.entries = loadEntries(db, traceId, device, 0);
+    Statement streams(db, "SELECT first_seq, last_seq, stream FROM snapshot_entry_streams WHERE trace_id = ? AND device = ?");
+    streams.bind(1, traceId).bind(2, device);
+    while (streams.step()) {
+        if (in.streams.empty()) in.streams.assign(in.entries.size(), 0);
+        for (std::int64_t k = std::max<std::int64_t>(0, streams.int64(0)); k <= streams.int64(1) && k < static_cast<std::int64_t>(in.entries.size()); ++k)
+            in.streams[static_cast<std::size_t>(k)] = streams.int64(2);
+    }
     Statement legacy(db, "SELECT count(*) FROM snapshot_action_counts WHERE trace_id = ? AND device = ? AND action = 'free'");
     legacy.bind(1, traceId).bind(2, device);
     in.legacyFrees = legacy.step() && legacy.int64(0) > 0;

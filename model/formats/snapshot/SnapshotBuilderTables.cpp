@@ -8,6 +8,7 @@
 #include "formats/snapshot/SnapshotCodec.h"
 #include "formats/snapshot/SnapshotContext.h"
 #include "formats/snapshot/SnapshotTablesWriter.h"
+#include "store/Database.h"
 #include "store/TraceWriter.h"
 
 namespace memviz::snapshot {
@@ -125,6 +126,21 @@ void SnapshotBuilder::writeTables(SnapshotTablesWriter& tables) {
         }
     }
     writeSnapshotContexts(out_.database(), out_.traceId(), data_.contextTexts, runs);
+
+    // The entries' streams other than the default one: runs of entries on the same stream.
+    Statement streams(out_.database(), "INSERT INTO snapshot_entry_streams(trace_id, device, first_seq, last_seq, stream) VALUES (?,?,?,?,?)");
+    for (const Device& d : devices_) {
+        const auto& extras = *d.extras;
+        for (std::size_t i = 0; i < extras.size();) {
+            const std::int64_t stream = extras[i].extras.stream;
+            std::size_t j = i + 1;
+            while (j < extras.size() && extras[j].extras.stream == stream) ++j;
+            const std::int64_t last = (j < extras.size() ? extras[j].firstSeq : static_cast<std::int64_t>(d.entries->size())) - 1;
+            if (stream != 0 && last >= extras[i].firstSeq)
+                streams.bind(1, out_.traceId()).bind(2, d.index).bind(3, extras[i].firstSeq).bind(4, last).bind(5, stream).run();
+            i = j;
+        }
+    }
 
     const auto& frames = stacks_.frames();
     for (std::size_t i = 0; i < frames.size(); ++i)

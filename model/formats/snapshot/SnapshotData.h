@@ -48,6 +48,7 @@ struct EntryExtras {
     // compile_context, user_metadata and forward_frames (as text), indexes into
     // SnapshotData::contextTexts; -1 when the entry has none (or an empty one).
     std::int32_t compileContext = -1, userMetadata = -1, forwardFrames = -1;
+    std::int64_t stream = 0; // the CUDA stream the entry's block belongs to (0: the default stream)
 
     bool operator==(const EntryExtras&) const = default;
 };

@@ -124,7 +124,7 @@ Entry Reader::readEntry(const Value& v, const Where& where, EntryExtras& x) {
 
 Entry Reader::readEntryItems(std::span<const Value> kv, const Where& where, EntryExtras& x) {
     const Value *action = nullptr, *addr = nullptr, *size = nullptr, *time = nullptr, *frames = nullptr, *free = nullptr;
-    const Value *compile = nullptr, *metadata = nullptr, *forward = nullptr;
+    const Value *compile = nullptr, *metadata = nullptr, *forward = nullptr, *stream = nullptr;
     for (std::size_t i = 0; i + 1 < kv.size(); i += 2) {
         switch (entryKeys_(doc_, kv[i])) {
         case EF::Action: action = &kv[i + 1]; break;
@@ -136,6 +136,7 @@ Entry Reader::readEntryItems(std::span<const Value> kv, const Where& where, Entr
         case EF::CompileContext: compile = &kv[i + 1]; break;
         case EF::UserMetadata: metadata = &kv[i + 1]; break;
         case EF::ForwardFrames: forward = &kv[i + 1]; break;
+        case EF::Stream: stream = &kv[i + 1]; break;
         case EF::Unknown: break;
         }
     }
@@ -177,6 +178,7 @@ Entry Reader::readEntryItems(std::span<const Value> kv, const Where& where, Entr
     if (compile) x.compileContext = contextText(*compile, where, "compile_context");
     if (metadata) x.userMetadata = contextText(*metadata, where, "user_metadata");
     if (forward) x.forwardFrames = contextText(*forward, where, "forward_frames");
+    if (stream && stream->kind != Kind::None) x.stream = bits64(*stream, where, "stream");
     return e;
 }
 

@@ -29,7 +29,7 @@ using pickle::Kind;
 using pickle::Value;
 using Where = std::function<std::string()>;
 
-enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree, CompileContext, UserMetadata, ForwardFrames };
+enum class EF : std::uint8_t { Unknown, Action, Addr, Size, TimeUs, Frames, DeviceFree, CompileContext, UserMetadata, ForwardFrames, Stream };
 enum class SF : std::uint8_t {
     Unknown,
     Device,
@@ -109,7 +109,7 @@ private:
     std::unordered_map<std::size_t, StreamedList> streamed_;
     std::size_t streamedLists_ = 0, firstUses_ = 0;
 
-    KeyDispatch<EF, 9> entryKeys_{{{{"action", EF::Action},
+    KeyDispatch<EF, 10> entryKeys_{{{{"action", EF::Action},
                                     {"addr", EF::Addr},
                                     {"size", EF::Size},
                                     {"time_us", EF::TimeUs},
@@ -117,7 +117,8 @@ private:
                                     {"device_free", EF::DeviceFree},
                                     {"compile_context", EF::CompileContext},
                                     {"user_metadata", EF::UserMetadata},
-                                    {"forward_frames", EF::ForwardFrames}}},
+                                    {"forward_frames", EF::ForwardFrames},
+                                    {"stream", EF::Stream}}},
                                   EF::Unknown};
     std::unordered_map<std::string, std::int32_t> contextIds_;
     std::unordered_map<std::int64_t, std::int32_t> contextByValue_; // str values by their place in the pickle

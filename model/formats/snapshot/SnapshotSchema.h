@@ -129,4 +129,19 @@ CREATE TABLE snapshot_entry_contexts (
 ) WITHOUT ROWID;
 )SQL";
 
+// Schema step 15: the CUDA stream of the trace entries that name one other than the default
+// stream (0), as runs of consecutive entries of a device on the same stream; for the allocator
+// replay, whose pools are per stream. A store imported before has no rows: its entries are
+// replayed on the stream most final segments are on.
+inline constexpr const char* kSnapshotStreamSchemaSql = R"SQL(
+CREATE TABLE snapshot_entry_streams (
+    trace_id  INTEGER NOT NULL REFERENCES traces(id) ON DELETE CASCADE,
+    device    INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    stream    INTEGER NOT NULL,
+    PRIMARY KEY (trace_id, device, first_seq)
+) WITHOUT ROWID;
+)SQL";
+
 } // namespace memviz
