@@ -3,7 +3,10 @@
 // The allocator replay (docs/costmodel.md, "Allocator replay"): a recorded CUDA snapshot's
 // requests — allocations and frees in trace order, starting from the segments and blocks alive
 // when the trace begins — are fed through the caching-allocator model (CudaCachingAllocator).
-// The model sees the requests only: never the recorded segment events nor the final segments.
+// The model sees the requests only (each on its stream), never the recorded segment events nor
+// the final segments, except where a run of recorded segment frees/unmaps begins: there the
+// program called empty_cache() or the allocator released its cache before an OOM retry (neither
+// is an entry of its own), and the model releases its cache and decides what goes back.
 // What it predicts (segment allocations and frees, reserved bytes after every entry, the final
 // segments and their split blocks, where each block lands) is set beside what the file
 // recorded. The same replay answers "why is reserved larger than allocated" at any entry
