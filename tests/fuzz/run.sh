@@ -60,7 +60,12 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     cmake -S "$root" -B "$build" -G Ninja -DMEMVIZ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
   fi
-  nice -n "${FUZZ_NICE:-19}" cmake --build "$build" --target "fuzz_$target" >/dev/null
+  if ! nice -n "${FUZZ_NICE:-19}" cmake --build "$build" --target "fuzz_$target" >"$work/$target/build.log" 2>&1; then
+    # Said in the summary like a run, so that a round of run-all.sh does not pass over it.
+    line="$(date -Is) $target seconds=0 build failed: $work/$target/build.log"
+    echo "$line" >> "$work/summary.log"; echo "$line"
+    exit 3
+  fi
 fi
 
 # Fixture cuts, once (they depend only on the fixtures).
