@@ -23,6 +23,7 @@
 #include "widgets/snapshot/AllocationBands.h"
 #include "widgets/snapshot/AllocationsView.h"
 #include "widgets/snapshot/AllocatorStateView.h"
+#include "widgets/snapshot/DeviceChooser.h"
 #include "widgets/snapshot/SegmentMapWidget.h"
 #include "widgets/snapshot/SegmentsModel.h"
 #include "widgets/snapshot/SnapshotPanel.h"
@@ -299,6 +300,24 @@ void TestSnapshotViews::allocationsAreReadOffTheGuiThread() {
     for (int r = 0; r < panel->allocationsView()->model()->rowCount(); ++r)
         sum += panel->allocationsView()->model()->allocation(r).requestedSize;
     QCOMPARE(sum, s->deviceStats()->peakBytes);
+
+    // The Allocator State tab has its own device chooser, bound to the same session: choosing the
+    // first device there switches every tab, and both choosers then name it.
+    auto* stateChooser = panel->stateView()->findChild<DeviceChooser*>();
+    auto* allocChooser = panel->allocationsView()->findChild<DeviceChooser*>();
+    QVERIFY(stateChooser && allocChooser);
+    QCOMPARE(stateChooser->count(), static_cast<int>(s->overview().devices.size()));
+    const int first = s->overview().devices.front().device;
+    const int index = stateChooser->findData(first);
+    stateChooser->setCurrentIndex(index);
+    emit stateChooser->activated(index);
+    QCOMPARE(s->device(), first);
+    panel->stateView()->waitForQuery();
+    QCOMPARE(stateChooser->currentData().toInt(), first);
+    QCOMPARE(allocChooser->currentData().toInt(), first);
+    s->setMoment(s->lastMoment());
+    panel->stateView()->waitForQuery();
+    QCOMPARE(panel->stateView()->state().figures.reserved, s->overview().device(first)->reservedFinal);
 }
 
 // Clicking a header sorts the alive rows on the worker, with the rows: right after the click

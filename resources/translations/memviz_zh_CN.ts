@@ -1752,6 +1752,13 @@
     </message>
 </context>
 <context>
+    <name>memviz::DeviceChooser</name>
+    <message>
+        <source>The device whose allocations and allocator state the tabs show</source>
+        <translation>各标签页显示其分配与分配器状态的设备</translation>
+    </message>
+</context>
+<context>
     <name>memviz::EmptyPage</name>
     <message>
         <source>&lt;h2&gt;No trace open&lt;/h2&gt;&lt;p&gt;Open a trace or a memviz store, or drop a file anywhere on this window: a PyTorch profiler trace, a CUDA memory snapshot, a memory-timeline export, heaptrack, Valgrind massif, or an allocation log.&lt;/p&gt;</source>

@@ -3,7 +3,6 @@
 #include "widgets/ColumnFit.h"
 #include "widgets/Export.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -20,6 +19,7 @@
 #include "widgets/BackgroundQuery.h"
 #include "widgets/snapshot/AliveAllocationsModel.h"
 #include "widgets/snapshot/AliveRowsOrder.h"
+#include "widgets/snapshot/DeviceChooser.h"
 #include "widgets/snapshot/SnapshotSession.h"
 #include "widgets/snapshot/StackPane.h"
 #include "words/UnitTexts.h"
@@ -32,7 +32,7 @@ using words::bytes;
 
 AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new AliveAllocationsModel(session, this)),
-      table_(new QTableView(this)), device_(new QComboBox(this)),
+      table_(new QTableView(this)), device_(new DeviceChooser(session, this)),
       moment_(new QLabel(this)), totals_(new QLabel(this)), search_(new QLineEdit(this)), stack_(new StackPane(this)),
       rowsQuery_(new BackgroundQuery(this)) {
     // The model sorts: the view hands the order to the rows' worker (refresh()).
@@ -59,8 +59,6 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
     connect(peak, &QPushButton::clicked, this, [this] { session_->setMoment(session_->peakMoment()); });
     connect(start, &QPushButton::clicked, this, [this] { session_->setMoment(-1); });
     connect(end, &QPushButton::clicked, this, [this] { session_->setMoment(session_->lastMoment()); });
-    connect(device_, qOverload<int>(&QComboBox::activated), this,
-            [this](int i) { session_->setDevice(device_->itemData(i).toInt()); });
     connect(search_, &QLineEdit::textChanged, this, &AllocationsView::refresh);
     connect(model_, &AliveAllocationsModel::orderRequested, this, &AllocationsView::refresh);
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &AllocationsView::showSelected);
@@ -90,10 +88,7 @@ AllocationsView::AllocationsView(SnapshotSession* session, QWidget* parent)
 }
 
 void AllocationsView::onReloaded() {
-    device_->clear();
-    for (const SnapshotDeviceStats& d : session_->overview().devices) device_->addItem(QString::fromStdString(d.name), d.device);
-    device_->setCurrentIndex(device_->findData(session_->device()));
-    device_->setVisible(device_->count() > 1);
+    device_->sync();
     refresh();
 }
 

@@ -8,7 +8,6 @@
 
 #include "formats/snapshot/SnapshotRows.h"
 
-class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -17,6 +16,7 @@ namespace memviz {
 
 class AliveAllocationsModel;
 class BackgroundQuery;
+class DeviceChooser;
 class SnapshotSession;
 class StackPane;
 
@@ -49,7 +49,7 @@ private:
     SnapshotSession* session_;
     AliveAllocationsModel* model_;
     QTableView* table_;
-    QComboBox* device_;
+    DeviceChooser* device_;
     QLabel* moment_;
     QLabel* totals_;
     QLineEdit* search_;

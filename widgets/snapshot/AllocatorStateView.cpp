@@ -18,6 +18,7 @@
 #include "formats/snapshot/SnapshotAllocatorReplay.h"
 #include "store/Database.h"
 #include "widgets/TraceSession.h"
+#include "widgets/snapshot/DeviceChooser.h"
 #include "widgets/snapshot/SegmentMapWidget.h"
 #include "widgets/snapshot/SegmentsModel.h"
 #include "widgets/snapshot/SnapshotSession.h"
@@ -38,7 +39,8 @@ QString swatch(const QColor& c, const QString& label) {
 
 AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent)
     : QWidget(parent), session_(session), model_(new SegmentsModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      table_(new QTableView(this)), map_(new SegmentMapWidget(this)), moment_(new QLabel(this)), figures_(new QLabel(this)),
+      table_(new QTableView(this)), map_(new SegmentMapWidget(this)), moment_(new QLabel(this)),
+      device_(new DeviceChooser(session, this)), figures_(new QLabel(this)),
       stack_(new StackPane(this)), rebuild_(this) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(SegmentsModel::SortRole);
@@ -75,6 +77,7 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
     top->addWidget(start);
     top->addWidget(peak);
     top->addWidget(end);
+    top->addWidget(device_);
     top->addWidget(legend);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(map_);
@@ -109,7 +112,10 @@ AllocatorStateView::AllocatorStateView(SnapshotSession* session, QWidget* parent
         gap_.reset();
         applyState();
     });
-    connect(session_, &SnapshotSession::reloaded, this, &AllocatorStateView::refresh);
+    connect(session_, &SnapshotSession::reloaded, this, [this] {
+        device_->sync();
+        refresh();
+    });
     connect(session_, &SnapshotSession::momentChanged, this, &AllocatorStateView::refresh);
     refresh();
 }

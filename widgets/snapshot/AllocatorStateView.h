@@ -17,6 +17,7 @@ class QTableView;
 
 namespace memviz {
 
+class DeviceChooser;
 class SegmentMapWidget;
 class SegmentsModel;
 class SnapshotSession;
@@ -53,6 +54,7 @@ private:
     QTableView* table_;
     SegmentMapWidget* map_;
     QLabel* moment_;
+    DeviceChooser* device_;
     QLabel* figures_;
     StackPane* stack_;
     // Rebuilding the state undoes every entry after the moment: millions in big traces, so
