@@ -21,8 +21,26 @@ class TestWhatIfFit : public QObject {
     Q_OBJECT
 private slots:
     void panelShowsTheCommandLinesNumbers();
+    void inferenceIsTheCommandLinesKvCachePlan();
     void badConfigIsShown();
 };
+
+namespace {
+
+// MEMVIZ_FIT_SHOW=SECONDS (looking at it under a display, e.g. xvfb-run + openbox + import): the
+// panel is shown with the box scrolled into view for that long.
+void showForLooking(WhatIfPanel& panel, FitPlanBox* box) {
+    const int seconds = qEnvironmentVariableIntValue("MEMVIZ_FIT_SHOW");
+    if (!seconds) return;
+    box->waitForResult();
+    panel.resize(1600, 1000);
+    panel.show();
+    for (QWidget* w = box->parentWidget(); w; w = w->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(w)) area->ensureWidgetVisible(box, 0, 0);
+    QTest::qWait(seconds * 1000);
+}
+
+} // namespace
 
 void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
     const QString config = QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/llama-2-7b.json";
@@ -67,17 +85,59 @@ void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
     QVERIFY2(t.elapsed() < 200, qPrintable(QString::number(t.elapsed())));
     box->waitForResult();
     QCOMPARE(box->planOptions().estimate.batch, 8);
-    // MEMVIZ_FIT_SHOW=SECONDS (looking at it under a display, e.g. xvfb-run + openbox + import):
-    // the panel is shown with the box scrolled into view for that long.
-    if (const int seconds = qEnvironmentVariableIntValue("MEMVIZ_FIT_SHOW")) {
-        box->setMicroBatch(4);
+    box->setMicroBatch(4);
+    showForLooking(panel, box);
+}
+
+// Inference in the box is `memviz estimate --config … --seq CONTEXT-1 --kv-cache CONTEXT --tp GPUS`:
+// the dtype from the config's torch_dtype (float16), the same peak, parts and ranked fixes
+// (CPU offload and tensor parallel among them), on one GPU and split over two.
+void TestWhatIfFit::inferenceIsTheCommandLinesKvCachePlan() {
+    const QString config = QStringLiteral(MEMVIZ_TEST_DATA) + "/hf/llama-2-7b.json";
+    WhatIfPanel panel;
+    FitPlanBox* box = panel.fitPlanBox();
+    QVERIFY(box->openConfig(config));
+    box->setInference(true);
+    box->setSequence(4096);
+    box->setMicroBatch(1);
+    box->setGpu("t4");
+    for (const int gpus : {1, 2}) {
+        box->setGpus(gpus, "ddp");
         box->waitForResult();
-        panel.resize(1600, 1000);
-        panel.show();
-        for (QWidget* w = box->parentWidget(); w; w = w->parentWidget())
-            if (auto* area = qobject_cast<QScrollArea*>(w)) area->ensureWidgetVisible(box, 0, 0);
-        QTest::qWait(seconds * 1000);
+        QVERIFY2(box->errorText().isEmpty(), qPrintable(box->errorText()));
+        const costmodel::PlanOptions o = box->planOptions();
+        QVERIFY(!o.estimate.training);
+        QCOMPARE(o.estimate.dtype, costmodel::DType::F16);
+        QCOMPARE(o.tensorParallel, gpus);
+        const auto& a = *box->answer();
+        const ProcessResult r = runMemviz({"estimate", "--config", config, "--seq", "4095", "--kv-cache", "4096", "--batch", "1",
+                                           "--tp", QString::number(gpus), "--device", "t4", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["mode"].toString(), QStringLiteral("inference"));
+        QCOMPARE(qint64(a.plan.peakBytes), j["peak_bytes_per_device"].toInteger());
+        QCOMPARE(a.plan.fits, j["fits"].toBool());
+        const QJsonObject parts = j["breakdown"].toObject();
+        QVERIFY(parts["kv_cache_bytes"].toInteger() > 0);
+        for (int i = 0; i < costmodel::kPlanPartCount; ++i)
+            QCOMPARE(qint64(a.plan.perDevice[static_cast<std::size_t>(i)]),
+                     parts[costmodel::planPartKey(static_cast<costmodel::PlanPart>(i))].toInteger());
+        const QJsonArray fixes = j["fixes"].toArray();
+        QCOMPARE(qsizetype(a.fixes.size()), fixes.size());
+        for (qsizetype i = 0; i < fixes.size(); ++i) {
+            QCOMPARE(QString::fromStdString(a.fixes[static_cast<std::size_t>(i)].id), fixes[i].toObject()["id"].toString());
+            QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
+        }
+        if (gpus == 1) { // 21.3 GiB on a 15 GiB T4: offloading layers is among the changes
+            QVERIFY2(box->fixesText().contains("CPU offload"), qPrintable(box->fixesText()));
+            showForLooking(panel, box);
+        }
     }
+    // Back to training: the dtype box keeps fp16 (now the user's choice), the GPUs shard again.
+    box->setInference(false);
+    box->waitForResult();
+    QVERIFY(box->planOptions().estimate.training);
+    QCOMPARE(box->planOptions().tensorParallel, 1);
 }
 
 void TestWhatIfFit::badConfigIsShown() {

@@ -190,15 +190,15 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
     o.estimate = estimateOptionsFrom(p, base);
     // A quantized checkpoint: its weight bytes are exact (HfQuant.h); the step is simulated with
     // the nearest weight format the simulation has (8-bit, else 4-bit) unless --weights says.
-    if (model.hf && model.hf->quantizedWeightBytes > 0 && !p.isSet("weights") && !o.estimate.training) {
-        o.estimate.weights = model.hf->quantization.bits >= 8 ? WeightFormat::Int8 : WeightFormat::Nf4;
+    if (const auto q = model.hf ? simulatedQuantizedWeights(*model.hf) : std::nullopt; q && !p.isSet("weights") && !o.estimate.training) {
+        o.estimate.weights = *q;
         inputWarnings.push_back("quantized checkpoint (" + quantizationText(model.hf->quantization) + "): its weights are " +
                                 std::to_string(model.hf->quantizedWeightBytes) + " bytes; the step is simulated with " +
                                 weightFormatName(o.estimate.weights) + " weights");
     }
     // A KV cache when planning is served paged, as vLLM and TGI do: blocks of 16 tokens unless
     // --kv-block says otherwise (the spec estimate keeps 1: transformers' preallocated cache).
-    if (o.estimate.kvCacheTokens > 0 && !p.isSet("kv-block")) o.estimate.kvBlockTokens = 16;
+    if (o.estimate.kvCacheTokens > 0 && !p.isSet("kv-block")) o.estimate.kvBlockTokens = kServedKvBlockTokens;
     // The dtype: --dtype, else for inference the config's torch_dtype (what from_pretrained
     // loads in with torch_dtype="auto", and what serving stacks use), else fp32.
     QString dtypeSource;
@@ -206,11 +206,7 @@ int planCommand(const QCommandLineParser& p, const QString& gpuName) {
         dtypeSource = QStringLiteral("--dtype");
     } else if (model.hf && !o.estimate.training) {
         const std::string& t = model.hf->torchDtype;
-        const std::optional<DType> d = t == "bfloat16" ? std::optional(DType::BF16)
-                                       : t == "float16" ? std::optional(DType::F16)
-                                       : t == "float32" ? std::optional(DType::F32)
-                                                        : std::nullopt;
-        if (d) {
+        if (const std::optional<DType> d = checkpointDType(*model.hf)) {
             o.estimate.dtype = *d;
             dtypeSource = QStringLiteral("the config's torch_dtype %1 (inference loads the checkpoint in it; --dtype overrides)").arg(qs(t));
         } else {

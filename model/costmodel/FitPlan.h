@@ -101,6 +101,16 @@ struct PlanExtras {
     std::vector<std::string> warnings;
 };
 PlanExtras planExtras(const FitModel& model, const PlanOptions& options, const Estimate& step, std::int64_t sequence);
+// What inference from a config loads unless told otherwise, for the command line and the what-if
+// box alike: the checkpoint's torch_dtype (what from_pretrained loads with torch_dtype="auto" and
+// what serving stacks use; nullopt when the config names none or one the simulation does not
+// model), and for a quantized checkpoint the nearest weight format the simulation has (8-bit,
+// else 4-bit; its exact bytes are HfQuant's; nullopt when not quantized).
+std::optional<DType> checkpointDType(const HfModel& hf);
+std::optional<WeightFormat> simulatedQuantizedWeights(const HfModel& hf);
+// A KV cache when planning is served paged, as vLLM and TGI do: blocks of this many tokens (the
+// spec estimate keeps 1: transformers' preallocated cache).
+inline constexpr std::int64_t kServedKvBlockTokens = 16;
 // The decoder layers CPU offload can move (0: none known).
 std::int64_t offloadableLayers(const FitModel& model);
 // The fewest layers to offload for the step to fit (offloadableLayers when none fits; 0 when not offered).

@@ -147,4 +147,17 @@ std::int64_t fewestOffloadedLayersThatFit(const FitModel& model, const PlanOptio
     return good;
 }
 
+std::optional<DType> checkpointDType(const HfModel& hf) {
+    const std::string& t = hf.torchDtype;
+    if (t == "bfloat16") return DType::BF16;
+    if (t == "float16") return DType::F16;
+    if (t == "float32") return DType::F32;
+    return std::nullopt;
+}
+
+std::optional<WeightFormat> simulatedQuantizedWeights(const HfModel& hf) {
+    if (hf.quantizedWeightBytes <= 0) return std::nullopt;
+    return hf.quantization.bits >= 8 ? WeightFormat::Int8 : WeightFormat::Nf4;
+}
+
 } // namespace memviz::costmodel

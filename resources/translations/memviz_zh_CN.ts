@@ -1954,12 +1954,32 @@
         <translation>数据类型：配置中没有 torch_dtype；此方案按下面选择的数据类型训练。</translation>
     </message>
     <message>
-        <source>Dtype: the checkpoint is %1 (torch_dtype); this plan trains in the dtype chosen below (fp32 unless changed), inference would load %1.</source>
-        <translation>数据类型：检查点为 %1（torch_dtype）；此方案按下面选择的数据类型训练（未更改时为 fp32），推理会以 %1 加载。</translation>
-    </message>
-    <message>
         <source>Note: %1</source>
         <translation>注意：%1</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>训练一步</translation>
+    </message>
+    <message>
+        <source>Inference (KV cache)</source>
+        <translation>推理（KV 缓存）</translation>
+    </message>
+    <message>
+        <source>Inference: the context is what the KV cache holds (the prompt and one generated token, paged in blocks of %1 tokens), the micro-batch the sequences served at once, the GPUs split the model by tensor parallelism, and the dtype follows the checkpoint&apos;s torch_dtype</source>
+        <translation>推理：上下文即 KV 缓存所存内容（提示词加一个生成的 token，按 %1 个 token 一块分页），微批次为同时服务的序列数，多块 GPU 以张量并行切分模型，dtype 跟随检查点的 torch_dtype</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Dtype: the checkpoint is %1 (torch_dtype): inference loads it so (the dtype box follows it when the job is inference); training uses the dtype chosen below (fp32 unless changed).</source>
+        <translation>Dtype：检查点为 %1（torch_dtype）：推理按此加载（任务为推理时 dtype 框随之改变）；训练使用下方所选的 dtype（未更改时为 fp32）。</translation>
+    </message>
+    <message>
+        <source>Context (tokens)</source>
+        <translation>上下文（token 数）</translation>
     </message>
 </context>
 <context>

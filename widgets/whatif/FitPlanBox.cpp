@@ -60,6 +60,16 @@ FitPlanBox::FitPlanBox(QWidget* parent)
         connect(c, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
         return c;
     };
+    mode_ = new QComboBox(this);
+    mode_->setObjectName("fitMode");
+    mode_->addItem(tr("Training step"), QStringLiteral("train"));
+    mode_->addItem(tr("Inference (KV cache)"), QStringLiteral("inference"));
+    mode_->setToolTip(tr("Inference: the context is what the KV cache holds (the prompt and one generated token, paged in blocks of %1 tokens), the "
+                         "micro-batch the sequences served at once, the GPUs split the model by tensor parallelism, and the "
+                         "dtype follows the checkpoint's torch_dtype")
+                          .arg(kServedKvBlockTokens));
+    connect(mode_, &QComboBox::currentIndexChanged, this, [this] { modeChanged(); });
+    form->addRow(tr("Job"), mode_);
     seq_ = spin(1, 1 << 20, 2048, "fitSeq");
     form->addRow(tr("Sequence length"), seq_);
     batch_ = spin(1, 1 << 20, 1, "fitBatch");
@@ -138,12 +148,13 @@ bool FitPlanBox::openConfig(const QString& path) {
                              : tr("Family: %1 (its model_type table).")).arg(QString::fromStdString(hf.modelType));
         const QString dtype = QString::fromStdString(hf.torchDtype);
         notes << (dtype.isEmpty() ? tr("Dtype: the config names no torch_dtype; this plan trains in the dtype chosen below.")
-                                  : tr("Dtype: the checkpoint is %1 (torch_dtype); this plan trains in the dtype chosen below "
-                                       "(fp32 unless changed), inference would load %1.").arg(dtype));
+                                  : tr("Dtype: the checkpoint is %1 (torch_dtype): inference loads it so (the dtype box follows "
+                                       "it when the job is inference); training uses the dtype chosen below (fp32 unless changed).")
+                                        .arg(dtype));
         for (const std::string& w : model_->hf->warnings) notes << tr("Note: %1").arg(QString::fromStdString(w));
         notes_->setText(notes.join('\n'));
         error_.clear();
-        recompute();
+        modeChanged(); // inference: the checkpoint's dtype; then recomputes
         return true;
     } catch (const std::exception& e) {
         error_ = QString::fromUtf8(e.what());
@@ -166,6 +177,27 @@ void FitPlanBox::setGpus(int n, const QString& shard) {
     recompute();
 }
 
+void FitPlanBox::setInference(bool inference) { mode_->setCurrentIndex(std::max(0, mode_->findData(inference ? "inference" : "train"))); }
+
+bool FitPlanBox::inference() const { return mode_->currentData().toString() == QLatin1String("inference"); }
+
+// The knobs of the other job are disabled, not hidden, so that the form does not jump; inference
+// takes the checkpoint's dtype as the command line does (the dtype box still overrides it).
+void FitPlanBox::modeChanged() {
+    const bool infer = inference();
+    for (QWidget* w : std::initializer_list<QWidget*>{accum_, lora_, checkpoint_}) w->setEnabled(!infer);
+    if (auto* form = qobject_cast<QFormLayout*>(layout()))
+        if (auto* label = qobject_cast<QLabel*>(form->labelForField(seq_)))
+            label->setText(infer ? tr("Context (tokens)") : tr("Sequence length"));
+    if (infer && model_ && model_->hf)
+        if (const std::optional<DType> d = checkpointDType(*model_->hf)) {
+            updating_ = true;
+            setDtype(QString::fromLatin1(dtypeName(*d)));
+            updating_ = false;
+        }
+    recompute();
+}
+
 PlanOptions FitPlanBox::planOptions() const {
     PlanOptions o;
     o.estimate.batch = batch_->value();
@@ -178,6 +210,21 @@ PlanOptions FitPlanBox::planOptions() const {
     o.gradAccumulation = accum_->value();
     o.devices = gpus_->value();
     o.shard = o.devices > 1 ? parseShard(shard_->currentData().toString().toStdString()) : ShardStrategy::None;
+    if (inference()) { // as `memviz estimate --config ... --kv-cache SEQ --tp GPUS` plans it
+        o.estimate.training = false;
+        // The sequence is the context the cache holds: the prompt and the one token generated.
+        o.estimate.kvCacheTokens = o.sequence;
+        o.sequence = std::max<std::int64_t>(1, o.sequence - 1);
+        o.estimate.kvBlockTokens = kServedKvBlockTokens;
+        o.estimate.lora.rank = 0;
+        o.estimate.checkpoint = Checkpointing{};
+        o.gradAccumulation = 1;
+        o.tensorParallel = o.devices;
+        o.devices = 1;
+        o.shard = ShardStrategy::None;
+        if (model_ && model_->hf)
+            if (const std::optional<WeightFormat> q = simulatedQuantizedWeights(*model_->hf)) o.estimate.weights = *q;
+    }
     if (const GpuInfo* g = catalog_.find(gpu_->currentData().toString().toStdString())) {
         o.memoryBytes = g->memoryBytes;
         o.contextBytes = g->contextBytes;
@@ -188,7 +235,7 @@ PlanOptions FitPlanBox::planOptions() const {
 
 void FitPlanBox::recompute() {
     if (updating_ || !result_) return;
-    shard_->setEnabled(gpus_->value() > 1);
+    shard_->setEnabled(gpus_->value() > 1 && !inference());
     if (!model_) {
         result_->setText(tr("Open a config.json to plan a language model on GPUs."));
         return;

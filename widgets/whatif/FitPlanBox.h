@@ -35,6 +35,9 @@ public:
     void setLoraRank(int rank);
     void setGpu(const QString& id);       // a catalog id
     void setGpus(int n, const QString& shard);
+    // Training (one optimizer step) or inference with the KV cache of the sequence: the GPUs then
+    // split the model by tensor parallelism, and the dtype follows the checkpoint's torch_dtype.
+    void setInference(bool inference);
 
     costmodel::PlanOptions planOptions() const;
     // Blocks until the newest recompute is shown (tests, screenshots).
@@ -50,6 +53,8 @@ signals:
 
 private:
     void recompute();
+    void modeChanged();
+    bool inference() const;
     void show(const costmodel::FitAnswer& a);
 
     costmodel::GpuCatalog catalog_;
@@ -61,6 +66,7 @@ private:
     QPushButton* open_;
     QLabel* modelLabel_;
     QLabel* notes_ = nullptr;
+    QComboBox* mode_;
     QSpinBox* seq_;
     QSpinBox* batch_;
     QSpinBox* accum_;
