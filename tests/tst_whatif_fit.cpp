@@ -40,6 +40,20 @@ void showForLooking(WhatIfPanel& panel, FitPlanBox* box) {
     QTest::qWait(seconds * 1000);
 }
 
+// The box's parts at the peak and its ranked fixes (id and new peak each) are the command line's.
+void samePartsAndFixes(const costmodel::FitAnswer& a, const QJsonObject& j) {
+    const QJsonObject parts = j["breakdown"].toObject();
+    for (int i = 0; i < costmodel::kPlanPartCount; ++i)
+        QCOMPARE(qint64(a.plan.perDevice[static_cast<std::size_t>(i)]),
+                 parts[costmodel::planPartKey(static_cast<costmodel::PlanPart>(i))].toInteger());
+    const QJsonArray fixes = j["fixes"].toArray();
+    QCOMPARE(qsizetype(a.fixes.size()), fixes.size());
+    for (qsizetype i = 0; i < fixes.size(); ++i) {
+        QCOMPARE(QString::fromStdString(a.fixes[static_cast<std::size_t>(i)].id), fixes[i].toObject()["id"].toString());
+        QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
+    }
+}
+
 } // namespace
 
 void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
@@ -64,16 +78,7 @@ void TestWhatIfFit::panelShowsTheCommandLinesNumbers() {
     QCOMPARE(a.plan.fits, j["fits"].toBool());
     QCOMPARE(qint64(a.largestMicroBatch), j["largest_micro_batch"].toInteger());
     QCOMPARE(qint64(a.largestSequence), j["largest_sequence"].toInteger());
-    const QJsonObject parts = j["breakdown"].toObject();
-    for (int i = 0; i < costmodel::kPlanPartCount; ++i)
-        QCOMPARE(qint64(a.plan.perDevice[static_cast<std::size_t>(i)]),
-                 parts[costmodel::planPartKey(static_cast<costmodel::PlanPart>(i))].toInteger());
-    const QJsonArray fixes = j["fixes"].toArray();
-    QCOMPARE(qsizetype(a.fixes.size()), fixes.size());
-    for (qsizetype i = 0; i < fixes.size(); ++i) {
-        QCOMPARE(QString::fromStdString(a.fixes[static_cast<std::size_t>(i)].id), fixes[i].toObject()["id"].toString());
-        QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
-    }
+    samePartsAndFixes(a, j);
     QVERIFY(box->resultText().contains("Peak per GPU"));
     // The family the config was read as and where the dtype comes from (the config: float16).
     QVERIFY2(box->notesText().contains("Family: llama"), qPrintable(box->notesText()));
@@ -117,17 +122,8 @@ void TestWhatIfFit::inferenceIsTheCommandLinesKvCachePlan() {
         QCOMPARE(j["mode"].toString(), QStringLiteral("inference"));
         QCOMPARE(qint64(a.plan.peakBytes), j["peak_bytes_per_device"].toInteger());
         QCOMPARE(a.plan.fits, j["fits"].toBool());
-        const QJsonObject parts = j["breakdown"].toObject();
-        QVERIFY(parts["kv_cache_bytes"].toInteger() > 0);
-        for (int i = 0; i < costmodel::kPlanPartCount; ++i)
-            QCOMPARE(qint64(a.plan.perDevice[static_cast<std::size_t>(i)]),
-                     parts[costmodel::planPartKey(static_cast<costmodel::PlanPart>(i))].toInteger());
-        const QJsonArray fixes = j["fixes"].toArray();
-        QCOMPARE(qsizetype(a.fixes.size()), fixes.size());
-        for (qsizetype i = 0; i < fixes.size(); ++i) {
-            QCOMPARE(QString::fromStdString(a.fixes[static_cast<std::size_t>(i)].id), fixes[i].toObject()["id"].toString());
-            QCOMPARE(qint64(a.fixes[static_cast<std::size_t>(i)].peakBytes), fixes[i].toObject()["peak_bytes_per_device"].toInteger());
-        }
+        QVERIFY(j["breakdown"].toObject()["kv_cache_bytes"].toInteger() > 0);
+        samePartsAndFixes(a, j);
         if (gpus == 1) { // 21.3 GiB on a 15 GiB T4: offloading layers is among the changes
             QVERIFY2(box->fixesText().contains("CPU offload"), qPrintable(box->fixesText()));
             showForLooking(panel, box);

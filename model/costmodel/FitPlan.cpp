@@ -14,14 +14,6 @@ namespace memviz::costmodel {
 
 namespace {
 
-std::int64_t paramsIn(const ResolvedModel& m, const ResolvedLayer& l) {
-    std::int64_t n = 0;
-    for (int i = 0; i < l.paramCount; ++i) n += numel(m.params[static_cast<std::size_t>(l.firstParam + i)].shape);
-    for (const ResolvedLayer& c : l.body) n += paramsIn(m, c);
-    for (const ResolvedLayer& c : l.skip) n += paramsIn(m, c);
-    return n;
-}
-
 std::string num(std::int64_t v) { return std::to_string(v); }
 
 std::int64_t scaled(std::int64_t bytes, double fraction) {
@@ -166,7 +158,7 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
             const std::int64_t blocks = model.hf->layers + model.hf->decoderLayers;
             root = std::max<std::int64_t>(0, model.hf->parameterCount - blocks * block);
         } else {
-            for (const ResolvedLayer& l : resolved.layers) block = std::max(block, paramsIn(resolved, l));
+            for (const ResolvedLayer& l : resolved.layers) block = std::max(block, parametersIn(resolved, l));
         }
         const double perParam = static_cast<double>(p.step.parameterBytes) / static_cast<double>(p.step.parameterCount);
         const double unit = static_cast<double>(std::min(block + root, p.step.parameterCount));
@@ -188,7 +180,7 @@ Plan planStep(const FitModel& model, const PlanOptions& o) {
         } else {
             all = resolved.parameterCount();
             for (const ResolvedLayer& l : resolved.layers)
-                if (isTransformerBlock(l.def.type)) inBlocks += paramsIn(resolved, l);
+                if (isTransformerBlock(l.def.type)) inBlocks += parametersIn(resolved, l);
         }
         const double blocks = all > 0 ? static_cast<double>(inBlocks) / static_cast<double>(all) : 0.0;
         weightShare = (1.0 - blocks) + blocks / n;

@@ -17,14 +17,6 @@ namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
-std::int64_t paramsIn(const ResolvedModel& m, const ResolvedLayer& l) {
-    std::int64_t n = 0;
-    for (int i = 0; i < l.paramCount; ++i) n += numel(m.params[static_cast<std::size_t>(l.firstParam + i)].shape);
-    for (const ResolvedLayer& c : l.body) n += paramsIn(m, c);
-    for (const ResolvedLayer& c : l.skip) n += paramsIn(m, c);
-    return n;
-}
-
 // The blocks of a model that is not a config: how many, and the parameters of the largest.
 std::pair<std::int64_t, std::int64_t> specBlocks(const FitModel& model) {
     const ResolvedModel r = resolveModel(model.spec);
@@ -32,7 +24,7 @@ std::pair<std::int64_t, std::int64_t> specBlocks(const FitModel& model) {
     for (const ResolvedLayer& l : r.layers)
         if (isTransformerBlock(l.def.type)) {
             ++count;
-            largest = std::max(largest, paramsIn(r, l));
+            largest = std::max(largest, parametersIn(r, l));
         }
     return {count, largest};
 }

@@ -306,6 +306,14 @@ std::int64_t ResolvedModel::bufferElements() const {
 
 std::int64_t ResolvedModel::int64BufferCount() const { return static_cast<std::int64_t>(buffers.size() / 2); }
 
+std::int64_t parametersIn(const ResolvedModel& m, const ResolvedLayer& l) {
+    std::int64_t n = 0;
+    for (int i = 0; i < l.paramCount; ++i) n += numel(m.params[static_cast<std::size_t>(l.firstParam + i)].shape);
+    for (const ResolvedLayer& c : l.body) n += parametersIn(m, c);
+    for (const ResolvedLayer& c : l.skip) n += parametersIn(m, c);
+    return n;
+}
+
 ResolvedModel resolveModel(const ModelSpec& spec) {
     ResolvedModel m;
     m.spec = spec;

@@ -45,5 +45,7 @@ struct ResolvedModel {
 };
 
 ResolvedModel resolveModel(const ModelSpec& spec);
+// The parameter elements of one layer and the layers inside it (a block's body and skip path).
+std::int64_t parametersIn(const ResolvedModel& m, const ResolvedLayer& l);
 
 } // namespace memviz::costmodel

@@ -24,8 +24,9 @@ costmodel::AllocatorReplayInput loadAllocatorReplayInput(Database& db, std::int6
     streams.bind(1, traceId).bind(2, device);
     while (streams.step()) {
         if (in.streams.empty()) in.streams.assign(in.entries.size(), 0);
-        for (std::int64_t k = std::max<std::int64_t>(0, streams.int64(0)); k <= streams.int64(1) && k < static_cast<std::int64_t>(in.entries.size()); ++k)
-            in.streams[static_cast<std::size_t>(k)] = streams.int64(2);
+        const std::int64_t last = std::min<std::int64_t>(streams.int64(1), static_cast<std::int64_t>(in.entries.size()) - 1);
+        const std::int64_t stream = streams.int64(2);
+        for (std::int64_t k = std::max<std::int64_t>(0, streams.int64(0)); k <= last; ++k) in.streams[static_cast<std::size_t>(k)] = stream;
     }
     Statement legacy(db, "SELECT count(*) FROM snapshot_action_counts WHERE trace_id = ? AND device = ? AND action = 'free'");
     legacy.bind(1, traceId).bind(2, device);
