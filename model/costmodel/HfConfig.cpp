@@ -13,6 +13,7 @@
 #include "costmodel/HfParams.h"
 #include "costmodel/HfQuant.h"
 #include "costmodel/LayerBuilders.h"
+#include "costmodel/ResolvedModel.h"
 #include "io/JsonError.h"
 #include "io/JsonLocate.h"
 
@@ -282,6 +283,33 @@ HfModel readHfConfigFile(const std::string& path) {
     return readHfConfig(json, path);
 }
 
+namespace {
+// One rule for the weights of every family simulated on the nearest block: the simulation holds
+// exactly the checkpoint's parameter count. State-space mixers (simulated as attention and a gated
+// MLP, which hold more) get the MLP width that brings each layer to its share; what the simulated
+// layers still lack is held as one more parameter tensor; a surplus left is said in a warning.
+void matchParameterCount(const HfModel& m, ModelSpec& s, std::vector<std::string>& warnings) {
+    if (m.parameterCount <= 0) return;
+    std::int64_t surplus = resolveModel(s).parameterCount() - m.parameterCount;
+    if (surplus > 0 && m.block.stack == HfStack::StateSpace && m.layers > 0 && m.hidden > 0) {
+        const std::int64_t perLayer = (surplus + m.layers - 1) / m.layers, perUnit = 3 * m.hidden; // gate, up, down
+        for (Layer& l : s.layers)
+            if (l.type == LayerType::LlamaDecoderLayer && l.cacheState)
+                l.dimFeedforward = std::max<std::int64_t>(1, l.dimFeedforward - (perLayer + perUnit - 1) / perUnit);
+        surplus = resolveModel(s).parameterCount() - m.parameterCount;
+    }
+    if (surplus < 0) s.unsimulatedParameters = -surplus;
+    else if (surplus * 1000 > m.parameterCount) {
+        std::ostringstream share;
+        share.setf(std::ios::fixed);
+        share.precision(1);
+        share << 100.0 * static_cast<double>(surplus) / static_cast<double>(m.parameterCount);
+        warnings.push_back("the simulated layers hold " + num(surplus) + " parameters more than the checkpoint (+" + share.str() +
+                           " %): the weights, gradients and optimizer state are over-counted by that share");
+    }
+}
+} // namespace
+
 ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::string>& warnings) {
     if (sequence < 1) throw HfConfigError("the sequence length must be at least 1");
     if (m.maxPositions > 0 && sequence > m.maxPositions && (m.family == HfFamily::Gpt2 || m.family == HfFamily::Bert))
@@ -359,7 +387,14 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         s.layers.push_back(embedding(LayerType::PositionEmbedding, m.maxPositions, m.hidden));
         s.layers.push_back(make(LayerType::LayerNorm));
         s.layers.push_back(dropout(m.dropout));
-        for (std::int64_t i = 0; i < m.layers; ++i) s.layers.push_back(encoder(m, m.intermediate, false, false));
+        for (std::int64_t i = 0; i < m.layers; ++i) {
+            Layer l = encoder(m, m.intermediate, false, false);
+            if (m.modelType == "deberta-v2") { // disentangled attention; the encoder returns every hidden state
+                l.relativeSpan = m.block.relativePositions / 2;
+                l.keepsOutput = true;
+            }
+            s.layers.push_back(l);
+        }
         s.layers.push_back(make(LayerType::SelectToken));
         s.layers.push_back(linear(m.hidden, true));
         s.layers.push_back(make(LayerType::Tanh));
@@ -406,6 +441,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         break;
     }
     s.bufferBytes = m.block.bufferBytes;
+    matchParameterCount(m, s, warnings);
     return s;
 }
 

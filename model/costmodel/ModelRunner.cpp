@@ -52,7 +52,12 @@ Tensor ModelRunner::forward(const Tensor& x, int segments) {
 
 Tensor ModelRunner::range(int first, int last, Tensor x) {
     for (int i = first; i <= last; ++i) {
-        Tensor out = hooked(i, layer(model_.layers[static_cast<std::size_t>(i)], x));
+        const ResolvedLayer& l = model_.layers[static_cast<std::size_t>(i)];
+        Tensor out = hooked(i, layer(l, x));
+        if (l.def.keepsOutput) { // DeBERTa's encoder returns every layer's hidden states
+            held_.push_back(x);
+            held_.push_back(out);
+        }
         x = std::move(out); // Sequential: `input = module(input)` releases the old input now
     }
     return x;

@@ -39,8 +39,13 @@ public:
 
     // The whole model; `segments` > 1 runs it through checkpoint_sequential(model, segments, x).
     Tensor forward(const Tensor& x, int segments);
-    // Drops what the forward keeps only for itself (the causal mask).
-    void endForward() { causalMask_.reset(); }
+    // Drops what the forward keeps only for itself (the causal mask, DeBERTa's relative inputs and
+    // hidden states).
+    void endForward() {
+        causalMask_.reset();
+        relative_.clear();
+        held_.clear();
+    }
 
 private:
     Tensor range(int first, int last, Tensor x); // top-level layers [first, last]
@@ -62,6 +67,8 @@ private:
     std::pair<Tensor, Tensor> ropeTables(std::int64_t s, std::int64_t hd, DType dtype);
     Tensor repeatKv(const Tensor& x, std::int64_t n);
     const Tensor& causalMask(const Shape& shape, DType dtype);
+    // RelativeAttention.cpp
+    Tensor disentangledAttention(const ResolvedLayer& l, const Tensor& x);
     // TransformerBlocks.cpp
     Tensor gpt2Block(const ResolvedLayer& l, const Tensor& x);
     Tensor gpt2Attention(const ResolvedLayer& l, const Tensor& x);
@@ -88,6 +95,8 @@ private:
     const std::vector<Tensor>& params_;
     BlockConfig* blocks_;
     Tensor causalMask_;
+    std::vector<Tensor> relative_; // DeBERTa's encoder: relative embeddings, relative positions, attention mask
+    std::vector<Tensor> held_;     // outputs of keepsOutput layers
 };
 
 } // namespace memviz::costmodel::sim

@@ -102,6 +102,10 @@ struct Layer {
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask
+    // transformer_encoder_layer, not in JSON specs: DeBERTa-v2's disentangled attention (content to
+    // position and position to content) over 2 x relativeSpan relative embeddings (0: plain attention)
+    std::int64_t relativeSpan = 0;
+    bool keepsOutput = false; // not in JSON specs: the forward keeps the layer's input and output until it returns
     std::int64_t index = 0;        // select_token
     std::int64_t tokens = 0;       // text_tower: token ids of its input
     std::vector<Layer> layers;     // residual body
@@ -126,6 +130,9 @@ struct ModelSpec {
     bool manualLoss = false; // "cross_entropy_manual": -log_softmax written by hand, gather, mean
     std::vector<Layer> layers;
     std::int64_t bufferBytes = 0; // not in JSON specs: buffers beyond the layers' (GPTBigCode's causal mask)
+    // not in JSON specs: the checkpoint's parameters the simulated layers lack (a family simulated on
+    // the nearest block: shared experts, latent projections, ...), held and trained as one tensor
+    std::int64_t unsimulatedParameters = 0;
 };
 
 } // namespace memviz::costmodel

@@ -64,11 +64,15 @@ public:
     Tensor cat(const std::vector<Tensor>& parts, int dim);
     Tensor select(const Tensor& x, Shape shape);            // x[:, i] and slices: backward allocates x's size
     Tensor expand(const Tensor& x, Shape shape);            // a broadcast view: backward sums to x's size
+    // torch.gather(x, dim, index): a new tensor of `shape`; autograd saves x itself and the index
+    // (derivatives.yaml: gather_backward(grad, self, dim, index)), backward scatters into zeros of x's size
+    Tensor gather(const Tensor& x, const Tensor& index, Shape shape);
     Tensor castTo(const Tensor& x, DType dtype);            // .to(dtype); cached for parameters under autocast
     Tensor forAutocast(const Tensor& x, bool lowPrecision); // what an autocast op computes on
 
     // --- element-wise
     Tensor add(const Tensor& a, const Tensor& b); // b may broadcast (bias, positions)
+    Tensor addInPlace(const Tensor& a, const Tensor& b); // a += b: a's storage, the gradient passes to both
     Tensor mul(const Tensor& a, const Tensor& b);
     Tensor mulConst(const Tensor& a, const Tensor& buffer); // times a tensor that needs no grad
     Tensor neg(const Tensor& a);

@@ -103,6 +103,17 @@ Tensor Ops::expand(const Tensor& x, Shape shape) {
     return y;
 }
 
+Tensor Ops::gather(const Tensor& x, const Tensor& index, Shape shape) {
+    Tensor y = out(std::move(shape), x.dtype());
+    g.op("aten.gather");
+    const Shape whole = x.shape();
+    const DType dt = x.dtype();
+    g.record("GatherBackward0", {&y}, {&x}, {index, x}, [whole, dt](Graph& gr, Node&, std::vector<Tensor>&) {
+        return std::vector<Tensor>{fresh(gr, whole, dt, "aten.scatter_add")};
+    });
+    return y;
+}
+
 Tensor Ops::castTo(const Tensor& x, DType dtype) {
     if (x.dtype() == dtype || !isFloating(x.dtype())) return x;
     // autocast_mode.cpp cached_cast: a leaf that requires grad (an nn.Parameter, also under
@@ -141,6 +152,19 @@ Tensor Ops::add(const Tensor& a, const Tensor& b) {
             r[1] = reduceTo(gr, grads[0], bShape);
             if (r[1].dtype() != bType && isFloating(bType)) r[1] = fresh(gr, bShape, bType, "aten._to_copy");
         }
+        return r;
+    });
+    return y;
+}
+
+Tensor Ops::addInPlace(const Tensor& a, const Tensor& b) {
+    Tensor y = g.alias(a, a.shape(), a.contiguous);
+    g.op("aten.add_");
+    const Shape bShape = b.shape();
+    g.record("AddBackward0", {&y}, {&a, &b}, {}, [bShape](Graph& gr, Node& n, std::vector<Tensor>& grads) {
+        std::vector<Tensor> r(2);
+        if (n.needs(0)) r[0] = grads[0];
+        if (n.needs(1)) r[1] = reduceTo(gr, grads[0], bShape);
         return r;
     });
     return y;

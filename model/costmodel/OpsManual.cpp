@@ -92,16 +92,8 @@ Tensor Ops::manualCrossEntropy(const Tensor& logits, const Tensor& target) {
     Tensor picked;
     {
         Tensor nll = neg(manualLogSoftmax(logits));
-        const Shape whole = nll.shape();
-        const DType dt = nll.dtype();
-        picked = out(keepLast(whole), dt);
-        g.op("aten.gather");
-        // gather's backward: zeros of the input's size with the gradient scattered in; autograd
-        // saves gather's input itself (derivatives.yaml: gather_backward(grad, self, dim, index)),
-        // so -log_softmax(logits) stays alive until the backward reaches it
-        g.record("GatherBackward0", {&picked}, {&nll}, {target, nll}, [whole, dt](Graph& gr, Node&, std::vector<Tensor>&) {
-            return std::vector<Tensor>{fresh(gr, whole, dt, "aten.scatter_add")};
-        });
+        // gather keeps -log_softmax(logits) alive until the backward reaches it
+        picked = gather(nll, target, keepLast(nll.shape()));
     }
     const Shape ps = picked.shape();
     Tensor loss = out({}, picked.dtype());

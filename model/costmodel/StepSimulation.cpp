@@ -165,6 +165,11 @@ private:
             model_.layers[0].firstParam >= 0 && !params_[static_cast<std::size_t>(model_.layers[0].firstParam)].requiresGrad())
             blocks_.inputRequiresGrad = true;
         for (const ParamInfo& b : model_.buffers) buffers_.push_back(g_.empty(b.shape, paramDtype(), Category::Parameters));
+        if (const std::int64_t extra = model_.spec.unsimulatedParameters; extra > 0) { // held and trained like the others
+            const bool train = o_.training && o_.lora.rank == 0 && o_.frozenLayers == 0;
+            buffers_.push_back(g_.newLeaf({extra}, paramDtype(), Category::Parameters, train));
+            if (train) trainable_.push_back(buffers_.back());
+        }
         if (model_.spec.bufferBytes > 0) // built with the model, kept whatever the dtype (a bool mask)
             buffers_.push_back(g_.empty({model_.spec.bufferBytes}, DType::U8, Category::Parameters));
         for (std::int64_t i = 0; i < model_.int64BufferCount(); ++i)

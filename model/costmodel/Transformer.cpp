@@ -18,7 +18,7 @@ const Tensor& ModelRunner::causalMask(const Shape& shape, DType dtype) {
 Tensor ModelRunner::encoderLayer(const ResolvedLayer& l, const Tensor& src) {
     const Layer& d = l.def;
     // 1.13's fast path: eval, no grad, post-norm, no mask -> one fused op per layer.
-    if (!ops_.cfg.training && !g_.gradEnabled && !d.normFirst && !d.causal)
+    if (!ops_.cfg.training && !g_.gradEnabled && !d.normFirst && !d.causal && !d.relativeSpan)
         return ops_.fusedEncoderLayer(src, d.nhead, d.dimFeedforward);
     Tensor x = src;
     if (d.normFirst) { // x = x + sa(norm1(x)); x = x + ff(norm2(x))
@@ -38,7 +38,7 @@ Tensor ModelRunner::encoderLayer(const ResolvedLayer& l, const Tensor& src) {
         return y;
     }
     { // x = norm1(x + sa(x))
-        Tensor sa = selfAttention(l, x);
+        Tensor sa = d.relativeSpan ? disentangledAttention(l, x) : selfAttention(l, x);
         Tensor s = ops_.add(x, sa);
         sa.reset();
         Tensor y = ops_.layerNorm(s, param(l, 8), &param(l, 9));
@@ -265,6 +265,15 @@ Tensor ModelRunner::llamaLayer(const ResolvedLayer& l, const Tensor& x) {
     {
         Tensor normed = ops_.rmsNorm(x, param(l, norms));
         attn = llamaAttention(l, normed);
+        if (l.def.cacheState && !g_.gradEnabled && x.dim(1) > 1) {
+            // transformers' mamba_selective_scan over a whole sequence (no CUDA kernels): discrete_A,
+            // discrete_B and deltaB_u, each [B, inner, S, state] in fp32, alive until the scan returns
+            std::vector<Tensor> scan;
+            for (const char* op : {"aten.exp", "aten.mul", "aten.mul"}) {
+                scan.push_back(g_.empty({x.dim(0), l.def.cacheV, x.dim(1)}, DType::F32, Category::Temporaries));
+                g_.op(op);
+            }
+        }
     }
     Tensor h = ops_.add(x, attn); // residual + attention
     attn.reset();
