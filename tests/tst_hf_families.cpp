@@ -11,6 +11,7 @@
 #include <set>
 
 #include "costmodel/HfConfig.h"
+#include "costmodel/Safetensors.h"
 
 using namespace memviz::costmodel;
 
@@ -23,6 +24,74 @@ QJsonObject countsFile() {
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
 }
+
+// Published bytes of the stored tensors (slot publishedIndexTotals)
+struct IndexTotal {
+    const char* name;
+    qint64 totalBytes;
+    int bytesPerElement;
+};
+const IndexTotal kIndexTotals[] = {
+    {"llama-3.1-8b", 16'060'522'496, 2},      // bf16
+    {"phi-2", 5'559'367'680, 2},              // fp16
+    {"qwen3-30b-a3b", 61'064'245'248, 2},     // bf16
+    {"phi-3-mini-4k", 7'642'159'104, 2},      // bf16, 195 tensors in 2 shards
+    {"deepseek-v2-lite", 31'412'968'448, 2},  // bf16
+    {"gemma-2-2b", 10'457'367'552, 4},        // google/gemma-2-2b stores float32
+    {"gemma-2-2b", 5'228'683'776, 2},         // google/gemma-2-2b-it's index, same architecture, bf16
+    {"qwen1.5-moe-a2.7b", 28'631'568'384, 2}, // Qwen1.5-MoE-A2.7B-Chat's index, same architecture, bf16
+    {"jamba-v0.1", 103'140'646'656, 2},       // AI21-Jamba-1.5-Mini's index (quoted), same architecture, bf16
+    {"granite-3.1-1b-a400m-instruct", 5'338'513'408, 4}, // F32
+};
+
+// Published parameter counts (slot publishedParameterCounts)
+struct PublishedCount {
+    const char* name;
+    qint64 parameters;
+};
+const PublishedCount kPublishedCounts[] = {
+    {"phi-3-mini-4k", 3'821'079'552},           // HF API safetensors {"BF16": 3821079552}
+    {"olmo-2-7b", 7'298'617'344},               // HF API safetensors {"F32": 7298617344}, revision 7df9a825
+    {"whisper-tiny", 37'760'640},               // HF API safetensors {"F32": 37760640}; keras whisper_tiny_multi
+    {"bloom-560m", 559'214'592},                // keras bloom_560m_multi
+    {"deberta-v3-base", 183'831'552},           // keras deberta_v3_base_en
+    {"distilbert-base-uncased", 66'362'880},    // keras distil_bert_base_en_uncased
+    {"gemma-2b", 2'506'172'416},                // keras gemma_2b_en
+    {"gemma-2-2b", 2'614'341'888},              // keras gemma2_2b_en
+    {"gemma-3-1b", 999'885'952},                // keras gemma3_1b
+    {"pythia-160m", 85'056'000 + 2 * 50'304 * 768}, // paper Table 1 non-embedding + untied embedding and unembedding
+    // tiiuae/falcon-7b's published safetensors count holds lm_head.weight (vocabulary x hidden) although it is
+    // tied to the word embeddings, counted once by transformers and memviz.
+    {"falcon-7b", 7'217'189'760 - 65'024 * 4'544},
+    {"falcon-7b-refinedwebmodel", 7'217'189'760 - 65'024 * 4'544},
+    // HF API safetensors totals as recorded by llmfit (AlexsJones/llmfit a3e0eb27, hf_models.json parameters_raw)
+    {"bart-base", 139'420'416},                 // facebook/bart-base
+    {"starcoder2-3b", 3'030'371'328},           // bigcode/starcoder2-3b
+    {"mamba-130m", 129'135'360},                // state-spaces/mamba-130m-hf
+    {"jamba-v0.1", 51'570'323'328},             // ai21labs/AI21-Jamba-Mini-1.5, same architecture
+    {"stablelm-2-1.6b", 1'644'515'328},         // stabilityai/stablelm-2-1_6b-chat, same architecture
+    {"opt-125m", 125'239'296},                  // peft-internal-testing/opt-125m, a copy of facebook/opt-125m
+    {"clip-vit-base-patch32", 151'277'313},     // keras-cv clip-vit-base-patch32 preset (keras-cv 3c545402)
+    {"siglip-base-patch16-224", 203'155'970},   // HF safetensors count, quoted
+    {"aya-23-8b", 8'028'033'024},               // CohereLabs/aya-23-8B
+    {"gpt-bigcode-santacoder", 1'124'886'528},  // bigcode/gpt_bigcode-santacoder
+    // Qwen/Qwen3-0.6B (also in HBX814/AmazonMLChallenge 8f86b166's table of HF API safetensors.total): the
+    // checkpoint stores lm_head.weight although it is tied to the word embeddings, counted once by memviz.
+    {"qwen3-0.6b", 751'632'384 - 151'936 * 1'024},
+    // HF API safetensors.total as recorded in HBX814/AmazonMLChallenge 8f86b166 (and llmfit)
+    {"granite-3.3-8b-instruct", 8'170'864'640}, // ibm-granite/granite-3.3-8b-instruct
+    // FacebookAI/xlm-roberta-base: the XLMRobertaForMaskedLM checkpoint holds the pooler and the LM head
+    // (dense, LayerNorm, bias; decoder tied), no position_ids.
+    {"xlm-roberta-base", 278'885'778 - (768 * 768 + 768 + 2 * 768 + 250'002)},
+    // FacebookAI/roberta-base's safetensors {"F32": 124697433, "I64": 514} (huggingface.js 00d37b2d test): the
+    // RobertaForMaskedLM checkpoint has no pooler and holds the LM head (dense, LayerNorm, bias; decoder tied);
+    // the I64 tensor is the position_ids buffer.
+    {"roberta-base", 124'697'433 - (768 * 768 + 768 + 2 * 768 + 50'265) + (768 * 768 + 768)},
+    // EleutherAI/gpt-j-6b's pytorch_model.bin (revision 47e16930) summed tensor by tensor: 285 parameter
+    // tensors (its 56 mask buffers apart). The model card's 6,053,381,344 is mesh-transformer-jax's count of
+    // the 8-way sharded training parameters (replicated norms and biases; SOURCES.md).
+    {"gpt-j-6b", 6'050'882'784},
+};
 
 template <typename F>
 std::string errorOf(F&& f) {
@@ -43,6 +112,7 @@ private slots:
     void countsMatchTransformers();
     void publishedIndexTotals();
     void publishedParameterCounts();
+    void everyModelTypeHasAPublishedFigure();
     void quantizedCheckpoints();
     void quantizationByHand();
     void atLeast35ModelTypes();
@@ -75,24 +145,7 @@ void TestHfFamilies::publishedIndexTotals() {
     // model.safetensors.index.json metadata.total_size, or for a single-file checkpoint the sum of its
     // tensors. Each of these stores exactly the parameters memviz counts (no buffers, a tied head once),
     // so total / bytes per stored element is the parameter count.
-    const struct {
-        const char* name;
-        qint64 totalBytes;
-        int bytesPerElement;
-    } published[] = {
-        {"llama-3.1-8b", 16'060'522'496, 2},      // bf16
-        {"phi-2", 5'559'367'680, 2},              // fp16
-        {"qwen3-30b-a3b", 61'064'245'248, 2},     // bf16
-        {"phi-3-mini-4k", 7'642'159'104, 2},      // bf16, 195 tensors in 2 shards
-        {"deepseek-v2-lite", 31'412'968'448, 2},  // bf16
-        {"gemma-2-2b", 10'457'367'552, 4},        // google/gemma-2-2b stores float32
-        {"gemma-2-2b", 5'228'683'776, 2},         // google/gemma-2-2b-it's index, same architecture, bf16
-        {"qwen1.5-moe-a2.7b", 28'631'568'384, 2}, // Qwen1.5-MoE-A2.7B-Chat's index, same architecture, bf16
-        {"qwen3-0.6b", 1'192'099'840, 2},         // one model.safetensors, 310 bf16 tensors, tied head not stored
-        {"jamba-v0.1", 103'140'646'656, 2},       // AI21-Jamba-1.5-Mini's index (quoted), same architecture, bf16
-        {"granite-3.0-1b-a400m", 5'338'513'408, 4}, // granite-3.1-1b-a400m-instruct's index, same architecture, F32
-    };
-    for (const auto& p : published) {
+    for (const auto& p : kIndexTotals) {
         QCOMPARE(p.totalBytes % p.bytesPerElement, qint64(0));
         const HfModel m = readHfConfigFile((dataDir() + p.name + ".json").toStdString());
         QCOMPARE(qint64(m.parameterCount), p.totalBytes / p.bytesPerElement);
@@ -110,42 +163,7 @@ void TestHfFamilies::publishedParameterCounts() {
     // checkpoint converted from the same weights; only presets laid out with the same tensors), keras-cv's CLIP
     // preset metadata, and Pythia's paper. "Same architecture" rows take a sibling checkpoint whose tensors have
     // the same shapes (SOURCES.md says which).
-    const struct {
-        const char* name;
-        qint64 parameters;
-    } published[] = {
-        {"phi-3-mini-4k", 3'821'079'552},           // HF API safetensors {"BF16": 3821079552}
-        {"olmo-2-7b", 7'298'617'344},               // HF API safetensors {"F32": 7298617344}, revision 7df9a825
-        {"whisper-tiny", 37'760'640},               // HF API safetensors {"F32": 37760640}; keras whisper_tiny_multi
-        {"bloom-560m", 559'214'592},                // keras bloom_560m_multi
-        {"deberta-v3-base", 183'831'552},           // keras deberta_v3_base_en
-        {"distilbert-base-uncased", 66'362'880},    // keras distil_bert_base_en_uncased
-        {"gemma-2b", 2'506'172'416},                // keras gemma_2b_en
-        {"gemma-2-2b", 2'614'341'888},              // keras gemma2_2b_en
-        {"gemma-3-1b", 999'885'952},                // keras gemma3_1b
-        {"pythia-160m", 85'056'000 + 2 * 50'304 * 768}, // paper Table 1 non-embedding + untied embedding and unembedding
-        // tiiuae/falcon-7b's published safetensors count holds lm_head.weight (vocabulary x hidden) although it is
-        // tied to the word embeddings, counted once by transformers and memviz.
-        {"falcon-7b", 7'217'189'760 - 65'024 * 4'544},
-        {"falcon-7b-refinedwebmodel", 7'217'189'760 - 65'024 * 4'544},
-        // HF API safetensors totals as recorded by llmfit (AlexsJones/llmfit a3e0eb27, hf_models.json parameters_raw)
-        {"bart-base", 139'420'416},                 // facebook/bart-base
-        {"starcoder2-3b", 3'030'371'328},           // bigcode/starcoder2-3b
-        {"mamba-130m", 129'135'360},                // state-spaces/mamba-130m-hf
-        {"jamba-v0.1", 51'570'323'328},             // ai21labs/AI21-Jamba-Mini-1.5, same architecture
-        {"stablelm-2-1.6b", 1'644'515'328},         // stabilityai/stablelm-2-1_6b-chat, same architecture
-        {"opt-125m", 125'239'296},                  // peft-internal-testing/opt-125m, a copy of facebook/opt-125m
-        {"clip-vit-base-patch32", 151'277'313},     // keras-cv clip-vit-base-patch32 preset (keras-cv 3c545402)
-        {"siglip-base-patch16-224", 203'155'970},   // HF safetensors count, quoted
-        {"granite-3.0-2b", 2'533'531'648},          // granite-3.2-2b-instruct's BF16 count, quoted, same architecture
-        // FacebookAI/roberta-base's safetensors {"F32": 124697433, "I64": 514} (huggingface.js 00d37b2d test): the
-        // RobertaForMaskedLM checkpoint has no pooler and holds the LM head (dense, LayerNorm, bias; decoder tied);
-        // the I64 tensor is the position_ids buffer.
-        {"roberta-base", 124'697'433 - (768 * 768 + 768 + 2 * 768 + 50'265) + (768 * 768 + 768)},
-    };
-    // Left out: EleutherAI/gpt-j-6b's model card gives n_parameters 6,053,381,344, 2,498,560 more than memviz's
-    // (and transformers') 6,050,882,784 for gpt-j-6b.json, a difference not accounted for (SOURCES.md).
-    for (const auto& p : published)
+    for (const auto& p : kPublishedCounts)
         QCOMPARE(qint64(readHfConfigFile((dataDir() + p.name + ".json").toStdString()).parameterCount), p.parameters);
 
     // deepseek-ai/DeepSeek-V3's published safetensors count by dtype: BF16 3,918,786,560, F8_E4M3
@@ -164,6 +182,32 @@ void TestHfFamilies::publishedParameterCounts() {
     QCOMPARE(qint64(withMtp.mtpParameters), mtpLayer);
     QCOMPARE(qint64(withMtp.parameterCount), 3'918'786'560 + 680'571'043'840);
     QCOMPARE(qint64(withMtpLayers(withMtp).parameterCount), 3'918'786'560 + 680'571'043'840); // counted once
+}
+
+void TestHfFamilies::everyModelTypeHasAPublishedFigure() {
+    // Every model_type of tests/data/hf is held to at least one published figure of a real checkpoint
+    // (the two tables above, falcon-40b's index and DeepSeek-V3's dtype counts), not only to transformers.
+    std::set<std::string> checked, all;
+    auto typeOf = [](const std::string& name) { return readHfConfigFile((dataDir() + QString::fromStdString(name) + ".json").toStdString()).modelType; };
+    for (const auto& p : kIndexTotals) checked.insert(typeOf(p.name));
+    for (const auto& p : kPublishedCounts) checked.insert(typeOf(p.name));
+    for (const char* name : {"falcon-40b-refinedweb", "deepseek-v3"}) checked.insert(typeOf(name));
+    // The published safetensors headers (shapes) of tests/data/hf, also read by tst_fitplan
+    for (const char* name : {"gpt2", "llama-2-7b", "mistral-7b", "mixtral-8x7b", "qwen2-7b", "bert-base-uncased",
+                             "vit-base-patch16-224", "t5-small"}) {
+        const QString header = QDir(dataDir() + name).exists() ? dataDir() + name + "/model.safetensors.index.json"
+                                                               : dataDir() + name + ".safetensors";
+        const HfModel m = readHfConfigFile((dataDir() + name + ".json").toStdString());
+        QCOMPARE(qint64(readSafetensors(header.toStdString()).parameterCount), qint64(m.parameterCount));
+        checked.insert(m.modelType);
+    }
+    const QJsonObject counts = countsFile()["counts"].toObject();
+    for (auto it = counts.begin(); it != counts.end(); ++it) all.insert(typeOf(it.key().toStdString()));
+    std::string missing;
+    for (const std::string& t : all)
+        if (!checked.count(t)) missing += " " + t;
+    QVERIFY2(missing.empty(), ("model types without a published figure:" + missing).c_str());
+    QVERIFY(all.size() >= 35);
 }
 
 void TestHfFamilies::quantizedCheckpoints() {
