@@ -129,6 +129,25 @@ void TestWhatIfFit::inferenceIsTheCommandLinesKvCachePlan() {
             showForLooking(panel, box);
         }
     }
+    // CPU offload on one GPU: 14 of the 32 layers on the CPU, as --offload-layers 14 plans it.
+    box->setGpus(1, "ddp");
+    box->setOffloadLayers(14);
+    box->waitForResult();
+    QVERIFY2(box->errorText().isEmpty(), qPrintable(box->errorText()));
+    QCOMPARE(box->planOptions().offloadLayers, 14);
+    {
+        const ProcessResult r = runMemviz({"estimate", "--config", config, "--seq", "4095", "--kv-cache", "4096", "--batch", "1",
+                                           "--offload-layers", "14", "--device", "t4", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        const auto& a = *box->answer();
+        QCOMPARE(qint64(a.plan.peakBytes), j["peak_bytes_per_device"].toInteger());
+        QCOMPARE(qint64(a.plan.offloadedLayers), j["offloaded_layers"].toInteger());
+        QCOMPARE(qint64(a.plan.offloadCopyBytes), j["offload_copy_bytes_per_forward"].toInteger());
+        samePartsAndFixes(a, j);
+        QVERIFY2(box->resultText().contains("CPU offload: 14 layers"), qPrintable(box->resultText()));
+    }
+    box->setOffloadLayers(0);
     // Back to training: the dtype box keeps fp16 (now the user's choice), the GPUs shard again.
     box->setInference(false);
     box->waitForResult();

@@ -1981,6 +1981,26 @@
         <source>Context (tokens)</source>
         <translation>上下文（token 数）</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source> layers</source>
+        <translation> 层</translation>
+    </message>
+    <message>
+        <source>Inference on one GPU: transformer layers kept on the CPU, as accelerate&apos;s device_map=&quot;auto&quot; with max_memory does; each forward copies them to the GPU one at a time</source>
+        <translation>单 GPU 推理：保留在 CPU 上的 transformer 层，与 accelerate 的 device_map=&quot;auto&quot; 加 max_memory 的做法相同；每次前向逐层把它们复制到 GPU</translation>
+    </message>
+    <message>
+        <source>CPU offload</source>
+        <translation>CPU 卸载</translation>
+    </message>
+    <message>
+        <source>CPU offload: %1 layers on the CPU, %2 of weights copied to the GPU per forward (each generated token).</source>
+        <translation>CPU 卸载：%1 层在 CPU 上，每次前向（每生成一个词元）向 GPU 复制 %2 的权重。</translation>
+    </message>
 </context>
 <context>
     <name>memviz::FlameGraph</name>

@@ -112,6 +112,12 @@ FitPlanBox::FitPlanBox(QWidget* parent)
     shardRow->addWidget(gpus_);
     shardRow->addWidget(shard_, 1);
     form->addRow(tr("GPUs, sharing"), shardRow);
+    offload_ = spin(0, 0, 0, "fitOffload");
+    offload_->setSpecialValueText(tr("none"));
+    offload_->setSuffix(tr(" layers"));
+    offload_->setToolTip(tr("Inference on one GPU: transformer layers kept on the CPU, as accelerate's device_map=\"auto\" with "
+                            "max_memory does; each forward copies them to the GPU one at a time"));
+    form->addRow(tr("CPU offload"), offload_);
     notes_ = new QLabel(this);
     notes_->setObjectName("fitModelNotes");
     notes_->setWordWrap(true);
@@ -152,6 +158,9 @@ bool FitPlanBox::openConfig(const QString& path) {
                                        "it when the job is inference); training uses the dtype chosen below (fp32 unless changed).")
                                         .arg(dtype));
         for (const std::string& w : model_->hf->warnings) notes << tr("Note: %1").arg(QString::fromStdString(w));
+        updating_ = true;
+        offload_->setMaximum(static_cast<int>(std::min<std::int64_t>(offloadableLayers(*model_), 1 << 20)));
+        updating_ = false;
         notes_->setText(notes.join('\n'));
         error_.clear();
         modeChanged(); // inference: the checkpoint's dtype; then recomputes
@@ -177,6 +186,8 @@ void FitPlanBox::setGpus(int n, const QString& shard) {
     recompute();
 }
 
+void FitPlanBox::setOffloadLayers(int layers) { offload_->setValue(layers); }
+
 void FitPlanBox::setInference(bool inference) { mode_->setCurrentIndex(std::max(0, mode_->findData(inference ? "inference" : "train"))); }
 
 bool FitPlanBox::inference() const { return mode_->currentData().toString() == QLatin1String("inference"); }
@@ -186,6 +197,7 @@ bool FitPlanBox::inference() const { return mode_->currentData().toString() == Q
 void FitPlanBox::modeChanged() {
     const bool infer = inference();
     for (QWidget* w : std::initializer_list<QWidget*>{accum_, lora_, checkpoint_}) w->setEnabled(!infer);
+    offload_->setEnabled(infer);
     if (auto* form = qobject_cast<QFormLayout*>(layout()))
         if (auto* label = qobject_cast<QLabel*>(form->labelForField(seq_)))
             label->setText(infer ? tr("Context (tokens)") : tr("Sequence length"));
@@ -222,6 +234,7 @@ PlanOptions FitPlanBox::planOptions() const {
         o.tensorParallel = o.devices;
         o.devices = 1;
         o.shard = ShardStrategy::None;
+        o.offloadLayers = offload_->value();
         if (model_ && model_->hf)
             if (const std::optional<WeightFormat> q = simulatedQuantizedWeights(*model_->hf)) o.estimate.weights = *q;
     }
@@ -265,6 +278,10 @@ void FitPlanBox::show(const FitAnswer& a) {
     text += "\n" + (a.largestMicroBatch > 0 ? tr("Largest micro-batch that fits: %1.").arg(a.largestMicroBatch)
                                             : tr("Not even micro-batch 1 fits."));
     if (a.largestSequence > 0) text += "\n" + tr("Longest sequence at micro-batch %1: %2 tokens.").arg(o.estimate.batch).arg(a.largestSequence);
+    if (p.offloadedLayers > 0)
+        text += "\n" + tr("CPU offload: %1 layers on the CPU, %2 of weights copied to the GPU per forward (each generated token).")
+                           .arg(p.offloadedLayers)
+                           .arg(words::bytes(p.offloadCopyBytes));
     QStringList parts;
     for (int i = 0; i < kPlanPartCount; ++i)
         if (p.perDevice[static_cast<std::size_t>(i)] > 0)

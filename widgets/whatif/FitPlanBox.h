@@ -2,7 +2,8 @@
 #pragma once
 // The what-if panel's "Will it fit on GPUs" box: a Hugging Face config.json (Open config.json…),
 // the sequence length, micro-batch, gradient accumulation, dtype, LoRA rank, attention,
-// checkpointing, a GPU of the catalog, GPUs and sharding; shows the peak per GPU, whether it
+// checkpointing, a GPU of the catalog, GPUs and sharding, and for inference the layers offloaded to
+// the CPU; shows the peak per GPU, whether it
 // fits, the largest micro-batch and sequence that fit and the ranked fixes — the numbers
 // `memviz estimate --config … --device …` prints (costmodel/FitPlan.h: answerFit). A recompute
 // runs the simulation dozens of times (the searches), so it runs on a worker (BackgroundQuery).
@@ -38,6 +39,8 @@ public:
     // Training (one optimizer step) or inference with the KV cache of the sequence: the GPUs then
     // split the model by tensor parallelism, and the dtype follows the checkpoint's torch_dtype.
     void setInference(bool inference);
+    // Inference: how many transformer layers accelerate's device_map keeps on the CPU (0: none).
+    void setOffloadLayers(int layers);
 
     costmodel::PlanOptions planOptions() const;
     // Blocks until the newest recompute is shown (tests, screenshots).
@@ -77,6 +80,7 @@ private:
     QComboBox* gpu_;
     QSpinBox* gpus_;
     QComboBox* shard_;
+    QSpinBox* offload_;
     QLabel* result_;
     QLabel* fixes_;
 };
