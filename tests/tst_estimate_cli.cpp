@@ -464,6 +464,11 @@ void TestEstimateCli::inferenceFollowsTheConfig() {
     // checkpoint, 3,918,786,560 + 680,571,043,840 (tst_hf_families derives the layer).
     const auto mtp = jsonOf(runMemviz({"estimate", "--config", data + "deepseek-v3.json", "--seq", "16", "--inference", "--with-mtp", "--json"}));
     QCOMPARE(mtp["parameter_count"].toInteger(), qint64(3'918'786'560) + qint64(680'571'043'840));
+    // In inference with a cache it keeps its own latent cache: 1 layer x 64 tokens (blocks of 16) x (kv_lora_rank 512 + qk_rope_head_dim 64) x 2 bytes.
+    const QStringList v3 = {"estimate", "--config", data + "deepseek-v3.json", "--seq", "48", "--kv-cache", "64", "--dtype", "bf16", "--json"};
+    const QJsonObject plain = jsonOf(runMemviz(v3))["breakdown"].toObject();
+    const QJsonObject drafted = jsonOf(runMemviz(v3 + QStringList{"--with-mtp"}))["breakdown"].toObject();
+    QCOMPARE(drafted["kv_cache_bytes"].toInteger() - plain["kv_cache_bytes"].toInteger(), qint64(64) * (512 + 64) * 2);
     // Every error message ends its line; bad JSON names the line, column and byte.
     QTemporaryDir dir;
     const QString bad = dir.filePath("config.json");

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What a planned step holds beyond the simulated spec (FitPlan.h, PlanExtras): an encoder-decoder's
-// decoding caches and cross-attention weights, DeepSeek-V3's multi-token-prediction layers when
-// counted, and the weights CPU offload takes off the GPU. docs/costmodel.md ("Will it fit").
+// decoding caches, DeepSeek-V3's multi-token-prediction layers' cache when counted, and the weights
+// CPU offload takes off the GPU. (The weights the simulated layers
+// lack, cross-attention and DeepSeek-V3's counted multi-token-prediction layers among them, are in
+// the spec: hfModelSpec.) docs/costmodel.md ("Will it fit").
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -56,18 +58,13 @@ PlanExtras planExtras(const FitModel& model, const PlanOptions& o, const Estimat
     const HfModel* hf = model.hf ? &*model.hf : nullptr;
 
     // An encoder-decoder decoding (BART, T5, Whisper). The simulation runs one stack of encoder and
-    // decoder layers over the same tokens, so the decoder's cross-attention weights are missing from
-    // it, and so are the caches transformers' EncoderDecoderCache keeps: per decoder layer the self-
-    // attention keys and values of every token so far and the cross-attention keys and values of the
-    // encoder's output (its whole length: Whisper's 1,500 frames after the conv front, the source
-    // tokens of T5 and BART), and the encoder output itself, held while the decoder runs.
+    // decoder layers over the same tokens (the decoder's cross-attention weights are held as the
+    // spec's unsimulated parameters, hfModelSpec), so the caches transformers' EncoderDecoderCache
+    // keeps are missing from it: per decoder layer the self-attention keys and values of every token
+    // so far and the cross-attention keys and values of the encoder's output (its whole length:
+    // Whisper's 1,500 frames after the conv front, the source tokens of T5 and BART), and the encoder
+    // output itself, held while the decoder runs.
     if (hf && hf->block.stack == HfStack::EncoderDecoder && !e.training) {
-        const std::int64_t missing = hf->parameterCount - step.parameterCount;
-        if (missing > 0) {
-            x.weights += weightBytes(missing);
-            x.warnings.push_back("the weights are the checkpoint's " + num(hf->parameterCount) + " parameters, " + num(missing) +
-                                 " more than the one-stack simulation holds (it has no cross-attention)");
-        }
         if (e.kvCacheTokens > 0) {
             if (e.kvCacheTokens < sequence + 1)
                 throw std::invalid_argument("--kv-cache " + num(e.kvCacheTokens) + " must hold the " + num(sequence) +
@@ -86,8 +83,14 @@ PlanExtras planExtras(const FitModel& model, const PlanOptions& o, const Estimat
         }
     }
 
-    // DeepSeek-V3's multi-token-prediction layers, when counted (--with-mtp): held as weights.
-    if (hf && hf->mtpCounted) x.weights += weightBytes(hf->mtpParameters);
+    // DeepSeek-V3's multi-token-prediction layers, when counted (--with-mtp): a serving engine runs
+    // them as the draft model of speculative decoding, each with its own cache of the same latent and
+    // rotary key per token as a decoder layer (the weights are in the spec, hfModelSpec).
+    if (hf && hf->mtpCounted && !e.training && e.kvCacheTokens > 0 && hf->block.attention == HfAttention::Mla) {
+        const std::int64_t block = std::max<std::int64_t>(1, e.kvBlockTokens);
+        const std::int64_t tokens = (e.kvCacheTokens + block - 1) / block * block;
+        x.kvCache += hf->mtpLayers * e.batch * tokens * (hf->block.kvLoraRank + hf->block.qkRopeDim) * elementSize(e.dtype);
+    }
 
     // CPU offload (accelerate's dispatch_model over a device_map with "cpu" entries): an offloaded
     // layer's AlignDevicesHook copies its weights to the execution device (the first GPU) in

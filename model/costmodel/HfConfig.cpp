@@ -268,7 +268,7 @@ HfModel withMtpLayers(HfModel m) {
     std::erase_if(m.warnings, [](const std::string& w) { return w.find("num_nextn_predict_layers") != std::string::npos; });
     m.warnings.push_back("the multi-token-prediction layers (num_nextn_predict_layers " + num(m.mtpLayers) + ") counted: " +
                          num(m.mtpParameters) + " parameters, as vLLM and SGLang load them for speculative decoding;"
-                         " their weights are held whole, their KV cache is not counted");
+                         " their weights are held whole, and in inference their own latent cache beside the decoder layers'");
     return m;
 }
 
@@ -345,6 +345,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             const std::int64_t width = experts ? b.moeIntermediate : m.intermediate;
             l.dimFeedforward = b.gatedMlp ? width : std::max<std::int64_t>(1, width * 2 / 3);
             l.numExperts = experts ? m.experts : 0;
+            l.expertLora = experts ? static_cast<int>(b.expertLora) : 0;
             l.expertsPerToken = experts ? m.expertsPerToken : 0;
             l.headDim = m.headDim * m.heads != m.hidden ? m.headDim : 0;
             l.qkvBias = m.qkvBias;
@@ -357,6 +358,11 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             if (mla) { // the compressed latent and the shared rope key, per token
                 l.cacheK = b.kvLoraRank;
                 l.cacheV = b.qkRopeDim;
+                l.headDim = b.qkNopeDim + b.qkRopeDim;
+                l.mlaQRank = b.qLoraRank;
+                l.mlaKvRank = b.kvLoraRank;
+                l.mlaRope = b.qkRopeDim;
+                l.mlaValue = b.vHeadDim;
             }
             if (b.stack == HfStack::StateSpace || (b.stack == HfStack::Hybrid && !hf::hasAttention(m, i))) {
                 l.cacheState = true; // conv state [inner, conv kernel] and SSM state [inner, state size]
@@ -374,8 +380,8 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             warnings.push_back(m.modelType + " simulated as Llama-style decoder layers (RMSNorm, rotary, gated MLP" +
                                std::string(b.gatedMlp ? "" : " of 2/3 the width for its plain MLP") +
                                (b.parallelResidual ? ", sequential instead of parallel residual" : "") +
-                               (mla ? ", latent attention computed as full multi-head attention (its cache is the latent)" : "") +
-                               (b.sharedIntermediate ? ", without its shared experts" : "") +
+                               (mla ? ", its latent attention's cache the latent and rotary key" : "") +
+                               (b.sharedIntermediate ? ", its shared experts held as weights but not run" : "") +
                                (b.stack != HfStack::Decoder ? ", state-space mixers computed as attention (their cache is the conv and SSM states)" : "") +
                                "); the parameter count above is exact");
         break;

@@ -61,6 +61,7 @@ private:
     Tensor feedForward(const ResolvedLayer& l, const Tensor& x);
     Tensor llamaLayer(const ResolvedLayer& l, const Tensor& x);
     Tensor llamaAttention(const ResolvedLayer& l, const Tensor& h);
+    Tensor latentAttention(const ResolvedLayer& l, const Tensor& h); // DeepSeek's MLA
     Tensor llamaProj(const ResolvedLayer& l, int k, const Tensor& x); // projection k with its bias, if any
     Tensor rotary(const Tensor& q, const Tensor& cos, const Tensor& sin);
     Tensor rotaryHalves(const Tensor& q, const Tensor& cos, const Tensor& sin); // Layer::ropeHalves
@@ -73,6 +74,7 @@ private:
     Tensor gpt2Block(const ResolvedLayer& l, const Tensor& x);
     Tensor gpt2Attention(const ResolvedLayer& l, const Tensor& x);
     Tensor llamaMoe(const ResolvedLayer& l, const Tensor& x);
+    Tensor expertProj(const ResolvedLayer& l, int k, const Tensor& x); // an expert's linear, LoRA as peft adapts fused experts
     // x @ W^T (+ b) for parameter k of l, through a dequantized copy when W is quantized, plus
     // the LoRA path B(A(x)) * scale when W has an adapter.
     Tensor proj(const ResolvedLayer& l, int k, const Tensor& x, const Tensor* bias);

@@ -99,6 +99,13 @@ struct Layer {
     // state-space layer (cacheState) keeps cacheK (conv state) + cacheV (SSM state) per sequence.
     std::int64_t cacheK = 0, cacheV = 0;
     bool cacheState = false;
+    // llama, not in JSON specs: DeepSeek's multi-head latent attention when mlaKvRank > 0: q through a
+    // rank-mlaQRank bottleneck (0: one q_proj), k and v from a rank-mlaKvRank latent plus one shared
+    // rotary key of mlaRope dims; value heads of mlaValue dims (headDim is the query/key head: nope + rope)
+    std::int64_t mlaQRank = 0, mlaKvRank = 0, mlaRope = 0, mlaValue = 0;
+    // llama MoE, not in JSON specs: how LoRA adapts the experts: 0 an adapter per expert linear, 1 peft's
+    // parametrized W + B·A made once per forward (transformers 5's stacked experts), 2 not adapted
+    int expertLora = 0;
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask

@@ -136,7 +136,7 @@ Tensor Ops::bmm(const Tensor& aIn, const Tensor& bIn) {
 
 Tensor Ops::flashAttention(const Tensor& q, const Tensor& k, const Tensor& v) {
     const std::int64_t bh = q.dim(0), s = q.dim(1);
-    Tensor o = out(q.shape(), q.dtype());
+    Tensor o = out({bh, s, v.dim(2)}, q.dtype()); // the value's head size (latent attention's differs)
     Tensor lse = out({bh, s}, DType::F32);
     g.op("aten._scaled_dot_product_flash_attention");
     const Shape qs = q.shape(), ks = k.shape(), vs = v.shape();

@@ -193,10 +193,15 @@ private:
                     fail(where, "num_experts=" + std::to_string(l.numExperts) + ": more than 16384 experts, not a real model");
                 const std::int64_t hd = headDimOf(l), q = l.nhead * hd, kv = kvh * hd;
                 if (hd % 2) fail(where, "head_dim=" + std::to_string(hd) + " must be even (rotary positions)");
-                param(r, "self_attn.q_proj.weight", {q, e}, A);
-                param(r, "self_attn.k_proj.weight", {kv, e}, A);
-                param(r, "self_attn.v_proj.weight", {kv, e}, A);
-                param(r, "self_attn.o_proj.weight", {e, q}, A);
+                const bool mla = l.mlaKvRank > 0; // projections 0..3 hold q (q_b), kv_a, kv_b and o
+                const std::int64_t kvOut = mla ? l.mlaKvRank + l.mlaRope : kv, vOut = mla ? l.nhead * (hd - l.mlaRope + l.mlaValue) : kv;
+                const std::int64_t oIn = mla ? l.nhead * l.mlaValue : q;
+                if (mla && (l.mlaRope <= 0 || l.mlaRope >= hd || l.mlaValue <= 0 || l.mlaQRank < 0))
+                    fail(where, "latent attention needs 0 < rope dims < head_dim and value dims > 0");
+                param(r, mla ? "self_attn.q_b_proj.weight" : "self_attn.q_proj.weight", {q, l.mlaQRank > 0 ? l.mlaQRank : e}, A);
+                param(r, mla ? "self_attn.kv_a_proj_with_mqa.weight" : "self_attn.k_proj.weight", {kvOut, e}, A);
+                param(r, mla ? "self_attn.kv_b_proj.weight" : "self_attn.v_proj.weight", {vOut, mla ? l.mlaKvRank : e}, A);
+                param(r, "self_attn.o_proj.weight", {e, oIn}, A);
                 if (!l.numExperts) {
                     param(r, "mlp.gate_proj.weight", {f, e}, M);
                     param(r, "mlp.up_proj.weight", {f, e}, M);
@@ -215,8 +220,8 @@ private:
                 // the biases after the norms (llamaBiasIndex), in projection order
                 if (l.qkvBias) {
                     param(r, "self_attn.q_proj.bias", {q});
-                    param(r, "self_attn.k_proj.bias", {kv});
-                    param(r, "self_attn.v_proj.bias", {kv});
+                    param(r, "self_attn.k_proj.bias", {kvOut});
+                    param(r, "self_attn.v_proj.bias", {vOut});
                 }
                 if (l.oBias) param(r, "self_attn.o_proj.bias", {e});
                 if (l.mlpBias && l.numExperts) fail(where, "mlp_bias with num_experts is not supported");
@@ -224,6 +229,13 @@ private:
                     param(r, "mlp.gate_proj.bias", {f});
                     param(r, "mlp.up_proj.bias", {f});
                     param(r, "mlp.down_proj.bias", {e});
+                }
+                if (mla) { // after the biases (mlaExtraIndex): the q bottleneck and the two latent norms
+                    if (l.mlaQRank > 0) {
+                        param(r, "self_attn.q_a_proj.weight", {l.mlaQRank, e}, A);
+                        param(r, "self_attn.q_a_layernorm.weight", {l.mlaQRank});
+                    }
+                    param(r, "self_attn.kv_a_layernorm.weight", {l.mlaKvRank});
                 }
             }
             break;

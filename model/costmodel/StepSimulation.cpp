@@ -151,7 +151,7 @@ private:
                 g_.leaves[static_cast<std::size_t>(params_.back().leaf)].parameter = !frozen && !o_.inferenceMode;
             }
             if (o_.training && !frozen) trainable_.push_back(params_.back());
-            if (o_.lora.rank > 0 && loraTarget(p.role, o_.lora.targets)) { // lora_A (r x in), lora_B (out x r)
+            if (o_.lora.rank > 0 && loraTarget(p.role, o_.lora.targets) && !unadaptedExpert(i)) { // lora_A (r x in), lora_B (out x r)
                 const bool train = o_.training;
                 blocks_.loraA[i] = g_.newLeaf({o_.lora.rank, p.shape[1]}, paramDtype(), Category::Parameters, train);
                 blocks_.loraB[i] = g_.newLeaf({p.shape[0], o_.lora.rank}, paramDtype(), Category::Parameters, train);
@@ -167,8 +167,8 @@ private:
         for (const ParamInfo& b : model_.buffers) buffers_.push_back(g_.empty(b.shape, paramDtype(), Category::Parameters));
         if (const std::int64_t extra = model_.spec.unsimulatedParameters; extra > 0) { // held and trained like the others
             const bool train = o_.training && o_.lora.rank == 0 && o_.frozenLayers == 0;
-            buffers_.push_back(g_.newLeaf({extra}, paramDtype(), Category::Parameters, train));
-            if (train) trainable_.push_back(buffers_.back());
+            unsimulated_ = g_.newLeaf({extra}, paramDtype(), Category::Parameters, train);
+            if (train) trainable_.push_back(unsimulated_);
         }
         if (model_.spec.bufferBytes > 0) // built with the model, kept whatever the dtype (a bool mask)
             buffers_.push_back(g_.empty({model_.spec.bufferBytes}, DType::U8, Category::Parameters));
@@ -187,6 +187,16 @@ private:
         Shape ys{o_.batch};
         ys.insert(ys.end(), tg.shape.begin(), tg.shape.end());
         y_ = g_.empty(ys, tg.dtype == DType::I64 ? DType::I64 : activationDtype(o_), Category::Input);
+    }
+
+    // An expert's weight of a MoE layer whose experts LoRA leaves alone (Layer::expertLora 2)
+    bool unadaptedExpert(std::size_t param) const {
+        const int top = model_.params[param].topLevel;
+        if (top < 0) return false;
+        const ResolvedLayer& l = model_.layers[static_cast<std::size_t>(top)];
+        const std::int64_t k = static_cast<std::int64_t>(param) - l.firstParam; // router 4, then w1, w2, w3 per expert
+        return l.def.type == LayerType::LlamaDecoderLayer && l.def.numExperts > 0 && l.def.expertLora == 2 && k >= 5 &&
+               k < 5 + 3 * l.def.numExperts;
     }
 
     Tensor lossOf(const Tensor& out) {
@@ -370,8 +380,8 @@ private:
             if (i != static_cast<std::size_t>(Category::Overhead)) raw += e.breakdown[i];
         e.breakdown[static_cast<std::size_t>(Category::Overhead)] = e.peakBytes - raw;
         e.truePeakBytes = std::max(mem_.truePeakBytes(), e.peakBytes);
-        e.parameterCount = model_.parameterCount();
-        e.parameterBytes = 0;
+        e.parameterCount = model_.parameterCount() + model_.spec.unsimulatedParameters;
+        e.parameterBytes = unsimulated_.defined() ? unsimulated_.bytes() : 0;
         for (const Tensor& p : params_) e.parameterBytes += p.bytes();
         for (const Tensor& a : blocks_.loraA)
             if (a.defined()) e.adapterParameterCount += a.numel();
@@ -398,6 +408,7 @@ private:
     int earlierKernels_ = -1;
     sim::BlockConfig blocks_;
     std::vector<Tensor> params_, buffers_, trainable_;
+    Tensor unsimulated_; // ModelSpec::unsimulatedParameters, held and trained like the others
     Tensor x_, y_;
     Tensor keptOut_; // the loop variable holding the last output (outputKept)
     std::size_t reportedSample_ = 0, reportedMark_ = 0;

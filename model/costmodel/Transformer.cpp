@@ -213,6 +213,11 @@ namespace {
 // (gate, up, down, or the router and 3 per expert); the two norms; then the biases that are on:
 // q, k, v (qkv_bias), o (o_bias), gate, up, down (mlp_bias).
 int llamaNormIndex(const Layer& d) { return d.numExperts ? 5 + static_cast<int>(3 * d.numExperts) : 7; }
+// Latent attention's own parameters, after the biases: q_a and its norm (when q has a bottleneck),
+// then the latent's norm.
+int mlaExtraIndex(const Layer& d) {
+    return llamaNormIndex(d) + 2 + (d.qkvBias ? 3 : 0) + (d.oBias ? 1 : 0) + (d.mlpBias ? 3 : 0);
+}
 // The bias of projection k (0..3 attention, 4..6 MLP), or -1 when it has none.
 int llamaBiasIndex(const Layer& d, int k) {
     int next = llamaNormIndex(d) + 2;
@@ -229,8 +234,57 @@ Tensor ModelRunner::llamaProj(const ResolvedLayer& l, int k, const Tensor& x) {
     return proj(l, k, x, bias < 0 ? nullptr : &param(l, bias));
 }
 
+Tensor ModelRunner::latentAttention(const ResolvedLayer& l, const Tensor& hs) {
+    // transformers' DeepseekV3Attention (and V2's): q = q_b(norm(q_a(x))) or q_proj(x), split into
+    // its plain and rotary parts; kv_a(x) = the latent (normed) and one rotary key shared by the
+    // heads, which the cache keeps; kv_b(latent) = every head's plain key and value; the keys built
+    // in a new tensor (new_empty, both parts copied in), the query by cat.
+    const Layer& d = l.def;
+    const std::int64_t b = hs.dim(0), s = hs.dim(1), h = d.nhead, qk = headDimOf(d), rope = d.mlaRope, nope = qk - rope;
+    const std::int64_t vd = d.mlaValue, rank = d.mlaKvRank;
+    const int extra = mlaExtraIndex(d);
+    Tensor q;
+    if (d.mlaQRank > 0) {
+        Tensor a = proj(l, extra, hs, nullptr);
+        Tensor n = ops_.rmsNorm(a, param(l, extra + 1));
+        a.reset();
+        q = llamaProj(l, 0, n);
+    } else {
+        q = llamaProj(l, 0, hs);
+    }
+    q = ops_.view(q, {b, h, s, qk}, false);
+    Tensor latent, kRot;
+    {
+        Tensor compressed = llamaProj(l, 1, hs); // [B, S, rank + rope]
+        latent = ops_.view(ops_.rmsNorm(ops_.view(compressed, {b, s, rank}, false), param(l, extra + (d.mlaQRank > 0 ? 2 : 0))),
+                           {b, 1, s, rank});
+        kRot = ops_.view(compressed, {b, 1, s, rope}, false);
+    }
+    auto [cos, sin] = ropeTables(s, rope, hs.dtype());
+    Tensor qRot = rotary(ops_.view(q, {b, h, s, rope}, false), cos, sin);
+    kRot = rotary(kRot, cos, sin);
+    std::tie(latent, kRot) = useCache(latent, kRot);
+    const std::int64_t t = latent.dim(2);
+    Tensor query = ops_.cat({ops_.view(q, {b, h, s, nope}, false), qRot}, -1);
+    q.reset();
+    qRot.reset();
+    Tensor key, value;
+    {
+        Tensor kv = ops_.view(llamaProj(l, 2, ops_.view(latent, {b, t, rank})), {b, h, t, nope + vd}, false);
+        key = ops_.cat({ops_.view(kv, {b, h, t, nope}, false), ops_.expand(kRot, {b, h, t, rope})}, -1); // new_empty + copy_
+        value = ops_.view(kv, {b, h, t, vd}, false);
+    }
+    Tensor a;
+    {
+        Tensor o = coreAttention(query, key, value, s, t, d.manualAttention ? (d.expandedMask ? 3 : 2) : 1, 0.0);
+        a = ops_.clone(ops_.view(o, {b, s, h, vd}, false)); // reshape(B, S, -1) of the transposed output
+    }
+    return llamaProj(l, 3, ops_.view(a, {b, s, h * vd}));
+}
+
 Tensor ModelRunner::llamaAttention(const ResolvedLayer& l, const Tensor& hs) {
     const Layer& d = l.def;
+    if (d.mlaKvRank > 0) return latentAttention(l, hs);
     const std::int64_t b = hs.dim(0), s = hs.dim(1), h = d.nhead, hd = headDimOf(d);
     const std::int64_t kvh = d.numKvHeads ? d.numKvHeads : h;
     const DType dt = hs.dtype();

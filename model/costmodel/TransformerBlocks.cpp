@@ -70,13 +70,14 @@ std::pair<Tensor, Tensor> ModelRunner::useCache(const Tensor& k, const Tensor& v
 
 Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
                                      int llamaStyle, double dropout) {
-    // q [B, H, S, hd] (non-contiguous), k/v [B, H, T, hd]; matmul copies what it cannot view
-    const std::int64_t b = q.dim(0), h = q.dim(1), hd = q.dim(3);
+    // q [B, H, S, hd] (non-contiguous), k [B, H, T, hd], v [B, H, T, vd] (vd = hd but for latent
+    // attention); matmul copies what it cannot view
+    const std::int64_t b = q.dim(0), h = q.dim(1), hd = q.dim(3), vd = v.dim(3);
     const DType dt = q.dtype();
     if (blocks_ && blocks_->flash) {
         Tensor o = ops_.flashAttention(ops_.view(q, {b * h, s, hd}, false), ops_.view(k, {b * h, t, hd}, false),
-                                       ops_.view(v, {b * h, t, hd}, false));
-        return ops_.view(o, {b, h, s, hd});
+                                       ops_.view(v, {b * h, t, vd}, false));
+        return ops_.view(o, {b, h, s, vd});
     }
     if (llamaStyle >= 2) return manualAttentionNow(q, k, v, s, t, llamaStyle == 3);
     Tensor o;
@@ -114,9 +115,9 @@ Tensor ModelRunner::coreAttentionNow(const Tensor& q, const Tensor& k, const Ten
                 probs = ops_.dropout(ops_.softmax(scaled, dt), dropout);
             }
         }
-        o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, hd}));
+        o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, vd}));
     }
-    return ops_.view(o, {b, h, s, hd});
+    return ops_.view(o, {b, h, s, vd});
 }
 
 Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
@@ -160,8 +161,8 @@ Tensor ModelRunner::manualAttentionNow(const Tensor& q, const Tensor& k, const T
         masked = ops_.where(mask, scaled); // masked_fill(mask, -1e9) saves the mask as where does
     }
     Tensor probs = ops_.manualSoftmax(masked);
-    Tensor o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, hd}));
-    return ops_.view(o, {b, h, s, hd});
+    Tensor o = ops_.bmm(probs, ops_.reshape(v, {b * h, t, v.dim(3)}));
+    return ops_.view(o, {b, h, s, v.dim(3)});
 }
 
 Tensor ModelRunner::coreAttention(const Tensor& q, const Tensor& k, const Tensor& v, std::int64_t s, std::int64_t t,
@@ -260,6 +261,28 @@ Tensor ModelRunner::gpt2Block(const ResolvedLayer& l, const Tensor& x) {
     return ops_.add(h, m);
 }
 
+Tensor ModelRunner::expertProj(const ResolvedLayer& l, int k, const Tensor& x) {
+    const auto idx = static_cast<std::size_t>(l.firstParam + k);
+    const bool adapted = blocks_ && idx < blocks_->loraA.size() && blocks_->loraA[idx].defined();
+    if (!adapted || l.def.expertLora != 1 || blocks_->quantized[idx]) return proj(l, k, x, nullptr);
+    // peft's ParamWrapper on transformers' fused expert parameters (target_modules="all-linear"):
+    // the parameter is parametrized as W + scale * B @ A (_LoraFactorsProxy's baddbmm), a new
+    // weight-sized tensor made once per forward; the products keep it for the backward.
+    const Tensor& a = blocks_->loraA[idx];
+    const Tensor& b = blocks_->loraB[idx];
+    Tensor merged = g_.empty(model_.params[idx].shape, a.dtype());
+    g_.op("aten.baddbmm");
+    const Shape as = a.shape(), bs = b.shape();
+    const DType dt = a.dtype();
+    g_.record("BaddbmmBackward0", {&merged}, {&a, &b}, {a, b}, [as, bs, dt](Graph& gr, Node& n, std::vector<Tensor>&) {
+        std::vector<Tensor> r(2);
+        if (n.needs(0)) r[0] = fresh(gr, as, dt, "aten.bmm");
+        if (n.needs(1)) r[1] = fresh(gr, bs, dt, "aten.bmm");
+        return r;
+    });
+    return ops_.linear(x, merged, nullptr);
+}
+
 Tensor ModelRunner::llamaMoe(const ResolvedLayer& l, const Tensor& x) {
     // transformers' MixtralSparseMoeBlock; tokens are assumed spread evenly over the experts
     // (each gets ceil(N * k / E) of them). Modelled, not measured.
@@ -289,11 +312,11 @@ Tensor ModelRunner::llamaMoe(const ResolvedLayer& l, const Tensor& x) {
         Tensor cur = ops_.select(flat, {per, e}); // hidden_states[None, top_x]
         Tensor act;
         {
-            Tensor gate = ops_.silu(proj(l, base, cur, nullptr));
-            Tensor up = proj(l, base + 2, cur, nullptr);
+            Tensor gate = ops_.silu(expertProj(l, base, cur));
+            Tensor up = expertProj(l, base + 2, cur);
             act = ops_.mul(gate, up);
         }
-        Tensor y = proj(l, base + 1, act, nullptr);
+        Tensor y = expertProj(l, base + 1, act);
         act.reset();
         Tensor scaled = ops_.mul(y, ops_.select(weights, {per, 1}));
         y.reset();
