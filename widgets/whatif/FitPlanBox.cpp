@@ -117,6 +117,7 @@ FitPlanBox::FitPlanBox(QWidget* parent)
     offload_->setSuffix(tr(" layers"));
     offload_->setToolTip(tr("Inference on one GPU: transformer layers kept on the CPU, as accelerate's device_map=\"auto\" with "
                             "max_memory does; each forward copies them to the GPU one at a time"));
+    offload_->setEnabled(false); // training is the first job
     form->addRow(tr("CPU offload"), offload_);
     notes_ = new QLabel(this);
     notes_->setObjectName("fitModelNotes");
