@@ -46,7 +46,7 @@ private slots:
 };
 
 void TestCostModelVersions::initTestCase() {
-    for (const QString release : {QStringLiteral("1.13"), QStringLiteral("2.13")}) {
+    for (const QString& release : {QStringLiteral("1.13"), QStringLiteral("2.13")}) {
         const QByteArray text =
             memviz::test::readFile(QStringLiteral(MEMVIZ_TEST_DATA) + "/costmodel/measured_versions_" + release + ".json");
         const QJsonObject doc = QJsonDocument::fromJson(text).object();

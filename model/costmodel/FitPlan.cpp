@@ -91,6 +91,7 @@ ModelSpec FitModel::at(std::int64_t seq, std::vector<std::string>* warnings) con
     if (hf) {
         std::vector<std::string> w;
         ModelSpec s = hfModelSpec(*hf, hf->family == HfFamily::Vit ? 1 : seq, w); // a ViT takes its image
+        applyParameterMatch(parameterMatch, s);
         if (warnings) warnings->insert(warnings->end(), w.begin(), w.end());
         return s;
     }
@@ -116,6 +117,8 @@ FitModel fitModelFromHf(const HfModel& hf, std::int64_t sequence) {
     m.hf = hf;
     m.exactParameters = hf.parameterCount;
     m.spec = hfModelSpec(hf, sequence, m.hf->warnings);
+    m.parameterMatch = matchParameterCount(hf, m.spec, m.hf->warnings);
+    applyParameterMatch(m.parameterMatch, m.spec);
     m.name = m.spec.name;
     return m;
 }

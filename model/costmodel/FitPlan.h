@@ -25,6 +25,7 @@ struct FitModel {
     ModelSpec spec;            // at its own sequence length
     std::optional<HfModel> hf; // when it came from a config.json
     std::int64_t exactParameters = 0; // from the config or a safetensors header (0: the spec's own count)
+    ParameterMatch parameterMatch;    // a config's: applied to its spec at every sequence
     std::string name;
 
     // The token sequence the spec takes (0 when its input is not a sequence of token ids).

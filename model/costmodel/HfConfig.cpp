@@ -283,33 +283,6 @@ HfModel readHfConfigFile(const std::string& path) {
     return readHfConfig(json, path);
 }
 
-namespace {
-// One rule for the weights of every family simulated on the nearest block: the simulation holds
-// exactly the checkpoint's parameter count. State-space mixers (simulated as attention and a gated
-// MLP, which hold more) get the MLP width that brings each layer to its share; what the simulated
-// layers still lack is held as one more parameter tensor; a surplus left is said in a warning.
-void matchParameterCount(const HfModel& m, ModelSpec& s, std::vector<std::string>& warnings) {
-    if (m.parameterCount <= 0) return;
-    std::int64_t surplus = resolveModel(s).parameterCount() - m.parameterCount;
-    if (surplus > 0 && m.block.stack == HfStack::StateSpace && m.layers > 0 && m.hidden > 0) {
-        const std::int64_t perLayer = (surplus + m.layers - 1) / m.layers, perUnit = 3 * m.hidden; // gate, up, down
-        for (Layer& l : s.layers)
-            if (l.type == LayerType::LlamaDecoderLayer && l.cacheState)
-                l.dimFeedforward = std::max<std::int64_t>(1, l.dimFeedforward - (perLayer + perUnit - 1) / perUnit);
-        surplus = resolveModel(s).parameterCount() - m.parameterCount;
-    }
-    if (surplus < 0) s.unsimulatedParameters = -surplus;
-    else if (surplus * 1000 > m.parameterCount) {
-        std::ostringstream share;
-        share.setf(std::ios::fixed);
-        share.precision(1);
-        share << 100.0 * static_cast<double>(surplus) / static_cast<double>(m.parameterCount);
-        warnings.push_back("the simulated layers hold " + num(surplus) + " parameters more than the checkpoint (+" + share.str() +
-                           " %): the weights, gradients and optimizer state are over-counted by that share");
-    }
-}
-} // namespace
-
 ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::string>& warnings) {
     if (sequence < 1) throw HfConfigError("the sequence length must be at least 1");
     if (m.maxPositions > 0 && sequence > m.maxPositions && (m.family == HfFamily::Gpt2 || m.family == HfFamily::Bert))
@@ -447,8 +420,45 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
         break;
     }
     s.bufferBytes = m.block.bufferBytes;
-    matchParameterCount(m, s, warnings);
     return s;
+}
+
+ParameterMatch matchParameterCount(const HfModel& m, const ModelSpec& s, std::vector<std::string>& warnings) {
+    ParameterMatch match;
+    if (m.parameterCount <= 0) return match;
+    std::int64_t surplus = simulatedParameterCount(s) - m.parameterCount;
+    if (surplus > 0 && m.block.stack == HfStack::StateSpace && m.hidden > 0) {
+        // each such layer loses 3 x hidden parameters (gate, up, down) per unit of MLP width
+        std::int64_t layers = 0, width = 0;
+        for (const Layer& l : s.layers)
+            if (l.type == LayerType::LlamaDecoderLayer && l.cacheState) {
+                ++layers;
+                width = l.dimFeedforward;
+            }
+        if (layers > 0) {
+            const std::int64_t perUnit = 3 * m.hidden, perLayer = (surplus + layers - 1) / layers;
+            match.stateSpaceFeedforward = std::max<std::int64_t>(1, width - (perLayer + perUnit - 1) / perUnit);
+            surplus -= layers * perUnit * (width - match.stateSpaceFeedforward);
+        }
+    }
+    if (surplus < 0) match.unsimulated = -surplus;
+    else match.surplus = surplus;
+    if (surplus * 1000 > m.parameterCount) {
+        std::ostringstream share;
+        share.setf(std::ios::fixed);
+        share.precision(1);
+        share << 100.0 * static_cast<double>(surplus) / static_cast<double>(m.parameterCount);
+        warnings.push_back("the simulated layers hold " + num(surplus) + " parameters more than the checkpoint (+" + share.str() +
+                           " %): the weights, gradients and optimizer state are over-counted by that share");
+    }
+    return match;
+}
+
+void applyParameterMatch(const ParameterMatch& match, ModelSpec& s) {
+    s.unsimulatedParameters = match.unsimulated;
+    if (match.stateSpaceFeedforward > 0)
+        for (Layer& l : s.layers)
+            if (l.type == LayerType::LlamaDecoderLayer && l.cacheState) l.dimFeedforward = match.stateSpaceFeedforward;
 }
 
 } // namespace memviz::costmodel

@@ -73,6 +73,19 @@ HfModel withMtpLayers(HfModel model);
 // (longer than GPT-2's n_positions, say).
 ModelSpec hfModelSpec(const HfModel& model, std::int64_t sequence, std::vector<std::string>& warnings);
 
+// One rule for the weights of every family simulated on the nearest block: the simulated spec
+// holds exactly the checkpoint's parameter count. State-space mixers (simulated as attention and a
+// gated MLP, which hold more) get the MLP width that brings each layer to its share; what the
+// simulated layers still lack is held as one more parameter tensor; a surplus left is said in a
+// warning. The same for every sequence: worked out once per model (it resolves the spec).
+struct ParameterMatch {
+    std::int64_t stateSpaceFeedforward = 0; // the state-space layers' simulated MLP width (0: as built)
+    std::int64_t unsimulated = 0;           // ModelSpec::unsimulatedParameters
+    std::int64_t surplus = 0;               // parameters the simulated layers hold beyond the count
+};
+ParameterMatch matchParameterCount(const HfModel& model, const ModelSpec& spec, std::vector<std::string>& warnings);
+void applyParameterMatch(const ParameterMatch& match, ModelSpec& spec);
+
 const char* hfFamilyName(HfFamily f);
 // The model_types the tables read, sorted.
 std::vector<std::string> hfModelTypes();

@@ -12,12 +12,15 @@ namespace {
 // A tensor of more than 2^48 elements (1 PiB of float32) is no real model, and its element
 // count times 8 bytes, or a sum of a few thousand of them, would pass int64 (fuzz_model_spec:
 // a padding of 2^34 made numel() overflow). Every input, output and parameter shape is held to it.
-void checkElements(const Shape& shape, const std::string& where, const std::string& what) {
+// `what` names the tensor in the error; it is only called when the shape is refused (a
+// model with thousands of experts resolves hundreds of thousands of parameters).
+template <typename What>
+void checkElements(const Shape& shape, const std::string& where, What&& what) {
     constexpr std::int64_t kMaxElements = std::int64_t{1} << 48;
     std::int64_t n = 1;
     for (std::int64_t d : shape)
         if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > kMaxElements)
-            fail(where, what + " " + shapeText(shape) + ": more than 2^48 elements, not a real model");
+            fail(where, what() + " " + shapeText(shape) + ": more than 2^48 elements, not a real model");
 }
 
 // A padding near 2^62 must not overflow: a result past int64 becomes int64's maximum, which
@@ -38,7 +41,7 @@ void needRank(const Shape& shape, std::size_t rank, const char* type, const std:
 
 class Resolver {
 public:
-    explicit Resolver(ResolvedModel& m) : m_(m) {}
+    Resolver(ResolvedModel& m, bool names) : m_(m), names_(names) {}
 
     std::vector<ResolvedLayer> list(const std::vector<Layer>& layers, Shape& shape, DType& dtype, const std::string& where) {
         std::vector<ResolvedLayer> out;
@@ -53,13 +56,14 @@ public:
 private:
     void param(ResolvedLayer& r, const std::string& name, Shape shape, ParamRole role = ParamRole::Other) {
         if (r.firstParam < 0) r.firstParam = static_cast<int>(m_.params.size());
-        checkElements(shape, r.where, "parameter '" + name + "' of shape");
-        m_.params.push_back({r.where + "." + name, std::move(shape), role, topLevel_});
+        checkElements(shape, r.where, [&] { return "parameter '" + name + "' of shape"; });
+        m_.params.push_back({names_ ? r.where + "." + name : std::string(), std::move(shape), role, topLevel_});
         ++r.paramCount;
     }
 
 public:
     int topLevel_ = -1;
+    const bool names_; // false: the parameters' names are left empty (only their count is wanted)
 
 private:
 
@@ -209,7 +213,7 @@ private:
                 } else { // Mixtral's block_sparse_moe: gate (router), then w1, w2, w3 per expert
                     param(r, "block_sparse_moe.gate.weight", {l.numExperts, e}, ParamRole::RouterWeight);
                     for (std::int64_t x = 0; x < l.numExperts; ++x) {
-                        const std::string p = "block_sparse_moe.experts." + std::to_string(x);
+                        const std::string p = names_ ? "block_sparse_moe.experts." + std::to_string(x) : std::string();
                         param(r, p + ".w1.weight", {f, e}, M);
                         param(r, p + ".w2.weight", {e, f}, M);
                         param(r, p + ".w3.weight", {f, e}, M);
@@ -293,7 +297,7 @@ private:
         }
         for (std::int64_t d : shape)
             if (d <= 0) fail(where, "'" + std::string(type) + "' gives an empty output shape " + shapeText(shape));
-        checkElements(shape, where, "'" + std::string(type) + "' gives an output shape");
+        checkElements(shape, where, [&] { return "'" + std::string(type) + "' gives an output shape"; });
         r.out = shape;
         return r;
     }
@@ -326,14 +330,15 @@ std::int64_t parametersIn(const ResolvedModel& m, const ResolvedLayer& l) {
     return n;
 }
 
-ResolvedModel resolveModel(const ModelSpec& spec) {
+namespace {
+ResolvedModel resolve(const ModelSpec& spec, bool names) {
     ResolvedModel m;
     m.spec = spec;
     if (spec.layers.empty()) throw SpecError("layers: the model has no layers");
     Shape shape = spec.input.shape;
-    checkElements(shape, "input", "the shape");
+    checkElements(shape, "input", [] { return std::string("the shape"); });
     DType dtype = spec.input.dtype;
-    m.layers = Resolver(m).list(spec.layers, shape, dtype, "layers");
+    m.layers = Resolver(m, names).list(spec.layers, shape, dtype, "layers");
     m.outShape = shape;
     const Shape& tgt = spec.target.shape;
     if (spec.loss == Loss::CrossEntropy) {
@@ -347,5 +352,10 @@ ResolvedModel resolveModel(const ModelSpec& spec) {
     }
     return m;
 }
+} // namespace
+
+ResolvedModel resolveModel(const ModelSpec& spec) { return resolve(spec, true); }
+
+std::int64_t simulatedParameterCount(const ModelSpec& spec) { return resolve(spec, false).parameterCount(); }
 
 } // namespace memviz::costmodel

@@ -45,6 +45,9 @@ struct ResolvedModel {
 };
 
 ResolvedModel resolveModel(const ModelSpec& spec);
+// resolveModel(spec).parameterCount() without naming each parameter (a model of thousands of
+// experts has hundreds of thousands).
+std::int64_t simulatedParameterCount(const ModelSpec& spec);
 // The parameter elements of one layer and the layers inside it (a block's body and skip path).
 std::int64_t parametersIn(const ResolvedModel& m, const ResolvedLayer& l);
 

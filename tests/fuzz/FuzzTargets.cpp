@@ -302,9 +302,9 @@ Outcome hfConfig(std::string_view d) {
     try {
         const costmodel::HfModel m = costmodel::readHfConfig(d, "config.json");
         if (m.parameterCount <= 0) finding("a config was accepted with no parameters");
+        // fitModelFromHf resolves the spec (the weights held to the count); a small model is planned too
         const costmodel::FitModel f = costmodel::fitModelFromHf(m, std::min<std::int64_t>(8, std::max<std::int64_t>(1, m.maxPositions)));
-        const costmodel::ResolvedModel r = costmodel::resolveModel(f.spec);
-        if (r.parameterCount() < 100'000) {
+        if (m.parameterCount < 100'000) {
             costmodel::PlanOptions p;
             p.estimate.timeline = false;
             costmodel::planStep(f, p);
