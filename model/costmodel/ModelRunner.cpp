@@ -22,6 +22,7 @@ const Tensor& ModelRunner::param(const ResolvedLayer& l, int k) const {
 
 Tensor ModelRunner::forward(const Tensor& x, int segments) {
     blockIndex_ = 0;
+    forwarding_ = true;
     const int n = model_.topLevelLayerCount();
     if (blocks_ && blocks_->perLayer && g_.gradEnabled) {
         // transformers' gradient checkpointing: every block under its own reentrant checkpoint
@@ -54,7 +55,7 @@ Tensor ModelRunner::range(int first, int last, Tensor x) {
     for (int i = first; i <= last; ++i) {
         const ResolvedLayer& l = model_.layers[static_cast<std::size_t>(i)];
         Tensor out = hooked(i, layer(l, x));
-        if (l.def.keepsOutput) { // DeBERTa's encoder returns every layer's hidden states
+        if (l.def.keepsOutput && forwarding_) { // DeBERTa's encoder returns every layer's hidden states
             held_.push_back(x);
             held_.push_back(out);
         }

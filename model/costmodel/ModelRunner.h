@@ -42,6 +42,7 @@ public:
     // Drops what the forward keeps only for itself (the causal mask, DeBERTa's relative inputs and
     // hidden states).
     void endForward() {
+        forwarding_ = false;
         causalMask_.reset();
         relative_.clear();
         held_.clear();
@@ -98,7 +99,8 @@ private:
     BlockConfig* blocks_;
     Tensor causalMask_;
     std::vector<Tensor> relative_; // DeBERTa's encoder: relative embeddings, relative positions, attention mask
-    std::vector<Tensor> held_;     // outputs of keepsOutput layers
+    std::vector<Tensor> held_;     // outputs of keepsOutput layers (in the forward, not a checkpoint's recompute)
+    bool forwarding_ = false;      // between forward() and endForward()
 };
 
 } // namespace memviz::costmodel::sim
