@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "costmodel/ModelSpec.h"
+
 namespace memviz::costmodel {
 
 enum class HfStack { Decoder, Encoder, EncoderDecoder, Vision, TextVision, StateSpace, Hybrid };
@@ -17,10 +19,7 @@ enum class HfPositions { Learned, Rotary, Alibi, Relative, None };
 enum class HfNorm { LayerNorm, RmsNorm };
 enum class HfQkNorm { None, PerHead, Full }; // PerHead: one head_dim weight for all heads; Full: per head
 enum class HfHead { None, CausalLm, SequenceClassification, QuestionAnswering, Pooler };
-// How peft's target_modules="all-linear" adapts the experts (peft 0.21 on transformers 5, whose
-// experts are stacked parameters, not nn.Linear): Merged, peft's ParamWrapper (W + B·A made per
-// forward); None, not adapted; Linear, an adapter per expert linear (transformers 4's nn.Linear experts).
-enum class HfExpertLora { Linear, Merged, None };
+
 
 struct HfBlock {
     HfStack stack = HfStack::Decoder;
@@ -44,7 +43,7 @@ struct HfBlock {
     std::int64_t sharedIntermediate = 0; // the shared experts' width all together
     bool sharedExpertGate = false;       // Qwen2-MoE's sigmoid gate on the shared expert
     bool routerBias = false;             // DeepSeek-V3's e_score_correction_bias
-    HfExpertLora expertLora = HfExpertLora::Merged;
+    ExpertLora expertLora = ExpertLora::Merged; // what peft 0.21's target_modules="all-linear" does on transformers 5
     std::int64_t firstDense = 0;         // first_k_dense_replace
     std::int64_t moeEvery = 1, moeOffset = 0; // MoE where (layer - moeOffset) % moeEvery == 0
     // DeepSeek's multi-head latent attention

@@ -318,7 +318,7 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             const std::int64_t width = experts ? b.moeIntermediate : m.intermediate;
             l.dimFeedforward = b.gatedMlp ? width : std::max<std::int64_t>(1, width * 2 / 3);
             l.numExperts = experts ? m.experts : 0;
-            l.expertLora = experts ? static_cast<int>(b.expertLora) : 0;
+            l.expertLora = experts ? b.expertLora : ExpertLora::Linear;
             l.expertsPerToken = experts ? m.expertsPerToken : 0;
             l.headDim = m.headDim * m.heads != m.hidden ? m.headDim : 0;
             l.qkvBias = m.qkvBias;
@@ -331,7 +331,6 @@ ModelSpec hfModelSpec(const HfModel& m, std::int64_t sequence, std::vector<std::
             if (mla) { // the compressed latent and the shared rope key, per token
                 l.cacheK = b.kvLoraRank;
                 l.cacheV = b.qkRopeDim;
-                l.headDim = b.qkNopeDim + b.qkRopeDim;
                 l.mlaQRank = b.qLoraRank;
                 l.mlaKvRank = b.kvLoraRank;
                 l.mlaRope = b.qkRopeDim;

@@ -314,7 +314,7 @@ const FamilyRow kFamilies[] = {
      [](const Keys& k, HfModel& m) {
          llamaLike(k, m);
          readExperts(k, m, "num_local_experts", 2);
-         m.block.expertLora = HfExpertLora::None;
+         m.block.expertLora = ExpertLora::None;
          m.block.logitScale = true; // logits / logits_scaling
      }},
     {"qwen2",
@@ -330,7 +330,7 @@ const FamilyRow kFamilies[] = {
          m.block.qkvBias = true;
          m.block.oBias = false;
          readExperts(k, m, "num_experts", 4);
-         m.block.expertLora = HfExpertLora::None;
+         m.block.expertLora = ExpertLora::None;
          m.block.sharedIntermediate = k.integer("shared_expert_intermediate_size", 0, 0);
          m.block.sharedExpertGate = m.block.sharedIntermediate > 0;
          qwenSparseStep(k, m);
@@ -503,7 +503,7 @@ const FamilyRow kFamilies[] = {
          b.stack = HfStack::Hybrid;
          b.positions = HfPositions::None;
          readExperts(k, m, "num_experts", 2);
-         b.expertLora = HfExpertLora::None;
+         b.expertLora = ExpertLora::None;
          b.moeEvery = k.integer("expert_layer_period", 2);
          b.moeOffset = k.integer("expert_layer_offset", 1, 0);
          b.attnEvery = k.integer("attn_layer_period", 8);

@@ -59,6 +59,11 @@ struct Pair {
     std::int64_t h = 0, w = 0;
 };
 
+// How LoRA adapts a MoE layer's experts: an adapter per expert linear (transformers 4's nn.Linear
+// experts); peft's parametrized W + B·A, made once per forward and kept for the backward (peft 0.21's
+// ParamWrapper on transformers 5's stacked experts); or not at all.
+enum class ExpertLora { Linear, Merged, None };
+
 struct Layer {
     LayerType type = LayerType::ReLU;
     // linear / conv2d / embedding / transformer layers
@@ -103,9 +108,7 @@ struct Layer {
     // rank-mlaQRank bottleneck (0: one q_proj), k and v from a rank-mlaKvRank latent plus one shared
     // rotary key of mlaRope dims; value heads of mlaValue dims (headDim is the query/key head: nope + rope)
     std::int64_t mlaQRank = 0, mlaKvRank = 0, mlaRope = 0, mlaValue = 0;
-    // llama MoE, not in JSON specs: how LoRA adapts the experts: 0 an adapter per expert linear, 1 peft's
-    // parametrized W + B·A made once per forward (transformers 5's stacked experts), 2 not adapted
-    int expertLora = 0;
+    ExpertLora expertLora = ExpertLora::Linear; // llama MoE, not in JSON specs
     bool gelu = false;             // transformer activation: relu (false) or gelu
     bool normFirst = false;        // transformer_encoder_layer: pre-norm
     bool causal = false;           // transformer_encoder_layer: causal attention mask
@@ -118,6 +121,12 @@ struct Layer {
     std::vector<Layer> layers;     // residual body
     std::vector<Layer> downsample; // residual skip path (identity when empty)
 };
+
+// A llama_decoder_layer's parameters, in ResolvedModel's order: q, k, v, o; the MLP (gate, up, down,
+// or the router and w1, w2, w3 per expert); the two norms; the biases that are on; latent attention's own.
+constexpr int kLlamaRouterParam = 4;
+// Expert e's w1 (w2 and w3 follow); llamaExpertParam(numExperts) is the first parameter after them.
+inline int llamaExpertParam(std::int64_t expert) { return kLlamaRouterParam + 1 + static_cast<int>(3 * expert); }
 
 // A llama_decoder_layer's per-head width: head_dim when given, else d_model / nhead.
 inline std::int64_t headDimOf(const Layer& l) { return l.headDim ? l.headDim : l.dModel / l.nhead; }

@@ -41,7 +41,7 @@ void needRank(const Shape& shape, std::size_t rank, const char* type, const std:
 
 class Resolver {
 public:
-    Resolver(ResolvedModel& m, bool names) : m_(m), names_(names) {}
+    Resolver(ResolvedModel& m, bool names) : names_(names), m_(m) {}
 
     std::vector<ResolvedLayer> list(const std::vector<Layer>& layers, Shape& shape, DType& dtype, const std::string& where) {
         std::vector<ResolvedLayer> out;

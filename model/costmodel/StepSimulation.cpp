@@ -189,14 +189,14 @@ private:
         y_ = g_.empty(ys, tg.dtype == DType::I64 ? DType::I64 : activationDtype(o_), Category::Input);
     }
 
-    // An expert's weight of a MoE layer whose experts LoRA leaves alone (Layer::expertLora 2)
+    // An expert's weight of a MoE layer whose experts LoRA leaves alone
     bool unadaptedExpert(std::size_t param) const {
         const int top = model_.params[param].topLevel;
         if (top < 0) return false;
         const ResolvedLayer& l = model_.layers[static_cast<std::size_t>(top)];
-        const std::int64_t k = static_cast<std::int64_t>(param) - l.firstParam; // router 4, then w1, w2, w3 per expert
-        return l.def.type == LayerType::LlamaDecoderLayer && l.def.numExperts > 0 && l.def.expertLora == 2 && k >= 5 &&
-               k < 5 + 3 * l.def.numExperts;
+        const std::int64_t k = static_cast<std::int64_t>(param) - l.firstParam;
+        return l.def.type == LayerType::LlamaDecoderLayer && l.def.numExperts > 0 && l.def.expertLora == ExpertLora::None &&
+               k >= llamaExpertParam(0) && k < llamaExpertParam(l.def.numExperts);
     }
 
     Tensor lossOf(const Tensor& out) {

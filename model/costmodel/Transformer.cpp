@@ -209,10 +209,9 @@ Tensor ModelRunner::repeatKv(const Tensor& x, std::int64_t n) {
 }
 
 namespace {
-// Where a llama_decoder_layer's parameters are (ResolvedModel's order): q, k, v, o; the MLP
-// (gate, up, down, or the router and 3 per expert); the two norms; then the biases that are on:
-// q, k, v (qkv_bias), o (o_bias), gate, up, down (mlp_bias).
-int llamaNormIndex(const Layer& d) { return d.numExperts ? 5 + static_cast<int>(3 * d.numExperts) : 7; }
+// Where a llama_decoder_layer's parameters are (ModelSpec.h, ResolvedModel's order): the two norms
+// after the MLP, then the biases that are on: q, k, v (qkv_bias), o (o_bias), gate, up, down (mlp_bias).
+int llamaNormIndex(const Layer& d) { return d.numExperts ? llamaExpertParam(d.numExperts) : 7; }
 // Latent attention's own parameters, after the biases: q_a and its norm (when q has a bottleneck),
 // then the latent's norm.
 int mlaExtraIndex(const Layer& d) {

@@ -264,7 +264,7 @@ Tensor ModelRunner::gpt2Block(const ResolvedLayer& l, const Tensor& x) {
 Tensor ModelRunner::expertProj(const ResolvedLayer& l, int k, const Tensor& x) {
     const auto idx = static_cast<std::size_t>(l.firstParam + k);
     const bool adapted = blocks_ && idx < blocks_->loraA.size() && blocks_->loraA[idx].defined();
-    if (!adapted || l.def.expertLora != 1 || blocks_->quantized[idx]) return proj(l, k, x, nullptr);
+    if (!adapted || l.def.expertLora != ExpertLora::Merged || blocks_->quantized[idx]) return proj(l, k, x, nullptr);
     // peft's ParamWrapper on transformers' fused expert parameters (target_modules="all-linear"):
     // the parameter is parametrized as W + scale * B @ A (_LoraFactorsProxy's baddbmm), a new
     // weight-sized tensor made once per forward; the products keep it for the backward.
@@ -294,7 +294,7 @@ Tensor ModelRunner::llamaMoe(const ResolvedLayer& l, const Tensor& x) {
     Tensor flat = ops_.view(x, {n, e});
     Tensor weights;
     {
-        Tensor logits = proj(l, 4, flat, nullptr);
+        Tensor logits = proj(l, kLlamaRouterParam, flat, nullptr);
         Tensor probs = ops_.softmax(logits, DType::F32);
         logits.reset();
         weights = ops_.castTo(ops_.select(probs, {n, k}), dt); // topk, / sum, .to(dtype)
@@ -306,7 +306,7 @@ Tensor ModelRunner::llamaMoe(const ResolvedLayer& l, const Tensor& x) {
     Tensor out = g_.empty({n, e}, dt);
     g_.op("aten.zeros");
     for (std::int64_t i = 0; i < experts; ++i) {
-        const int base = 5 + static_cast<int>(3 * i); // w1, w2, w3
+        const int base = llamaExpertParam(i); // w1, w2, w3
         Tensor rows = g_.empty({per}, DType::I64);
         g_.op("aten.where");
         Tensor cur = ops_.select(flat, {per, e}); // hidden_states[None, top_x]
